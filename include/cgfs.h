@@ -1,0 +1,76 @@
+/* cgfs.h - the only module that touches the filesystem.
+ *
+ * It finds the memory cgroup hierarchy (libcgroup on a live host, or
+ * --root DIR), walks it, reads the control files that the requested fields
+ * need and turns them into version-neutral samples.  It also reads the
+ * system figures (meminfo, vmstat, PSI) from the procfs.  It knows the v1
+ * and v2 file names; nothing above it does.
+ */
+#ifndef MEMCGTOP_CGFS_H
+#define MEMCGTOP_CGFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sample.h"
+
+struct cgfs;
+
+struct cgfs_opts {
+	const char *root;	/* --root DIR, or NULL for the live host */
+	const char *proc;	/* --proc DIR, or NULL for /proc */
+	const char *start;	/* CGROUP argument, or NULL for "/" */
+};
+
+/* One group as one refresh saw it. */
+struct snap_group {
+	size_t path_off;	/* offset of its path in snapshot.paths */
+	size_t path_len;
+	int depth;		/* path components below the hierarchy root */
+	int parent;		/* index in snapshot.groups, -1 for the start */
+	struct sample s;
+};
+
+struct snapshot {
+	struct snap_group *groups;
+	size_t n, cap;
+	char *paths;		/* NUL-separated path strings */
+	size_t paths_len, paths_cap;
+	double mono;		/* CLOCK_MONOTONIC seconds of this refresh */
+	int64_t wall;		/* Unix time of this refresh */
+	uint64_t above_limit;	/* smallest memory.max above the start */
+	struct sysinfo sys;
+};
+
+static inline const char *snap_path(const struct snapshot *s,
+				    const struct snap_group *g)
+{
+	return s->paths + g->path_off;
+}
+
+/*
+ * Opens the hierarchy.  On failure returns a negative errno and writes a
+ * one-line reason (no "memcgtop: " prefix) to err.
+ */
+int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
+	      char *err, size_t errlen);
+void cgfs_close(struct cgfs *cg);
+
+int cgfs_version(const struct cgfs *cg);	/* 1 or 2 */
+const char *cgfs_mode(const struct cgfs *cg);	/* "v1" "v2" "hybrid" */
+const char *cgfs_root(const struct cgfs *cg);	/* what is shown as root */
+int cgfs_is_series(const struct cgfs *cg);
+
+/*
+ * Reads one refresh into snap (its buffers are reused).  Only the files
+ * that the fields in `fields` (FBIT mask) need are read, and no group more
+ * than maxdepth levels below the start (-1: no limit).  Returns 0,
+ * -ENODATA at the end of a recorded series, or another negative errno
+ * with a reason in err when the hierarchy itself cannot be read.
+ */
+int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
+		 struct snapshot *snap, char *err, size_t errlen);
+
+void snapshot_free(struct snapshot *snap);
+
+#endif

@@ -1,0 +1,72 @@
+/* columns.h - the one table of every column.
+ *
+ * Each row is defined once: its stable key (used by -c, -o, CSV and JSON
+ * keys and OpenMetrics names), title, width, unit, the raw fields it needs
+ * (so a refresh reads only the files that the chosen columns need), help
+ * text and how to get its value.  Every output loops over this table.
+ */
+#ifndef MEMCGTOP_COLUMNS_H
+#define MEMCGTOP_COLUMNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+enum unit {
+	U_PATH,		/* the group's path */
+	U_INT,		/* a plain number (depth, swappiness, procs) */
+	U_BYTES,
+	U_COUNT,	/* a cumulative event counter */
+	U_RATE,		/* events per second */
+	U_PCT,		/* percent */
+	U_RATIO,	/* 0..1 */
+	U_PSI,		/* percent, in hundredths */
+};
+
+enum cv_kind { CV_NA, CV_NUM, CV_MAX, CV_DBL };
+
+struct cval {
+	enum cv_kind kind;
+	uint64_t u;
+	double d;
+};
+
+struct column {
+	const char *key;
+	const char *title;
+	int width;
+	enum unit unit;
+	int field;		/* enum field read or rated, -1: none */
+	int derived;		/* enum derived, -1: none */
+	uint64_t fields;	/* FBIT mask of fields the value needs */
+	const char *help;
+};
+
+extern const struct column columns[];
+extern const size_t ncolumns;
+
+const struct column *col_find(const char *key);
+size_t col_index(const struct column *c);
+
+struct cval col_value(const struct column *c, const struct model *m,
+		      const struct mgroup *g);
+
+/* Orders two groups by a column, not available last in either direction. */
+int col_compare(const struct column *c, const struct model *m,
+		const struct mgroup *a, const struct mgroup *b, int descending);
+
+/*
+ * Text for a value.  human: scaled units (K/M/G for bytes, k/M for rates)
+ * that fit the column; otherwise exact (bytes, counts, rates with three
+ * decimals).  Not available is "-" in text; callers of the data formats
+ * check kind first.
+ */
+void col_format(const struct column *c, struct cval v, int human, char *buf,
+		size_t len);
+
+/* Parses "a,b,c" into column pointers; on error names the bad key. */
+int col_parse_list(const char *list, const struct column ***ret_cols,
+		   size_t *ret_n, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,82 @@
+/* model.h - the tree of groups across refreshes, deltas and derived fields.
+ *
+ * Pure functions over samples: no I/O, no curses.  Groups are keyed by path;
+ * a group keeps its record (and so its previous sample) for as long as
+ * consecutive refreshes see it.
+ */
+#ifndef MEMCGTOP_MODEL_H
+#define MEMCGTOP_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgfs.h"
+#include "sample.h"
+
+enum derived {
+	D_EXCESS,
+	D_EFF_LIMIT,
+	D_USE_PCT,
+	D_RECLAIM_EFF,
+	D_NR
+};
+
+struct mgroup {
+	char *path;
+	size_t path_len;
+	const char *name;	/* last component of path ("/" for the root) */
+	int depth;		/* components below the hierarchy root */
+	int parent;		/* index in model.groups, -1 for the start */
+	int has_prev;		/* seen by the previous refresh too */
+	unsigned gen;		/* the refresh that last saw it */
+	struct sample cur, prev;
+	double rate[F_NR];	/* per second over the last interval */
+	uint64_t rate_valid;	/* FBIT(field) */
+	uint64_t excess, eff_limit;
+	double use_pct, reclaim_eff;
+	unsigned derived_valid;	/* 1u << D_* */
+	uint64_t chain_limit;	/* smallest limit on the path (v2) */
+};
+
+struct model {
+	int version;		/* 1 or 2 */
+	struct mgroup **groups;	/* this refresh, parents before children */
+	size_t n, cap;
+	struct mgroup **table;	/* open addressing, path -> group */
+	size_t table_cap;
+	double mono, dt;	/* dt 0: no previous refresh */
+	int64_t wall;
+	unsigned refreshes;
+	struct sysinfo sys, sys_prev;
+	int sys_has_prev;
+	double sys_pgscan_rate, sys_pgsteal_rate;
+	int sys_rates_valid;
+};
+
+/* Which fields are counters (rates are computed for those). */
+int field_is_counter(enum field f);
+
+void model_init(struct model *m, int version);
+void model_free(struct model *m);
+
+/* Takes in one refresh; computes rates against the previous one. */
+int model_update(struct model *m, const struct snapshot *snap);
+
+/* The per-second rate between two counter readings; -1 if not defined. */
+double model_rate(uint64_t prev, uint64_t cur, double dt);
+
+static inline int mgroup_derived(const struct mgroup *g, enum derived d)
+{
+	return (g->derived_valid & (1u << d)) != 0;
+}
+
+/*
+ * Tree order: depth-first from the start group, siblings ordered by cmp.
+ * Writes group indices into ret_order (m->n entries); returns the count.
+ */
+typedef int (*model_cmp_fn)(const struct mgroup *a, const struct mgroup *b,
+			    void *ctx);
+size_t model_order(const struct model *m, model_cmp_fn cmp, void *ctx,
+		   int *ret_order);
+
+#endif

@@ -1,0 +1,62 @@
+/* parse.h - parsers for the text the kernel and the user give memcgtop.
+ *
+ * Every parser takes a buffer and its length (the buffer need not be
+ * NUL-terminated), never reads past it, and rejects rather than guesses:
+ * a value that is not a plain decimal number in range is not a value.
+ */
+#ifndef MEMCGTOP_PARSE_H
+#define MEMCGTOP_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* "No limit", whatever spelling the kernel used for it. */
+#define VAL_MAX UINT64_MAX
+
+/*
+ * v1 reports "no limit" as PAGE_COUNTER_MAX * PAGE_SIZE, which is
+ * LONG_MAX rounded down to the page size: 9223372036854771712 with 4 KiB
+ * pages (6.18, x86-64), less with 64 KiB pages.  Anything at or above
+ * LONG_MAX rounded down to 1 MiB is that value for every page size Linux
+ * has, and far above any real amount of memory.
+ */
+#define V1_UNLIMITED_MIN 0x7FFFFFFFFFF00000ULL
+
+/* A strict unsigned decimal: digits only, no sign, no overflow. */
+int parse_u64(const char *s, size_t len, uint64_t *ret_val);
+
+/*
+ * One value file such as memory.current or memory.limit_in_bytes: a
+ * number or "max", then optional trailing whitespace.  Huge v1 values and
+ * "max" both give VAL_MAX.
+ */
+int parse_value_file(const char *buf, size_t len, uint64_t *ret_val);
+
+/* Fixed-point decimal "21.44" -> 2144 (hundredths); at most 2 decimals. */
+int parse_centi(const char *s, size_t len, uint64_t *ret_val);
+
+/*
+ * Key-value files (memory.stat, memory.events, oom_control, vmstat,
+ * numa_stat totals): calls fn(key, keylen, value, ctx) for every complete
+ * line "KEY VALUE\n" whose value parses.  A last line without its newline
+ * was cut short and is ignored.  Returns the number of lines accepted.
+ */
+typedef void (*parse_kv_fn)(const char *key, size_t keylen, uint64_t val,
+			    void *ctx);
+int parse_keyvals(const char *buf, size_t len, parse_kv_fn fn, void *ctx);
+
+/* /proc/meminfo: "Key:   123 kB" lines; values given in bytes. */
+int parse_meminfo(const char *buf, size_t len, parse_kv_fn fn, void *ctx);
+
+/* One PSI line set (memory.pressure, /proc/pressure/memory). */
+struct psi {
+	uint64_t some_avg10, full_avg10;	/* hundredths of a percent */
+	uint64_t some_total, full_total;	/* microseconds */
+	unsigned has_some : 1, has_full : 1;
+};
+int parse_psi(const char *buf, size_t len, struct psi *ret_psi);
+
+/* Count of non-empty lines (cgroup.procs). */
+uint64_t parse_count_lines(const char *buf, size_t len);
+
+#endif

@@ -1,0 +1,23 @@
+/* sysinfo.h - system-wide memory figures for the header (cgfs's helper).
+ *
+ * On a live host they come from libproc2 (meminfo, vmstat) and
+ * /proc/pressure/memory; with --proc DIR from DIR's files, which may be a
+ * recorded series (DIR/timestamps, DIR/N/meminfo ...).
+ */
+#ifndef MEMCGTOP_SYSINFO_H
+#define MEMCGTOP_SYSINFO_H
+
+#include <stddef.h>
+
+#include "sample.h"
+
+struct sysinfo_src;
+
+/* procdir NULL: the live /proc. */
+int sysinfo_open(const char *procdir, struct sysinfo_src **ret_src);
+void sysinfo_close(struct sysinfo_src *src);
+/* Reads sample number `sample` of a series, or the current figures. */
+void sysinfo_read(struct sysinfo_src *src, size_t sample,
+		  struct sysinfo *ret_sys);
+
+#endif

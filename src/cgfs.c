@@ -1,0 +1,1090 @@
+/* cgfs.c - find, walk and read the memory cgroup hierarchy. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libcgroup.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgfs.h"
+#include "parse.h"
+#include "sysinfo.h"
+
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+#ifndef CGROUP_SUPER_MAGIC
+#define CGROUP_SUPER_MAGIC 0x27e0eb
+#endif
+
+/* The control files a group may be asked for. */
+enum cgfile {
+	CF_USAGE,
+	CF_LIMIT,
+	CF_HIGH,
+	CF_LOW,
+	CF_MIN,
+	CF_SOFT,
+	CF_MEMSW,
+	CF_SWAPCUR,
+	CF_SWAPMAX,
+	CF_SWAPPINESS,
+	CF_KMEM,
+	CF_STAT,
+	CF_EVENTS,
+	CF_OOMCTL,
+	CF_FAILCNT,
+	CF_PRESSURE,
+	CF_PROCS,
+	CF_NR
+};
+
+#define CFBIT(f) (1u << (f))
+
+static const char *const v1_file[CF_NR] = {
+	[CF_USAGE] = "memory.usage_in_bytes",
+	[CF_LIMIT] = "memory.limit_in_bytes",
+	[CF_SOFT] = "memory.soft_limit_in_bytes",
+	[CF_MEMSW] = "memory.memsw.usage_in_bytes",
+	[CF_SWAPPINESS] = "memory.swappiness",
+	[CF_KMEM] = "memory.kmem.usage_in_bytes",
+	[CF_STAT] = "memory.stat",
+	[CF_OOMCTL] = "memory.oom_control",
+	[CF_FAILCNT] = "memory.failcnt",
+	[CF_PROCS] = "cgroup.procs",
+};
+
+static const char *const v2_file[CF_NR] = {
+	[CF_USAGE] = "memory.current",
+	[CF_LIMIT] = "memory.max",
+	[CF_HIGH] = "memory.high",
+	[CF_LOW] = "memory.low",
+	[CF_MIN] = "memory.min",
+	[CF_SWAPCUR] = "memory.swap.current",
+	[CF_SWAPMAX] = "memory.swap.max",
+	[CF_STAT] = "memory.stat",
+	[CF_EVENTS] = "memory.events",
+	[CF_PRESSURE] = "memory.pressure",
+	[CF_PROCS] = "cgroup.procs",
+};
+
+/* Which files each field needs, per version.  0: the version has none. */
+static const unsigned v1_need[F_NR] = {
+	[F_USAGE] = CFBIT(CF_USAGE),
+	[F_LIMIT] = CFBIT(CF_LIMIT),
+	[F_SOFT] = CFBIT(CF_SOFT),
+	[F_SWAP] = CFBIT(CF_USAGE) | CFBIT(CF_MEMSW) | CFBIT(CF_STAT),
+	[F_SWAPPINESS] = CFBIT(CF_SWAPPINESS),
+	[F_ANON] = CFBIT(CF_STAT),
+	[F_FILE] = CFBIT(CF_STAT),
+	[F_SHMEM] = CFBIT(CF_STAT),
+	[F_KERNEL] = CFBIT(CF_KMEM),
+	[F_ACTIVE_ANON] = CFBIT(CF_STAT),
+	[F_INACTIVE_ANON] = CFBIT(CF_STAT),
+	[F_ACTIVE_FILE] = CFBIT(CF_STAT),
+	[F_INACTIVE_FILE] = CFBIT(CF_STAT),
+	[F_UNEVICTABLE] = CFBIT(CF_STAT),
+	[F_REFAULT_ANON] = CFBIT(CF_STAT),
+	[F_REFAULT_FILE] = CFBIT(CF_STAT),
+	[F_PGFAULT] = CFBIT(CF_STAT),
+	[F_PGMAJFAULT] = CFBIT(CF_STAT),
+	[F_EV_OOM_KILL] = CFBIT(CF_OOMCTL),
+	[F_FAILCNT] = CFBIT(CF_FAILCNT),
+	[F_PROCS] = CFBIT(CF_PROCS),
+	[F_HIER_LIMIT] = CFBIT(CF_STAT),
+};
+
+static const unsigned v2_need[F_NR] = {
+	[F_USAGE] = CFBIT(CF_USAGE),
+	[F_LIMIT] = CFBIT(CF_LIMIT),
+	[F_HIGH] = CFBIT(CF_HIGH),
+	[F_LOW] = CFBIT(CF_LOW),
+	[F_MIN] = CFBIT(CF_MIN),
+	[F_SWAP] = CFBIT(CF_SWAPCUR),
+	[F_SWAP_LIMIT] = CFBIT(CF_SWAPMAX),
+	[F_ANON] = CFBIT(CF_STAT),
+	[F_FILE] = CFBIT(CF_STAT),
+	[F_SHMEM] = CFBIT(CF_STAT),
+	[F_KERNEL] = CFBIT(CF_STAT),
+	[F_ACTIVE_ANON] = CFBIT(CF_STAT),
+	[F_INACTIVE_ANON] = CFBIT(CF_STAT),
+	[F_ACTIVE_FILE] = CFBIT(CF_STAT),
+	[F_INACTIVE_FILE] = CFBIT(CF_STAT),
+	[F_UNEVICTABLE] = CFBIT(CF_STAT),
+	[F_PGSCAN] = CFBIT(CF_STAT),
+	[F_PGSTEAL] = CFBIT(CF_STAT),
+	[F_PGSCAN_KSWAPD] = CFBIT(CF_STAT),
+	[F_PGSCAN_DIRECT] = CFBIT(CF_STAT),
+	[F_PGSTEAL_KSWAPD] = CFBIT(CF_STAT),
+	[F_PGSTEAL_DIRECT] = CFBIT(CF_STAT),
+	[F_REFAULT_ANON] = CFBIT(CF_STAT),
+	[F_REFAULT_FILE] = CFBIT(CF_STAT),
+	[F_PGFAULT] = CFBIT(CF_STAT),
+	[F_PGMAJFAULT] = CFBIT(CF_STAT),
+	[F_EV_LOW] = CFBIT(CF_EVENTS),
+	[F_EV_HIGH] = CFBIT(CF_EVENTS),
+	[F_EV_MAX] = CFBIT(CF_EVENTS),
+	[F_EV_OOM] = CFBIT(CF_EVENTS),
+	[F_EV_OOM_KILL] = CFBIT(CF_EVENTS),
+	[F_PSI_SOME10] = CFBIT(CF_PRESSURE),
+	[F_PSI_FULL10] = CFBIT(CF_PRESSURE),
+	[F_PROCS] = CFBIT(CF_PROCS),
+};
+
+struct keymap {
+	const char *key;
+	int field;
+};
+
+/* v1 memory.stat: the hierarchical total_* keys, so v1 reads like v2. */
+static const struct keymap v1_stat_keys[] = {
+	{ "total_rss", F_ANON },
+	{ "total_cache", F_FILE },
+	{ "total_shmem", F_SHMEM },
+	{ "total_active_anon", F_ACTIVE_ANON },
+	{ "total_inactive_anon", F_INACTIVE_ANON },
+	{ "total_active_file", F_ACTIVE_FILE },
+	{ "total_inactive_file", F_INACTIVE_FILE },
+	{ "total_unevictable", F_UNEVICTABLE },
+	{ "total_workingset_refault_anon", F_REFAULT_ANON },
+	{ "total_workingset_refault_file", F_REFAULT_FILE },
+	{ "total_pgfault", F_PGFAULT },
+	{ "total_pgmajfault", F_PGMAJFAULT },
+	{ "hierarchical_memory_limit", F_HIER_LIMIT },
+	{ "total_swap", -1 },	/* swap fallback without memsw, see below */
+	{ NULL, 0 }
+};
+
+static const struct keymap v2_stat_keys[] = {
+	{ "anon", F_ANON },
+	{ "file", F_FILE },
+	{ "shmem", F_SHMEM },
+	{ "kernel", F_KERNEL },
+	{ "active_anon", F_ACTIVE_ANON },
+	{ "inactive_anon", F_INACTIVE_ANON },
+	{ "active_file", F_ACTIVE_FILE },
+	{ "inactive_file", F_INACTIVE_FILE },
+	{ "unevictable", F_UNEVICTABLE },
+	{ "pgscan", F_PGSCAN },
+	{ "pgsteal", F_PGSTEAL },
+	{ "pgscan_kswapd", F_PGSCAN_KSWAPD },
+	{ "pgscan_direct", F_PGSCAN_DIRECT },
+	{ "pgsteal_kswapd", F_PGSTEAL_KSWAPD },
+	{ "pgsteal_direct", F_PGSTEAL_DIRECT },
+	{ "workingset_refault_anon", F_REFAULT_ANON },
+	{ "workingset_refault_file", F_REFAULT_FILE },
+	{ "pgfault", F_PGFAULT },
+	{ "pgmajfault", F_PGMAJFAULT },
+	{ "sock", -1 },		/* only for the root's usage */
+	{ NULL, 0 }
+};
+
+static const struct keymap v2_event_keys[] = {
+	{ "low", F_EV_LOW },
+	{ "high", F_EV_HIGH },
+	{ "max", F_EV_MAX },
+	{ "oom", F_EV_OOM },
+	{ "oom_kill", F_EV_OOM_KILL },
+	{ NULL, 0 }
+};
+
+static const struct keymap v1_oomctl_keys[] = {
+	{ "oom_kill", F_EV_OOM_KILL },
+	{ NULL, 0 }
+};
+
+struct cgfs {
+	int version;
+	const char *mode;
+	char *root;		/* hierarchy root (series: the series folder) */
+	char *proc;		/* NULL: live /proc through libproc2 */
+	char *start;		/* "" for the root, else "a/b" */
+	int live;
+	/* a recorded series */
+	int series;
+	size_t nsamples, next;
+	double *mono;
+	int64_t *wall;
+	struct sysinfo_src *sys;
+	char *buf;
+	size_t bufcap;
+	char *dents;
+	size_t dentscap;
+	const struct keymap *stat_keys;
+	const char *const *file;
+	const unsigned *need;
+};
+
+int cgfs_version(const struct cgfs *cg)
+{
+	return cg->version;
+}
+
+const char *cgfs_mode(const struct cgfs *cg)
+{
+	return cg->mode;
+}
+
+const char *cgfs_root(const struct cgfs *cg)
+{
+	return cg->root;
+}
+
+int cgfs_is_series(const struct cgfs *cg)
+{
+	return cg->series;
+}
+
+/*
+ * Reads a whole small control file into cg->buf.  O_NOFOLLOW: a symlink
+ * planted where a control file should be is not followed out of the
+ * hierarchy.  O_NONBLOCK: a FIFO planted in a fixture does not hang us.
+ * Returns the length or a negative errno.
+ */
+static ssize_t read_small(struct cgfs *cg, int dirfd, const char *name)
+{
+	size_t len = 0;
+	int fd;
+
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+		    O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n;
+
+		if (len == cg->bufcap) {
+			/* Control files are small; 1 MiB is garbage. */
+			if (cg->bufcap >= (1u << 20))
+				break;
+			char *nb = realloc(cg->buf, cg->bufcap * 2);
+
+			if (!nb) {
+				close(fd);
+				return -ENOMEM;
+			}
+			cg->buf = nb;
+			cg->bufcap *= 2;
+		}
+		n = read(fd, cg->buf + len, cg->bufcap - len);
+		if (n < 0) {
+			int e = errno;
+
+			if (e == EINTR)
+				continue;
+			close(fd);
+			return -e;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	return (ssize_t)len;
+}
+
+static int read_value(struct cgfs *cg, int dirfd, enum cgfile f,
+		      uint64_t *ret_val)
+{
+	ssize_t n = read_small(cg, dirfd, cg->file[f]);
+
+	if (n < 0)
+		return (int)n;
+	return parse_value_file(cg->buf, (size_t)n, ret_val);
+}
+
+/* cgroup.procs can be long (the root lists every process): count it in
+ * passes through the buffer instead of holding it whole. */
+static int count_procs(struct cgfs *cg, int dirfd, uint64_t *ret_n)
+{
+	uint64_t n = 0;
+	int fd, in_line = 0;
+
+	fd = openat(dirfd, cg->file[CF_PROCS], O_RDONLY | O_NOFOLLOW |
+		    O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t r = read(fd, cg->buf, cg->bufcap);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			close(fd);
+			return -e;
+		}
+		if (r == 0)
+			break;
+		for (ssize_t i = 0; i < r; i++) {
+			if (cg->buf[i] == '\n') {
+				n += (uint64_t)in_line;
+				in_line = 0;
+			} else {
+				in_line = 1;
+			}
+		}
+	}
+	close(fd);
+	*ret_n = n + (uint64_t)in_line;
+	return 0;
+}
+
+struct kvctx {
+	const struct keymap *map;
+	struct sample *s;
+	uint64_t extra;		/* the one key mapped to -1 */
+	int has_extra;
+};
+
+static void kv_store(const char *key, size_t keylen, uint64_t val, void *ctx)
+{
+	struct kvctx *c = ctx;
+
+	for (const struct keymap *m = c->map; m->key; m++) {
+		if (strlen(m->key) != keylen || memcmp(m->key, key, keylen))
+			continue;
+		if (m->field < 0) {
+			c->extra = val;
+			c->has_extra = 1;
+		} else if (!sample_has(c->s, (enum field)m->field)) {
+			/* A key repeated: the first one counts.  A limit in
+			 * memory.stat spells "none" as v1's huge number. */
+			if (m->field == F_HIER_LIMIT && val >= V1_UNLIMITED_MIN)
+				val = VAL_MAX;
+			sample_set(c->s, (enum field)m->field, val);
+		}
+		return;
+	}
+}
+
+static void read_group(struct cgfs *cg, int dirfd, int is_root,
+		       unsigned files, struct sample *s)
+{
+	unsigned want_usage = files & CFBIT(CF_USAGE);
+	uint64_t v;
+	ssize_t n;
+
+	memset(s, 0, sizeof(*s));
+	if (cg->version == 2 && is_root) {
+		/* The v2 root has only memory.stat, memory.pressure,
+		 * memory.numa_stat and memory.reclaim (6.1): its usage comes
+		 * from memory.stat, its limits are not applicable. */
+		if (files & CFBIT(CF_USAGE))
+			files |= CFBIT(CF_STAT);
+		files &= CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS);
+	}
+	if ((files & CFBIT(CF_USAGE)) && read_value(cg, dirfd, CF_USAGE, &v) == 0)
+		sample_set(s, F_USAGE, v);
+	if ((files & CFBIT(CF_LIMIT)) && read_value(cg, dirfd, CF_LIMIT, &v) == 0)
+		sample_set(s, F_LIMIT, v);
+	if ((files & CFBIT(CF_HIGH)) && read_value(cg, dirfd, CF_HIGH, &v) == 0)
+		sample_set(s, F_HIGH, v);
+	if ((files & CFBIT(CF_LOW)) && read_value(cg, dirfd, CF_LOW, &v) == 0)
+		sample_set(s, F_LOW, v);
+	if ((files & CFBIT(CF_MIN)) && read_value(cg, dirfd, CF_MIN, &v) == 0)
+		sample_set(s, F_MIN, v);
+	if ((files & CFBIT(CF_SOFT)) && read_value(cg, dirfd, CF_SOFT, &v) == 0)
+		sample_set(s, F_SOFT, v);
+	if ((files & CFBIT(CF_SWAPCUR)) &&
+	    read_value(cg, dirfd, CF_SWAPCUR, &v) == 0)
+		sample_set(s, F_SWAP, v);
+	if ((files & CFBIT(CF_SWAPMAX)) &&
+	    read_value(cg, dirfd, CF_SWAPMAX, &v) == 0)
+		sample_set(s, F_SWAP_LIMIT, v);
+	if ((files & CFBIT(CF_SWAPPINESS)) &&
+	    read_value(cg, dirfd, CF_SWAPPINESS, &v) == 0 && v != VAL_MAX)
+		sample_set(s, F_SWAPPINESS, v);
+	if ((files & CFBIT(CF_KMEM)) && read_value(cg, dirfd, CF_KMEM, &v) == 0)
+		sample_set(s, F_KERNEL, v);
+	if ((files & CFBIT(CF_FAILCNT)) &&
+	    read_value(cg, dirfd, CF_FAILCNT, &v) == 0 && v != VAL_MAX)
+		sample_set(s, F_FAILCNT, v);
+	if (files & CFBIT(CF_STAT)) {
+		struct kvctx c = { .map = cg->stat_keys, .s = s };
+
+		n = read_small(cg, dirfd, cg->file[CF_STAT]);
+		if (n >= 0)
+			parse_keyvals(cg->buf, (size_t)n, kv_store, &c);
+		if (cg->version == 1) {
+			/* Without swap accounting there is no memsw file; the
+			 * stat's total_swap is then the figure (it is absent
+			 * too when swap accounting is off entirely). */
+			uint64_t memsw;
+
+			if ((files & CFBIT(CF_MEMSW)) &&
+			    sample_has(s, F_USAGE) &&
+			    read_value(cg, dirfd, CF_MEMSW, &memsw) == 0 &&
+			    memsw != VAL_MAX)
+				sample_set(s, F_SWAP, memsw > s->v[F_USAGE] ?
+					   memsw - s->v[F_USAGE] : 0);
+			else if (c.has_extra && (files & CFBIT(CF_MEMSW)))
+				sample_set(s, F_SWAP, c.extra);
+		} else if (is_root && want_usage) {
+			/* v2 root usage: anon + file + kernel + sock. */
+			s->valid &= ~FBIT(F_USAGE);
+			if (sample_has(s, F_ANON) && sample_has(s, F_FILE) &&
+			    sample_has(s, F_KERNEL) && c.has_extra)
+				sample_set(s, F_USAGE, s->v[F_ANON] +
+					   s->v[F_FILE] + s->v[F_KERNEL] +
+					   c.extra);
+		}
+	}
+	if (files & (CFBIT(CF_EVENTS) | CFBIT(CF_OOMCTL))) {
+		enum cgfile f = cg->version == 2 ? CF_EVENTS : CF_OOMCTL;
+		struct kvctx c = {
+			.map = cg->version == 2 ? v2_event_keys : v1_oomctl_keys,
+			.s = s,
+		};
+
+		n = read_small(cg, dirfd, cg->file[f]);
+		if (n >= 0)
+			parse_keyvals(cg->buf, (size_t)n, kv_store, &c);
+	}
+	if (files & CFBIT(CF_PRESSURE)) {
+		struct psi p;
+
+		/* With PSI disabled (psi=0) the file is missing or reads
+		 * EOPNOTSUPP: not available, like any unreadable file. */
+		n = read_small(cg, dirfd, cg->file[CF_PRESSURE]);
+		if (n >= 0 && parse_psi(cg->buf, (size_t)n, &p) == 0) {
+			if (p.has_some)
+				sample_set(s, F_PSI_SOME10, p.some_avg10);
+			if (p.has_full)
+				sample_set(s, F_PSI_FULL10, p.full_avg10);
+		}
+	}
+	if ((files & CFBIT(CF_PROCS)) && count_procs(cg, dirfd, &v) == 0)
+		sample_set(s, F_PROCS, v);
+}
+
+static unsigned files_for(const struct cgfs *cg, uint64_t fields)
+{
+	unsigned files = 0;
+
+	for (int f = 0; f < F_NR; f++)
+		if (fields & FBIT(f))
+			files |= cg->need[f];
+	return files;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t nc = *cap ? *cap : 64;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (nc < need)
+		nc *= 2;
+	np = realloc(*p, nc * elem);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = nc;
+	return 0;
+}
+
+/*
+ * Appends a group whose path is its parent's path + "/" + name (the start
+ * group: "/" + name, or "/" when name is empty).  Offsets, not pointers:
+ * the arena moves when it grows.
+ */
+static int add_group(struct snapshot *snap, int parent, const char *name,
+		     size_t nlen, int depth, struct snap_group **ret_g)
+{
+	size_t plen = 0, poff = 0, len, off;
+	struct snap_group *g;
+	void *gp = snap->groups, *pp = snap->paths;
+
+	if (parent >= 0 && snap->groups[parent].path_len > 1) {
+		plen = snap->groups[parent].path_len;
+		poff = snap->groups[parent].path_off;
+	}
+	len = plen + 1 + nlen;
+	if (grow(&gp, &snap->cap, snap->n + 1, sizeof(*snap->groups)) < 0)
+		return -ENOMEM;
+	snap->groups = gp;
+	if (grow(&pp, &snap->paths_cap, snap->paths_len + len + 1, 1) < 0)
+		return -ENOMEM;
+	snap->paths = pp;
+	off = snap->paths_len;
+	memcpy(snap->paths + off, snap->paths + poff, plen);
+	snap->paths[off + plen] = '/';
+	memcpy(snap->paths + off + plen + 1, name, nlen);
+	snap->paths[off + len] = '\0';
+	snap->paths_len += len + 1;
+	g = &snap->groups[snap->n++];
+	g->path_off = off;
+	g->path_len = len;
+	g->depth = depth;
+	g->parent = parent;
+	*ret_g = g;
+	return 0;
+}
+
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
+		int maxdepth, int reldepth, struct snapshot *snap)
+{
+	/* Names are collected first: the dents buffer is reused below. */
+	char *names = NULL;
+	size_t nlen = 0, ncap = 0;
+	int r = 0;
+
+	if (maxdepth >= 0 && reldepth >= maxdepth)
+		return 0;
+	for (;;) {
+		ssize_t n = getdents64(dirfd, cg->dents, cg->dentscap);
+
+		if (n < 0) {
+			r = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		for (ssize_t pos = 0; pos < n;) {
+			struct linux_dirent64 *d = (void *)(cg->dents + pos);
+			size_t l = strlen(d->d_name);
+
+			pos += d->d_reclen;
+			if (d->d_name[0] == '.' && (l == 1 ||
+			    (l == 2 && d->d_name[1] == '.')))
+				continue;
+			if (d->d_type == DT_UNKNOWN) {
+				struct stat st;
+
+				if (fstatat(dirfd, d->d_name, &st,
+					    AT_SYMLINK_NOFOLLOW) < 0 ||
+				    !S_ISDIR(st.st_mode))
+					continue;
+			} else if (d->d_type != DT_DIR) {
+				continue;
+			}
+			if (ncap < nlen + l + 1) {
+				void *np = names;
+
+				if (grow(&np, &ncap, nlen + l + 1, 1) < 0) {
+					free(names);
+					return -ENOMEM;
+				}
+				names = np;
+			}
+			memcpy(names + nlen, d->d_name, l + 1);
+			nlen += l + 1;
+		}
+	}
+	for (size_t pos = 0; pos < nlen; pos += strlen(names + pos) + 1) {
+		const char *name = names + pos;
+		struct snap_group *g;
+		int fd, child;
+
+		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			    O_CLOEXEC);
+		if (fd < 0 && (errno == ENOENT || errno == ENODEV ||
+			       errno == ENOTDIR))
+			continue;	/* removed while we walked */
+		r = add_group(snap, idx, name, strlen(name),
+			      snap->groups[idx].depth + 1, &g);
+		if (r < 0) {
+			if (fd >= 0)
+				close(fd);
+			break;
+		}
+		child = (int)(g - snap->groups);
+		if (fd < 0) {
+			/* Cannot enter it (permissions): shown, nothing
+			 * available. */
+			memset(&g->s, 0, sizeof(g->s));
+			continue;
+		}
+		read_group(cg, fd, 0, files, &g->s);
+		r = walk(cg, fd, child, files, maxdepth, reldepth + 1, snap);
+		close(fd);
+		if (r == -ENOMEM)
+			break;
+		r = 0;
+	}
+	free(names);
+	return r;
+}
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Opens "a/b/c" below dirfd one component at a time, following no link. */
+static int open_rel(int dirfd, const char *rel)
+{
+	char comp[NAME_MAX + 1];
+	int fd = dup(dirfd);
+
+	if (fd < 0)
+		return -errno;
+	while (*rel) {
+		size_t l = strcspn(rel, "/");
+		int nfd;
+
+		if (l > NAME_MAX) {
+			close(fd);
+			return -ENAMETOOLONG;
+		}
+		memcpy(comp, rel, l);
+		comp[l] = '\0';
+		rel += l;
+		rel += strspn(rel, "/");
+		nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			     O_CLOEXEC);
+		close(fd);
+		if (nfd < 0)
+			return -errno;
+		fd = nfd;
+	}
+	return fd;
+}
+
+/* v2: the smallest memory.max strictly above the start group. */
+static uint64_t limit_above(struct cgfs *cg, int rootfd)
+{
+	uint64_t lim = VAL_MAX, v;
+	char *rel = strdup(cg->start);
+	char *p;
+
+	if (!rel)
+		return VAL_MAX;
+	/* Every proper prefix "a", "a/b" of "a/b/c" is an ancestor. */
+	for (p = strchr(rel, '/'); p; p = strchr(p + 1, '/')) {
+		int fd;
+
+		*p = '\0';
+		fd = open_rel(rootfd, rel);
+		*p = '/';
+		if (fd < 0)
+			continue;
+		if (read_value(cg, fd, CF_LIMIT, &v) == 0 && v < lim)
+			lim = v;
+		close(fd);
+	}
+	free(rel);
+	return lim;
+}
+
+int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
+		       struct snapshot *snap, char *err, size_t errlen)
+{
+	unsigned files = files_for(cg, fields);
+	char dir[PATH_MAX];
+	struct snap_group *g;
+	int rootfd, fd, depth = 0, r;
+	size_t sample = cg->next;
+
+	if (cg->series) {
+		if (sample >= cg->nsamples)
+			return -ENODATA;
+		snprintf(dir, sizeof(dir), "%s/%zu", cg->root, sample);
+		snap->mono = cg->mono[sample];
+		snap->wall = cg->wall[sample];
+	} else {
+		snprintf(dir, sizeof(dir), "%s", cg->root);
+		snap->mono = now_mono();
+		snap->wall = (int64_t)time(NULL);
+	}
+	cg->next++;
+	snap->n = 0;
+	snap->paths_len = 0;
+	snap->above_limit = VAL_MAX;
+
+	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0) {
+		r = -errno;
+		snprintf(err, errlen, "%s: %s", dir, strerror(-r));
+		return r;
+	}
+	fd = open_rel(rootfd, cg->start);
+	if (fd < 0) {
+		r = fd;
+		snprintf(err, errlen, "%s/%s: %s", dir, cg->start,
+			 strerror(-r));
+		close(rootfd);
+		return r;
+	}
+	for (const char *p = cg->start; *p; p++)
+		if (*p == '/')
+			depth++;
+	if (*cg->start)
+		depth++;
+	r = add_group(snap, -1, cg->start, strlen(cg->start), depth, &g);
+	if (r == 0) {
+		read_group(cg, fd, *cg->start == '\0', files, &g->s);
+		if (cg->version == 2 && *cg->start && (fields & FBIT(F_LIMIT)))
+			snap->above_limit = limit_above(cg, rootfd);
+		r = walk(cg, fd, 0, files, maxdepth, 0, snap);
+	}
+	close(fd);
+	close(rootfd);
+	if (r < 0 && r != -ENOMEM)
+		r = 0;	/* a directory that vanished mid-read */
+	if (r < 0) {
+		snprintf(err, errlen, "%s", strerror(-r));
+		return r;
+	}
+	sysinfo_read(cg->sys, sample, &snap->sys);
+	return 0;
+}
+
+void snapshot_free(struct snapshot *snap)
+{
+	if (!snap)
+		return;
+	free(snap->groups);
+	free(snap->paths);
+	memset(snap, 0, sizeof(*snap));
+}
+
+static int file_exists_at(int dirfd, const char *name)
+{
+	struct stat st;
+
+	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/* "memory" among the words of a v2 group's cgroup.controllers. */
+static int has_memory_controller(struct cgfs *cg, int dirfd)
+{
+	ssize_t n = read_small(cg, dirfd, "cgroup.controllers");
+	const char *p, *end;
+
+	if (n < 0)
+		return 0;
+	p = cg->buf;
+	end = cg->buf + n;
+	while (p < end) {
+		const char *w = p;
+
+		while (p < end && *p != ' ' && *p != '\n')
+			p++;
+		if (p - w == 6 && memcmp(w, "memory", 6) == 0)
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+/* Decides v1 or v2 from the files present in the root directory. */
+static int detect_version(struct cgfs *cg, const char *dir, char *err,
+			  size_t errlen)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
+
+	if (fd < 0) {
+		r = -errno;
+		snprintf(err, errlen, "%s: %s", dir, strerror(-r));
+		return r;
+	}
+	if (file_exists_at(fd, "cgroup.controllers")) {
+		if (!has_memory_controller(cg, fd)) {
+			snprintf(err, errlen, "%s: the memory controller is "
+				 "not enabled in this cgroup v2 hierarchy", dir);
+			r = -ENOENT;
+		}
+		cg->version = 2;
+	} else if (file_exists_at(fd, "memory.usage_in_bytes") ||
+		   file_exists_at(fd, "memory.limit_in_bytes")) {
+		cg->version = 1;
+	} else {
+		snprintf(err, errlen, "%s: not a memory cgroup hierarchy "
+			 "(no cgroup.controllers or memory.usage_in_bytes)",
+			 dir);
+		r = -ENOENT;
+	}
+	close(fd);
+	return r;
+}
+
+/* Reads "MONO WALL" lines of a series' timestamps file. */
+static int load_series(struct cgfs *cg, const char *path, char *err,
+		       size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	char line[128];
+	size_t cap = 0;
+	unsigned lineno = 0;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *end;
+		double mono;
+		long long wall = 0;
+
+		lineno++;
+		errno = 0;
+		mono = strtod(line, &end);
+		if (end == line || errno || mono < 0 ||
+		    (cg->nsamples && mono <= cg->mono[cg->nsamples - 1])) {
+			snprintf(err, errlen, "%s:%u: expected a monotonic time "
+				 "in seconds, increasing", path, lineno);
+			fclose(f);
+			return -EINVAL;
+		}
+		if (*end == ' ' || *end == '\t') {
+			char *e2;
+
+			wall = strtoll(end, &e2, 10);
+			if (e2 == end || (*e2 != '\n' && *e2 != '\0')) {
+				snprintf(err, errlen, "%s:%u: malformed wall "
+					 "clock time", path, lineno);
+				fclose(f);
+				return -EINVAL;
+			}
+		} else if (*end != '\n' && *end != '\0') {
+			snprintf(err, errlen, "%s:%u: malformed line", path,
+				 lineno);
+			fclose(f);
+			return -EINVAL;
+		}
+		if (cg->nsamples == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			double *m = realloc(cg->mono, nc * sizeof(*m));
+			int64_t *w;
+
+			if (!m) {
+				fclose(f);
+				return -ENOMEM;
+			}
+			cg->mono = m;
+			w = realloc(cg->wall, nc * sizeof(*w));
+			if (!w) {
+				fclose(f);
+				return -ENOMEM;
+			}
+			cg->wall = w;
+			cap = nc;
+		}
+		cg->mono[cg->nsamples] = mono;
+		cg->wall[cg->nsamples] = wall;
+		cg->nsamples++;
+	}
+	fclose(f);
+	if (cg->nsamples == 0) {
+		snprintf(err, errlen, "%s: no samples", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The memory hierarchy of the live host.  libcgroup reads /proc/cgroups
+ * and /proc/mounts; where it cannot initialise (no /proc/cgroups, an odd
+ * container), /proc/self/mountinfo is read instead.
+ */
+static char *find_live_root(void)
+{
+	char *mnt = NULL, line[4096];
+	FILE *f;
+
+	if (cgroup_init() == 0 &&
+	    cgroup_get_subsys_mount_point("memory", &mnt) == 0 && mnt)
+		return mnt;
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return NULL;
+	while (!mnt && fgets(line, sizeof(line), f)) {
+		char point[PATH_MAX], fstype[64], opts[1024];
+		const char *sep = strstr(line, " - ");
+
+		/* id parent maj:min root point opts [tags] - fstype src sopts */
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", point) != 1 ||
+		    sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
+			continue;
+		if (strcmp(fstype, "cgroup2") == 0) {
+			char ctl[PATH_MAX + 32];
+			FILE *c;
+
+			snprintf(ctl, sizeof(ctl), "%s/cgroup.controllers",
+				 point);
+			c = fopen(ctl, "re");
+			if (c) {
+				char words[512];
+
+				if (fgets(words, sizeof(words), c) &&
+				    strstr(words, "memory"))
+					mnt = strdup(point);
+				fclose(c);
+			}
+		} else if (strcmp(fstype, "cgroup") == 0) {
+			for (char *o = strtok(opts, ","); o; o = strtok(NULL, ","))
+				if (strcmp(o, "memory") == 0)
+					mnt = strdup(point);
+		}
+	}
+	fclose(f);
+	return mnt;
+}
+
+static const char *live_mode(const char *mnt)
+{
+	struct statfs sf;
+
+	if (statfs(mnt, &sf) == 0 && sf.f_type == CGROUP2_SUPER_MAGIC)
+		return "v2";
+	/* A v1 memory mount beside a cgroup2 mount is a hybrid host. */
+	if (statfs("/sys/fs/cgroup/unified", &sf) == 0 &&
+	    sf.f_type == CGROUP2_SUPER_MAGIC)
+		return "hybrid";
+	return "v1";
+}
+
+/* "/a//b/" -> "a/b"; refuses ".." and "." components. */
+static int normalise_start(const char *in, char **ret)
+{
+	char *out = malloc(strlen(in) + 1), *o = out;
+
+	if (!out)
+		return -ENOMEM;
+	while (*in) {
+		size_t l;
+
+		in += strspn(in, "/");
+		l = strcspn(in, "/");
+		if (l == 0)
+			break;
+		if ((l == 1 && in[0] == '.') ||
+		    (l == 2 && in[0] == '.' && in[1] == '.')) {
+			free(out);
+			return -EINVAL;
+		}
+		if (o != out)
+			*o++ = '/';
+		memcpy(o, in, l);
+		o += l;
+		in += l;
+	}
+	*o = '\0';
+	*ret = out;
+	return 0;
+}
+
+int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
+	      char *err, size_t errlen)
+{
+	struct cgfs *cg = calloc(1, sizeof(*cg));
+	char path[PATH_MAX];
+	struct stat st;
+	int r;
+
+	if (!cg)
+		return -ENOMEM;
+	cg->bufcap = 65536;
+	cg->buf = malloc(cg->bufcap);
+	cg->dentscap = 32768;
+	cg->dents = malloc(cg->dentscap);
+	if (!cg->buf || !cg->dents) {
+		cgfs_close(cg);
+		return -ENOMEM;
+	}
+	r = normalise_start(opts->start ? opts->start : "", &cg->start);
+	if (r < 0) {
+		snprintf(err, errlen, "%s: not a cgroup path (no '.' or '..' "
+			 "components)", opts->start);
+		cgfs_close(cg);
+		return r;
+	}
+	if (opts->root) {
+		cg->root = strdup(opts->root);
+		if (!cg->root) {
+			cgfs_close(cg);
+			return -ENOMEM;
+		}
+		snprintf(path, sizeof(path), "%s/timestamps", opts->root);
+		if (stat(path, &st) == 0) {
+			cg->series = 1;
+			r = load_series(cg, path, err, errlen);
+			if (r < 0) {
+				cgfs_close(cg);
+				return r;
+			}
+			snprintf(path, sizeof(path), "%s/0", opts->root);
+		} else {
+			snprintf(path, sizeof(path), "%s", opts->root);
+		}
+	} else {
+		cg->live = 1;
+		cg->root = find_live_root();
+		if (!cg->root) {
+			snprintf(err, errlen, "no memory cgroup hierarchy found "
+				 "(neither a cgroup v1 memory mount nor cgroup2 "
+				 "with the memory controller)");
+			cgfs_close(cg);
+			return -ENOENT;
+		}
+		snprintf(path, sizeof(path), "%s", cg->root);
+	}
+	r = detect_version(cg, path, err, errlen);
+	if (r < 0) {
+		cgfs_close(cg);
+		return r;
+	}
+	cg->mode = cg->live ? live_mode(cg->root) :
+		(cg->version == 2 ? "v2" : "v1");
+	cg->file = cg->version == 2 ? v2_file : v1_file;
+	cg->need = cg->version == 2 ? v2_need : v1_need;
+	cg->stat_keys = cg->version == 2 ? v2_stat_keys : v1_stat_keys;
+	if (*cg->start) {
+		int rootfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int fd = rootfd < 0 ? -errno : open_rel(rootfd, cg->start);
+
+		if (rootfd >= 0)
+			close(rootfd);
+		if (fd < 0) {
+			snprintf(err, errlen, "/%s: no such group under %s: %s",
+				 cg->start, cg->root, strerror(-fd));
+			cgfs_close(cg);
+			return fd;
+		}
+		close(fd);
+	}
+	/* A series replays the system figures only from its own recording. */
+	if (!opts->proc && cg->series)
+		cg->sys = NULL;
+	else if (sysinfo_open(opts->proc, &cg->sys) < 0) {
+		cgfs_close(cg);
+		return -ENOMEM;
+	}
+	*ret_cg = cg;
+	return 0;
+}
+
+void cgfs_close(struct cgfs *cg)
+{
+	if (!cg)
+		return;
+	sysinfo_close(cg->sys);
+	free(cg->root);
+	free(cg->start);
+	free(cg->mono);
+	free(cg->wall);
+	free(cg->buf);
+	free(cg->dents);
+	free(cg);
+}

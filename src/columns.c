@@ -1,0 +1,328 @@
+/* columns.c - the column table, values, comparison and formatting. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "columns.h"
+#include "fmt.h"
+#include "parse.h"
+
+#define RAW(k, t, w, u, f, h) \
+	{ k, t, w, u, f, -1, FBIT(f), h }
+#define RATE(k, t, f, h) \
+	{ k "_per_s", t, 7, U_RATE, f, -1, FBIT(f), h }
+#define DER(k, t, w, u, d, need, h) \
+	{ k, t, w, u, -1, d, need, h }
+
+const struct column columns[] = {
+	{ "path", "GROUP", 0, U_PATH, -1, -1, 0,
+	  "the group's path below the hierarchy root (\"/\" is the root)" },
+	{ "depth", "DEP", 3, U_INT, -1, -1, 0,
+	  "levels below the hierarchy root (the root is 0)" },
+	RAW("usage", "USAGE", 6, U_BYTES, F_USAGE,
+	    "memory charged to the group and its descendants: v1 "
+	    "memory.usage_in_bytes, v2 memory.current (v2 root: memory.stat "
+	    "anon + file + kernel + sock)"),
+	RAW("limit", "LIMIT", 6, U_BYTES, F_LIMIT,
+	    "hard limit: v1 memory.limit_in_bytes, v2 memory.max"),
+	RAW("high", "HIGH", 6, U_BYTES, F_HIGH,
+	    "v2 memory.high: above it the group is throttled and reclaimed"),
+	RAW("low", "LOW", 6, U_BYTES, F_LOW,
+	    "v2 memory.low: best-effort protection from reclaim"),
+	RAW("min", "MIN", 6, U_BYTES, F_MIN,
+	    "v2 memory.min: hard protection from reclaim"),
+	RAW("soft", "SOFT", 6, U_BYTES, F_SOFT,
+	    "v1 memory.soft_limit_in_bytes: reclaimed down toward it first "
+	    "under global pressure"),
+	DER("excess", "EXCESS", 6, U_BYTES, D_EXCESS,
+	    FBIT(F_USAGE) | FBIT(F_SOFT) | FBIT(F_LOW),
+	    "memory that reclaim takes first: v1 usage above the soft limit "
+	    "(0 when the soft limit is unlimited), v2 usage above memory.low "
+	    "(all of it when low is 0)"),
+	DER("eff_limit", "EFFLIM", 6, U_BYTES, D_EFF_LIMIT,
+	    FBIT(F_LIMIT) | FBIT(F_HIER_LIMIT),
+	    "effective limit, the smallest limit on the path to the root: v1 "
+	    "memory.stat hierarchical_memory_limit, v2 computed from memory.max"),
+	DER("use_pct", "USE%", 5, U_PCT, D_USE_PCT,
+	    FBIT(F_USAGE) | FBIT(F_LIMIT) | FBIT(F_HIER_LIMIT),
+	    "usage as a percentage of the effective limit"),
+	RAW("swap", "SWAP", 6, U_BYTES, F_SWAP,
+	    "swap used: v1 memory.memsw.usage_in_bytes minus usage (or "
+	    "memory.stat total_swap), v2 memory.swap.current"),
+	RAW("swap_limit", "SWPMAX", 6, U_BYTES, F_SWAP_LIMIT,
+	    "v2 memory.swap.max"),
+	RAW("swappiness", "SWPNS", 5, U_INT, F_SWAPPINESS,
+	    "v1 memory.swappiness"),
+	RAW("anon", "ANON", 6, U_BYTES, F_ANON,
+	    "anonymous memory: v1 total_rss, v2 anon"),
+	RAW("file", "FILE", 6, U_BYTES, F_FILE,
+	    "page cache: v1 total_cache, v2 file"),
+	RAW("shmem", "SHMEM", 6, U_BYTES, F_SHMEM,
+	    "shared memory and tmpfs: v1 total_shmem, v2 shmem"),
+	RAW("kernel", "KERNEL", 6, U_BYTES, F_KERNEL,
+	    "kernel memory: v1 memory.kmem.usage_in_bytes, v2 memory.stat "
+	    "kernel"),
+	RAW("active_anon", "A-ANON", 6, U_BYTES, F_ACTIVE_ANON,
+	    "active anonymous LRU list"),
+	RAW("inactive_anon", "I-ANON", 6, U_BYTES, F_INACTIVE_ANON,
+	    "inactive anonymous LRU list"),
+	RAW("active_file", "A-FILE", 6, U_BYTES, F_ACTIVE_FILE,
+	    "active file LRU list"),
+	RAW("inactive_file", "I-FILE", 6, U_BYTES, F_INACTIVE_FILE,
+	    "inactive file LRU list"),
+	RAW("unevictable", "UNEVIC", 6, U_BYTES, F_UNEVICTABLE,
+	    "unevictable LRU list (mlocked, ramfs)"),
+	RAW("pgscan", "PGSCAN", 8, U_COUNT, F_PGSCAN,
+	    "pages scanned by reclaim (v2 memory.stat; v1 has none)"),
+	RATE("pgscan", "SCAN/s", F_PGSCAN, "pages scanned per second"),
+	RAW("pgsteal", "PGSTEAL", 8, U_COUNT, F_PGSTEAL,
+	    "pages reclaimed (v2 memory.stat; v1 has none)"),
+	RATE("pgsteal", "STEAL/s", F_PGSTEAL, "pages reclaimed per second"),
+	RAW("pgscan_kswapd", "SCANKSW", 8, U_COUNT, F_PGSCAN_KSWAPD,
+	    "pages scanned by kswapd (v2)"),
+	RATE("pgscan_kswapd", "SCNK/s", F_PGSCAN_KSWAPD,
+	     "pages scanned by kswapd per second"),
+	RAW("pgscan_direct", "SCANDIR", 8, U_COUNT, F_PGSCAN_DIRECT,
+	    "pages scanned by direct reclaim (v2)"),
+	RATE("pgscan_direct", "SCND/s", F_PGSCAN_DIRECT,
+	     "pages scanned by direct reclaim per second"),
+	RAW("pgsteal_kswapd", "STLKSW", 8, U_COUNT, F_PGSTEAL_KSWAPD,
+	    "pages reclaimed by kswapd (v2)"),
+	RATE("pgsteal_kswapd", "STLK/s", F_PGSTEAL_KSWAPD,
+	     "pages reclaimed by kswapd per second"),
+	RAW("pgsteal_direct", "STLDIR", 8, U_COUNT, F_PGSTEAL_DIRECT,
+	    "pages reclaimed by direct reclaim (v2)"),
+	RATE("pgsteal_direct", "STLD/s", F_PGSTEAL_DIRECT,
+	     "pages reclaimed by direct reclaim per second"),
+	DER("reclaim_eff", "EFF", 5, U_RATIO, D_RECLAIM_EFF,
+	    FBIT(F_PGSCAN) | FBIT(F_PGSTEAL),
+	    "reclaim efficiency over the interval: pages reclaimed / pages "
+	    "scanned (not available when nothing was scanned)"),
+	RAW("refault_anon", "RFLTA", 8, U_COUNT, F_REFAULT_ANON,
+	    "anonymous pages refaulted after eviction (workingset_refault_anon)"),
+	RATE("refault_anon", "RFA/s", F_REFAULT_ANON,
+	     "anonymous refaults per second"),
+	RAW("refault_file", "RFLTF", 8, U_COUNT, F_REFAULT_FILE,
+	    "file pages refaulted after eviction (workingset_refault_file)"),
+	RATE("refault_file", "RFF/s", F_REFAULT_FILE,
+	     "file refaults per second"),
+	RAW("pgfault", "PGFAULT", 8, U_COUNT, F_PGFAULT, "page faults"),
+	RATE("pgfault", "FLT/s", F_PGFAULT, "page faults per second"),
+	RAW("pgmajfault", "MAJFLT", 8, U_COUNT, F_PGMAJFAULT,
+	    "major page faults (needing I/O)"),
+	RATE("pgmajfault", "MAJ/s", F_PGMAJFAULT,
+	     "major page faults per second"),
+	RAW("ev_low", "EVLOW", 7, U_COUNT, F_EV_LOW,
+	    "v2 memory.events low: reclaimed although below memory.low"),
+	RATE("ev_low", "LOW/s", F_EV_LOW, "memory.events low per second"),
+	RAW("ev_high", "EVHIGH", 7, U_COUNT, F_EV_HIGH,
+	    "v2 memory.events high: throttled above memory.high"),
+	RATE("ev_high", "HIGH/s", F_EV_HIGH, "memory.events high per second"),
+	RAW("ev_max", "EVMAX", 7, U_COUNT, F_EV_MAX,
+	    "v2 memory.events max: usage about to go over memory.max"),
+	RATE("ev_max", "MAX/s", F_EV_MAX, "memory.events max per second"),
+	RAW("ev_oom", "EVOOM", 6, U_COUNT, F_EV_OOM,
+	    "v2 memory.events oom: allocations that failed at the limit"),
+	RATE("ev_oom", "OOM/s", F_EV_OOM, "memory.events oom per second"),
+	RAW("ev_oom_kill", "OOMKILL", 7, U_COUNT, F_EV_OOM_KILL,
+	    "processes killed by the OOM killer in the group: v1 "
+	    "memory.oom_control oom_kill, v2 memory.events oom_kill"),
+	RATE("ev_oom_kill", "KILL/s", F_EV_OOM_KILL, "OOM kills per second"),
+	RAW("failcnt", "FAILCNT", 8, U_COUNT, F_FAILCNT,
+	    "v1 memory.failcnt: times usage hit the limit"),
+	RATE("failcnt", "FAIL/s", F_FAILCNT, "memory.failcnt per second"),
+	RAW("psi_some_avg10", "PSI-S", 6, U_PSI, F_PSI_SOME10,
+	    "v2 memory.pressure some avg10: percent of the last 10 s in which "
+	    "some task waited for memory"),
+	RAW("psi_full_avg10", "PSI-F", 6, U_PSI, F_PSI_FULL10,
+	    "v2 memory.pressure full avg10: percent of the last 10 s in which "
+	    "all tasks waited for memory"),
+	RAW("procs", "PROCS", 5, U_INT, F_PROCS,
+	    "processes in the group itself (lines of cgroup.procs)"),
+};
+
+const size_t ncolumns = sizeof(columns) / sizeof(columns[0]);
+
+const struct column *col_find(const char *key)
+{
+	for (size_t i = 0; i < ncolumns; i++)
+		if (strcmp(columns[i].key, key) == 0)
+			return &columns[i];
+	return NULL;
+}
+
+size_t col_index(const struct column *c)
+{
+	return (size_t)(c - columns);
+}
+
+struct cval col_value(const struct column *c, const struct model *m,
+		      const struct mgroup *g)
+{
+	struct cval v = { CV_NA, 0, 0 };
+
+	(void)m;
+	if (c->unit == U_PATH)
+		return v;
+	if (c->unit == U_INT && c->field < 0) {
+		v.kind = CV_NUM;
+		v.u = (uint64_t)g->depth;
+		return v;
+	}
+	if (c->unit == U_RATE) {
+		if (g->rate_valid & FBIT(c->field)) {
+			v.kind = CV_DBL;
+			v.d = g->rate[c->field];
+		}
+		return v;
+	}
+	if (c->derived >= 0) {
+		if (!mgroup_derived(g, (enum derived)c->derived))
+			return v;
+		switch (c->derived) {
+		case D_EXCESS:
+			v.u = g->excess;
+			break;
+		case D_EFF_LIMIT:
+			v.u = g->eff_limit;
+			break;
+		case D_USE_PCT:
+			v.kind = CV_DBL;
+			v.d = g->use_pct;
+			return v;
+		case D_RECLAIM_EFF:
+			v.kind = CV_DBL;
+			v.d = g->reclaim_eff;
+			return v;
+		}
+		v.kind = v.u == VAL_MAX ? CV_MAX : CV_NUM;
+		return v;
+	}
+	if (!sample_has(&g->cur, (enum field)c->field))
+		return v;
+	v.u = g->cur.v[c->field];
+	v.kind = v.u == VAL_MAX && c->unit == U_BYTES ? CV_MAX : CV_NUM;
+	return v;
+}
+
+/* Rank of a value kind: numbers, then unlimited, then not available. */
+static int rank(enum cv_kind k)
+{
+	return k == CV_NA ? 2 : k == CV_MAX ? 1 : 0;
+}
+
+int col_compare(const struct column *c, const struct model *m,
+		const struct mgroup *a, const struct mgroup *b, int descending)
+{
+	struct cval va, vb;
+	int r = 0;
+
+	if (c->unit == U_PATH) {
+		r = strcmp(a->path, b->path);
+		return descending ? -r : r;
+	}
+	va = col_value(c, m, a);
+	vb = col_value(c, m, b);
+	if (va.kind == CV_NA || vb.kind == CV_NA || rank(va.kind) != rank(vb.kind))
+		return va.kind == CV_NA || vb.kind == CV_NA ?
+			rank(va.kind) - rank(vb.kind) :
+			(descending ? rank(vb.kind) - rank(va.kind) :
+			 rank(va.kind) - rank(vb.kind));
+	if (va.kind == CV_DBL)
+		r = va.d < vb.d ? -1 : va.d > vb.d;
+	else
+		r = va.u < vb.u ? -1 : va.u > vb.u;
+	return descending ? -r : r;
+}
+
+void col_format(const struct column *c, struct cval v, int human, char *buf,
+		size_t len)
+{
+	if (v.kind == CV_NA) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (v.kind == CV_MAX) {
+		snprintf(buf, len, "max");
+		return;
+	}
+	switch (c->unit) {
+	case U_BYTES:
+		if (human)
+			fmt_bytes(buf, len, v.u);
+		else
+			snprintf(buf, len, "%" PRIu64, v.u);
+		break;
+	case U_COUNT:
+		if (human)
+			fmt_count(buf, len, v.u);
+		else
+			snprintf(buf, len, "%" PRIu64, v.u);
+		break;
+	case U_RATE:
+		if (human)
+			fmt_rate(buf, len, v.d);
+		else
+			snprintf(buf, len, "%.3f", v.d);
+		break;
+	case U_PCT:
+		snprintf(buf, len, human ? "%.1f" : "%.2f", v.d);
+		break;
+	case U_RATIO:
+		snprintf(buf, len, human ? "%.2f" : "%.4f", v.d);
+		break;
+	case U_PSI:
+		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64, v.u / 100,
+			 v.u % 100);
+		break;
+	case U_INT:
+	case U_PATH:
+		snprintf(buf, len, "%" PRIu64, v.u);
+		break;
+	}
+}
+
+int col_parse_list(const char *list, const struct column ***ret_cols,
+		   size_t *ret_n, char *err, size_t errlen)
+{
+	const struct column **cols;
+	size_t n = 0, cap = 1;
+	const char *p = list;
+
+	for (const char *q = list; *q; q++)
+		cap += *q == ',';
+	cols = calloc(cap, sizeof(*cols));
+	if (!cols)
+		return -ENOMEM;
+	while (1) {
+		size_t l = strcspn(p, ",");
+		char key[64];
+		const struct column *c;
+
+		if (l == 0 || l >= sizeof(key)) {
+			snprintf(err, errlen, "-c: empty or overlong column "
+				 "key in '%s'", list);
+			free(cols);
+			return -EINVAL;
+		}
+		memcpy(key, p, l);
+		key[l] = '\0';
+		c = col_find(key);
+		if (!c) {
+			snprintf(err, errlen, "unknown column '%s' (memcgtop "
+				 "--list-columns shows them)", key);
+			free(cols);
+			return -EINVAL;
+		}
+		cols[n++] = c;
+		p += l;
+		if (!*p)
+			break;
+		p++;
+	}
+	*ret_cols = cols;
+	*ret_n = n;
+	return 0;
+}

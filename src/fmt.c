@@ -1,0 +1,213 @@
+/* fmt.c - human units and the escaping rules of each output format. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "fmt.h"
+
+void fmt_bytes(char *buf, size_t len, uint64_t v)
+{
+	static const char units[] = "KMGTPE";
+	double x = (double)v;
+	int u = -1;
+
+	if (v < 1024) {
+		snprintf(buf, len, "%" PRIu64, v);
+		return;
+	}
+	while (x >= 1024 && u < 5) {
+		x /= 1024;
+		u++;
+	}
+	/* "%.1f" of 99.96 is "100.0": decide on the rounded value. */
+	if (x < 99.95)
+		snprintf(buf, len, "%.1f%c", x, units[u]);
+	else
+		snprintf(buf, len, "%.0f%c", x, units[u]);
+}
+
+static void scaled_1000(char *buf, size_t len, double x)
+{
+	static const char units[] = "kMGTPE";
+	int u = -1;
+
+	while (x >= 999.95 && u < 5) {
+		x /= 1000;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%.0f", x);
+	else if (x < 99.95)
+		snprintf(buf, len, "%.1f%c", x, units[u]);
+	else
+		snprintf(buf, len, "%.0f%c", x, units[u]);
+}
+
+void fmt_count(char *buf, size_t len, uint64_t v)
+{
+	if (v < 100000)
+		snprintf(buf, len, "%" PRIu64, v);
+	else
+		scaled_1000(buf, len, (double)v);
+}
+
+void fmt_rate(char *buf, size_t len, double v)
+{
+	if (v < 99.95)
+		snprintf(buf, len, "%.1f", v);
+	else
+		scaled_1000(buf, len, v);
+}
+
+void fmt_time_iso(char *buf, size_t len, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) ||
+	    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, len, "%" PRId64, t);
+}
+
+size_t fmt_utf8_len(const unsigned char *s, size_t len)
+{
+	unsigned c = s[0];
+	size_t n;
+	unsigned cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF) {
+		n = 2;
+		cp = c & 0x1F;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		n = 3;
+		cp = c & 0x0F;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		n = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (len < n)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3F);
+	}
+	/* Overlong forms, surrogates and beyond U+10FFFF are invalid. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+		return 0;
+	return n;
+}
+
+size_t fmt_escape(char *buf, size_t len, const char *s, size_t slen)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0, width = 0;
+
+	if (len == 0)
+		return 0;
+	for (size_t i = 0; i < slen;) {
+		size_t n = fmt_utf8_len(p + i, slen - i);
+		char tmp[8];
+		size_t tl;
+
+		/* C1 controls (U+0080..U+009F) are escapes to some terminals. */
+		if (n == 0 || p[i] < 0x20 || p[i] == 0x7F ||
+		    (n == 2 && p[i] == 0xC2 && p[i + 1] < 0xA0)) {
+			snprintf(tmp, sizeof(tmp), "\\x%02X", p[i]);
+			tl = 4;
+			n = 1;
+		} else if (p[i] == '\\') {
+			memcpy(tmp, "\\\\", 2);
+			tl = 2;
+		} else {
+			memcpy(tmp, p + i, n);
+			tl = n;
+		}
+		if (o + tl >= len)
+			break;
+		memcpy(buf + o, tmp, tl);
+		o += tl;
+		width += n > 1 ? 1 : tl;
+		i += n;
+	}
+	buf[o] = '\0';
+	return width;
+}
+
+void fmt_json_string(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	for (size_t i = 0; i < len;) {
+		size_t n = fmt_utf8_len(p + i, len - i);
+
+		if (n == 0) {
+			fprintf(f, "\\u%04X", p[i]);
+			i++;
+			continue;
+		}
+		if (p[i] == '"' || p[i] == '\\') {
+			fputc('\\', f);
+			fputc(p[i], f);
+		} else if (p[i] == '\n') {
+			fputs("\\n", f);
+		} else if (p[i] == '\t') {
+			fputs("\\t", f);
+		} else if (p[i] == '\r') {
+			fputs("\\r", f);
+		} else if (p[i] < 0x20 || p[i] == 0x7F) {
+			fprintf(f, "\\u%04X", p[i]);
+		} else {
+			fwrite(p + i, 1, n, f);
+		}
+		i += n;
+	}
+	fputc('"', f);
+}
+
+void fmt_csv_field(FILE *f, const char *s, size_t len)
+{
+	if (!memchr(s, ',', len) && !memchr(s, '"', len) &&
+	    !memchr(s, '\n', len) && !memchr(s, '\r', len)) {
+		fwrite(s, 1, len, f);
+		return;
+	}
+	fputc('"', f);
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"')
+			fputc('"', f);
+		fputc(s[i], f);
+	}
+	fputc('"', f);
+}
+
+void fmt_om_label(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = fmt_utf8_len(p + i, len - i);
+
+		if (n == 0) {
+			fputs("\xEF\xBF\xBD", f);
+			i++;
+			continue;
+		}
+		if (p[i] == '\\')
+			fputs("\\\\", f);
+		else if (p[i] == '"')
+			fputs("\\\"", f);
+		else if (p[i] == '\n')
+			fputs("\\n", f);
+		else
+			fwrite(p + i, 1, n, f);
+		i += n;
+	}
+}

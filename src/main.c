@@ -1,0 +1,420 @@
+/* main.c - options, the refresh loop and batch output. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgfs.h"
+#include "columns.h"
+#include "model.h"
+#include "out.h"
+
+#ifndef VERSION
+#define VERSION "0.1"
+#endif
+
+enum {
+	OPT_DEPTH = 0x100,
+	OPT_ROOT,
+	OPT_PROC,
+	OPT_LIST_COLUMNS,
+};
+
+static const struct option long_options[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "sort", required_argument, NULL, 'o' },
+	{ "columns", required_argument, NULL, 'c' },
+	{ "format", required_argument, NULL, 'F' },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
+	{ "filter", required_argument, NULL, 'f' },
+	{ "raw", no_argument, NULL, 'r' },
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "proc", required_argument, NULL, OPT_PROC },
+	{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char usage_text[] =
+"Usage: memcgtop [OPTIONS] [CGROUP]\n"
+"Show memory cgroups: usage, limits, protections, LRU sizes and reclaim.\n"
+"CGROUP starts the tree at that group (a path below the hierarchy root).\n"
+"\n"
+"  -b, --batch              batch output; implied when stdout is not a terminal\n"
+"  -n, --iterations N       refreshes to print, then exit (batch default 1;\n"
+"                           0 runs until interrupted)\n"
+"  -d, --delay SECS         interval between refreshes, fractional (default 1.0)\n"
+"  -o, --sort [+|-]KEY      sort siblings by column KEY (+ ascending,\n"
+"                           - descending; default -usage)\n"
+"  -c, --columns KEY,...    columns to show (see --list-columns)\n"
+"  -F, --format FMT         text | csv | json | openmetrics (default text)\n"
+"      --depth N            show groups at most N levels below the start\n"
+"  -f, --filter TEXT        show only groups whose path contains TEXT\n"
+"  -r, --raw                exact numbers (bytes, per-second) in text output\n"
+"      --root DIR           read the cgroup hierarchy at DIR (a fixture, a\n"
+"                           recorded series or a container's mount)\n"
+"      --proc DIR           read system figures from DIR instead of /proc\n"
+"      --list-columns       list the column keys with their meaning\n"
+"  -h, --help               show this help\n"
+"  -V, --version            show the version\n"
+"\n"
+"Exit status: 0 ok, 1 runtime failure, 2 usage error.\n";
+
+struct opts {
+	int batch;
+	long iterations;	/* -1: default */
+	double delay;
+	const struct column *sort;
+	int sort_desc;
+	const struct column **cols;
+	size_t ncols;
+	enum out_format fmt;
+	int maxdepth;
+	const char *filter;
+	int raw;
+	struct cgfs_opts cg;
+};
+
+static void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("memcgtop: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static long parse_long_arg(const char *opt, const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		die_usage("%s: '%s' is not a whole number from %ld to %ld",
+			  opt, s, min, max);
+	return v;
+}
+
+static double parse_delay(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0.05 ||
+	    v > 86400)
+		die_usage("-d: '%s' is not a number of seconds from 0.05 to "
+			  "86400", s);
+	return v;
+}
+
+static void parse_sort(struct opts *o, const char *s)
+{
+	int sign = 0;
+
+	if (*s == '+' || *s == '-')
+		sign = *s++ == '+' ? 1 : -1;
+	o->sort = col_find(s);
+	if (!o->sort)
+		die_usage("-o: unknown column '%s' (memcgtop --list-columns "
+			  "shows them)", s);
+	if (sign)
+		o->sort_desc = sign < 0;
+	else
+		o->sort_desc = o->sort->unit != U_PATH;
+}
+
+static void list_columns(void)
+{
+	static const char *const unit_name[] = {
+		[U_PATH] = "path", [U_INT] = "number", [U_BYTES] = "bytes",
+		[U_COUNT] = "count", [U_RATE] = "per second",
+		[U_PCT] = "percent", [U_RATIO] = "ratio", [U_PSI] = "percent",
+	};
+
+	for (size_t i = 0; i < ncolumns; i++)
+		printf("%-22s %-8s %-10s %s\n", columns[i].key,
+		       columns[i].title, unit_name[columns[i].unit],
+		       columns[i].help);
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	const char *cols = NULL, *sort = "-usage";
+	char err[256];
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->iterations = -1;
+	o->delay = 1.0;
+	o->maxdepth = -1;
+	o->fmt = FMT_TEXT;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":bn:d:o:c:F:f:rhV", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			o->batch = 1;
+			break;
+		case 'n':
+			o->iterations = parse_long_arg("-n", optarg, 0,
+						       INT_MAX);
+			break;
+		case 'd':
+			o->delay = parse_delay(optarg);
+			break;
+		case 'o':
+			sort = optarg;
+			break;
+		case 'c':
+			cols = optarg;
+			break;
+		case 'F':
+			if (out_format_parse(optarg, &o->fmt) < 0)
+				die_usage("-F: unknown format '%s' (text, csv, "
+					  "json or openmetrics)", optarg);
+			break;
+		case OPT_DEPTH:
+			o->maxdepth = (int)parse_long_arg("--depth", optarg, 0,
+							  4096);
+			break;
+		case 'f':
+			o->filter = optarg;
+			break;
+		case 'r':
+			o->raw = 1;
+			break;
+		case OPT_ROOT:
+			o->cg.root = optarg;
+			break;
+		case OPT_PROC:
+			o->cg.proc = optarg;
+			break;
+		case OPT_LIST_COLUMNS:
+			list_columns();
+			exit(0);
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		case 'V':
+			printf("memcgtop %s\n", VERSION);
+			exit(0);
+		case ':':
+			die_usage("option '%s' needs a value", argv[optind - 1]);
+			break;
+		default:
+			if (optopt)
+				die_usage("unknown option '-%c' (memcgtop --help "
+					  "lists them)", optopt);
+			die_usage("unknown option '%s' (memcgtop --help lists "
+				  "them)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		o->cg.start = argv[optind++];
+	if (optind < argc)
+		die_usage("unexpected argument '%s' (one CGROUP at most)",
+			  argv[optind]);
+	parse_sort(o, sort);
+	if (cols && col_parse_list(cols, &o->cols, &o->ncols, err,
+				   sizeof(err)) < 0)
+		die_usage("%s", err);
+}
+
+/* The default columns: all of them for the data formats, the overview
+ * for text. */
+static void default_columns(struct opts *o, int version)
+{
+	static const char *const overview_v1[] = {
+		"usage", "limit", "soft", "excess", "use_pct", "swap",
+		"pgscan_per_s", "pgsteal_per_s", "path",
+	};
+	static const char *const overview_v2[] = {
+		"usage", "limit", "low", "excess", "use_pct", "swap",
+		"pgscan_per_s", "pgsteal_per_s", "path",
+	};
+	const char *const *keys = version == 2 ? overview_v2 : overview_v1;
+	size_t n = sizeof(overview_v1) / sizeof(overview_v1[0]);
+
+	if (o->cols)
+		return;
+	if (o->fmt != FMT_TEXT) {
+		o->cols = calloc(ncolumns, sizeof(*o->cols));
+		if (!o->cols)
+			exit(1);
+		for (size_t i = 0; i < ncolumns; i++)
+			o->cols[i] = &columns[i];
+		o->ncols = ncolumns;
+		return;
+	}
+	o->cols = calloc(n, sizeof(*o->cols));
+	if (!o->cols)
+		exit(1);
+	for (size_t i = 0; i < n; i++)
+		o->cols[i] = col_find(keys[i]);
+	o->ncols = n;
+}
+
+struct sortarg {
+	const struct opts *o;
+	const struct model *m;
+};
+
+static int sort_cmp(const struct mgroup *a, const struct mgroup *b, void *ctx)
+{
+	const struct sortarg *s = ctx;
+
+	return col_compare(s->o->sort, s->m, a, b, s->o->sort_desc);
+}
+
+static void sleep_until(double deadline)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)deadline;
+	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	struct snapshot snap = { 0 };
+	struct model m;
+	struct opts o;
+	struct out_ctx out = { 0 };
+	struct sortarg sa;
+	struct cgfs *cg = NULL;
+	uint64_t fields = 0;
+	int *order = NULL, *rows = NULL;
+	size_t order_cap = 0;
+	char err[512];
+	double next;
+	int r, status = 0;
+
+	parse_args(argc, argv, &o);
+	if (!o.batch && !isatty(STDOUT_FILENO))
+		o.batch = 1;
+	if (o.iterations < 0)
+		o.iterations = o.batch ? 1 : 0;
+
+	r = cgfs_open(&o.cg, &cg, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "memcgtop: %s\n", err);
+		return 1;
+	}
+	default_columns(&o, cgfs_version(cg));
+	for (size_t i = 0; i < o.ncols; i++)
+		fields |= o.cols[i]->fields;
+	fields |= o.sort->fields;
+
+	model_init(&m, cgfs_version(cg));
+	out.f = stdout;
+	out.fmt = o.fmt;
+	out.cols = o.cols;
+	out.ncols = o.ncols;
+	out.human = !o.raw;
+	out.mode = cgfs_mode(cg);
+	out.root = cgfs_root(cg);
+	out.version = cgfs_version(cg);
+	out.m = &m;
+	sa.o = &o;
+	sa.m = &m;
+
+	/* Every printed iteration has rates: the first one comes from two
+	 * samples one interval apart. */
+	next = mono_now();
+	for (long it = 0; o.iterations == 0 || it <= o.iterations; it++) {
+		size_t n, k = 0;
+		int start_depth;
+
+		if (it > 0 && !cgfs_is_series(cg)) {
+			next += o.delay;
+			sleep_until(next);
+		}
+		r = cgfs_refresh(cg, fields, o.maxdepth, &snap, err,
+				 sizeof(err));
+		if (r == -ENODATA)
+			break;	/* a recorded series ends here */
+		if (r < 0) {
+			fprintf(stderr, "memcgtop: %s\n", err);
+			status = 1;
+			break;
+		}
+		r = model_update(&m, &snap);
+		if (r < 0) {
+			fprintf(stderr, "memcgtop: %s\n", strerror(-r));
+			status = 1;
+			break;
+		}
+		if (it == 0) {
+			out_begin(&out);
+			continue;
+		}
+		if (m.n > order_cap) {
+			free(order);
+			free(rows);
+			order = malloc(m.n * sizeof(*order));
+			rows = malloc(m.n * sizeof(*rows));
+			if (!order || !rows) {
+				fprintf(stderr, "memcgtop: %s\n",
+					strerror(ENOMEM));
+				status = 1;
+				break;
+			}
+			order_cap = m.n;
+		}
+		n = model_order(&m, sort_cmp, &sa, order);
+		start_depth = m.n ? m.groups[0]->depth : 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct mgroup *g = m.groups[order[i]];
+
+			if (o.filter && !strstr(g->path, o.filter))
+				continue;
+			rows[k++] = order[i];
+		}
+		out.rows = rows;
+		out.nrows = k;
+		out.start_depth = start_depth;
+		out.iteration = (unsigned)it;
+		out_iteration(&out);
+		if (ferror(stdout))
+			break;
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "memcgtop: writing output: %s\n",
+			strerror(errno ? errno : EIO));
+		status = 1;
+	}
+	free(order);
+	free(rows);
+	free(o.cols);
+	model_free(&m);
+	snapshot_free(&snap);
+	cgfs_close(cg);
+	return status;
+}

@@ -1,0 +1,344 @@
+/* model.c - groups by path, deltas, derived fields, tree order. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "parse.h"
+
+int field_is_counter(enum field f)
+{
+	switch (f) {
+	case F_PGSCAN: case F_PGSTEAL:
+	case F_PGSCAN_KSWAPD: case F_PGSCAN_DIRECT:
+	case F_PGSTEAL_KSWAPD: case F_PGSTEAL_DIRECT:
+	case F_REFAULT_ANON: case F_REFAULT_FILE:
+	case F_PGFAULT: case F_PGMAJFAULT:
+	case F_EV_LOW: case F_EV_HIGH: case F_EV_MAX:
+	case F_EV_OOM: case F_EV_OOM_KILL:
+	case F_FAILCNT:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void model_init(struct model *m, int version)
+{
+	memset(m, 0, sizeof(*m));
+	m->version = version;
+}
+
+static void group_free(struct mgroup *g)
+{
+	if (!g)
+		return;
+	free(g->path);
+	free(g);
+}
+
+void model_free(struct model *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->table_cap; i++)
+		group_free(m->table[i]);
+	free(m->table);
+	free(m->groups);
+	memset(m, 0, sizeof(*m));
+}
+
+static uint64_t hash_path(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static struct mgroup **slot(struct mgroup **table, size_t cap,
+			    const char *path, size_t len)
+{
+	size_t i = (size_t)hash_path(path, len) & (cap - 1);
+
+	while (table[i] && (table[i]->path_len != len ||
+			    memcmp(table[i]->path, path, len) != 0))
+		i = (i + 1) & (cap - 1);
+	return &table[i];
+}
+
+double model_rate(uint64_t prev, uint64_t cur, double dt)
+{
+	/* A counter that went backwards belongs to a group recreated under
+	 * the same path: it starts again, with no rate for this interval. */
+	if (dt <= 0 || cur < prev)
+		return -1;
+	return (double)(cur - prev) / dt;
+}
+
+static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
+		   uint64_t above_limit)
+{
+	const struct sample *s = &g->cur;
+
+	g->rate_valid = 0;
+	g->derived_valid = 0;
+	if (g->has_prev && m->dt > 0) {
+		for (int f = 0; f < F_NR; f++) {
+			double r;
+
+			if (!field_is_counter((enum field)f) ||
+			    !sample_has(s, (enum field)f) ||
+			    !sample_has(&g->prev, (enum field)f))
+				continue;
+			r = model_rate(g->prev.v[f], s->v[f], m->dt);
+			if (r >= 0) {
+				g->rate[f] = r;
+				g->rate_valid |= FBIT(f);
+			}
+		}
+		if ((g->rate_valid & FBIT(F_PGSCAN)) &&
+		    (g->rate_valid & FBIT(F_PGSTEAL)) &&
+		    s->v[F_PGSCAN] > g->prev.v[F_PGSCAN]) {
+			g->reclaim_eff =
+				(double)(s->v[F_PGSTEAL] - g->prev.v[F_PGSTEAL]) /
+				(double)(s->v[F_PGSCAN] - g->prev.v[F_PGSCAN]);
+			g->derived_valid |= 1u << D_RECLAIM_EFF;
+		}
+	}
+
+	/* excess: v1 over the soft limit (default unlimited: 0), v2 over
+	 * memory.low (default 0: all of it). */
+	if (m->version == 1 && sample_has(s, F_USAGE) && sample_has(s, F_SOFT)) {
+		g->excess = s->v[F_SOFT] == VAL_MAX || s->v[F_USAGE] <= s->v[F_SOFT]
+			? 0 : s->v[F_USAGE] - s->v[F_SOFT];
+		g->derived_valid |= 1u << D_EXCESS;
+	} else if (m->version == 2 && sample_has(s, F_USAGE) &&
+		   sample_has(s, F_LOW)) {
+		g->excess = s->v[F_USAGE] > s->v[F_LOW] ?
+			s->v[F_USAGE] - s->v[F_LOW] : 0;
+		g->derived_valid |= 1u << D_EXCESS;
+	}
+
+	/* Effective limit: the smallest on the path to the root. */
+	g->chain_limit = p ? p->chain_limit : above_limit;
+	if (sample_has(s, F_LIMIT) && s->v[F_LIMIT] < g->chain_limit)
+		g->chain_limit = s->v[F_LIMIT];
+	if (m->version == 1 && sample_has(s, F_HIER_LIMIT)) {
+		g->eff_limit = s->v[F_HIER_LIMIT];
+		g->derived_valid |= 1u << D_EFF_LIMIT;
+	} else if (sample_has(s, F_LIMIT)) {
+		g->eff_limit = g->chain_limit;
+		g->derived_valid |= 1u << D_EFF_LIMIT;
+	}
+	if (mgroup_derived(g, D_EFF_LIMIT) && g->eff_limit != VAL_MAX &&
+	    g->eff_limit > 0 && sample_has(s, F_USAGE)) {
+		g->use_pct = 100.0 * (double)s->v[F_USAGE] / (double)g->eff_limit;
+		g->derived_valid |= 1u << D_USE_PCT;
+	}
+}
+
+static int ensure_table(struct model *m, size_t n)
+{
+	size_t cap = 64;
+
+	while (cap < n * 2)
+		cap *= 2;
+	if (cap <= m->table_cap)
+		return 0;
+	/* Grows only; rehashing happens in model_update anyway. */
+	struct mgroup **t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->table_cap; i++)
+		if (m->table[i])
+			*slot(t, cap, m->table[i]->path,
+			      m->table[i]->path_len) = m->table[i];
+	free(m->table);
+	m->table = t;
+	m->table_cap = cap;
+	return 0;
+}
+
+int model_update(struct model *m, const struct snapshot *snap)
+{
+	struct mgroup **newt;
+	int r;
+
+	r = ensure_table(m, snap->n + 1);
+	if (r < 0)
+		return r;
+	if (snap->n > m->cap) {
+		struct mgroup **ng = realloc(m->groups, snap->n * sizeof(*ng));
+
+		if (!ng)
+			return -ENOMEM;
+		m->groups = ng;
+		m->cap = snap->n;
+	}
+	newt = calloc(m->table_cap, sizeof(*newt));
+	if (!newt)
+		return -ENOMEM;
+
+	m->dt = m->refreshes ? snap->mono - m->mono : 0;
+	m->mono = snap->mono;
+	m->wall = snap->wall;
+
+	for (size_t i = 0; i < snap->n; i++) {
+		const struct snap_group *sg = &snap->groups[i];
+		const char *path = snap_path(snap, sg);
+		struct mgroup **old = slot(m->table, m->table_cap, path,
+					   sg->path_len);
+		struct mgroup *g = *old;
+
+		if (g) {
+			/* Left in the old table (a hole would break its probe
+			 * chains); the generation tells it was carried over. */
+			g->prev = g->cur;
+			g->has_prev = 1;
+		} else {
+			const char *slash;
+
+			g = calloc(1, sizeof(*g));
+			if (g)
+				g->path = malloc(sg->path_len + 1);
+			if (!g || !g->path) {
+				/* Nothing was taken out of the old table: the
+				 * model stays as it was before this refresh. */
+				group_free(g);
+				for (size_t j = 0; j < i; j++) {
+					m->groups[j]->cur = m->groups[j]->prev;
+					m->groups[j]->gen = m->refreshes;
+				}
+				free(newt);
+				return -ENOMEM;
+			}
+			memcpy(g->path, path, sg->path_len + 1);
+			g->path_len = sg->path_len;
+			slash = strrchr(g->path, '/');
+			g->name = slash && slash[1] ? slash + 1 : g->path;
+		}
+		g->gen = m->refreshes + 1;
+		g->cur = sg->s;
+		g->depth = sg->depth;
+		g->parent = sg->parent;
+		*slot(newt, m->table_cap, g->path, g->path_len) = g;
+		m->groups[i] = g;
+	}
+	/* What is left in the old table vanished since the last refresh. */
+	for (size_t i = 0; i < m->table_cap; i++)
+		if (m->table[i] && m->table[i]->gen != m->refreshes + 1)
+			group_free(m->table[i]);
+	free(m->table);
+	m->table = newt;
+	m->n = snap->n;
+
+	for (size_t i = 0; i < m->n; i++) {
+		struct mgroup *g = m->groups[i];
+
+		derive(m, g, g->parent >= 0 ? m->groups[g->parent] : NULL,
+		       snap->above_limit);
+	}
+
+	m->sys_prev = m->sys;
+	m->sys_has_prev = m->refreshes > 0;
+	m->sys = snap->sys;
+	m->sys_rates_valid = 0;
+	if (m->sys_has_prev && m->dt > 0 &&
+	    (m->sys.valid & m->sys_prev.valid & FBIT(S_PGSCAN)) &&
+	    (m->sys.valid & m->sys_prev.valid & FBIT(S_PGSTEAL))) {
+		double a = model_rate(m->sys_prev.v[S_PGSCAN],
+				      m->sys.v[S_PGSCAN], m->dt);
+		double b = model_rate(m->sys_prev.v[S_PGSTEAL],
+				      m->sys.v[S_PGSTEAL], m->dt);
+
+		if (a >= 0 && b >= 0) {
+			m->sys_pgscan_rate = a;
+			m->sys_pgsteal_rate = b;
+			m->sys_rates_valid = 1;
+		}
+	}
+	m->refreshes++;
+	return 0;
+}
+
+struct sortctx {
+	const struct model *m;
+	model_cmp_fn cmp;
+	void *ctx;
+};
+
+static int cmp_idx(const void *a, const void *b, void *arg)
+{
+	const struct sortctx *c = arg;
+	const struct mgroup *ga = c->m->groups[*(const int *)a];
+	const struct mgroup *gb = c->m->groups[*(const int *)b];
+	int r = c->cmp ? c->cmp(ga, gb, c->ctx) : 0;
+
+	if (r)
+		return r;
+	/* Ties in path order, so the output is the same every time. */
+	return strcmp(ga->path, gb->path);
+}
+
+size_t model_order(const struct model *m, model_cmp_fn cmp, void *ctx,
+		   int *ret_order)
+{
+	struct sortctx sc = { m, cmp, ctx };
+	int *kids, *start, *stack;
+	size_t n = m->n, out = 0, sp = 0;
+
+	if (n == 0)
+		return 0;
+	/* Children of each group, contiguous (CSR); then sorted per level. */
+	kids = malloc(n * sizeof(int));
+	start = calloc(n + 1, sizeof(int));
+	stack = malloc(n * sizeof(int));
+	if (!kids || !start || !stack) {
+		free(kids);
+		free(start);
+		free(stack);
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++)
+		start[m->groups[i]->parent + 1]++;
+	for (size_t i = 0; i < n; i++)
+		start[i + 1] += start[i];
+	{
+		int *fill = calloc(n, sizeof(int));
+
+		if (!fill) {
+			free(kids);
+			free(start);
+			free(stack);
+			return 0;
+		}
+		for (size_t i = 1; i < n; i++) {
+			int p = m->groups[i]->parent;
+
+			kids[start[p] + fill[p]++] = (int)i;
+		}
+		free(fill);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (start[i + 1] - start[i] > 1)
+			qsort_r(kids + start[i],
+				(size_t)(start[i + 1] - start[i]), sizeof(int),
+				cmp_idx, &sc);
+	stack[sp++] = 0;
+	while (sp) {
+		int g = stack[--sp];
+
+		ret_order[out++] = g;
+		for (int k = start[g + 1] - 1; k >= start[g]; k--)
+			stack[sp++] = kids[k];
+	}
+	free(kids);
+	free(start);
+	free(stack);
+	return out;
+}

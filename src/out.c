@@ -1,0 +1,58 @@
+/* out.c - choosing a batch printer. */
+#include <errno.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "out.h"
+
+int out_format_parse(const char *name, enum out_format *ret_fmt)
+{
+	static const struct {
+		const char *name;
+		enum out_format fmt;
+	} formats[] = {
+		{ "text", FMT_TEXT },
+		{ "csv", FMT_CSV },
+		{ "json", FMT_JSON },
+		{ "openmetrics", FMT_OPENMETRICS },
+	};
+
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		if (strcmp(name, formats[i].name) == 0) {
+			*ret_fmt = formats[i].fmt;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *out_time(const struct model *m, char *buf, size_t len)
+{
+	fmt_time_iso(buf, len, m->wall);
+	return buf;
+}
+
+void out_begin(struct out_ctx *o)
+{
+	if (o->fmt == FMT_CSV)
+		out_csv_header(o);
+}
+
+void out_iteration(struct out_ctx *o)
+{
+	switch (o->fmt) {
+	case FMT_TEXT:
+		out_text(o);
+		break;
+	case FMT_CSV:
+		out_csv(o);
+		break;
+	case FMT_JSON:
+		out_json(o);
+		break;
+	case FMT_OPENMETRICS:
+		out_openmetrics(o);
+		break;
+	}
+	fflush(o->f);
+}

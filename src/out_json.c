@@ -1,0 +1,78 @@
+/* out_json.c - one JSON object per iteration, one line each. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "out.h"
+
+static void sys_num(FILE *f, const char *key, const struct model *m,
+		    enum sysfield s, int first)
+{
+	fprintf(f, "%s\"%s\":", first ? "" : ",", key);
+	if (m->sys.valid & FBIT(s))
+		fprintf(f, "%" PRIu64, m->sys.v[s]);
+	else
+		fputs("null", f);
+}
+
+static void sys_psi(FILE *f, const char *key, const struct model *m,
+		    enum sysfield s)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (m->sys.valid & FBIT(s))
+		fprintf(f, "%" PRIu64 ".%02" PRIu64, m->sys.v[s] / 100,
+			m->sys.v[s] % 100);
+	else
+		fputs("null", f);
+}
+
+void out_json(struct out_ctx *o)
+{
+	const struct model *m = o->m;
+	char t[32], buf[64];
+
+	fprintf(o->f, "{\"time\":\"%s\",\"iteration\":%u,\"interval_s\":%.3f,"
+		"\"mode\":\"%s\",\"memcg\":\"v%d\",\"root\":",
+		out_time(m, t, sizeof(t)), o->iteration, m->dt, o->mode,
+		o->version);
+	fmt_json_string(o->f, o->root, strlen(o->root));
+	fputs(",\"system\":{", o->f);
+	sys_num(o->f, "mem_total", m, S_MEM_TOTAL, 1);
+	sys_num(o->f, "mem_available", m, S_MEM_AVAILABLE, 0);
+	sys_num(o->f, "swap_total", m, S_SWAP_TOTAL, 0);
+	sys_num(o->f, "swap_free", m, S_SWAP_FREE, 0);
+	if (m->sys_rates_valid)
+		fprintf(o->f, ",\"pgscan_per_s\":%.3f,\"pgsteal_per_s\":%.3f",
+			m->sys_pgscan_rate, m->sys_pgsteal_rate);
+	else
+		fputs(",\"pgscan_per_s\":null,\"pgsteal_per_s\":null", o->f);
+	sys_psi(o->f, "psi_some_avg10", m, S_PSI_SOME10);
+	sys_psi(o->f, "psi_full_avg10", m, S_PSI_FULL10);
+	fputs("},\"groups\":[", o->f);
+	for (size_t r = 0; r < o->nrows; r++) {
+		const struct mgroup *g = m->groups[o->rows[r]];
+
+		fputs(r ? ",{" : "{", o->f);
+		for (size_t i = 0; i < o->ncols; i++) {
+			const struct column *c = o->cols[i];
+			struct cval v;
+
+			fprintf(o->f, "%s\"%s\":", i ? "," : "", c->key);
+			if (c->unit == U_PATH) {
+				fmt_json_string(o->f, g->path, g->path_len);
+				continue;
+			}
+			v = col_value(c, m, g);
+			if (v.kind == CV_NA) {
+				fputs("null", o->f);
+			} else if (v.kind == CV_MAX) {
+				fputs("\"max\"", o->f);
+			} else {
+				col_format(c, v, 0, buf, sizeof(buf));
+				fputs(buf, o->f);
+			}
+		}
+		fputc('}', o->f);
+	}
+	fputs("]}\n", o->f);
+}

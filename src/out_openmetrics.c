@@ -1,0 +1,120 @@
+/* out_openmetrics.c - OpenMetrics text exposition.
+ *
+ * Names are memcgtop_<column key> with the unit as suffix: byte gauges end
+ * in _bytes, counters are TYPE counter with samples ending in _total.
+ * Per-second rates are left to the scraper (Prometheus' rate()); depth is
+ * implied by the label.  Unlimited is +Inf, not available is no sample.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "out.h"
+
+static int exported(const struct column *c)
+{
+	return c->unit != U_PATH && c->unit != U_RATE &&
+		!(c->unit == U_INT && c->field < 0);
+}
+
+static void family(FILE *f, const char *name, const char *type,
+		   const char *unit, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	if (unit)
+		fprintf(f, "# UNIT %s %s\n", name, unit);
+}
+
+static void sys_gauge(struct out_ctx *o, const char *name, const char *help,
+		      enum sysfield s)
+{
+	if (!(o->m->sys.valid & FBIT(s)))
+		return;
+	family(o->f, name, "gauge", "bytes", help);
+	fprintf(o->f, "%s %" PRIu64 "\n", name, o->m->sys.v[s]);
+}
+
+static void sys_counter(struct out_ctx *o, const char *name, const char *help,
+			enum sysfield s)
+{
+	if (!(o->m->sys.valid & FBIT(s)))
+		return;
+	family(o->f, name, "counter", NULL, help);
+	fprintf(o->f, "%s_total %" PRIu64 "\n", name, o->m->sys.v[s]);
+}
+
+static void sys_psi(struct out_ctx *o, const char *name, const char *help,
+		    enum sysfield s)
+{
+	if (!(o->m->sys.valid & FBIT(s)))
+		return;
+	family(o->f, name, "gauge", NULL, help);
+	fprintf(o->f, "%s %" PRIu64 ".%02" PRIu64 "\n", name,
+		o->m->sys.v[s] / 100, o->m->sys.v[s] % 100);
+}
+
+void out_openmetrics(struct out_ctx *o)
+{
+	char name[96], buf[64];
+
+	sys_gauge(o, "memcgtop_system_mem_total_bytes",
+		  "MemTotal from /proc/meminfo", S_MEM_TOTAL);
+	sys_gauge(o, "memcgtop_system_mem_available_bytes",
+		  "MemAvailable from /proc/meminfo", S_MEM_AVAILABLE);
+	sys_gauge(o, "memcgtop_system_swap_total_bytes",
+		  "SwapTotal from /proc/meminfo", S_SWAP_TOTAL);
+	sys_gauge(o, "memcgtop_system_swap_free_bytes",
+		  "SwapFree from /proc/meminfo", S_SWAP_FREE);
+	sys_counter(o, "memcgtop_system_pgscan",
+		    "pages scanned by reclaim, system-wide (/proc/vmstat)",
+		    S_PGSCAN);
+	sys_counter(o, "memcgtop_system_pgsteal",
+		    "pages reclaimed, system-wide (/proc/vmstat)", S_PGSTEAL);
+	sys_psi(o, "memcgtop_system_psi_some_avg10",
+		"system memory pressure, some, avg10 (percent)", S_PSI_SOME10);
+	sys_psi(o, "memcgtop_system_psi_full_avg10",
+		"system memory pressure, full, avg10 (percent)", S_PSI_FULL10);
+
+	for (size_t i = 0; i < o->ncols; i++) {
+		const struct column *c = o->cols[i];
+		const char *sample_suffix = "";
+		int any = 0;
+
+		if (!exported(c))
+			continue;
+		for (size_t r = 0; r < o->nrows && !any; r++)
+			any = col_value(c, o->m, o->m->groups[o->rows[r]]).kind
+				!= CV_NA;
+		if (!any)
+			continue;	/* a family with no sample says nothing */
+		if (c->unit == U_BYTES) {
+			snprintf(name, sizeof(name), "memcgtop_%s_bytes", c->key);
+			family(o->f, name, "gauge", "bytes", c->help);
+		} else if (c->unit == U_COUNT) {
+			snprintf(name, sizeof(name), "memcgtop_%s", c->key);
+			family(o->f, name, "counter", NULL, c->help);
+			sample_suffix = "_total";
+		} else {
+			snprintf(name, sizeof(name), "memcgtop_%s", c->key);
+			family(o->f, name, "gauge", NULL, c->help);
+		}
+		for (size_t r = 0; r < o->nrows; r++) {
+			const struct mgroup *g = o->m->groups[o->rows[r]];
+			struct cval v = col_value(c, o->m, g);
+
+			if (v.kind == CV_NA)
+				continue;
+			fprintf(o->f, "%s%s{cgroup=\"", name, sample_suffix);
+			fmt_om_label(o->f, g->path, g->path_len);
+			fputs("\"} ", o->f);
+			if (v.kind == CV_MAX)
+				fputs("+Inf", o->f);
+			else {
+				col_format(c, v, 0, buf, sizeof(buf));
+				fputs(buf, o->f);
+			}
+			fputc('\n', o->f);
+		}
+	}
+	fputs("# EOF\n", o->f);
+}

@@ -1,0 +1,214 @@
+/* parse.c - bounded, strict parsers for kernel and user text. */
+#include <errno.h>
+#include <string.h>
+
+#include "parse.h"
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int parse_u64(const char *s, size_t len, uint64_t *ret_val)
+{
+	uint64_t v = 0;
+
+	if (len == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++) {
+		unsigned d;
+
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		d = (unsigned)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*ret_val = v;
+	return 0;
+}
+
+int parse_value_file(const char *buf, size_t len, uint64_t *ret_val)
+{
+	uint64_t v;
+	int r;
+
+	while (len > 0 && is_space(buf[len - 1]))
+		len--;
+	if (len == 3 && memcmp(buf, "max", 3) == 0) {
+		*ret_val = VAL_MAX;
+		return 0;
+	}
+	r = parse_u64(buf, len, &v);
+	if (r < 0)
+		return r;
+	*ret_val = v >= V1_UNLIMITED_MIN ? VAL_MAX : v;
+	return 0;
+}
+
+int parse_centi(const char *s, size_t len, uint64_t *ret_val)
+{
+	const char *dot = memchr(s, '.', len);
+	uint64_t whole, frac = 0;
+	size_t wlen = dot ? (size_t)(dot - s) : len;
+	int r;
+
+	r = parse_u64(s, wlen, &whole);
+	if (r < 0)
+		return r;
+	if (dot) {
+		size_t flen = len - wlen - 1;
+
+		if (flen == 0 || flen > 2)
+			return -EINVAL;
+		r = parse_u64(dot + 1, flen, &frac);
+		if (r < 0)
+			return r;
+		if (flen == 1)
+			frac *= 10;
+	}
+	if (whole > (UINT64_MAX - frac) / 100)
+		return -ERANGE;
+	*ret_val = whole * 100 + frac;
+	return 0;
+}
+
+/*
+ * Calls line(start, len) for each newline-terminated line.  The kernel ends
+ * every line with '\n'; a last line without one was cut short (a truncated
+ * file, or a buffer too small) and its value cannot be trusted.
+ */
+static const char *next_line(const char **pos, const char *end, size_t *ret_len)
+{
+	const char *s = *pos, *nl;
+
+	if (s >= end)
+		return NULL;
+	nl = memchr(s, '\n', (size_t)(end - s));
+	if (!nl)
+		return NULL;
+	*ret_len = (size_t)(nl - s);
+	*pos = nl + 1;
+	return s;
+}
+
+int parse_keyvals(const char *buf, size_t len, parse_kv_fn fn, void *ctx)
+{
+	const char *pos = buf, *end = buf + len, *line;
+	size_t llen;
+	int n = 0;
+
+	while ((line = next_line(&pos, end, &llen))) {
+		const char *sp = memchr(line, ' ', llen);
+		uint64_t v;
+
+		if (!sp || sp == line)
+			continue;
+		if (parse_u64(sp + 1, llen - (size_t)(sp + 1 - line), &v) < 0)
+			continue;
+		fn(line, (size_t)(sp - line), v, ctx);
+		n++;
+	}
+	return n;
+}
+
+int parse_meminfo(const char *buf, size_t len, parse_kv_fn fn, void *ctx)
+{
+	const char *pos = buf, *end = buf + len, *line;
+	size_t llen;
+	int n = 0;
+
+	while ((line = next_line(&pos, end, &llen))) {
+		const char *colon = memchr(line, ':', llen);
+		const char *v, *le = line + llen;
+		uint64_t val, mul = 1;
+		size_t vlen;
+
+		if (!colon || colon == line)
+			continue;
+		v = colon + 1;
+		while (v < le && *v == ' ')
+			v++;
+		vlen = (size_t)(le - v);
+		if (vlen > 3 && memcmp(le - 3, " kB", 3) == 0) {
+			vlen -= 3;
+			mul = 1024;
+		}
+		if (parse_u64(v, vlen, &val) < 0 || val > UINT64_MAX / mul)
+			continue;
+		fn(line, (size_t)(colon - line), val * mul, ctx);
+		n++;
+	}
+	return n;
+}
+
+/* "some avg10=0.00 avg60=0.00 avg300=0.00 total=0" */
+static int psi_line(const char *line, size_t len, uint64_t *ret_avg10,
+		    uint64_t *ret_total)
+{
+	const char *p = line, *end = line + len;
+	int have = 0;
+
+	while (p < end) {
+		const char *tok = p, *te, *eq;
+
+		while (p < end && *p != ' ')
+			p++;
+		te = p;
+		while (p < end && *p == ' ')
+			p++;
+		eq = memchr(tok, '=', (size_t)(te - tok));
+		if (!eq)
+			continue;
+		if (eq - tok == 5 && memcmp(tok, "avg10", 5) == 0) {
+			if (parse_centi(eq + 1, (size_t)(te - eq - 1),
+					ret_avg10) < 0)
+				return -EINVAL;
+			have |= 1;
+		} else if (eq - tok == 5 && memcmp(tok, "total", 5) == 0) {
+			if (parse_u64(eq + 1, (size_t)(te - eq - 1),
+				      ret_total) < 0)
+				return -EINVAL;
+			have |= 2;
+		}
+	}
+	return have == 3 ? 0 : -EINVAL;
+}
+
+int parse_psi(const char *buf, size_t len, struct psi *ret_psi)
+{
+	const char *pos = buf, *end = buf + len, *line;
+	struct psi p = { 0 };
+	size_t llen;
+
+	while ((line = next_line(&pos, end, &llen))) {
+		if (llen > 5 && memcmp(line, "some ", 5) == 0) {
+			if (psi_line(line + 5, llen - 5, &p.some_avg10,
+				     &p.some_total) == 0)
+				p.has_some = 1;
+		} else if (llen > 5 && memcmp(line, "full ", 5) == 0) {
+			if (psi_line(line + 5, llen - 5, &p.full_avg10,
+				     &p.full_total) == 0)
+				p.has_full = 1;
+		}
+	}
+	*ret_psi = p;
+	return p.has_some || p.has_full ? 0 : -EINVAL;
+}
+
+uint64_t parse_count_lines(const char *buf, size_t len)
+{
+	uint64_t n = 0;
+	int in_line = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == '\n') {
+			n += in_line;
+			in_line = 0;
+		} else {
+			in_line = 1;
+		}
+	}
+	return n + (uint64_t)in_line;
+}

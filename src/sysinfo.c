@@ -1,0 +1,230 @@
+/* sysinfo.c - system memory, vmstat reclaim counters and PSI. */
+#include <errno.h>
+#include <fcntl.h>
+#include <libproc2/meminfo.h>
+#include <libproc2/vmstat.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parse.h"
+#include "sysinfo.h"
+
+struct sysinfo_src {
+	char *dir;		/* NULL: live, through libproc2 */
+	int series;
+	struct meminfo_info *mi;
+	struct vmstat_info *vm;
+	char buf[16384];
+};
+
+int sysinfo_open(const char *procdir, struct sysinfo_src **ret_src)
+{
+	struct sysinfo_src *s = calloc(1, sizeof(*s));
+	struct stat st;
+	char path[PATH_MAX];
+
+	if (!s)
+		return -ENOMEM;
+	if (procdir) {
+		s->dir = strdup(procdir);
+		if (!s->dir) {
+			free(s);
+			return -ENOMEM;
+		}
+		snprintf(path, sizeof(path), "%s/timestamps", procdir);
+		s->series = stat(path, &st) == 0;
+	} else {
+		/* A failure leaves the figures not available, nothing worse. */
+		if (procps_meminfo_new(&s->mi) < 0)
+			s->mi = NULL;
+		if (procps_vmstat_new(&s->vm) < 0)
+			s->vm = NULL;
+	}
+	*ret_src = s;
+	return 0;
+}
+
+void sysinfo_close(struct sysinfo_src *s)
+{
+	if (!s)
+		return;
+	if (s->mi)
+		procps_meminfo_unref(&s->mi);
+	if (s->vm)
+		procps_vmstat_unref(&s->vm);
+	free(s->dir);
+	free(s);
+}
+
+static ssize_t slurp(struct sysinfo_src *s, const char *path)
+{
+	ssize_t len = 0, n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return -errno;
+	while ((size_t)len < sizeof(s->buf) &&
+	       (n = read(fd, s->buf + len, sizeof(s->buf) - (size_t)len)) > 0)
+		len += n;
+	close(fd);
+	return len;
+}
+
+struct sysctx {
+	struct sysinfo *sys;
+	uint64_t scan_kd, steal_kd;	/* kswapd + direct */
+	uint64_t scan_af, steal_af;	/* anon + file */
+	int has_kd, has_af;
+};
+
+static int keyis(const char *k, size_t kl, const char *want)
+{
+	return strlen(want) == kl && memcmp(k, want, kl) == 0;
+}
+
+static void meminfo_kv(const char *k, size_t kl, uint64_t v, void *ctx)
+{
+	struct sysinfo *sys = ((struct sysctx *)ctx)->sys;
+	int f = -1;
+
+	if (keyis(k, kl, "MemTotal"))
+		f = S_MEM_TOTAL;
+	else if (keyis(k, kl, "MemAvailable"))
+		f = S_MEM_AVAILABLE;
+	else if (keyis(k, kl, "SwapTotal"))
+		f = S_SWAP_TOTAL;
+	else if (keyis(k, kl, "SwapFree"))
+		f = S_SWAP_FREE;
+	if (f >= 0) {
+		sys->v[f] = v;
+		sys->valid |= FBIT(f);
+	}
+}
+
+static void vmstat_kv(const char *k, size_t kl, uint64_t v, void *ctx)
+{
+	struct sysctx *c = ctx;
+
+	if (keyis(k, kl, "pgscan_kswapd") || keyis(k, kl, "pgscan_direct")) {
+		c->scan_kd += v;
+		c->has_kd = 1;
+	} else if (keyis(k, kl, "pgsteal_kswapd") ||
+		   keyis(k, kl, "pgsteal_direct")) {
+		c->steal_kd += v;
+	} else if (keyis(k, kl, "pgscan_anon") || keyis(k, kl, "pgscan_file")) {
+		c->scan_af += v;
+		c->has_af = 1;
+	} else if (keyis(k, kl, "pgsteal_anon") ||
+		   keyis(k, kl, "pgsteal_file")) {
+		c->steal_af += v;
+	}
+}
+
+/*
+ * System reclaim: pgscan_anon + pgscan_file where the kernel has them
+ * (5.8+), since memcg-limit reclaim on 6.18 shows up there but not in
+ * pgscan_kswapd / pgscan_direct; the larger of the two sums otherwise
+ * covers older kernels, where only kswapd/direct exist.
+ */
+static void set_reclaim(struct sysctx *c)
+{
+	if (!c->has_kd && !c->has_af)
+		return;
+	c->sys->v[S_PGSCAN] = c->scan_af > c->scan_kd ? c->scan_af : c->scan_kd;
+	c->sys->v[S_PGSTEAL] = c->steal_af > c->steal_kd ? c->steal_af :
+		c->steal_kd;
+	c->sys->valid |= FBIT(S_PGSCAN) | FBIT(S_PGSTEAL);
+}
+
+static void read_psi(struct sysinfo_src *s, const char *path,
+		     struct sysinfo *sys)
+{
+	ssize_t n = slurp(s, path);
+	struct psi p;
+
+	if (n < 0 || parse_psi(s->buf, (size_t)n, &p) < 0)
+		return;
+	if (p.has_some) {
+		sys->v[S_PSI_SOME10] = p.some_avg10;
+		sys->valid |= FBIT(S_PSI_SOME10);
+	}
+	if (p.has_full) {
+		sys->v[S_PSI_FULL10] = p.full_avg10;
+		sys->valid |= FBIT(S_PSI_FULL10);
+	}
+}
+
+static void read_live(struct sysinfo_src *s, struct sysinfo *sys)
+{
+	static enum meminfo_item mitems[] = {
+		MEMINFO_MEM_TOTAL, MEMINFO_MEM_AVAILABLE,
+		MEMINFO_SWAP_TOTAL, MEMINFO_SWAP_FREE,
+	};
+	static enum vmstat_item vitems[] = {
+		VMSTAT_PGSCAN_KSWAPD, VMSTAT_PGSCAN_DIRECT,
+		VMSTAT_PGSTEAL_KSWAPD, VMSTAT_PGSTEAL_DIRECT,
+		VMSTAT_PGSCAN_ANON, VMSTAT_PGSCAN_FILE,
+		VMSTAT_PGSTEAL_ANON, VMSTAT_PGSTEAL_FILE,
+	};
+	struct sysctx c = { .sys = sys };
+	struct meminfo_stack *ms;
+	struct vmstat_stack *vs;
+
+	/* The *_select calls re-read the file every time; the *_GET macros
+	 * would serve a cached copy up to a second old. */
+	if (s->mi && (ms = procps_meminfo_select(s->mi, mitems, 4))) {
+		for (int i = 0; i < 4; i++)
+			sys->v[S_MEM_TOTAL + i] =
+				(uint64_t)ms->head[i].result.ul_int * 1024;
+		sys->valid |= FBIT(S_MEM_TOTAL) | FBIT(S_MEM_AVAILABLE) |
+			FBIT(S_SWAP_TOTAL) | FBIT(S_SWAP_FREE);
+	}
+	if (s->vm && (vs = procps_vmstat_select(s->vm, vitems, 8))) {
+		c.scan_kd = vs->head[0].result.ul_int +
+			vs->head[1].result.ul_int;
+		c.steal_kd = vs->head[2].result.ul_int +
+			vs->head[3].result.ul_int;
+		c.scan_af = vs->head[4].result.ul_int +
+			vs->head[5].result.ul_int;
+		c.steal_af = vs->head[6].result.ul_int +
+			vs->head[7].result.ul_int;
+		c.has_kd = c.has_af = 1;
+		set_reclaim(&c);
+	}
+	read_psi(s, "/proc/pressure/memory", sys);
+}
+
+void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
+{
+	struct sysctx c = { .sys = sys };
+	char base[PATH_MAX], path[PATH_MAX + 32];
+	ssize_t n;
+
+	memset(sys, 0, sizeof(*sys));
+	if (!s)
+		return;
+	if (!s->dir) {
+		read_live(s, sys);
+		return;
+	}
+	if (s->series)
+		snprintf(base, sizeof(base), "%s/%zu", s->dir, sample);
+	else
+		snprintf(base, sizeof(base), "%s", s->dir);
+	snprintf(path, sizeof(path), "%s/meminfo", base);
+	n = slurp(s, path);
+	if (n >= 0)
+		parse_meminfo(s->buf, (size_t)n, meminfo_kv, &c);
+	snprintf(path, sizeof(path), "%s/vmstat", base);
+	n = slurp(s, path);
+	if (n >= 0) {
+		parse_keyvals(s->buf, (size_t)n, vmstat_kv, &c);
+		set_reclaim(&c);
+	}
+	snprintf(path, sizeof(path), "%s/pressure/memory", base);
+	read_psi(s, path, sys);
+}
