@@ -1,4 +1,9 @@
 # memcgtop - a top-like console for Linux memory cgroups
+#
+#   make            build ./memcgtop
+#   make check      install what the tests need (as root), run every test
+#   make run        install what the build needs (as root), build and start
+#   make install    PREFIX=/usr/local, DESTDIR honoured
 VERSION  := 0.1
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
@@ -6,31 +11,103 @@ MANDIR   ?= $(PREFIX)/share/man
 DATADIR  ?= $(PREFIX)/share/memcgtop
 
 CC       ?= cc
+BUILD    ?= build/default
 PKGS     := ncursesw libcgroup libproc2
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wwrite-strings
+ifeq ($(WERROR),1)
+WARN     += -Werror
+endif
 CFLAGS   ?= -O2 -g
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS  = $(shell pkg-config --libs check 2>/dev/null)
 CPPFLAGS += -Iinclude -DVERSION='"$(VERSION)"' -D_GNU_SOURCE
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(PKG_CFLAGS)
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(PKG_CFLAGS)
 
-SRCS := $(wildcard src/*.c)
-OBJS := $(SRCS:src/%.c=build/obj/%.o)
-LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+SRCS      := $(wildcard src/*.c)
+LIB_OBJS  := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
+MAIN_OBJ  := $(BUILD)/main.o
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_OBJS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%.o,$(UNIT_SRCS))
+HEADERS   := $(wildcard include/*.h) tests/unit/units.h
+
+# Debian packages: building, testing (unit, TUI, golden, live, VM).
+BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev
+TEST_DEBS  := $(BUILD_DEBS) clang check tmux python3 util-linux \
+              qemu-system-x86 busybox-static cpio xz-utils prometheus
 
 all: memcgtop
 
-memcgtop: $(OBJS)
-	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(PKG_LIBS) -lm
+memcgtop: $(BUILD)/memcgtop
+	cp $< $@
 
-build/obj/%.o: src/%.c $(wildcard include/*.h) | build/obj
+$(BUILD)/memcgtop: $(LIB_OBJS) $(MAIN_OBJ)
+	$(CC) $(LDFLAGS) $(EXTRA_CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(BUILD)/check_memcgtop: $(LIB_OBJS) $(UNIT_OBJS)
+	$(CC) $(LDFLAGS) $(EXTRA_CFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm
+
+$(BUILD)/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-build/obj:
-	mkdir -p $@
+$(BUILD)/unit/%.o: tests/unit/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
+
+# Installs missing packages as root; otherwise names the command to run.
+define deps_for
+	@missing=""; for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' \
+	    || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	      apt-get install -y -qq --no-install-recommends $$missing >/dev/null \
+	      || { echo "memcgtop: apt-get install$$missing failed" >&2; exit 1; }; \
+	  else \
+	    echo "memcgtop: missing packages; as root run:" >&2; \
+	    echo "  apt-get install$$missing" >&2; exit 1; \
+	  fi; \
+	fi
+endef
+
+deps:
+	$(call deps_for,$(BUILD_DEBS))
+
+deps-test:
+	$(call deps_for,$(TEST_DEBS))
+
+run: deps
+	@$(MAKE) --no-print-directory memcgtop
+	./memcgtop $(ARGS)
+
+# Every test this machine can run; the last line sums them up.
+check: deps-test
+	@$(MAKE) --no-print-directory memcgtop
+	@$(MAKE) --no-print-directory $(BUILD)/check_memcgtop
+	@$(MAKE) --no-print-directory BUILD=build/asan CC=gcc \
+	  EXTRA_CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
+	  build/asan/memcgtop build/asan/check_memcgtop
+	@$(MAKE) --no-print-directory BUILD=build/clang CC=clang WERROR=1 \
+	  build/clang/memcgtop build/clang/check_memcgtop
+	@BUILD=$(BUILD) tests/run-all.sh
+
+install: memcgtop
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/themes
+	install -m 755 memcgtop $(DESTDIR)$(BINDIR)/memcgtop
+	install -m 644 man/memcgtop.1 $(DESTDIR)$(MANDIR)/man1/memcgtop.1
+	for t in themes/*.theme; do [ -e "$$t" ] || continue; \
+	  install -m 644 "$$t" $(DESTDIR)$(DATADIR)/themes/; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/memcgtop $(DESTDIR)$(MANDIR)/man1/memcgtop.1
+	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf build memcgtop
+	rm -rf build/default build/asan build/clang memcgtop
 
-.PHONY: all clean
+.PHONY: all deps deps-test run check install uninstall clean

@@ -538,6 +538,19 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
+/*
+ * kernfs refuses to create a group whose name is taken by a control file,
+ * so a directory named like one (seen only in damaged or hand-made trees)
+ * is not a group.
+ */
+static int is_control_name(const struct cgfs *cg, const char *name)
+{
+	for (int f = 0; f < CF_NR; f++)
+		if (cg->file[f] && strcmp(cg->file[f], name) == 0)
+			return 1;
+	return 0;
+}
+
 static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 		int maxdepth, int reldepth, struct snapshot *snap)
 {
@@ -564,6 +577,8 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 			pos += d->d_reclen;
 			if (d->d_name[0] == '.' && (l == 1 ||
 			    (l == 2 && d->d_name[1] == '.')))
+				continue;
+			if (is_control_name(cg, d->d_name))
 				continue;
 			if (d->d_type == DT_UNKNOWN) {
 				struct stat st;

@@ -225,8 +225,17 @@ static void parse_args(int argc, char **argv, struct opts *o)
 				  "them)", argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
+	if (optind < argc) {
+		const char *p = argv[optind];
+
+		/* A group path never climbs: no "." or ".." component. */
+		for (const char *q = p; *q; q += strcspn(q, "/"), q += *q == '/')
+			if ((q[0] == '.' && (q[1] == '/' || !q[1])) ||
+			    (q[0] == '.' && q[1] == '.' && (q[2] == '/' || !q[2])))
+				die_usage("%s: not a cgroup path (no '.' or '..' "
+					  "components)", p);
 		o->cg.start = argv[optind++];
+	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s' (one CGROUP at most)",
 			  argv[optind]);

@@ -1,0 +1,127 @@
+#!/bin/bash
+# Command-line behaviour: exit codes and the exact error line for bad input,
+# options that shape the output, and the agreement of --help, the man page
+# and the column table.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${MEMCGTOP:-./memcgtop}
+FIX=tests/fixtures
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok()  { echo "PASS: $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL: $1"; fail=$((fail + 1)); }
+
+# expect CODE 'stderr line' ARGS... : exit status and the whole of stderr.
+expect() {
+	local code=$1 want=$2 got rc
+	shift 2
+	"$BIN" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	got=$(cat "$tmp/err")
+	if [ "$rc" = "$code" ] && [ "$got" = "$want" ] && \
+	   [ "$(wc -l <"$tmp/err")" -le 1 ]; then
+		ok "memcgtop $* -> $code"
+	else
+		bad "memcgtop $* -> exit $rc (want $code), stderr '$got' (want '$want')"
+	fi
+}
+
+V1="--root $FIX/v1-live/cg --proc $FIX/v1-live/proc"
+# shellcheck disable=SC2086
+{
+expect 2 "memcgtop: unknown option '--bogus' (memcgtop --help lists them)" --bogus
+expect 2 "memcgtop: unknown option '-x' (memcgtop --help lists them)" -x
+expect 2 "memcgtop: option '-n' needs a value" -n
+expect 2 "memcgtop: option '--root' needs a value" --root
+expect 2 "memcgtop: -n: 'abc' is not a whole number from 0 to 2147483647" -n abc
+expect 2 "memcgtop: -n: '-1' is not a whole number from 0 to 2147483647" -n -1
+expect 2 "memcgtop: -n: '3x' is not a whole number from 0 to 2147483647" -n 3x
+expect 2 "memcgtop: -d: '0' is not a number of seconds from 0.05 to 86400" -d 0
+expect 2 "memcgtop: -d: 'nan' is not a number of seconds from 0.05 to 86400" -d nan
+expect 2 "memcgtop: -d: '1s' is not a number of seconds from 0.05 to 86400" -d 1s
+expect 2 "memcgtop: --depth: 'deep' is not a whole number from 0 to 4096" --depth deep
+expect 2 "memcgtop: -F: unknown format 'xml' (text, csv, json or openmetrics)" -F xml
+expect 2 "memcgtop: -o: unknown column 'bogus' (memcgtop --list-columns shows them)" -o bogus
+expect 2 "memcgtop: -o: unknown column '' (memcgtop --list-columns shows them)" -o -
+expect 2 "memcgtop: unknown column 'bogus' (memcgtop --list-columns shows them)" -c usage,bogus
+expect 2 "memcgtop: -c: empty or overlong column key in 'usage,,limit'" -c usage,,limit
+expect 2 "memcgtop: unexpected argument 'b' (one CGROUP at most)" a b
+expect 2 "memcgtop: ../etc: not a cgroup path (no '.' or '..' components)" ../etc
+expect 2 "memcgtop: a/../../b: not a cgroup path (no '.' or '..' components)" a/../../b
+
+expect 1 "memcgtop: $tmp/nowhere: No such file or directory" --root "$tmp/nowhere" -b
+mkdir -p "$tmp/empty"
+expect 1 "memcgtop: $tmp/empty: not a memory cgroup hierarchy (no cgroup.controllers or memory.usage_in_bytes)" --root "$tmp/empty" -b
+mkdir -p "$tmp/v2nomem"
+echo "cpu io pids" >"$tmp/v2nomem/cgroup.controllers"
+expect 1 "memcgtop: $tmp/v2nomem: the memory controller is not enabled in this cgroup v2 hierarchy" --root "$tmp/v2nomem" -b
+expect 1 "memcgtop: /nope: no such group under $FIX/v1-live/cg: No such file or directory" $V1 -b /nope
+mkdir -p "$tmp/badts/0"
+cp "$FIX/edge-vanish/cg/0/memory."* "$tmp/badts/0/"
+printf '10.0 1796000000\n9.0 1796000001\n' >"$tmp/badts/timestamps"
+expect 1 "memcgtop: $tmp/badts/timestamps:2: expected a monotonic time in seconds, increasing" --root "$tmp/badts" -b
+printf '10.0 17960x\n' >"$tmp/badts/timestamps"
+expect 1 "memcgtop: $tmp/badts/timestamps:1: malformed wall clock time" --root "$tmp/badts" -b
+}
+# shellcheck disable=SC2086
+"$BIN" $V1 -b -F json >/dev/full 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && [ "$(cat "$tmp/err")" = "memcgtop: writing output: No space left on device" ] \
+	&& ok "a full stdout is an error (exit 1)" || bad "stdout /dev/full: exit $rc, '$(cat "$tmp/err")'"
+
+# A recorded series ends quietly: 5 samples give 4 iterations.
+n=$("$BIN" $V1 -b -F json -n 50 2>"$tmp/err" | wc -l)
+[ "$n" = 4 ] && [ ! -s "$tmp/err" ] && ok "series stops after its last sample (4 iterations)" \
+	|| bad "series of 5 samples printed $n iterations"
+
+# The subtree argument, --depth, -f, -o and -c shape what is printed.
+# shellcheck disable=SC2086
+paths=$("$BIN" $V1 -b -F csv -c path,depth -o +path /fixture/batch | tail -n +2 | cut -d, -f3- | tr -d '\r' | tr '\n' ' ')
+want="/fixture/batch,2 /fixture/batch/cache,3 /fixture/batch/deep,3 /fixture/batch/deep/leaf,4 /fixture/batch/hog,3 "
+[ "$paths" = "$want" ] && ok "CGROUP argument starts the tree; -o +path sorts by path" \
+	|| bad "subtree: got '$paths' want '$want'"
+# shellcheck disable=SC2086
+paths=$("$BIN" $V1 -b -F csv -c path --depth 1 -o +path /fixture | tail -n +2 | cut -d, -f3 | tr -d '\r' | tr '\n' ' ')
+want="/fixture /fixture/batch /fixture/idle /fixture/web "
+[ "$paths" = "$want" ] && ok "--depth 1 shows the start and its children" || bad "--depth: got '$paths'"
+# shellcheck disable=SC2086
+paths=$("$BIN" $V1 -b -F csv -c path -f deep | tail -n +2 | cut -d, -f3 | tr -d '\r' | tr '\n' ' ')
+want="/fixture/batch/deep /fixture/batch/deep/leaf "
+[ "$paths" = "$want" ] && ok "-f keeps only matching paths" || bad "-f: got '$paths'"
+# shellcheck disable=SC2086
+hdr=$("$BIN" $V1 -b -F csv -c usage,path,failcnt_per_s | head -1 | tr -d '\r')
+[ "$hdr" = "time,iteration,usage,path,failcnt_per_s" ] && ok "-c picks and orders CSV columns" \
+	|| bad "-c header: '$hdr'"
+# shellcheck disable=SC2086
+first=$("$BIN" $V1 -b -F csv -c path,usage -o -usage /fixture/web | sed -n 3p | cut -d, -f3)
+[ "$first" = "/fixture/web/backend" ] && ok "-o -usage puts the larger sibling first" \
+	|| bad "-o -usage: first child '$first'"
+# shellcheck disable=SC2086
+first=$("$BIN" $V1 -b -F csv -c path,usage -o +usage /fixture/web | sed -n 3p | cut -d, -f3)
+[ "$first" = "/fixture/web/frontend" ] && ok "-o +usage puts the smaller sibling first" \
+	|| bad "-o +usage: first child '$first'"
+# Not a terminal: batch is implied, one iteration by default.
+# shellcheck disable=SC2086
+n=$("$BIN" $V1 | grep -c '^memcgtop - ')
+[ "$n" = 1 ] && ok "stdout not a terminal implies -b -n 1" || bad "implied batch printed $n headers"
+
+# --help, the man page and the column table agree.
+"$BIN" --help >"$tmp/help"; rc=$?
+[ $rc = 0 ] && grep -q '^Usage: memcgtop' "$tmp/help" && ok "--help exits 0" || bad "--help"
+[ "$("$BIN" -V)" = "memcgtop $(sed -n 's/^VERSION *:= *//p' Makefile)" ] && ok "-V prints the Makefile's version" \
+	|| bad "-V: $("$BIN" -V)"
+for opt in $(grep -o -- '--[a-z-]*' "$tmp/help" | sort -u); do
+	grep -q -- "${opt//-/\\\\-}" man/memcgtop.1 || { bad "man page lacks $opt"; continue; }
+	ok "man page documents $opt"
+done
+for key in $("$BIN" --list-columns | awk '{print $1}'); do
+	grep -q "^\.B ${key//_/_}\$" man/memcgtop.1 && ok "man page lists column $key" \
+		|| bad "man page lacks column $key"
+done
+nman=$(awk '/^\.SH COLUMNS/{f=1;next} /^\.SH/{f=0} f && /^\.B /{n++} END{print n+0}' man/memcgtop.1)
+ncol=$("$BIN" --list-columns | wc -l)
+[ "$nman" = "$ncol" ] && ok "man page has exactly the $ncol columns" || bad "man page lists $nman columns, table has $ncol"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]

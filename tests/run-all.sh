@@ -1,0 +1,55 @@
+#!/bin/bash
+# Runs every test suite this machine can run and sums them up in one line:
+# "N passed, N failed, N skipped".  Each suite prints PASS:/FAIL:/SKIP:
+# lines (the unit tests print Check's summary, counted here per check).
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build/default}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+pass=0 fail=0 skip=0
+
+count_lines() {
+	local p f s
+	p=$(grep -c '^PASS' "$log")
+	f=$(grep -c '^FAIL' "$log")
+	s=$(grep -c '^SKIP' "$log")
+	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+}
+
+# suite NAME COMMAND...: runs it, shows its output, counts its lines.  A
+# suite that fails without printing a FAIL line counts as one failure.
+suite() {
+	local name=$1 rc
+	shift
+	echo "== $name"
+	"$@" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	if grep -q 'Checks: [0-9]*, Failures' "$log"; then
+		local n f e
+		read -r n f e < <(sed -n 's/.*Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p' "$log" | tail -1)
+		pass=$((pass + n - f - e)); fail=$((fail + f + e))
+	else
+		count_lines
+	fi
+	if [ "$rc" != 0 ] && [ "$rc" != 77 ] && ! grep -q '^FAIL' "$log" &&
+	   ! grep -q 'Failures: [1-9]\|Errors: [1-9]' "$log"; then
+		echo "FAIL: $name exited with status $rc"
+		fail=$((fail + 1))
+	fi
+}
+
+suite "unit tests" "$BUILD/check_memcgtop"
+suite "unit tests (ASan+UBSan)" build/asan/check_memcgtop
+suite "unit tests (clang)" build/clang/check_memcgtop
+suite "command line" tests/cli.sh
+suite "command line (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/cli.sh
+suite "golden output" tests/golden/run.sh
+suite "golden output (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/golden/run.sh
+suite "live cgroup v1" tests/live/v1.sh
+suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/v1.sh
+suite "live cgroup v2 (VM)" tests/vm/live-v2.sh
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]

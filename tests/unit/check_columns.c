@@ -1,0 +1,169 @@
+/* Unit tests: the column table's invariants, values, order, formatting. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "columns.h"
+#include "parse.h"
+#include "units.h"
+
+/* The keys scripts rely on, in the order JSON and CSV print them. */
+static const char *const required[] = {
+	"path", "depth", "usage", "limit", "high", "low", "min", "soft",
+	"excess", "eff_limit", "use_pct", "swap", "swap_limit", "swappiness",
+	"anon", "file", "shmem", "kernel", "active_anon", "inactive_anon",
+	"active_file", "inactive_file", "unevictable",
+	"pgscan", "pgscan_per_s", "pgsteal", "pgsteal_per_s",
+	"pgscan_kswapd", "pgscan_kswapd_per_s", "pgscan_direct",
+	"pgscan_direct_per_s", "pgsteal_kswapd", "pgsteal_kswapd_per_s",
+	"pgsteal_direct", "pgsteal_direct_per_s", "reclaim_eff",
+	"refault_anon", "refault_anon_per_s", "refault_file",
+	"refault_file_per_s", "pgfault", "pgfault_per_s", "pgmajfault",
+	"pgmajfault_per_s", "ev_low", "ev_low_per_s", "ev_high",
+	"ev_high_per_s", "ev_max", "ev_max_per_s", "ev_oom", "ev_oom_per_s",
+	"ev_oom_kill", "ev_oom_kill_per_s", "failcnt", "failcnt_per_s",
+	"psi_some_avg10", "psi_full_avg10", "procs",
+};
+
+START_TEST(table_invariants)
+{
+	size_t nreq = sizeof(required) / sizeof(required[0]);
+
+	ck_assert_uint_eq(ncolumns, nreq);
+	for (size_t i = 0; i < ncolumns; i++) {
+		const struct column *c = &columns[i];
+		size_t kl = strlen(c->key);
+
+		ck_assert_str_eq(c->key, required[i]);
+		ck_assert_ptr_eq(col_find(c->key), c);
+		ck_assert_uint_eq(col_index(c), i);
+		ck_assert(c->help && strlen(c->help) > 10);
+		ck_assert(c->title && *c->title);
+		if (c->unit != U_PATH)
+			ck_assert_int_ge(c->width, (int)strlen(c->title));
+		for (size_t j = 0; j < i; j++) {
+			ck_assert_str_ne(columns[j].key, c->key);
+			if (c->unit != U_PATH)
+				ck_assert_str_ne(columns[j].title, c->title);
+		}
+		/* A rate is named after its counter and follows it. */
+		if (c->unit == U_RATE) {
+			ck_assert(kl > 6 && !strcmp(c->key + kl - 6, "_per_s"));
+			ck_assert(field_is_counter((enum field)c->field));
+			ck_assert_int_eq(columns[i - 1].unit, U_COUNT);
+			ck_assert_int_eq(columns[i - 1].field, c->field);
+		}
+		if (c->unit == U_COUNT)
+			ck_assert(field_is_counter((enum field)c->field));
+		/* A column that shows a field reads it. */
+		if (c->field >= 0)
+			ck_assert(c->fields & FBIT(c->field));
+	}
+	ck_assert_ptr_null(col_find("nonsense"));
+	ck_assert_ptr_null(col_find(""));
+}
+END_TEST
+
+static struct mgroup *mk(uint64_t usage, int has_usage)
+{
+	struct mgroup *g = calloc(1, sizeof(*g));
+
+	g->path = strdup("/x");
+	if (has_usage)
+		sample_set(&g->cur, F_USAGE, usage);
+	return g;
+}
+
+START_TEST(compare_not_available_last)
+{
+	const struct column *c = col_find("usage");
+	const struct column *lim = col_find("limit");
+	struct mgroup *a = mk(10, 1), *b = mk(20, 1), *na = mk(0, 0);
+	struct model m;
+
+	model_init(&m, 1);
+	ck_assert_int_lt(col_compare(c, &m, a, b, 0), 0);
+	ck_assert_int_gt(col_compare(c, &m, a, b, 1), 0);
+	ck_assert_int_lt(col_compare(c, &m, a, na, 0), 0);
+	ck_assert_int_lt(col_compare(c, &m, a, na, 1), 0);
+	ck_assert_int_gt(col_compare(c, &m, na, b, 1), 0);
+	ck_assert_int_eq(col_compare(c, &m, na, na, 1), 0);
+	/* "max" is above every number. */
+	sample_set(&a->cur, F_LIMIT, VAL_MAX);
+	sample_set(&b->cur, F_LIMIT, 1ULL << 40);
+	ck_assert_int_lt(col_compare(lim, &m, a, b, 1), 0);
+	ck_assert_int_gt(col_compare(lim, &m, a, b, 0), 0);
+	ck_assert_int_lt(col_compare(lim, &m, a, na, 0), 0);
+	for (struct mgroup *g[] = { a, b, na }, **p = g; p < g + 3; p++) {
+		free((*p)->path);
+		free(*p);
+	}
+}
+END_TEST
+
+static const char *show(const char *key, struct cval v, int human)
+{
+	static char buf[64];
+
+	col_format(col_find(key), v, human, buf, sizeof(buf));
+	return buf;
+}
+
+START_TEST(formatting_by_unit)
+{
+	struct cval na = { CV_NA, 0, 0 }, max = { CV_MAX, 0, 0 };
+	struct cval b = { CV_NUM, 1610612736, 0 };
+	struct cval r = { CV_DBL, 0, 1234.5678 };
+	struct cval pct = { CV_DBL, 0, 99.123 };
+	struct cval eff = { CV_DBL, 0, 0.80409 };
+	struct cval psi = { CV_NUM, 2848, 0 }, psi0 = { CV_NUM, 5, 0 };
+
+	ck_assert_str_eq(show("usage", na, 1), "-");
+	ck_assert_str_eq(show("limit", max, 0), "max");
+	ck_assert_str_eq(show("usage", b, 1), "1.5G");
+	ck_assert_str_eq(show("usage", b, 0), "1610612736");
+	ck_assert_str_eq(show("pgscan_per_s", r, 1), "1.2k");
+	ck_assert_str_eq(show("pgscan_per_s", r, 0), "1234.568");
+	ck_assert_str_eq(show("use_pct", pct, 1), "99.1");
+	ck_assert_str_eq(show("use_pct", pct, 0), "99.12");
+	ck_assert_str_eq(show("reclaim_eff", eff, 0), "0.8041");
+	ck_assert_str_eq(show("psi_some_avg10", psi, 0), "28.48");
+	ck_assert_str_eq(show("psi_some_avg10", psi0, 1), "0.05");
+}
+END_TEST
+
+START_TEST(parse_column_lists)
+{
+	const struct column **cols = NULL;
+	char err[128];
+	size_t n = 0;
+
+	ck_assert_int_eq(col_parse_list("usage,path,failcnt_per_s", &cols, &n,
+					err, sizeof(err)), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(cols[0]->key, "usage");
+	ck_assert_str_eq(cols[2]->key, "failcnt_per_s");
+	free(cols);
+	ck_assert_int_eq(col_parse_list("usage,bogus", &cols, &n, err,
+					sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "unknown column 'bogus' (memcgtop "
+			 "--list-columns shows them)");
+	ck_assert_int_eq(col_parse_list("usage,,limit", &cols, &n, err,
+					sizeof(err)), -EINVAL);
+	ck_assert_int_eq(col_parse_list("", &cols, &n, err, sizeof(err)),
+			 -EINVAL);
+}
+END_TEST
+
+Suite *columns_suite(void)
+{
+	Suite *s = suite_create("columns");
+	TCase *t = tcase_create("core");
+
+	tcase_add_test(t, table_invariants);
+	tcase_add_test(t, compare_not_available_last);
+	tcase_add_test(t, formatting_by_unit);
+	tcase_add_test(t, parse_column_lists);
+	suite_add_tcase(s, t);
+	return s;
+}

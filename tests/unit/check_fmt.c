@@ -1,0 +1,170 @@
+/* Unit tests: human units and the escaping of each output format. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "units.h"
+
+static const char *bytes(uint64_t v)
+{
+	static char buf[32];
+
+	fmt_bytes(buf, sizeof(buf), v);
+	return buf;
+}
+
+static const char *count(uint64_t v)
+{
+	static char buf[32];
+
+	fmt_count(buf, sizeof(buf), v);
+	return buf;
+}
+
+static const char *rate(double v)
+{
+	static char buf[32];
+
+	fmt_rate(buf, sizeof(buf), v);
+	return buf;
+}
+
+START_TEST(human_bytes)
+{
+	ck_assert_str_eq(bytes(0), "0");
+	ck_assert_str_eq(bytes(1023), "1023");
+	ck_assert_str_eq(bytes(1024), "1.0K");
+	ck_assert_str_eq(bytes(1536), "1.5K");
+	ck_assert_str_eq(bytes(33554432), "32.0M");
+	/* 99.96 MiB would print "100.0M" with one decimal: no decimal then. */
+	ck_assert_str_eq(bytes(104815985), "100M");
+	ck_assert_str_eq(bytes(104857600), "100M");
+	ck_assert_str_eq(bytes(3221225472ULL), "3.0G");
+	ck_assert_str_eq(bytes(1099511627776ULL), "1.0T");
+	ck_assert_str_eq(bytes(UINT64_MAX - 1), "16.0E");
+}
+END_TEST
+
+START_TEST(human_counts_and_rates)
+{
+	ck_assert_str_eq(count(0), "0");
+	ck_assert_str_eq(count(99999), "99999");
+	ck_assert_str_eq(count(100000), "100k");
+	ck_assert_str_eq(count(1234567), "1.2M");
+	ck_assert_str_eq(rate(0), "0.0");
+	ck_assert_str_eq(rate(12.345), "12.3");
+	ck_assert_str_eq(rate(99.96), "100");
+	ck_assert_str_eq(rate(1500), "1.5k");
+	ck_assert_str_eq(rate(379123.0), "379k");
+}
+END_TEST
+
+START_TEST(iso_time)
+{
+	char buf[32];
+
+	fmt_time_iso(buf, sizeof(buf), 0);
+	ck_assert_str_eq(buf, "1970-01-01T00:00:00Z");
+	fmt_time_iso(buf, sizeof(buf), 1796000280);
+	ck_assert_str_eq(buf, "2026-11-30T00:58:00Z");
+}
+END_TEST
+
+static const char *esc(const char *s)
+{
+	static char buf[256];
+
+	fmt_escape(buf, sizeof(buf), s, strlen(s));
+	return buf;
+}
+
+START_TEST(escape_for_terminal)
+{
+	char small[5];
+	size_t w;
+
+	ck_assert_str_eq(esc("plain"), "plain");
+	ck_assert_str_eq(esc("caf\xC3\xA9"), "caf\xC3\xA9");
+	ck_assert_str_eq(esc("a\x1B]0;pwned\x07"), "a\\x1B]0;pwned\\x07");
+	ck_assert_str_eq(esc("new\nline\ttab"), "new\\x0Aline\\x09tab");
+	ck_assert_str_eq(esc("\x7F"), "\\x7F");
+	/* C1 CSI encoded as UTF-8 is a control to some terminals. */
+	ck_assert_str_eq(esc("\xC2\x9B" "2J"), "\\xC2\\x9B2J");
+	ck_assert_str_eq(esc("bad\xFF\xC3"), "bad\\xFF\\xC3");
+	ck_assert_str_eq(esc("back\\slash"), "back\\\\slash");
+	/* Never more than the buffer, never half an escape. */
+	w = fmt_escape(small, sizeof(small), "ab\x1B" "cdef", 7);
+	ck_assert_str_eq(small, "ab");
+	ck_assert_uint_eq(w, 2);
+	ck_assert_uint_eq(fmt_escape(small, sizeof(small), "\xC3\xA9", 2), 1);
+}
+END_TEST
+
+static char *capture(void (*fn)(FILE *, const char *, size_t), const char *s)
+{
+	static char out[256];
+	FILE *f = fmemopen(out, sizeof(out), "w");
+
+	fn(f, s, strlen(s));
+	fclose(f);
+	return out;
+}
+
+START_TEST(json_strings)
+{
+	ck_assert_str_eq(capture(fmt_json_string, "/a/b"), "\"/a/b\"");
+	ck_assert_str_eq(capture(fmt_json_string, "q\"b\\n\n\x1B"),
+			 "\"q\\\"b\\\\n\\n\\u001B\"");
+	ck_assert_str_eq(capture(fmt_json_string, "caf\xC3\xA9\xFF"),
+			 "\"caf\xC3\xA9\\u00FF\"");
+}
+END_TEST
+
+START_TEST(csv_fields)
+{
+	ck_assert_str_eq(capture(fmt_csv_field, "/plain"), "/plain");
+	ck_assert_str_eq(capture(fmt_csv_field, "/a,b"), "\"/a,b\"");
+	ck_assert_str_eq(capture(fmt_csv_field, "/q\"t"), "\"/q\"\"t\"");
+	ck_assert_str_eq(capture(fmt_csv_field, "/n\nl"), "\"/n\nl\"");
+}
+END_TEST
+
+START_TEST(openmetrics_labels)
+{
+	ck_assert_str_eq(capture(fmt_om_label, "/a\"b\\c\nd"),
+			 "/a\\\"b\\\\c\\nd");
+	ck_assert_str_eq(capture(fmt_om_label, "x\xFFy"), "x\xEF\xBF\xBDy");
+}
+END_TEST
+
+START_TEST(utf8_validation)
+{
+	ck_assert_uint_eq(fmt_utf8_len((const unsigned char *)"a", 1), 1);
+	ck_assert_uint_eq(fmt_utf8_len((const unsigned char *)"\xC3\xA9", 2), 2);
+	/* Overlong "/" and a UTF-16 surrogate are not UTF-8. */
+	ck_assert_uint_eq(fmt_utf8_len((const unsigned char *)"\xC0\xAF", 2), 0);
+	ck_assert_uint_eq(fmt_utf8_len((const unsigned char *)"\xED\xA0\x80", 3), 0);
+	/* A sequence cut by the end of the buffer. */
+	ck_assert_uint_eq(fmt_utf8_len((const unsigned char *)"\xE2\x82", 2), 0);
+	ck_assert_uint_eq(fmt_utf8_len((const unsigned char *)"\xF0\x9F\x98\x80", 4), 4);
+}
+END_TEST
+
+Suite *fmt_suite(void)
+{
+	Suite *s = suite_create("fmt");
+	TCase *t = tcase_create("core");
+
+	tcase_add_test(t, human_bytes);
+	tcase_add_test(t, human_counts_and_rates);
+	tcase_add_test(t, iso_time);
+	tcase_add_test(t, escape_for_terminal);
+	tcase_add_test(t, json_strings);
+	tcase_add_test(t, csv_fields);
+	tcase_add_test(t, openmetrics_labels);
+	tcase_add_test(t, utf8_validation);
+	suite_add_tcase(s, t);
+	return s;
+}

@@ -1,0 +1,19 @@
+/* Runs every unit test suite; Check prints its closing line. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "units.h"
+
+int main(void)
+{
+	SRunner *sr = srunner_create(parse_suite());
+	int failed;
+
+	srunner_add_suite(sr, fmt_suite());
+	srunner_add_suite(sr, model_suite());
+	srunner_add_suite(sr, columns_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,380 @@
+/* Unit tests: identity across refreshes, rates, derived fields, order. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "parse.h"
+#include "units.h"
+
+/* A snapshot built by hand: groups appended parent first. */
+static int snap_add(struct snapshot *s, const char *path, int parent)
+{
+	size_t len = strlen(path);
+	struct snap_group *g;
+	int depth = 0;
+
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->groups = realloc(s->groups, s->cap * sizeof(*s->groups));
+	}
+	if (s->paths_len + len + 1 > s->paths_cap) {
+		s->paths_cap = (s->paths_len + len + 1) * 2;
+		s->paths = realloc(s->paths, s->paths_cap);
+	}
+	ck_assert_ptr_nonnull(s->groups);
+	ck_assert_ptr_nonnull(s->paths);
+	for (const char *p = path; *p; p++)
+		depth += *p == '/';
+	if (len == 1)
+		depth = 0;
+	g = &s->groups[s->n];
+	memset(g, 0, sizeof(*g));
+	g->path_off = s->paths_len;
+	g->path_len = len;
+	g->depth = depth;
+	g->parent = parent;
+	memcpy(s->paths + s->paths_len, path, len + 1);
+	s->paths_len += len + 1;
+	return (int)s->n++;
+}
+
+static void snap_reset(struct snapshot *s, double mono)
+{
+	s->n = 0;
+	s->paths_len = 0;
+	s->mono = mono;
+	s->wall = 1796000000 + (int64_t)mono;
+	s->above_limit = VAL_MAX;
+	memset(&s->sys, 0, sizeof(s->sys));
+}
+
+static struct sample *smp(struct snapshot *s, int i)
+{
+	return &s->groups[i].s;
+}
+
+static const struct mgroup *find(const struct model *m, const char *path)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (strcmp(m->groups[i]->path, path) == 0)
+			return m->groups[i];
+	ck_abort_msg("group %s not in the model", path);
+	return NULL;
+}
+
+START_TEST(rates_need_two_samples)
+{
+	struct snapshot s = { 0 };
+	struct model m;
+	const struct mgroup *g;
+	int a;
+
+	model_init(&m, 2);
+	snap_reset(&s, 100.0);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, a), F_PGSCAN, 1000);
+	sample_set(smp(&s, a), F_PGSTEAL, 500);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	g = find(&m, "/a");
+	ck_assert_uint_eq(g->rate_valid, 0);
+	ck_assert(!mgroup_derived(g, D_RECLAIM_EFF));
+
+	snap_reset(&s, 102.0);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, a), F_PGSCAN, 3000);
+	sample_set(smp(&s, a), F_PGSTEAL, 1500);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	g = find(&m, "/a");
+	ck_assert_double_eq(m.dt, 2.0);
+	ck_assert(g->rate_valid & FBIT(F_PGSCAN));
+	ck_assert_double_eq(g->rate[F_PGSCAN], 1000.0);
+	ck_assert_double_eq(g->rate[F_PGSTEAL], 500.0);
+	ck_assert(mgroup_derived(g, D_RECLAIM_EFF));
+	ck_assert_double_eq(g->reclaim_eff, 0.5);
+	/* A counter the kernel did not give has no rate. */
+	ck_assert(!(g->rate_valid & FBIT(F_PGFAULT)));
+
+	/* Nothing scanned: efficiency is not available, rates are 0. */
+	snap_reset(&s, 103.0);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, a), F_PGSCAN, 3000);
+	sample_set(smp(&s, a), F_PGSTEAL, 1500);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	g = find(&m, "/a");
+	ck_assert_double_eq(g->rate[F_PGSCAN], 0.0);
+	ck_assert(!mgroup_derived(g, D_RECLAIM_EFF));
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
+START_TEST(counter_reset_and_recreated_group)
+{
+	static const uint64_t failcnt[] = { 5000, 10, 210 };
+	struct snapshot s = { 0 };
+	struct model m;
+	const struct mgroup *g;
+
+	model_init(&m, 1);
+	for (int i = 0; i < 3; i++) {
+		int a;
+
+		snap_reset(&s, 10.0 + 2 * i);
+		snap_add(&s, "/", -1);
+		a = snap_add(&s, "/a", 0);
+		sample_set(smp(&s, a), F_FAILCNT, failcnt[i]);
+		ck_assert_int_eq(model_update(&m, &s), 0);
+	}
+	g = find(&m, "/a");
+	ck_assert(g->rate_valid & FBIT(F_FAILCNT));
+	ck_assert_double_eq(g->rate[F_FAILCNT], 100.0);
+	ck_assert_double_eq(model_rate(5000, 10, 2.0), -1);
+
+	/* Gone for one refresh, back the next: a new group, no rate. */
+	snap_reset(&s, 20.0);
+	snap_add(&s, "/", -1);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert_uint_eq(m.n, 1);
+	snap_reset(&s, 22.0);
+	snap_add(&s, "/", -1);
+	sample_set(smp(&s, snap_add(&s, "/a", 0)), F_FAILCNT, 400);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	g = find(&m, "/a");
+	ck_assert_int_eq(g->has_prev, 0);
+	ck_assert_uint_eq(g->rate_valid, 0);
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
+START_TEST(identity_over_many_groups)
+{
+	struct snapshot s = { 0 };
+	struct model m;
+	char path[32];
+
+	/* Enough groups that the path table grows and probes collide: every
+	 * group must still find its own record on the next refresh. */
+	model_init(&m, 2);
+	for (int round = 0; round < 3; round++) {
+		snap_reset(&s, 1.0 + round);
+		snap_add(&s, "/", -1);
+		for (int i = 0; i < 5000; i++) {
+			/* Every third group is gone in round 1. */
+			if (round == 1 && i % 3 == 0)
+				continue;
+			snprintf(path, sizeof(path), "/g%d", i);
+			sample_set(smp(&s, snap_add(&s, path, 0)), F_PGFAULT,
+				   (uint64_t)(i + 10 * round));
+		}
+		ck_assert_int_eq(model_update(&m, &s), 0);
+	}
+	ck_assert_uint_eq(m.n, 5001);
+	for (size_t i = 1; i < m.n; i++) {
+		const struct mgroup *g = m.groups[i];
+		int idx = atoi(g->path + 2);
+
+		ck_assert_int_eq(g->has_prev, idx % 3 != 0);
+		if (idx % 3 != 0)
+			ck_assert_double_eq(g->rate[F_PGFAULT], 10.0);
+		else
+			ck_assert_uint_eq(g->rate_valid, 0);
+	}
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
+START_TEST(excess_v1_and_v2)
+{
+	struct snapshot s = { 0 };
+	struct model m1, m2;
+	int a, b, c;
+
+	model_init(&m1, 1);
+	snap_reset(&s, 1.0);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/over", 0);
+	sample_set(smp(&s, a), F_USAGE, 300);
+	sample_set(smp(&s, a), F_SOFT, 100);
+	b = snap_add(&s, "/nosoft", 0);
+	sample_set(smp(&s, b), F_USAGE, 300);
+	sample_set(smp(&s, b), F_SOFT, VAL_MAX);
+	c = snap_add(&s, "/under", 0);
+	sample_set(smp(&s, c), F_USAGE, 50);
+	sample_set(smp(&s, c), F_SOFT, 100);
+	ck_assert_int_eq(model_update(&m1, &s), 0);
+	ck_assert_uint_eq(find(&m1, "/over")->excess, 200);
+	ck_assert_uint_eq(find(&m1, "/nosoft")->excess, 0);
+	ck_assert_uint_eq(find(&m1, "/under")->excess, 0);
+	ck_assert(!mgroup_derived(find(&m1, "/"), D_EXCESS));
+
+	model_init(&m2, 2);
+	snap_reset(&s, 1.0);
+	snap_add(&s, "/", -1);
+	sample_set(smp(&s, 0), F_USAGE, 900);
+	a = snap_add(&s, "/prot", 0);
+	sample_set(smp(&s, a), F_USAGE, 300);
+	sample_set(smp(&s, a), F_LOW, 500);
+	b = snap_add(&s, "/open", 0);
+	sample_set(smp(&s, b), F_USAGE, 300);
+	sample_set(smp(&s, b), F_LOW, 0);
+	c = snap_add(&s, "/part", 0);
+	sample_set(smp(&s, c), F_USAGE, 300);
+	sample_set(smp(&s, c), F_LOW, 100);
+	ck_assert_int_eq(model_update(&m2, &s), 0);
+	ck_assert_uint_eq(find(&m2, "/prot")->excess, 0);
+	ck_assert_uint_eq(find(&m2, "/open")->excess, 300);
+	ck_assert_uint_eq(find(&m2, "/part")->excess, 200);
+	/* The v2 root has no memory.low: excess is not available. */
+	ck_assert(!mgroup_derived(find(&m2, "/"), D_EXCESS));
+	model_free(&m1);
+	model_free(&m2);
+	snapshot_free(&s);
+}
+END_TEST
+
+START_TEST(effective_limit)
+{
+	struct snapshot s = { 0 };
+	struct model m;
+	const struct mgroup *g;
+	int a, b, c;
+
+	model_init(&m, 2);
+	snap_reset(&s, 1.0);
+	/* Started at /p (above it a 4000-byte limit), as with CGROUP. */
+	s.above_limit = 4000;
+	snap_add(&s, "/p", -1);
+	sample_set(smp(&s, 0), F_LIMIT, VAL_MAX);
+	a = snap_add(&s, "/p/a", 0);
+	sample_set(smp(&s, a), F_LIMIT, 1000);
+	sample_set(smp(&s, a), F_USAGE, 250);
+	b = snap_add(&s, "/p/a/b", a);
+	sample_set(smp(&s, b), F_LIMIT, VAL_MAX);
+	sample_set(smp(&s, b), F_USAGE, 100);
+	c = snap_add(&s, "/p/a/c", a);
+	sample_set(smp(&s, c), F_LIMIT, 500);
+	sample_set(smp(&s, c), F_USAGE, 100);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert_uint_eq(find(&m, "/p")->eff_limit, 4000);
+	g = find(&m, "/p/a");
+	ck_assert_uint_eq(g->eff_limit, 1000);
+	ck_assert_double_eq(g->use_pct, 25.0);
+	ck_assert_uint_eq(find(&m, "/p/a/b")->eff_limit, 1000);
+	g = find(&m, "/p/a/c");
+	ck_assert_uint_eq(g->eff_limit, 500);
+	ck_assert_double_eq(g->use_pct, 20.0);
+	model_free(&m);
+
+	/* v1 takes the kernel's hierarchical_memory_limit; unlimited has
+	 * no percentage. */
+	model_init(&m, 1);
+	snap_reset(&s, 1.0);
+	snap_add(&s, "/", -1);
+	sample_set(smp(&s, 0), F_HIER_LIMIT, VAL_MAX);
+	sample_set(smp(&s, 0), F_USAGE, 100);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, a), F_HIER_LIMIT, 2048);
+	sample_set(smp(&s, a), F_LIMIT, 4096);
+	sample_set(smp(&s, a), F_USAGE, 1024);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	g = find(&m, "/");
+	ck_assert_uint_eq(g->eff_limit, VAL_MAX);
+	ck_assert(!mgroup_derived(g, D_USE_PCT));
+	g = find(&m, "/a");
+	ck_assert_uint_eq(g->eff_limit, 2048);
+	ck_assert_double_eq(g->use_pct, 50.0);
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
+static int by_usage_desc(const struct mgroup *a, const struct mgroup *b,
+			 void *ctx)
+{
+	(void)ctx;
+	return a->cur.v[F_USAGE] > b->cur.v[F_USAGE] ? -1 :
+		a->cur.v[F_USAGE] < b->cur.v[F_USAGE];
+}
+
+START_TEST(tree_order)
+{
+	struct snapshot s = { 0 };
+	struct model m;
+	int order[8], a, b;
+	/* Siblings by usage, each followed by its own subtree. */
+	static const char *const want[] = {
+		"/", "/b", "/b/y", "/b/x", "/a", "/a/z", "/c"
+	};
+	size_t n;
+
+	model_init(&m, 2);
+	snap_reset(&s, 1.0);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, a), F_USAGE, 10);
+	sample_set(smp(&s, snap_add(&s, "/a/z", a)), F_USAGE, 5);
+	b = snap_add(&s, "/b", 0);
+	sample_set(smp(&s, b), F_USAGE, 30);
+	sample_set(smp(&s, snap_add(&s, "/b/x", b)), F_USAGE, 1);
+	sample_set(smp(&s, snap_add(&s, "/b/y", b)), F_USAGE, 2);
+	/* /c ties with /a: path order breaks the tie. */
+	sample_set(smp(&s, snap_add(&s, "/c", 0)), F_USAGE, 10);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	n = model_order(&m, by_usage_desc, NULL, order);
+	ck_assert_uint_eq(n, 7);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(m.groups[order[i]]->path, want[i]);
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
+START_TEST(system_rates)
+{
+	struct snapshot s = { 0 };
+	struct model m;
+
+	model_init(&m, 1);
+	snap_reset(&s, 5.0);
+	snap_add(&s, "/", -1);
+	s.sys.v[S_PGSCAN] = 100;
+	s.sys.v[S_PGSTEAL] = 50;
+	s.sys.valid = FBIT(S_PGSCAN) | FBIT(S_PGSTEAL);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert(!m.sys_rates_valid);
+	snap_reset(&s, 9.0);
+	snap_add(&s, "/", -1);
+	s.sys.v[S_PGSCAN] = 900;
+	s.sys.v[S_PGSTEAL] = 450;
+	s.sys.valid = FBIT(S_PGSCAN) | FBIT(S_PGSTEAL);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert(m.sys_rates_valid);
+	ck_assert_double_eq(m.sys_pgscan_rate, 200.0);
+	ck_assert_double_eq(m.sys_pgsteal_rate, 100.0);
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
+Suite *model_suite(void)
+{
+	Suite *s = suite_create("model");
+	TCase *t = tcase_create("core");
+
+	tcase_add_test(t, rates_need_two_samples);
+	tcase_add_test(t, counter_reset_and_recreated_group);
+	tcase_add_test(t, identity_over_many_groups);
+	tcase_add_test(t, excess_v1_and_v2);
+	tcase_add_test(t, effective_limit);
+	tcase_add_test(t, tree_order);
+	tcase_add_test(t, system_rates);
+	suite_add_tcase(s, t);
+	return s;
+}

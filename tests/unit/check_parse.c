@@ -1,0 +1,172 @@
+/* Unit tests: the parsers of kernel text. */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "parse.h"
+#include "units.h"
+
+#define S(lit) lit, sizeof(lit) - 1
+
+START_TEST(u64_strict)
+{
+	uint64_t v = 7;
+
+	ck_assert_int_eq(parse_u64(S("0"), &v), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(parse_u64(S("18446744073709551615"), &v), 0);
+	ck_assert_uint_eq(v, UINT64_MAX);
+	ck_assert_int_eq(parse_u64(S("18446744073709551616"), &v), -ERANGE);
+	ck_assert_int_eq(parse_u64(S("99999999999999999999"), &v), -ERANGE);
+	ck_assert_int_eq(parse_u64(S("12abc"), &v), -EINVAL);
+	ck_assert_int_eq(parse_u64(S("-1"), &v), -EINVAL);
+	ck_assert_int_eq(parse_u64(S("+1"), &v), -EINVAL);
+	ck_assert_int_eq(parse_u64(S(""), &v), -EINVAL);
+	ck_assert_int_eq(parse_u64(S(" 1"), &v), -EINVAL);
+	/* The length bounds the read: "12" of "123". */
+	ck_assert_int_eq(parse_u64("123", 2, &v), 0);
+	ck_assert_uint_eq(v, 12);
+}
+END_TEST
+
+START_TEST(value_files)
+{
+	uint64_t v;
+
+	ck_assert_int_eq(parse_value_file(S("4096\n"), &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(parse_value_file(S("max\n"), &v), 0);
+	ck_assert_uint_eq(v, VAL_MAX);
+	/* v1 "no limit" with 4 KiB pages (6.18, x86-64). */
+	ck_assert_int_eq(parse_value_file(S("9223372036854771712\n"), &v), 0);
+	ck_assert_uint_eq(v, VAL_MAX);
+	/* ... and with 64 KiB pages: LONG_MAX rounded down to 64 KiB. */
+	ck_assert_int_eq(parse_value_file(S("9223372036854710272\n"), &v), 0);
+	ck_assert_uint_eq(v, VAL_MAX);
+	/* 8 EiB - 2 MiB is still a number. */
+	ck_assert_int_eq(parse_value_file(S("9223372036852678656\n"), &v), 0);
+	ck_assert_uint_eq(v, 9223372036852678656ULL);
+	ck_assert_int_eq(parse_value_file(S("\n"), &v), -EINVAL);
+	ck_assert_int_eq(parse_value_file(S(""), &v), -EINVAL);
+	ck_assert_int_eq(parse_value_file(S("maximum\n"), &v), -EINVAL);
+	ck_assert_int_eq(parse_value_file(S("1 2\n"), &v), -EINVAL);
+}
+END_TEST
+
+START_TEST(centi)
+{
+	uint64_t v;
+
+	ck_assert_int_eq(parse_centi(S("21.44"), &v), 0);
+	ck_assert_uint_eq(v, 2144);
+	ck_assert_int_eq(parse_centi(S("0.5"), &v), 0);
+	ck_assert_uint_eq(v, 50);
+	ck_assert_int_eq(parse_centi(S("100"), &v), 0);
+	ck_assert_uint_eq(v, 10000);
+	ck_assert_int_eq(parse_centi(S("1.234"), &v), -EINVAL);
+	ck_assert_int_eq(parse_centi(S("1."), &v), -EINVAL);
+	ck_assert_int_eq(parse_centi(S(".5"), &v), -EINVAL);
+}
+END_TEST
+
+struct kvlog {
+	char keys[16][32];
+	uint64_t vals[16];
+	int n;
+};
+
+static void log_kv(const char *k, size_t kl, uint64_t v, void *ctx)
+{
+	struct kvlog *l = ctx;
+
+	if (l->n < 16 && kl < 32) {
+		memcpy(l->keys[l->n], k, kl);
+		l->keys[l->n][kl] = '\0';
+		l->vals[l->n++] = v;
+	}
+}
+
+START_TEST(keyvals)
+{
+	static const char stat[] =
+		"anon 1000\nfile 2000\nbogus x\n\nnovalue\n big 5\n"
+		"huge 99999999999999999999\nnew_key_2030 7\ncut 12";
+	struct kvlog l = { 0 };
+
+	ck_assert_int_eq(parse_keyvals(stat, sizeof(stat) - 1, log_kv, &l), 3);
+	ck_assert_int_eq(l.n, 3);
+	ck_assert_str_eq(l.keys[0], "anon");
+	ck_assert_uint_eq(l.vals[0], 1000);
+	ck_assert_str_eq(l.keys[1], "file");
+	ck_assert_uint_eq(l.vals[1], 2000);
+	/* Unknown keys are passed on, never rejected. */
+	ck_assert_str_eq(l.keys[2], "new_key_2030");
+	ck_assert_uint_eq(l.vals[2], 7);
+}
+END_TEST
+
+START_TEST(meminfo)
+{
+	static const char mi[] =
+		"MemTotal:       24683648 kB\nMemFree:   100 kB\n"
+		"HugePages_Total:       0\nBad: x kB\n";
+	struct kvlog l = { 0 };
+
+	ck_assert_int_eq(parse_meminfo(mi, sizeof(mi) - 1, log_kv, &l), 3);
+	ck_assert_str_eq(l.keys[0], "MemTotal");
+	ck_assert_uint_eq(l.vals[0], 24683648ULL * 1024);
+	ck_assert_uint_eq(l.vals[1], 102400);
+	ck_assert_str_eq(l.keys[2], "HugePages_Total");
+	ck_assert_uint_eq(l.vals[2], 0);
+}
+END_TEST
+
+START_TEST(psi)
+{
+	static const char p6[] =
+		"some avg10=21.44 avg60=4.54 avg300=0.97 total=3011622\n"
+		"full avg10=1.05 avg60=0.50 avg300=0.10 total=12345\n";
+	static const char only_some[] =
+		"some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n";
+	static const char garbage[] = "some avg10=x avg60=0 total=1\n";
+	struct psi p;
+
+	ck_assert_int_eq(parse_psi(p6, sizeof(p6) - 1, &p), 0);
+	ck_assert(p.has_some && p.has_full);
+	ck_assert_uint_eq(p.some_avg10, 2144);
+	ck_assert_uint_eq(p.some_total, 3011622);
+	ck_assert_uint_eq(p.full_avg10, 105);
+	ck_assert_uint_eq(p.full_total, 12345);
+	ck_assert_int_eq(parse_psi(only_some, sizeof(only_some) - 1, &p), 0);
+	ck_assert(p.has_some && !p.has_full);
+	ck_assert_int_eq(parse_psi(garbage, sizeof(garbage) - 1, &p), -EINVAL);
+	ck_assert_int_eq(parse_psi("", 0, &p), -EINVAL);
+	/* Cut before its newline: not trusted. */
+	ck_assert_int_eq(parse_psi(p6, 40, &p), -EINVAL);
+}
+END_TEST
+
+START_TEST(count_lines)
+{
+	ck_assert_uint_eq(parse_count_lines(S("1\n22\n333\n")), 3);
+	ck_assert_uint_eq(parse_count_lines(S("")), 0);
+	ck_assert_uint_eq(parse_count_lines(S("\n\n")), 0);
+	ck_assert_uint_eq(parse_count_lines(S("5")), 1);
+}
+END_TEST
+
+Suite *parse_suite(void)
+{
+	Suite *s = suite_create("parse");
+	TCase *t = tcase_create("core");
+
+	tcase_add_test(t, u64_strict);
+	tcase_add_test(t, value_files);
+	tcase_add_test(t, centi);
+	tcase_add_test(t, keyvals);
+	tcase_add_test(t, meminfo);
+	tcase_add_test(t, psi);
+	tcase_add_test(t, count_lines);
+	suite_add_tcase(s, t);
+	return s;
+}

@@ -1,0 +1,13 @@
+/* The unit test suites, one per module. */
+#ifndef MEMCGTOP_UNITS_H
+#define MEMCGTOP_UNITS_H
+
+#include <check.h>
+#include <errno.h>
+
+Suite *parse_suite(void);
+Suite *fmt_suite(void);
+Suite *model_suite(void);
+Suite *columns_suite(void);
+
+#endif
