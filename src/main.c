@@ -84,7 +84,8 @@ struct opts {
 	struct cgfs_opts cg;
 };
 
-static void die_usage(const char *fmt, ...)
+static void __attribute__((format(printf, 1, 2), noreturn))
+die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
