@@ -40,8 +40,9 @@ TEST_DEBS  := $(BUILD_DEBS) clang check tmux python3 util-linux \
 
 all: memcgtop
 
+# Renamed into place: a running ./memcgtop is never overwritten mid-run.
 memcgtop: $(BUILD)/memcgtop
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 $(BUILD)/memcgtop: $(LIB_OBJS) $(MAIN_OBJ)
 	$(CC) $(LDFLAGS) $(EXTRA_CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
