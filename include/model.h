@@ -29,6 +29,7 @@ struct mgroup {
 	int parent;		/* index in model.groups, -1 for the start */
 	int has_prev;		/* seen by the previous refresh too */
 	unsigned gen;		/* the refresh that last saw it */
+	unsigned view;		/* the console's state of it: VIEW_* */
 	struct sample cur, prev;
 	double rate[F_NR];	/* per second over the last interval */
 	uint64_t rate_valid;	/* FBIT(field) */
@@ -37,6 +38,10 @@ struct mgroup {
 	unsigned derived_valid;	/* 1u << D_* */
 	uint64_t chain_limit;	/* smallest limit on the path (v2) */
 };
+
+/* Kept with the group across refreshes for the interactive console. */
+#define VIEW_FOLDED 1u
+#define VIEW_TAGGED 2u
 
 struct model {
 	int version;		/* 1 or 2 */

@@ -11,7 +11,8 @@
 #include "columns.h"
 #include "model.h"
 
-enum out_format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_OPENMETRICS };
+enum out_format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_OPENMETRICS,
+		  FMT_PROMETHEUS };
 
 struct out_ctx {
 	FILE *f;

@@ -419,14 +419,16 @@ static void read_group(struct cgfs *cg, int dirfd, int is_root,
 			 * too when swap accounting is off entirely). */
 			uint64_t memsw;
 
-			if ((files & CFBIT(CF_MEMSW)) &&
-			    sample_has(s, F_USAGE) &&
-			    read_value(cg, dirfd, CF_MEMSW, &memsw) == 0 &&
-			    memsw != VAL_MAX)
-				sample_set(s, F_SWAP, memsw > s->v[F_USAGE] ?
-					   memsw - s->v[F_USAGE] : 0);
-			else if (c.has_extra && (files & CFBIT(CF_MEMSW)))
+			if (!(files & CFBIT(CF_MEMSW)))
+				;
+			else if (read_value(cg, dirfd, CF_MEMSW, &memsw) == 0) {
+				if (sample_has(s, F_USAGE) && memsw != VAL_MAX)
+					sample_set(s, F_SWAP,
+						   memsw > s->v[F_USAGE] ?
+						   memsw - s->v[F_USAGE] : 0);
+			} else if (c.has_extra) {
 				sample_set(s, F_SWAP, c.extra);
+			}
 		} else if (is_root && want_usage) {
 			/* v2 root usage: anon + file + kernel + sock. */
 			s->valid &= ~FBIT(F_USAGE);

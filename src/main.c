@@ -56,7 +56,8 @@ static const char usage_text[] =
 "  -o, --sort [+|-]KEY      sort siblings by column KEY (+ ascending,\n"
 "                           - descending; default -usage)\n"
 "  -c, --columns KEY,...    columns to show (see --list-columns)\n"
-"  -F, --format FMT         text | csv | json | openmetrics (default text)\n"
+"  -F, --format FMT         text | csv | json | openmetrics | prometheus\n"
+"                           (default text)\n"
 "      --depth N            show groups at most N levels below the start\n"
 "  -f, --filter TEXT        show only groups whose path contains TEXT\n"
 "  -r, --raw                exact numbers (bytes, per-second) in text output\n"
@@ -188,7 +189,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'F':
 			if (out_format_parse(optarg, &o->fmt) < 0)
 				die_usage("-F: unknown format '%s' (text, csv, "
-					  "json or openmetrics)", optarg);
+					  "json, openmetrics or prometheus)",
+					  optarg);
 			break;
 		case OPT_DEPTH:
 			o->maxdepth = (int)parse_long_arg("--depth", optarg, 0,

@@ -15,6 +15,7 @@ int out_format_parse(const char *name, enum out_format *ret_fmt)
 		{ "csv", FMT_CSV },
 		{ "json", FMT_JSON },
 		{ "openmetrics", FMT_OPENMETRICS },
+		{ "prometheus", FMT_PROMETHEUS },
 	};
 
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
@@ -51,6 +52,7 @@ void out_iteration(struct out_ctx *o)
 		out_json(o);
 		break;
 	case FMT_OPENMETRICS:
+	case FMT_PROMETHEUS:
 		out_openmetrics(o);
 		break;
 	}

@@ -1,7 +1,11 @@
-/* out_openmetrics.c - OpenMetrics text exposition.
+/* out_openmetrics.c - OpenMetrics and Prometheus text exposition.
  *
  * Names are memcgtop_<column key> with the unit as suffix: byte gauges end
  * in _bytes, counters are TYPE counter with samples ending in _total.
+ * The two formats differ only where the standards do: OpenMetrics names a
+ * counter's family without _total and has # UNIT and # EOF lines; the
+ * Prometheus text format (0.0.4, what node_exporter's textfile collector
+ * and promtool read) names the family like its sample and has neither.
  * Per-second rates are left to the scraper (Prometheus' rate()); depth is
  * implied by the label.  Unlimited is +Inf, not available is no sample.
  */
@@ -17,12 +21,16 @@ static int exported(const struct column *c)
 		!(c->unit == U_INT && c->field < 0);
 }
 
-static void family(FILE *f, const char *name, const char *type,
+static void family(struct out_ctx *o, const char *name, const char *type,
 		   const char *unit, const char *help)
 {
-	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-	if (unit)
-		fprintf(f, "# UNIT %s %s\n", name, unit);
+	int prom = o->fmt == FMT_PROMETHEUS;
+	const char *suffix = prom && !strcmp(type, "counter") ? "_total" : "";
+
+	fprintf(o->f, "# HELP %s%s %s\n# TYPE %s%s %s\n", name, suffix, help,
+		name, suffix, type);
+	if (unit && !prom)
+		fprintf(o->f, "# UNIT %s %s\n", name, unit);
 }
 
 static void sys_gauge(struct out_ctx *o, const char *name, const char *help,
@@ -30,7 +38,7 @@ static void sys_gauge(struct out_ctx *o, const char *name, const char *help,
 {
 	if (!(o->m->sys.valid & FBIT(s)))
 		return;
-	family(o->f, name, "gauge", "bytes", help);
+	family(o, name, "gauge", "bytes", help);
 	fprintf(o->f, "%s %" PRIu64 "\n", name, o->m->sys.v[s]);
 }
 
@@ -39,7 +47,7 @@ static void sys_counter(struct out_ctx *o, const char *name, const char *help,
 {
 	if (!(o->m->sys.valid & FBIT(s)))
 		return;
-	family(o->f, name, "counter", NULL, help);
+	family(o, name, "counter", NULL, help);
 	fprintf(o->f, "%s_total %" PRIu64 "\n", name, o->m->sys.v[s]);
 }
 
@@ -48,7 +56,7 @@ static void sys_psi(struct out_ctx *o, const char *name, const char *help,
 {
 	if (!(o->m->sys.valid & FBIT(s)))
 		return;
-	family(o->f, name, "gauge", NULL, help);
+	family(o, name, "gauge", NULL, help);
 	fprintf(o->f, "%s %" PRIu64 ".%02" PRIu64 "\n", name,
 		o->m->sys.v[s] / 100, o->m->sys.v[s] % 100);
 }
@@ -89,14 +97,14 @@ void out_openmetrics(struct out_ctx *o)
 			continue;	/* a family with no sample says nothing */
 		if (c->unit == U_BYTES) {
 			snprintf(name, sizeof(name), "memcgtop_%s_bytes", c->key);
-			family(o->f, name, "gauge", "bytes", c->help);
+			family(o, name, "gauge", "bytes", c->help);
 		} else if (c->unit == U_COUNT) {
 			snprintf(name, sizeof(name), "memcgtop_%s", c->key);
-			family(o->f, name, "counter", NULL, c->help);
+			family(o, name, "counter", NULL, c->help);
 			sample_suffix = "_total";
 		} else {
 			snprintf(name, sizeof(name), "memcgtop_%s", c->key);
-			family(o->f, name, "gauge", NULL, c->help);
+			family(o, name, "gauge", NULL, c->help);
 		}
 		for (size_t r = 0; r < o->nrows; r++) {
 			const struct mgroup *g = o->m->groups[o->rows[r]];
@@ -116,5 +124,6 @@ void out_openmetrics(struct out_ctx *o)
 			fputc('\n', o->f);
 		}
 	}
-	fputs("# EOF\n", o->f);
+	if (o->fmt == FMT_OPENMETRICS)
+		fputs("# EOF\n", o->f);
 }

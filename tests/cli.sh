@@ -42,7 +42,7 @@ expect 2 "memcgtop: -d: '0' is not a number of seconds from 0.05 to 86400" -d 0
 expect 2 "memcgtop: -d: 'nan' is not a number of seconds from 0.05 to 86400" -d nan
 expect 2 "memcgtop: -d: '1s' is not a number of seconds from 0.05 to 86400" -d 1s
 expect 2 "memcgtop: --depth: 'deep' is not a whole number from 0 to 4096" --depth deep
-expect 2 "memcgtop: -F: unknown format 'xml' (text, csv, json or openmetrics)" -F xml
+expect 2 "memcgtop: -F: unknown format 'xml' (text, csv, json, openmetrics or prometheus)" -F xml
 expect 2 "memcgtop: -o: unknown column 'bogus' (memcgtop --list-columns shows them)" -o bogus
 expect 2 "memcgtop: -o: unknown column '' (memcgtop --list-columns shows them)" -o -
 expect 2 "memcgtop: unknown column 'bogus' (memcgtop --list-columns shows them)" -c usage,bogus

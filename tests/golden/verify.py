@@ -1,0 +1,762 @@
+#!/usr/bin/env python3
+"""verify.py - independent checker for memcgtop batch output on a fixture.
+
+Usage: verify.py FIXTURE_DIR --json FILE [--csv FILE] [--om FILE]
+                 [--root-arg STR] [--iterations N]
+
+FIXTURE_DIR holds cg/ and proc/ series (cg/timestamps, cg/0, cg/1, ...).
+The checker reads the fixture's raw kernel-shaped files itself and recomputes
+every value of every group in every iteration as /tmp/memcgtop-spec.md
+describes (the memcgtop output spec); it never takes a value from memcgtop's
+output as truth.  Numbers are formatted like the program (%.3f rates, %.2f
+use_pct and PSI, %.4f reclaim_eff) and compared as exact strings.
+
+--root-arg is the --root argument memcgtop was given (it is echoed in the
+JSON "root" key); default FIXTURE_DIR/cg.  --iterations is the -n given to
+memcgtop; default all of them (samples - 1).
+
+Prints one line per mismatch and finally
+  verify: N values checked, M mismatches
+and exits 1 on any mismatch (2 on a usage error).  Python 3 standard library
+only.
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import re
+import sys
+import time
+from decimal import Decimal, ROUND_HALF_EVEN
+
+V1_MAX = 0x7FFFFFFFFFF00000
+U64 = 1 << 64
+MAX = 'max'
+
+KEYS = """path depth usage limit high low min soft excess eff_limit use_pct
+swap swap_limit swappiness anon file shmem kernel active_anon inactive_anon
+active_file inactive_file unevictable pgscan pgscan_per_s pgsteal
+pgsteal_per_s pgscan_kswapd pgscan_kswapd_per_s pgscan_direct
+pgscan_direct_per_s pgsteal_kswapd pgsteal_kswapd_per_s pgsteal_direct
+pgsteal_direct_per_s reclaim_eff refault_anon refault_anon_per_s refault_file
+refault_file_per_s pgfault pgfault_per_s pgmajfault pgmajfault_per_s ev_low
+ev_low_per_s ev_high ev_high_per_s ev_max ev_max_per_s ev_oom ev_oom_per_s
+ev_oom_kill ev_oom_kill_per_s failcnt failcnt_per_s psi_some_avg10
+psi_full_avg10 procs""".split()
+
+# counters: each has a <key>_per_s rate column right after it
+COUNTERS = """pgscan pgsteal pgscan_kswapd pgscan_direct pgsteal_kswapd
+pgsteal_direct refault_anon refault_file pgfault pgmajfault ev_low ev_high
+ev_max ev_oom ev_oom_kill failcnt""".split()
+
+BYTES = """usage limit high low min soft excess eff_limit swap swap_limit anon
+file shmem kernel active_anon inactive_anon active_file inactive_file
+unevictable""".split()
+GAUGES = "swappiness procs use_pct reclaim_eff psi_some_avg10 psi_full_avg10".split()
+
+SYSTEM_KEYS = """mem_total mem_available swap_total swap_free pgscan_per_s
+pgsteal_per_s psi_some_avg10 psi_full_avg10""".split()
+TOP_KEYS = "time iteration interval_s mode memcg root system groups".split()
+
+# Names of control files: a directory with one of these names is not a group
+# (the kernel cannot create such a group: the name is taken by the file).
+CONTROL_NAMES = set("""
+cgroup.procs cgroup.controllers cgroup.subtree_control cgroup.type
+cgroup.events cgroup.threads cgroup.max.depth cgroup.max.descendants
+cgroup.stat cgroup.freeze cgroup.kill cgroup.pressure cgroup.event_control
+cgroup.clone_children tasks notify_on_release release_agent
+memory.usage_in_bytes memory.max_usage_in_bytes memory.limit_in_bytes
+memory.soft_limit_in_bytes memory.failcnt memory.swappiness
+memory.use_hierarchy memory.move_charge_at_immigrate memory.oom_control
+memory.memsw.usage_in_bytes memory.memsw.max_usage_in_bytes
+memory.memsw.limit_in_bytes memory.memsw.failcnt memory.kmem.usage_in_bytes
+memory.kmem.max_usage_in_bytes memory.kmem.limit_in_bytes memory.kmem.failcnt
+memory.kmem.tcp.usage_in_bytes memory.kmem.tcp.max_usage_in_bytes
+memory.kmem.tcp.limit_in_bytes memory.kmem.tcp.failcnt memory.kmem.slabinfo
+memory.numa_stat memory.stat memory.force_empty memory.pressure_level
+memory.current memory.peak memory.max memory.high memory.low memory.min
+memory.oom.group memory.swap.current memory.swap.max memory.swap.high
+memory.swap.peak memory.swap.events memory.zswap.current memory.zswap.max
+memory.zswap.writeback memory.events memory.events.local memory.pressure
+memory.reclaim
+""".split())
+
+
+class Num(str):
+    """A JSON number literal, kept as its text."""
+
+
+def num(v):
+    return Num(str(v))
+
+
+# --------------------------------------------------------------------------
+# raw file readers
+
+def read_lines(path):
+    """Complete lines of a file (a last line without newline is dropped), or
+    None when the file cannot be read (missing, a directory, ...)."""
+    try:
+        with open(path, 'rb') as f:
+            data = f.read()
+    except OSError:
+        return None
+    lines = data.split(b'\n')
+    lines.pop()          # '' after the final newline, or a truncated line
+    return [l.decode('latin-1') for l in lines]
+
+
+def parse_u64(s):
+    if not re.fullmatch(r'[0-9]+', s):
+        return None
+    v = int(s)
+    return v if v < U64 else None
+
+
+def parse_value(s, v1):
+    if s == 'max' and not v1:
+        return MAX
+    v = parse_u64(s)
+    if v is not None and v1 and v >= V1_MAX:
+        return MAX
+    return v
+
+
+def read_value(path, v1):
+    lines = read_lines(path)
+    if not lines:
+        return None
+    return parse_value(lines[0], v1)
+
+
+def read_kv(path):
+    """'key value' lines; first occurrence wins; value None if not a u64.
+    None when the file cannot be read."""
+    lines = read_lines(path)
+    if lines is None:
+        return None
+    d = {}
+    for l in lines:
+        p = l.split()
+        if len(p) != 2 or p[0] in d:
+            continue
+        d[p[0]] = parse_u64(p[1])
+    return d
+
+
+def fmt2(x):
+    return num(Decimal(x).quantize(Decimal('0.01'), rounding=ROUND_HALF_EVEN))
+
+
+def read_psi(path):
+    """(some avg10, full avg10) as %.2f literals, None where absent."""
+    lines = read_lines(path)
+    out = {'some': None, 'full': None}
+    if lines is None:
+        return out
+    for l in lines:
+        p = l.split()
+        if not p or p[0] not in out or out[p[0]] is not None:
+            continue
+        for f in p[1:]:
+            if f.startswith('avg10='):
+                try:
+                    out[p[0]] = fmt2(f[6:])
+                except Exception:
+                    pass
+    return out
+
+
+def count_lines(path):
+    lines = read_lines(path)
+    return None if lines is None else len(lines)
+
+
+# --------------------------------------------------------------------------
+# one sample of the hierarchy
+
+def walk(root):
+    """[(path, dir)] of every group under root (root first)."""
+    out = [('/', root)]
+
+    def rec(d, path):
+        try:
+            names = sorted(os.listdir(os.fsencode(d)))
+        except OSError:
+            return
+        for nb in names:
+            full = os.path.join(os.fsencode(d), nb)
+            if not os.path.isdir(full) or os.path.islink(full):
+                continue
+            name = nb.decode('utf-8', 'surrogateescape')
+            if name in CONTROL_NAMES:
+                continue
+            p = (path if path != '/' else '') + '/' + name
+            out.append((p, os.fsdecode(full)))
+            rec(os.fsdecode(full), p)
+    rec(root, '/')
+    return out
+
+
+def parent_of(path):
+    if path == '/':
+        return None
+    i = path.rfind('/')
+    return '/' if i == 0 else path[:i]
+
+
+def ancestors(path):
+    """path itself and all its ancestors, root last."""
+    out = []
+    while path is not None:
+        out.append(path)
+        path = parent_of(path)
+    return out
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def v1_group(d, path, limits):
+    """raw (non-rate) values of a v1 group; limits: path -> limit value."""
+    val = lambda f: read_value(os.path.join(d, f), True)
+    g = {}
+    g['usage'] = val('memory.usage_in_bytes')
+    g['limit'] = val('memory.limit_in_bytes')
+    limits[path] = g['limit']
+    g['high'] = g['low'] = g['min'] = None
+    g['soft'] = val('memory.soft_limit_in_bytes')
+    u, s = g['usage'], g['soft']
+    if s == MAX and u is not None:
+        g['excess'] = 0
+    elif is_int(u) and is_int(s):
+        g['excess'] = max(0, u - s)
+    else:
+        g['excess'] = None
+    stat = read_kv(os.path.join(d, 'memory.stat'))
+    st = lambda k: None if stat is None else stat.get(k)
+    if stat is not None and 'hierarchical_memory_limit' in stat:
+        h = stat['hierarchical_memory_limit']
+        g['eff_limit'] = MAX if is_int(h) and h >= V1_MAX else h
+    else:
+        # spec: "if stat lacks it, min(limit of self and ancestors)"
+        lims = [limits.get(p) for p in ancestors(path)]
+        nums = [l for l in lims if is_int(l)]
+        if any(l is None for l in lims):
+            g['eff_limit'] = None
+        else:
+            g['eff_limit'] = min(nums) if nums else MAX
+    memsw_path = os.path.join(d, 'memory.memsw.usage_in_bytes')
+    if read_lines(memsw_path) is not None:
+        m = read_value(memsw_path, True)
+        g['swap'] = max(0, m - u) if is_int(m) and is_int(u) else None
+    else:
+        g['swap'] = st('total_swap')
+    g['swap_limit'] = None
+    g['swappiness'] = val('memory.swappiness')
+    g['anon'] = st('total_rss')
+    g['file'] = st('total_cache')
+    g['shmem'] = st('total_shmem')
+    g['kernel'] = val('memory.kmem.usage_in_bytes')
+    for k in ('active_anon', 'inactive_anon', 'active_file', 'inactive_file',
+              'unevictable'):
+        g[k] = st('total_' + k)
+    for k in ('pgscan', 'pgsteal', 'pgscan_kswapd', 'pgscan_direct',
+              'pgsteal_kswapd', 'pgsteal_direct'):
+        g[k] = None
+    g['refault_anon'] = st('total_workingset_refault_anon')
+    g['refault_file'] = st('total_workingset_refault_file')
+    g['pgfault'] = st('total_pgfault')
+    g['pgmajfault'] = st('total_pgmajfault')
+    for k in ('ev_low', 'ev_high', 'ev_max', 'ev_oom'):
+        g[k] = None
+    oc = read_kv(os.path.join(d, 'memory.oom_control'))
+    g['ev_oom_kill'] = None if oc is None else oc.get('oom_kill')
+    g['failcnt'] = val('memory.failcnt')
+    g['psi_some_avg10'] = g['psi_full_avg10'] = None
+    g['procs'] = count_lines(os.path.join(d, 'cgroup.procs'))
+    return g
+
+
+def v2_group(d, path, limits):
+    root = path == '/'
+    val = lambda f: None if root else read_value(os.path.join(d, f), False)
+    g = {}
+    stat = read_kv(os.path.join(d, 'memory.stat'))
+    st = lambda k: None if stat is None else stat.get(k)
+    if root:
+        parts = [st(k) for k in ('anon', 'file', 'kernel', 'sock')]
+        g['usage'] = sum(parts) if all(is_int(p) for p in parts) else None
+    else:
+        g['usage'] = read_value(os.path.join(d, 'memory.current'), False)
+    g['limit'] = val('memory.max')
+    limits[path] = g['limit']
+    g['high'] = val('memory.high')
+    g['low'] = val('memory.low')
+    g['min'] = val('memory.min')
+    g['soft'] = None
+    u, lo = g['usage'], g['low']
+    if root:
+        g['excess'] = None
+    elif lo == MAX and u is not None:
+        g['excess'] = 0
+    elif is_int(u) and is_int(lo):
+        g['excess'] = max(0, u - lo)
+    else:
+        g['excess'] = None
+    if root:
+        g['eff_limit'] = None
+    else:
+        nums = [limits.get(p) for p in ancestors(path) if p != '/']
+        nums = [l for l in nums if is_int(l)]
+        g['eff_limit'] = min(nums) if nums else MAX
+    g['swap'] = val('memory.swap.current')
+    g['swap_limit'] = val('memory.swap.max')
+    g['swappiness'] = None
+    for k in ('anon', 'file', 'shmem', 'kernel', 'active_anon',
+              'inactive_anon', 'active_file', 'inactive_file', 'unevictable',
+              'pgscan', 'pgsteal', 'pgscan_kswapd', 'pgscan_direct',
+              'pgsteal_kswapd', 'pgsteal_direct', 'pgfault', 'pgmajfault'):
+        g[k] = st(k)
+    g['refault_anon'] = st('workingset_refault_anon')
+    g['refault_file'] = st('workingset_refault_file')
+    ev = None if root else read_kv(os.path.join(d, 'memory.events'))
+    for k in ('low', 'high', 'max', 'oom', 'oom_kill'):
+        g['ev_' + k] = None if ev is None else ev.get(k)
+    g['failcnt'] = None
+    psi = read_psi(os.path.join(d, 'memory.pressure'))
+    g['psi_some_avg10'] = psi['some']
+    g['psi_full_avg10'] = psi['full']
+    g['procs'] = count_lines(os.path.join(d, 'cgroup.procs'))
+    return g
+
+
+def read_sample(d):
+    v1 = not os.path.exists(os.path.join(d, 'cgroup.controllers'))
+    limits = {}
+    groups = {}
+    for path, gd in walk(d):
+        groups[path] = (v1_group if v1 else v2_group)(gd, path, limits)
+    return v1, groups
+
+
+def read_system(d):
+    s = {}
+    mi = {}
+    for l in read_lines(os.path.join(d, 'meminfo')) or []:
+        p = l.split()
+        if len(p) >= 2 and p[0].endswith(':') and p[0][:-1] not in mi:
+            v = parse_u64(p[1])
+            if v is not None and len(p) >= 3 and p[2] == 'kB':
+                v *= 1024
+            mi[p[0][:-1]] = v
+    for k, m in (('mem_total', 'MemTotal'), ('mem_available', 'MemAvailable'),
+                 ('swap_total', 'SwapTotal'), ('swap_free', 'SwapFree')):
+        s[k] = mi.get(m)
+    vm = read_kv(os.path.join(d, 'vmstat')) or {}
+
+    def total(kind):
+        a, f = vm.get(kind + '_anon'), vm.get(kind + '_file')
+        k, dr = vm.get(kind + '_kswapd'), vm.get(kind + '_direct')
+        cands = []
+        if is_int(a) and is_int(f):
+            cands.append(a + f)
+        if is_int(k) and is_int(dr):
+            cands.append(k + dr)
+        return max(cands) if cands else None
+    s['pgscan'] = total('pgscan')
+    s['pgsteal'] = total('pgsteal')
+    psi = read_psi(os.path.join(d, 'pressure', 'memory'))
+    s['psi_some_avg10'] = psi['some']
+    s['psi_full_avg10'] = psi['full']
+    return s
+
+
+def read_timestamps(path):
+    out = []
+    for l in read_lines(path) or []:
+        p = l.split()
+        out.append((p[0], int(p[1])))
+    return out
+
+
+# --------------------------------------------------------------------------
+# expected output model
+
+def rate(cur, prev, dt):
+    if not (is_int(cur) and is_int(prev)) or cur < prev:
+        return None
+    return num('%.3f' % ((cur - prev) / dt))
+
+
+def jval(v):
+    """expected JSON value: None, 'max' or a Num literal."""
+    if v is None or v == MAX or isinstance(v, Num):
+        return v
+    return num(v)
+
+
+def sort_key(item):
+    path, g = item
+    u = g['usage']
+    pb = path.encode('utf-8', 'surrogateescape')
+    if u == MAX:
+        return (0, 0, pb)
+    if is_int(u):
+        return (1, -u, pb)
+    return (2, 0, pb)
+
+
+def tree_order(groups):
+    children = {}
+    for p in groups:
+        if p != '/':
+            children.setdefault(parent_of(p), []).append(p)
+    out = []
+
+    def rec(p):
+        out.append(p)
+        kids = sorted(((c, groups[c]) for c in children.get(p, [])),
+                      key=sort_key)
+        for c, _ in kids:
+            rec(c)
+    if '/' in groups:
+        rec('/')
+    return out
+
+
+def expected_iteration(k, samples, ts, root_arg):
+    """dict with the expected top-level values and an ordered group list."""
+    v1, cur = samples[k][0], samples[k][1]
+    prev = samples[k - 1][1]
+    dt = float(ts[k][0]) - float(ts[k - 1][0])
+    it = {}
+    it['time'] = time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(ts[k][1]))
+    it['iteration'] = num(k)
+    it['interval_s'] = num('%.3f' % dt)
+    it['mode'] = it['memcg'] = 'v1' if v1 else 'v2'
+    it['root'] = root_arg
+    sc, sp = samples[k][2], samples[k - 1][2]
+    sysd = {}
+    for key in ('mem_total', 'mem_available', 'swap_total', 'swap_free'):
+        sysd[key] = jval(sc[key])
+    sysd['pgscan_per_s'] = rate(sc['pgscan'], sp['pgscan'], dt)
+    sysd['pgsteal_per_s'] = rate(sc['pgsteal'], sp['pgsteal'], dt)
+    sysd['psi_some_avg10'] = sc['psi_some_avg10']
+    sysd['psi_full_avg10'] = sc['psi_full_avg10']
+    it['system'] = sysd
+    it['system_raw'] = sc
+    groups = []
+    for path in tree_order(cur):
+        g = cur[path]
+        p = prev.get(path)
+        e = {'path': path, 'depth': num(0 if path == '/' else path.count('/'))}
+        for key in KEYS[2:]:
+            if key.endswith('_per_s') or key in ('use_pct', 'reclaim_eff'):
+                continue
+            e[key] = jval(g[key])
+        for c in COUNTERS:
+            e[c + '_per_s'] = rate(g[c], p[c], dt) if p is not None else None
+        u, el = g['usage'], g['eff_limit']
+        if is_int(u) and is_int(el) and el > 0:
+            e['use_pct'] = num('%.2f' % (100.0 * u / el))
+        else:
+            e['use_pct'] = None
+        if (e['pgscan_per_s'] is not None and e['pgsteal_per_s'] is not None
+                and g['pgscan'] != p['pgscan']):
+            e['reclaim_eff'] = num('%.4f' % ((g['pgsteal'] - p['pgsteal']) /
+                                            (g['pgscan'] - p['pgscan'])))
+        else:
+            e['reclaim_eff'] = None
+        groups.append(e)
+    it['groups'] = groups
+    return it
+
+
+# --------------------------------------------------------------------------
+# checking
+
+class Checker:
+    def __init__(self):
+        self.checked = 0
+        self.bad = 0
+
+    def eq(self, where, exp, got):
+        self.checked += 1
+        same = (exp is None and got is None) or (
+            exp is not None and got is not None and
+            isinstance(exp, Num) == isinstance(got, Num) and
+            str(exp) == str(got))
+        if not same:
+            self.fail('%s: expected %s, got %s' % (where, show(exp), show(got)))
+        return same
+
+    def fail(self, msg):
+        self.bad += 1
+        print('MISMATCH ' + msg.encode('unicode_escape').decode('ascii')
+              if not msg.isprintable() else 'MISMATCH ' + msg)
+
+
+def show(v):
+    if v is None:
+        return 'null'
+    if isinstance(v, Num):
+        return str(v)
+    return json.dumps(v)
+
+
+def check_json(ck, text, exp_iters):
+    lines = text.split('\n')
+    if lines and lines[-1] == '':
+        lines.pop()
+    else:
+        ck.fail('json: output does not end with a newline')
+    ck.eq('json: number of iterations', num(len(exp_iters)), num(len(lines)))
+    for n, (line, it) in enumerate(zip(lines, exp_iters), 1):
+        w = 'json line %d' % n
+        try:
+            obj = json.loads(line, parse_int=Num, parse_float=Num,
+                             object_pairs_hook=list)
+        except ValueError as e:
+            ck.fail('%s: invalid JSON: %s' % (w, e))
+            continue
+        top = dict(obj)
+        ck.eq(w + ': top-level keys', ' '.join(TOP_KEYS),
+              ' '.join(k for k, _ in obj))
+        for key in TOP_KEYS[:6]:
+            ck.eq('%s: %s' % (w, key), it[key], top.get(key))
+        sysd = dict(top.get('system') or [])
+        ck.eq(w + ': system keys', ' '.join(SYSTEM_KEYS),
+              ' '.join(k for k, _ in (top.get('system') or [])))
+        for key in SYSTEM_KEYS:
+            ck.eq('%s: system.%s' % (w, key), it['system'][key], sysd.get(key))
+        got_groups = [dict(g) for g in (top.get('groups') or [])]
+        exp_paths = [g['path'] for g in it['groups']]
+        got_paths = [g.get('path') for g in got_groups]
+        if not ck.eq(w + ': group paths in tree order', json.dumps(exp_paths),
+                     json.dumps(got_paths)):
+            missing = set(exp_paths) - set(got_paths)
+            extra = set(got_paths) - set(exp_paths)
+            if missing or extra:
+                ck.fail('%s: missing groups %s, unexpected groups %s' %
+                        (w, sorted(missing), sorted(extra, key=str)))
+        byp = {g.get('path'): (g, raw) for g, raw in
+               zip(got_groups, top.get('groups') or [])}
+        for e in it['groups']:
+            if e['path'] not in byp:
+                continue
+            g, raw = byp[e['path']]
+            gw = '%s: group %s' % (w, e['path'])
+            ck.eq(gw + ': keys', ' '.join(KEYS), ' '.join(k for k, _ in raw))
+            for key in KEYS:
+                ck.eq('%s: %s' % (gw, key), e[key], g.get(key))
+
+
+def csv_field(v):
+    if v is None:
+        return ''
+    s = str(v)
+    if any(c in s for c in ',"\r\n'):
+        s = '"' + s.replace('"', '""') + '"'
+    return s
+
+
+def check_csv(ck, data, exp_iters):
+    text = data.decode('utf-8', 'surrogateescape')
+    # the exact bytes: RFC 4180 quoting, CRLF record ends
+    exp_records = [','.join(['time', 'iteration'] + KEYS)]
+    exp_rows = []
+    for it in exp_iters:
+        for e in it['groups']:
+            row = [it['time'], it['iteration']] + [e[k] for k in KEYS]
+            exp_rows.append(row)
+            exp_records.append(','.join(csv_field(v) for v in row))
+    exp_text = ''.join(r + '\r\n' for r in exp_records)
+    ck.checked += 1
+    if exp_text != text:
+        el = exp_text.split('\r\n')
+        gl = text.split('\r\n')
+        for i in range(max(len(el), len(gl))):
+            a = el[i] if i < len(el) else '<none>'
+            b = gl[i] if i < len(gl) else '<none>'
+            if a != b:
+                c = next((j for j in range(min(len(a), len(b)))
+                          if a[j] != b[j]), min(len(a), len(b)))
+                lo = max(0, c - 40)
+                ck.fail('csv bytes: record %d differs at char %d: expected '
+                        '...%r..., got ...%r...' %
+                        (i, c + 1, a[lo:c + 40], b[lo:c + 40]))
+                break
+    # field by field through the csv module
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline=''), strict=True))
+    except csv.Error as e:
+        ck.fail('csv: does not parse: %s' % e)
+        return
+    if not rows:
+        ck.fail('csv: empty')
+        return
+    header = rows[0]
+    ck.eq('csv: header', ','.join(['time', 'iteration'] + KEYS), ','.join(header))
+    ck.eq('csv: number of rows', num(len(exp_rows)), num(len(rows) - 1))
+    for i, (row, exp) in enumerate(zip(rows[1:], exp_rows), 1):
+        if len(row) != len(header):
+            ck.fail('csv row %d: %d fields, header has %d' %
+                    (i, len(row), len(header)))
+            continue
+        w = 'csv row %d (iteration %s, group %s)' % (i, exp[1], exp[2])
+        for name, ev, gv in zip(header, exp, row):
+            ck.eq('%s: %s' % (w, name), csv_field(ev) if ev is not None
+                  else '', csv_field(gv) if gv != '' else '')
+
+
+def om_escape(s):
+    return s.replace('\\', '\\\\').replace('"', '\\"').replace('\n', '\\n')
+
+
+def om_value(v):
+    if v == MAX:
+        return '+Inf'
+    return str(v)
+
+
+def expected_om(it):
+    """[(family, type, unit, [sample lines])] for one iteration."""
+    fams = []
+    sc = it['system_raw']
+    for key in ('mem_total', 'mem_available', 'swap_total', 'swap_free'):
+        if sc[key] is not None:
+            n = 'memcgtop_system_%s_bytes' % key
+            fams.append((n, 'gauge', 'bytes', ['%s %s' % (n, sc[key])]))
+    for key in ('pgscan', 'pgsteal'):
+        if sc[key] is not None:
+            n = 'memcgtop_system_' + key
+            fams.append((n, 'counter', None, ['%s_total %s' % (n, sc[key])]))
+    for key in ('psi_some_avg10', 'psi_full_avg10'):
+        if sc[key] is not None:
+            n = 'memcgtop_system_' + key
+            fams.append((n, 'gauge', None, ['%s %s' % (n, sc[key])]))
+    for key in KEYS:
+        if key in BYTES:
+            fam, typ, unit, sname = ('memcgtop_%s_bytes' % key, 'gauge',
+                                     'bytes', 'memcgtop_%s_bytes' % key)
+        elif key in COUNTERS:
+            fam, typ, unit, sname = ('memcgtop_' + key, 'counter', None,
+                                     'memcgtop_%s_total' % key)
+        elif key in GAUGES:
+            fam, typ, unit, sname = ('memcgtop_' + key, 'gauge', None,
+                                     'memcgtop_' + key)
+        else:
+            continue        # path, depth, *_per_s: not exported
+        samples = ['%s{cgroup="%s"} %s' % (sname, om_escape(e['path']),
+                                           om_value(e[key]))
+                   for e in it['groups'] if e[key] is not None]
+        if samples:
+            fams.append((fam, typ, unit, samples))
+    return fams
+
+
+def parse_om_block(ck, w, lines):
+    """[(family, type, unit, help, [sample lines])] from one exposition."""
+    fams = []
+    cur = None
+    meta_re = re.compile(r'# (HELP|TYPE|UNIT) ([a-zA-Z_:][a-zA-Z0-9_:]*)(?: (.*))?$')
+    sample_re = re.compile(r'([a-zA-Z_:][a-zA-Z0-9_:]*)(\{cgroup="(?:[^"\\\n]|\\[\\"n])*"\})? (\S+)$')
+    for l in lines:
+        m = meta_re.match(l)
+        if m:
+            kind, name, rest = m.groups()
+            if cur is None or cur['name'] != name:
+                if any(f['name'] == name for f in fams):
+                    ck.fail('%s: family %s appears twice' % (w, name))
+                cur = {'name': name, 'TYPE': None, 'UNIT': None,
+                       'HELP': None, 'samples': []}
+                fams.append(cur)
+            elif cur['samples']:
+                ck.fail('%s: %s line for %s after its samples' % (w, kind, name))
+            if cur[kind] is not None:
+                ck.fail('%s: second %s line for %s' % (w, kind, name))
+            cur[kind] = rest if rest is not None else ''
+            continue
+        m = sample_re.match(l)
+        if m and cur is not None:
+            cur['samples'].append(l)
+            continue
+        ck.fail('%s: unparsable line %r' % (w, l))
+    return fams
+
+
+def check_om(ck, text, exp_iters):
+    blocks = text.split('# EOF\n')
+    if blocks[-1] != '':
+        ck.fail('om: output does not end with "# EOF"')
+    blocks.pop()
+    ck.eq('om: number of iterations', num(len(exp_iters)), num(len(blocks)))
+    for n, (block, it) in enumerate(zip(blocks, exp_iters), 1):
+        w = 'om iteration %d' % n
+        got = parse_om_block(ck, w, block.split('\n')[:-1])
+        exp = expected_om(it)
+        ck.eq(w + ': families', ' '.join(f[0] for f in exp),
+              ' '.join(f['name'] for f in got))
+        gmap = {f['name']: f for f in got}
+        for fam, typ, unit, samples in exp:
+            g = gmap.get(fam)
+            if g is None:
+                continue
+            ck.eq('%s: %s TYPE' % (w, fam), typ, g['TYPE'])
+            ck.eq('%s: %s UNIT' % (w, fam), unit, g['UNIT'])
+            ck.checked += 1
+            if not g['HELP']:
+                ck.fail('%s: %s has no HELP text' % (w, fam))
+            gs = {s.rsplit(' ', 1)[0]: s for s in g['samples']}
+            es = {s.rsplit(' ', 1)[0]: s for s in samples}
+            for key, line in es.items():
+                ck.eq('%s: %s' % (w, key), line, gs.get(key))
+            for key in gs:
+                if key not in es:
+                    ck.fail('%s: unexpected sample %r' % (w, gs[key]))
+            if set(gs) == set(es) and len(gs) == len(g['samples']):
+                ck.eq('%s: %s sample order' % (w, fam),
+                      ' '.join(s.rsplit(' ', 1)[0] for s in samples),
+                      ' '.join(s.rsplit(' ', 1)[0] for s in g['samples']))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('fixture')
+    ap.add_argument('--json', required=True)
+    ap.add_argument('--csv')
+    ap.add_argument('--om')
+    ap.add_argument('--root-arg')
+    ap.add_argument('--iterations', type=int)
+    a = ap.parse_args()
+    F = a.fixture
+    root_arg = a.root_arg if a.root_arg is not None else os.path.join(F, 'cg')
+    ts = read_timestamps(os.path.join(F, 'cg', 'timestamps'))
+    if len(ts) < 2:
+        print('verify: %s/cg/timestamps has fewer than 2 samples' % F)
+        return 2
+    nit = len(ts) - 1 if a.iterations is None else min(a.iterations, len(ts) - 1)
+    samples = []
+    for k in range(nit + 1):
+        v1, groups = read_sample(os.path.join(F, 'cg', str(k)))
+        samples.append((v1, groups, read_system(os.path.join(F, 'proc', str(k)))))
+    exp = [expected_iteration(k, samples, ts, root_arg)
+           for k in range(1, nit + 1)]
+    ck = Checker()
+    with open(a.json, 'rb') as f:
+        check_json(ck, f.read().decode('utf-8', 'surrogateescape'), exp)
+    if a.csv:
+        with open(a.csv, 'rb') as f:
+            check_csv(ck, f.read(), exp)
+    if a.om:
+        with open(a.om, 'rb') as f:
+            check_om(ck, f.read().decode('utf-8', 'surrogateescape'), exp)
+    print('verify: %d values checked, %d mismatches' % (ck.checked, ck.bad))
+    return 1 if ck.bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
