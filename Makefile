@@ -23,10 +23,11 @@ PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS  = $(shell pkg-config --libs check 2>/dev/null)
-CPPFLAGS += -Iinclude -DVERSION='"$(VERSION)"' -D_GNU_SOURCE
+CPPFLAGS += -Iinclude -DVERSION='"$(VERSION)"' -D_GNU_SOURCE \
+            -DTHEMEDIR='"$(DATADIR)/themes"'
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(PKG_CFLAGS)
 
-SRCS      := $(wildcard src/*.c)
+SRCS      := $(wildcard src/*.c src/tui/*.c)
 LIB_OBJS  := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
 MAIN_OBJ  := $(BUILD)/main.o
 UNIT_SRCS := $(wildcard tests/unit/*.c)

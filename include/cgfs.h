@@ -60,6 +60,9 @@ int cgfs_version(const struct cgfs *cg);	/* 1 or 2 */
 const char *cgfs_mode(const struct cgfs *cg);	/* "v1" "v2" "hybrid" */
 const char *cgfs_root(const struct cgfs *cg);	/* what is shown as root */
 int cgfs_is_series(const struct cgfs *cg);
+/* The hierarchy is a mounted cgroup filesystem of this host (its pids are
+ * this host's), not a copy or a recording. */
+int cgfs_is_live(const struct cgfs *cg);
 
 /*
  * Reads one refresh into snap (its buffers are reused).  Only the files
@@ -72,5 +75,29 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		 struct snapshot *snap, char *err, size_t errlen);
 
 void snapshot_free(struct snapshot *snap);
+
+
+/* Everything the detail pane shows of one group: whole control files. */
+#define DETAIL_MAX_FILES 20
+
+struct cg_detail {
+	size_t n;
+	struct {
+		const char *name;	/* the control file */
+		char *text;		/* its contents, NUL-terminated */
+		int err;		/* 0, or the errno of the read */
+	} file[DETAIL_MAX_FILES];
+};
+
+/*
+ * Reads the detail files of the group at `path` (as shown: "/a/b") of the
+ * current sample.  Returns 0 or a negative errno (the group is gone).
+ */
+int cgfs_detail(struct cgfs *cg, const char *path, struct cg_detail *ret);
+void cgfs_detail_free(struct cg_detail *d);
+
+/* The pids in the group's cgroup.procs (malloc'd; caller frees). */
+int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids,
+	      size_t *ret_n);
 
 #endif

@@ -241,6 +241,15 @@ int cgfs_is_series(const struct cgfs *cg)
 	return cg->series;
 }
 
+int cgfs_is_live(const struct cgfs *cg)
+{
+	struct statfs sf;
+
+	return !cg->series && statfs(cg->root, &sf) == 0 &&
+		(sf.f_type == CGROUP2_SUPER_MAGIC ||
+		 sf.f_type == CGROUP_SUPER_MAGIC);
+}
+
 /*
  * Reads a whole small control file into cg->buf.  O_NOFOLLOW: a symlink
  * planted where a control file should be is not followed out of the
@@ -1104,4 +1113,126 @@ void cgfs_close(struct cgfs *cg)
 	free(cg->buf);
 	free(cg->dents);
 	free(cg);
+}
+
+static const char *const v1_detail[] = {
+	"memory.usage_in_bytes", "memory.max_usage_in_bytes",
+	"memory.limit_in_bytes", "memory.soft_limit_in_bytes",
+	"memory.memsw.usage_in_bytes", "memory.memsw.limit_in_bytes",
+	"memory.kmem.usage_in_bytes", "memory.swappiness", "memory.failcnt",
+	"memory.use_hierarchy", "memory.oom_control", "memory.stat",
+	"memory.numa_stat", NULL
+};
+
+static const char *const v2_detail[] = {
+	"memory.current", "memory.peak", "memory.max", "memory.high",
+	"memory.low", "memory.min", "memory.swap.current", "memory.swap.max",
+	"memory.swap.high", "memory.zswap.current", "memory.zswap.max",
+	"memory.oom.group", "memory.events", "memory.events.local",
+	"memory.pressure", "memory.stat", "memory.numa_stat", NULL
+};
+
+/* Opens the directory of a shown path in the current sample. */
+static int open_group(struct cgfs *cg, const char *path)
+{
+	char dir[PATH_MAX];
+	int rootfd, fd;
+
+	if (cg->series)
+		snprintf(dir, sizeof(dir), "%s/%zu", cg->root,
+			 cg->next ? cg->next - 1 : 0);
+	else
+		snprintf(dir, sizeof(dir), "%s", cg->root);
+	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return -errno;
+	while (*path == '/')
+		path++;
+	/* Shown paths never hold "." or ".." components: they come from
+	 * directory entries, which cgfs_refresh has walked. */
+	fd = open_rel(rootfd, path);
+	close(rootfd);
+	return fd;
+}
+
+int cgfs_detail(struct cgfs *cg, const char *path, struct cg_detail *ret)
+{
+	const char *const *names = cg->version == 2 ? v2_detail : v1_detail;
+	int fd = open_group(cg, path);
+
+	memset(ret, 0, sizeof(*ret));
+	if (fd < 0)
+		return fd;
+	for (size_t i = 0; names[i] && ret->n < DETAIL_MAX_FILES; i++) {
+		ssize_t n = read_small(cg, fd, names[i]);
+
+		if (n == -ENOENT)
+			continue;	/* this kernel or group lacks it */
+		ret->file[ret->n].name = names[i];
+		if (n < 0) {
+			ret->file[ret->n].err = (int)-n;
+		} else {
+			char *t = malloc((size_t)n + 1);
+
+			if (!t) {
+				ret->file[ret->n].err = ENOMEM;
+			} else {
+				memcpy(t, cg->buf, (size_t)n);
+				t[n] = '\0';
+				ret->file[ret->n].text = t;
+			}
+		}
+		ret->n++;
+	}
+	close(fd);
+	return 0;
+}
+
+void cgfs_detail_free(struct cg_detail *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++)
+		free(d->file[i].text);
+	d->n = 0;
+}
+
+int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids, size_t *ret_n)
+{
+	int fd = open_group(cg, path), *pids = NULL;
+	size_t n = 0, cap = 0;
+	ssize_t len;
+	const char *p, *end;
+
+	if (fd < 0)
+		return fd;
+	len = read_small(cg, fd, cg->file[CF_PROCS]);
+	close(fd);
+	if (len < 0)
+		return (int)len;
+	p = cg->buf;
+	end = cg->buf + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		uint64_t v;
+
+		if (!nl)
+			break;
+		if (parse_u64(p, (size_t)(nl - p), &v) == 0 && v <= INT_MAX) {
+			if (n == cap) {
+				void *np = pids;
+
+				if (grow(&np, &cap, n + 1, sizeof(int)) < 0) {
+					free(pids);
+					return -ENOMEM;
+				}
+				pids = np;
+			}
+			pids[n++] = (int)v;
+		}
+		p = nl + 1;
+	}
+	*ret_pids = pids;
+	*ret_n = n;
+	return 0;
 }

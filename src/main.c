@@ -14,6 +14,8 @@
 #include "columns.h"
 #include "model.h"
 #include "out.h"
+#include "theme.h"
+#include "tui.h"
 
 #ifndef VERSION
 #define VERSION "0.1"
@@ -24,6 +26,9 @@ enum {
 	OPT_ROOT,
 	OPT_PROC,
 	OPT_LIST_COLUMNS,
+	OPT_NO_COLOR,
+	OPT_ASCII,
+	OPT_LIST_KEYS,
 };
 
 static const struct option long_options[] = {
@@ -39,6 +44,10 @@ static const struct option long_options[] = {
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "proc", required_argument, NULL, OPT_PROC },
 	{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
+	{ "theme", required_argument, NULL, 't' },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "list-keys", no_argument, NULL, OPT_LIST_KEYS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -47,6 +56,7 @@ static const struct option long_options[] = {
 static const char usage_text[] =
 "Usage: memcgtop [OPTIONS] [CGROUP]\n"
 "Show memory cgroups: usage, limits, protections, LRU sizes and reclaim.\n"
+"Interactive on a terminal (h inside for the keys); batch output otherwise.\n"
 "CGROUP starts the tree at that group (a path below the hierarchy root).\n"
 "\n"
 "  -b, --batch              batch output; implied when stdout is not a terminal\n"
@@ -65,6 +75,11 @@ static const char usage_text[] =
 "                           recorded series or a container's mount)\n"
 "      --proc DIR           read system figures from DIR instead of /proc\n"
 "      --list-columns       list the column keys with their meaning\n"
+"      --list-keys          list the keys of the interactive screen\n"
+"  -t, --theme NAME|FILE    colours of the interactive screen (default,\n"
+"                           light, mono, high-contrast, or a theme file)\n"
+"      --no-color           attributes only, no colours (also: NO_COLOR set)\n"
+"      --ascii              ASCII glyphs only, for terminals without UTF-8\n"
 "  -h, --help               show this help\n"
 "  -V, --version            show the version\n"
 "\n"
@@ -82,6 +97,9 @@ struct opts {
 	int maxdepth;
 	const char *filter;
 	int raw;
+	const char *theme;
+	int no_color, ascii;
+	const char *cols_arg;
 	struct cgfs_opts cg;
 };
 
@@ -167,7 +185,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->maxdepth = -1;
 	o->fmt = FMT_TEXT;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bn:d:o:c:F:f:rhV", long_options,
+	while ((c = getopt_long(argc, argv, ":bn:d:o:c:F:f:rt:hV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -208,6 +226,18 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case OPT_PROC:
 			o->cg.proc = optarg;
 			break;
+		case 't':
+			o->theme = optarg;
+			break;
+		case OPT_NO_COLOR:
+			o->no_color = 1;
+			break;
+		case OPT_ASCII:
+			o->ascii = 1;
+			break;
+		case OPT_LIST_KEYS:
+			tui_list_keys(stdout);
+			exit(0);
 		case OPT_LIST_COLUMNS:
 			list_columns();
 			exit(0);
@@ -246,6 +276,17 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	if (cols && col_parse_list(cols, &o->cols, &o->ncols, err,
 				   sizeof(err)) < 0)
 		die_usage("%s", err);
+	o->cols_arg = cols;
+	if (o->theme) {
+		struct theme th;
+
+		/* Checked in batch mode too: a bad -t is a usage error. */
+		if (theme_load(o->theme, &th, err, sizeof(err)) < 0)
+			die_usage("-t: %s", err);
+	}
+	/* https://no-color.org: any non-empty NO_COLOR turns colours off. */
+	if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
+		o->no_color = 1;
 }
 
 /* The default columns: all of them for the data formats, the overview
@@ -338,6 +379,21 @@ int main(int argc, char **argv)
 	if (r < 0) {
 		fprintf(stderr, "memcgtop: %s\n", err);
 		return 1;
+	}
+	if (!o.batch) {
+		struct tui_opts to = {
+			.cg = cg, .delay = o.delay, .sort = o.sort,
+			.sort_desc = o.sort_desc,
+			.custom = o.cols_arg ? o.cols : NULL,
+			.ncustom = o.ncols, .maxdepth = o.maxdepth,
+			.filter = o.filter, .ascii = o.ascii,
+			.no_color = o.no_color, .theme = o.theme,
+		};
+
+		status = tui_run(&to);
+		free(o.cols);
+		cgfs_close(cg);
+		return status;
 	}
 	default_columns(&o, cgfs_version(cg));
 	for (size_t i = 0; i < o.ncols; i++)

@@ -123,5 +123,18 @@ nman=$(awk '/^\.SH COLUMNS/{f=1;next} /^\.SH/{f=0} f && /^\.B /{n++} END{print n
 ncol=$("$BIN" --list-columns | wc -l)
 [ "$nman" = "$ncol" ] && ok "man page has exactly the $ncol columns" || bad "man page lists $nman columns, table has $ncol"
 
+# The man page lists every key of the interactive screen's key table.
+nkeys=0
+while IFS= read -r line; do
+	names=$(printf '%s' "${line:0:16}" | sed 's/ *$//')
+	man=$(printf '%s' "$names" | sed 's/\\/\\e/g; s/-/\\-/g')
+	nkeys=$((nkeys + 1))
+	grep -qxF ".B $man" man/memcgtop.1 && ok "man page lists key '$names'" \
+		|| bad "man page lacks key '$names' (.B $man)"
+done < <("$BIN" --list-keys)
+nman=$(awk '/^\.SS KEYS/{f=1;next} /^\.S[HS]/{f=0} f && /^\.B /{n++} END{print n+0}' man/memcgtop.1)
+[ "$nman" = "$nkeys" ] && ok "man page has exactly the $nkeys key bindings" \
+	|| bad "man page lists $nman keys, the key table has $nkeys"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -9,5 +9,6 @@ Suite *parse_suite(void);
 Suite *fmt_suite(void);
 Suite *model_suite(void);
 Suite *columns_suite(void);
+Suite *theme_suite(void);
 
 #endif

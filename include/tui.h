@@ -1,0 +1,34 @@
+/* tui.h - the interactive ncurses console.
+ *
+ * It reads the model and the column table only; every file it shows comes
+ * through cgfs.
+ */
+#ifndef MEMCGTOP_TUI_H
+#define MEMCGTOP_TUI_H
+
+#include <stdio.h>
+
+#include "cgfs.h"
+#include "columns.h"
+
+struct tui_opts {
+	struct cgfs *cg;
+	double delay;
+	const struct column *sort;
+	int sort_desc;
+	const struct column **custom;	/* -c, or NULL */
+	size_t ncustom;
+	int maxdepth;
+	const char *filter;
+	int ascii;		/* --ascii: no UTF-8 glyphs */
+	int no_color;		/* --no-color or NO_COLOR */
+	const char *theme;	/* -t NAME|FILE, or NULL */
+};
+
+/* Prints the key table, one binding a line (--list-keys). */
+void tui_list_keys(FILE *f);
+
+/* Runs until the user quits; returns the exit status. */
+int tui_run(const struct tui_opts *o);
+
+#endif

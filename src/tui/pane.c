@@ -1,0 +1,263 @@
+/* pane.c - the detail and process panes below the tree. */
+#include <curses.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "parse.h"
+#include "procs.h"
+#include "tui_int.h"
+
+void tui_pane_free(struct tui *t)
+{
+	cgfs_detail_free(&t->detail);
+	free(t->detail_path);
+	free(t->stat_cur);
+	free(t->stat_prev);
+	free(t->procs);
+	t->detail_path = NULL;
+	t->stat_cur = t->stat_prev = NULL;
+	t->nstat_cur = t->nstat_prev = 0;
+	t->procs = NULL;
+	t->nprocs = 0;
+}
+
+struct kvbuild {
+	struct statkv *kv;
+	size_t n, cap;
+};
+
+static void kv_add(const char *k, size_t kl, uint64_t v, void *ctx)
+{
+	struct kvbuild *b = ctx;
+
+	if (b->n == b->cap) {
+		size_t nc = b->cap ? b->cap * 2 : 64;
+		struct statkv *nk = realloc(b->kv, nc * sizeof(*nk));
+
+		if (!nk)
+			return;
+		b->kv = nk;
+		b->cap = nc;
+	}
+	if (kl >= sizeof(b->kv[0].key))
+		kl = sizeof(b->kv[0].key) - 1;
+	memcpy(b->kv[b->n].key, k, kl);
+	b->kv[b->n].key[kl] = '\0';
+	b->kv[b->n].val = v;
+	b->n++;
+}
+
+/* Re-reads the selected group's files once per refresh. */
+static void load(struct tui *t, const struct mgroup *g)
+{
+	int same = t->detail_path && strcmp(t->detail_path, g->path) == 0;
+
+	if (same && t->detail_refresh == t->m.refreshes)
+		return;
+	cgfs_detail_free(&t->detail);
+	if (!same) {
+		free(t->detail_path);
+		t->detail_path = strdup(g->path);
+		t->nstat_cur = 0;
+		t->detail_top = 0;
+	}
+	t->detail_refresh = t->m.refreshes;
+	if (t->pane == PANE_PROCS) {
+		int *pids = NULL;
+		size_t n = 0;
+
+		free(t->procs);
+		t->procs = NULL;
+		t->nprocs = 0;
+		if (cgfs_is_live(t->cg) &&
+		    cgfs_pids(t->cg, g->path, &pids, &n) == 0)
+			procs_lookup(pids, n, &t->procs, &t->nprocs);
+		free(pids);
+		return;
+	}
+	if (cgfs_detail(t->cg, g->path, &t->detail) < 0)
+		return;
+	for (size_t i = 0; i < t->detail.n; i++) {
+		struct kvbuild b = { 0 };
+
+		if (strcmp(t->detail.file[i].name, "memory.stat") ||
+		    !t->detail.file[i].text)
+			continue;
+		parse_keyvals(t->detail.file[i].text,
+			      strlen(t->detail.file[i].text), kv_add, &b);
+		free(t->stat_prev);
+		t->stat_prev = same ? t->stat_cur : NULL;
+		t->nstat_prev = same ? t->nstat_cur : 0;
+		t->stat_prev_mono = t->stat_cur_mono;
+		if (!same)
+			free(t->stat_cur);
+		t->stat_cur = b.kv;
+		t->nstat_cur = b.n;
+		t->stat_cur_mono = t->m.mono;
+	}
+}
+
+/* memory.stat keys that count pages or events; the rest are bytes. */
+static int is_count_key(const char *k)
+{
+	static const char *const prefixes[] = {
+		"pg", "total_pg", "workingset_", "total_workingset_", "thp_",
+		"zswp", "numa_", NULL
+	};
+
+	for (int i = 0; prefixes[i]; i++)
+		if (!strncmp(k, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
+struct pane_out {
+	struct tui *t;
+	int y, y0, rows, skip, total;
+};
+
+static void pline(struct pane_out *p, int attr, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void pline(struct pane_out *p, int attr, const char *fmt, ...)
+{
+	char raw[512], safe[1100];
+	va_list ap;
+
+	p->total++;
+	if (p->skip > 0) {
+		p->skip--;
+		return;
+	}
+	if (p->y >= p->y0 + p->rows)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	fmt_escape(safe, sizeof(safe), raw, strlen(raw));
+	attrset(attr);
+	mvaddnstr(p->y, 0, safe, COLS);
+	attrset(A_NORMAL);
+	p->y++;
+}
+
+static void stat_lines(struct pane_out *p)
+{
+	struct tui *t = p->t;
+	double dt = t->stat_cur_mono - t->stat_prev_mono;
+
+	pline(p, A_BOLD, "memory.stat%s", t->nstat_prev ? "" :
+	      "  (rates after the next refresh)");
+	for (size_t i = 0; i < t->nstat_cur; i++) {
+		const struct statkv *kv = &t->stat_cur[i];
+		char val[32], rate[32] = "";
+
+		if (is_count_key(kv->key))
+			snprintf(val, sizeof(val), "%" PRIu64, kv->val);
+		else
+			fmt_bytes(val, sizeof(val), kv->val >= V1_UNLIMITED_MIN ?
+				  0 : kv->val);
+		if (!is_count_key(kv->key) && kv->val >= V1_UNLIMITED_MIN)
+			snprintf(val, sizeof(val), "max");
+		for (size_t j = 0; j < t->nstat_prev && dt > 0; j++) {
+			if (strcmp(t->stat_prev[j].key, kv->key))
+				continue;
+			if (kv->val >= t->stat_prev[j].val && is_count_key(kv->key)) {
+				fmt_rate(rate, sizeof(rate),
+					 (double)(kv->val - t->stat_prev[j].val) / dt);
+				strncat(rate, "/s", sizeof(rate) - strlen(rate) - 1);
+			}
+			break;
+		}
+		pline(p, A_NORMAL, "  %-30s %12s %10s", kv->key, val, rate);
+	}
+}
+
+static void detail_lines(struct pane_out *p, const struct mgroup *g)
+{
+	struct tui *t = p->t;
+
+	pline(p, t->attr[TE_HEADER], "Detail of %s  (J/K scroll, d closes)",
+	      g->path);
+	for (size_t i = 0; i < t->detail.n; i++) {
+		const char *name = t->detail.file[i].name;
+		const char *text = t->detail.file[i].text;
+
+		if (!text) {
+			pline(p, t->attr[TE_DIM], "%-24s not available: %s", name,
+			      strerror(t->detail.file[i].err));
+			continue;
+		}
+		if (!strcmp(name, "memory.stat")) {
+			stat_lines(p);
+			continue;
+		}
+		if (!strchr(text, '\n') || strchr(text, '\n')[1] == '\0') {
+			uint64_t v;
+			char human[32] = "";
+			size_t l = strcspn(text, "\n");
+
+			if (parse_value_file(text, l, &v) == 0 && v != VAL_MAX &&
+			    v >= 1024 && strstr(name, "swappiness") == NULL &&
+			    strstr(name, "failcnt") == NULL &&
+			    strstr(name, "hierarchy") == NULL)
+				fmt_bytes(human, sizeof(human), v);
+			pline(p, A_NORMAL, "%-28s %.*s%s%s%s", name, (int)l, text,
+			      human[0] ? "  (" : "", human, human[0] ? ")" : "");
+			continue;
+		}
+		pline(p, A_BOLD, "%s", name);
+		for (const char *s = text; *s;) {
+			size_t l = strcspn(s, "\n");
+
+			pline(p, A_NORMAL, "  %.*s", (int)l, s);
+			s += l + (s[l] == '\n');
+		}
+	}
+}
+
+static void proc_lines(struct pane_out *p, const struct mgroup *g)
+{
+	struct tui *t = p->t;
+
+	if (!cgfs_is_live(t->cg)) {
+		pline(p, t->attr[TE_HEADER], "Processes of %s", g->path);
+		pline(p, A_NORMAL, "not shown: this hierarchy is a copy or a "
+		      "recording, its pids are not this host's processes");
+		return;
+	}
+	pline(p, t->attr[TE_HEADER], "Processes of %s: %zu  (by RSS; J/K "
+	      "scroll, p closes)", g->path, t->nprocs);
+	pline(p, A_BOLD, "%8s %-12s %8s %8s %s", "PID", "USER", "RSS", "SWAP",
+	      "COMMAND");
+	for (size_t i = 0; i < t->nprocs; i++) {
+		const struct proc_row *r = &t->procs[i];
+		char rss[16], swp[16];
+
+		fmt_bytes(rss, sizeof(rss), r->rss);
+		fmt_bytes(swp, sizeof(swp), r->swap);
+		pline(p, A_NORMAL, "%8d %-12.12s %8s %8s %s", r->pid, r->user,
+		      rss, swp, r->cmd);
+	}
+}
+
+void tui_draw_pane(struct tui *t, int y0, int rows)
+{
+	const struct mgroup *g = tui_selected(t);
+	struct pane_out p = { t, y0, y0, rows, t->detail_top, 0 };
+
+	if (!g || rows <= 0)
+		return;
+	load(t, g);
+	if (t->pane == PANE_PROCS)
+		proc_lines(&p, g);
+	else
+		detail_lines(&p, g);
+	/* Clamp the scroll so the pane never shows an empty page. */
+	if (t->detail_top > 0 && t->detail_top >= p.total)
+		t->detail_top = p.total > 0 ? p.total - 1 : 0;
+}

@@ -1,0 +1,436 @@
+/* tui.c - the console's life: set-up, the refresh loop, the tree shown. */
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tui_int.h"
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void tui_message(struct tui *t, int error, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->status, sizeof(t->status), fmt, ap);
+	va_end(ap);
+	t->status_error = error;
+}
+
+/* The column sets of Tab; soft (v1) and low (v2) take the same place. */
+static void init_sets(struct tui *t)
+{
+	static const char *const keys[SET_CUSTOM][12] = {
+		[SET_OVERVIEW] = { "usage", "limit", "#prot", "excess",
+				   "use_pct", "swap", "pgscan_per_s",
+				   "pgsteal_per_s", NULL },
+		[SET_LRU] = { "usage", "active_anon", "inactive_anon",
+			      "active_file", "inactive_file", "unevictable",
+			      "refault_anon_per_s", "refault_file_per_s", NULL },
+		[SET_RECLAIM] = { "pgscan_kswapd_per_s", "pgscan_direct_per_s",
+				  "pgsteal_kswapd_per_s",
+				  "pgsteal_direct_per_s", "reclaim_eff",
+				  "refault_anon_per_s", "refault_file_per_s",
+				  "psi_some_avg10", "psi_full_avg10", NULL },
+		[SET_EVENTS] = { "ev_oom", "ev_oom_kill", "ev_oom_kill_per_s",
+				 "ev_max", "ev_max_per_s", "ev_high",
+				 "ev_high_per_s", "failcnt", "failcnt_per_s",
+				 NULL },
+		[SET_LIMITS] = { "usage", "limit", "high", "low", "min", "soft",
+				 "eff_limit", "swap_limit", "swappiness", NULL },
+	};
+	int v2 = cgfs_version(t->cg) == 2;
+
+	for (int s = 0; s < SET_CUSTOM; s++) {
+		size_t n = 0;
+
+		for (int i = 0; keys[s][i]; i++) {
+			const char *k = keys[s][i];
+
+			if (strcmp(k, "#prot") == 0)
+				k = v2 ? "low" : "soft";
+			/* Limits: show only what this version has. */
+			if (s == SET_LIMITS && v2 && (!strcmp(k, "soft") ||
+						      !strcmp(k, "swappiness")))
+				continue;
+			if (s == SET_LIMITS && !v2 && (!strcmp(k, "high") ||
+			    !strcmp(k, "low") || !strcmp(k, "min") ||
+			    !strcmp(k, "swap_limit")))
+				continue;
+			/* v1 has no per-group failcnt in v2's place and v2
+			 * no failcnt at all. */
+			if (s == SET_EVENTS && v2 && !strncmp(k, "failcnt", 7))
+				continue;
+			if (s == SET_EVENTS && !v2 && (!strncmp(k, "ev_max", 6) ||
+			    !strncmp(k, "ev_high", 7) || !strcmp(k, "ev_oom")))
+				continue;
+			t->set[s][n++] = col_find(k);
+		}
+		t->set[s][n++] = col_find("path");
+		t->setn[s] = n;
+	}
+	if (t->o->custom) {
+		size_t n = t->o->ncustom < SET_MAX_COLS ? t->o->ncustom :
+			SET_MAX_COLS;
+
+		memcpy(t->set[SET_CUSTOM], t->o->custom, n * sizeof(void *));
+		t->setn[SET_CUSTOM] = n;
+		t->cur_set = SET_CUSTOM;
+	} else {
+		t->set[SET_CUSTOM][0] = col_find("path");
+		t->setn[SET_CUSTOM] = 1;
+	}
+}
+
+/* The fields the shown columns and the sort column need. */
+void tui_set_changed(struct tui *t)
+{
+	uint64_t f = t->sort->fields;
+
+	for (size_t i = 0; i < t->setn[t->cur_set]; i++)
+		f |= t->set[t->cur_set][i]->fields;
+	/* Colours read usage, limits and events whatever the set. */
+	f |= FBIT(F_USAGE) | FBIT(F_LIMIT) | FBIT(F_HIER_LIMIT) |
+		FBIT(F_EV_OOM_KILL) | FBIT(F_PGSCAN);
+	if (f & ~t->fields) {
+		t->fields |= f;
+		tui_refresh_now(t);
+	}
+}
+
+struct sortarg {
+	const struct tui *t;
+};
+
+static int sort_cmp(const struct mgroup *a, const struct mgroup *b, void *ctx)
+{
+	const struct tui *t = ctx;
+
+	return col_compare(t->sort, &t->m, a, b, t->sort_desc);
+}
+
+const struct mgroup *tui_selected(const struct tui *t)
+{
+	if (t->nvis == 0 || t->sel < 0 || (size_t)t->sel >= t->nvis)
+		return NULL;
+	return t->m.groups[t->vis[t->sel]];
+}
+
+static void remember_selection(struct tui *t)
+{
+	const struct mgroup *g = tui_selected(t);
+	char *p;
+
+	if (!g)
+		return;
+	p = strdup(g->path);
+	if (p) {
+		free(t->sel_path);
+		t->sel_path = p;
+	}
+}
+
+/*
+ * Puts the selection on `path`, or on its nearest ancestor that is shown:
+ * a group that vanished hands the selection to its parent.
+ */
+void tui_select_path(struct tui *t, const char *path)
+{
+	char *p = strdup(path ? path : "/");
+	size_t len;
+
+	if (!p)
+		return;
+	for (;;) {
+		len = strlen(p);
+		for (size_t i = 0; i < t->nvis; i++) {
+			const struct mgroup *g = t->m.groups[t->vis[i]];
+
+			if (g->path_len == len && memcmp(g->path, p, len) == 0) {
+				t->sel = (int)i;
+				free(p);
+				remember_selection(t);
+				return;
+			}
+		}
+		char *slash = strrchr(p, '/');
+
+		if (!slash || len <= 1)
+			break;
+		if (slash == p)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	free(p);
+	t->sel = 0;
+	remember_selection(t);
+}
+
+/* Recomputes the rows shown: tree order, folds, the filter. */
+void tui_rebuild(struct tui *t)
+{
+	size_t n = t->m.n;
+	int skip_depth = -1;
+
+	if (n > t->cap) {
+		int *o = realloc(t->order, n * sizeof(int));
+		int *v = o ? realloc(t->vis, n * sizeof(int)) : NULL;
+		char *mt = v ? realloc(t->match, n) : NULL;
+		char *kd = mt ? realloc(t->kids, n) : NULL;
+
+		if (o)
+			t->order = o;
+		if (v)
+			t->vis = v;
+		if (mt)
+			t->match = mt;
+		if (kd)
+			t->kids = kd;
+		if (!o || !v || !mt || !kd) {
+			tui_message(t, 1, "out of memory");
+			return;
+		}
+		t->cap = n;
+	}
+	t->norder = model_order(&t->m, sort_cmp, t, t->order);
+	/* In tree order a group's children follow it directly. */
+	for (size_t i = 0; i < t->norder; i++)
+		t->kids[t->order[i]] = i + 1 < t->norder &&
+			t->m.groups[t->order[i + 1]]->depth >
+			t->m.groups[t->order[i]]->depth;
+	if (t->filter[0]) {
+		/* Matches and their ancestors, so each match keeps its place
+		 * in the tree. */
+		memset(t->match, 0, n);
+		for (size_t i = 0; i < n; i++) {
+			if (!strstr(t->m.groups[i]->path, t->filter))
+				continue;
+			for (int g = (int)i; g >= 0 && !t->match[g];
+			     g = t->m.groups[g]->parent)
+				t->match[g] = 1;
+		}
+	}
+	t->nvis = 0;
+	for (size_t i = 0; i < t->norder; i++) {
+		const struct mgroup *g = t->m.groups[t->order[i]];
+
+		if (skip_depth >= 0 && g->depth > skip_depth)
+			continue;
+		skip_depth = -1;
+		if (t->filter[0] && !t->match[t->order[i]])
+			continue;
+		t->vis[t->nvis++] = t->order[i];
+		if ((g->view & VIEW_FOLDED) && !t->filter[0])
+			skip_depth = g->depth;
+	}
+	tui_select_path(t, t->sel_path);
+}
+
+void tui_refresh_now(struct tui *t)
+{
+	char err[512];
+	int r;
+
+	r = cgfs_refresh(t->cg, t->fields, t->o->maxdepth, &t->snap, err,
+			 sizeof(err));
+	if (r == -ENODATA) {
+		t->paused = 1;
+		tui_message(t, 0, "end of the recorded series");
+		return;
+	}
+	if (r < 0) {
+		tui_message(t, 1, "%s", err);
+		return;
+	}
+	r = model_update(&t->m, &t->snap);
+	if (r < 0) {
+		tui_message(t, 1, "%s", strerror(-r));
+		return;
+	}
+	tui_rebuild(t);
+}
+
+static short curses_color(short c)
+{
+	if (c < 0)
+		return -1;
+	return c < COLORS ? c : (short)(c % 8);
+}
+
+static void init_colors(struct tui *t)
+{
+	static const unsigned amap[][2] = {
+		{ THEME_BOLD, A_BOLD }, { THEME_DIM, A_DIM },
+		{ THEME_UNDERLINE, A_UNDERLINE }, { THEME_REVERSE, A_REVERSE },
+		{ THEME_STANDOUT, A_STANDOUT },
+	};
+
+	t->color = !t->o->no_color && has_colors();
+	/* A terminal without colour (vt100) gets the attribute-only theme,
+	 * whose attributes were chosen to carry the meaning alone. */
+	if (!t->color && !t->o->theme)
+		theme_mono(&t->theme);
+	if (t->color) {
+		start_color();
+		use_default_colors();
+	}
+	for (int e = 0; e < TE_NR; e++) {
+		const struct theme_style *s = &t->theme.el[e];
+		int a = 0;
+
+		for (size_t i = 0; i < sizeof(amap) / sizeof(amap[0]); i++)
+			if (s->attrs & amap[i][0])
+				a |= (int)amap[i][1];
+		if (t->color && e + 1 < COLOR_PAIRS &&
+		    init_pair((short)(e + 1), curses_color(s->fg),
+			      curses_color(s->bg)) == OK)
+			a |= COLOR_PAIR(e + 1);
+		t->attr[e] = a;
+	}
+	/* Without colour the selection must still be visible. */
+	if (!t->color)
+		t->attr[TE_SELECTED] |= A_REVERSE;
+}
+
+static void restore_terminal(void)
+{
+	if (!isendwin())
+		endwin();
+}
+
+int tui_run(const struct tui_opts *o)
+{
+	struct tui t;
+	struct sigaction sa;
+	SCREEN *scr;
+	char err[512];
+	int sig;
+
+	memset(&t, 0, sizeof(t));
+	t.o = o;
+	t.cg = o->cg;
+	t.delay = o->delay;
+	t.sort = o->sort;
+	t.sort_desc = o->sort_desc;
+	if (o->filter)
+		snprintf(t.filter, sizeof(t.filter), "%s", o->filter);
+	model_init(&t.m, cgfs_version(o->cg));
+	init_sets(&t);
+
+	if (o->no_color) {
+		theme_mono(&t.theme);
+	} else if (o->theme) {
+		if (theme_load(o->theme, &t.theme, err, sizeof(err)) < 0) {
+			fprintf(stderr, "memcgtop: %s\n", err);
+			model_free(&t.m);
+			return 2;
+		}
+	} else {
+		theme_default(&t.theme);
+	}
+
+	setlocale(LC_ALL, "");
+	t.utf8 = !o->ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		fprintf(stderr, "memcgtop: cannot drive terminal '%s'; use -b "
+			"for batch output\n", getenv("TERM") ? getenv("TERM") :
+			"(unset)");
+		model_free(&t.m);
+		return 1;
+	}
+	/* A terminal that cannot place the cursor cannot show a screen. */
+	if (!tigetstr("cup") || tigetstr("cup") == (char *)-1) {
+		endwin();
+		delscreen(scr);
+		fprintf(stderr, "memcgtop: terminal '%s' cannot position the "
+			"cursor; use -b for batch output\n",
+			getenv("TERM") ? getenv("TERM") : "(unset)");
+		model_free(&t.m);
+		return 1;
+	}
+	atexit(restore_terminal);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a signal interrupts the wait for a key. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	init_colors(&t);
+
+	tui_set_changed(&t);	/* reads the first sample */
+	if (t.m.n)
+		tui_select_path(&t, "/");
+	t.next_refresh = mono_now() + t.delay;
+	tui_message(&t, 0, "F1 help  Tab columns  < > sort  / search  "
+		    "\\ filter  d detail  q quit");
+	while (!t.quit && !got_signal) {
+		double now = mono_now(), wait;
+		int ch;
+
+		if (!t.paused && now >= t.next_refresh) {
+			tui_refresh_now(&t);
+			/* Fixed cadence; after a long stall, start afresh. */
+			t.next_refresh += t.delay;
+			if (t.next_refresh < now)
+				t.next_refresh = now + t.delay;
+		}
+		tui_draw(&t);
+		wait = t.paused ? 1.0 : t.next_refresh - mono_now();
+		if (wait < 0)
+			wait = 0;
+		timeout((int)(wait * 1000) + 1);
+		ch = getch();
+		if (ch == ERR)
+			continue;
+		tui_key(&t, ch);
+	}
+	sig = got_signal;
+	endwin();
+	delscreen(scr);
+	free(t.order);
+	free(t.vis);
+	free(t.match);
+	free(t.kids);
+	tui_pane_free(&t);
+	free(t.sel_path);
+	model_free(&t.m);
+	snapshot_free(&t.snap);
+	if (sig) {
+		/* Die of the signal, as the shell expects, terminal restored. */
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
+	return 0;
+}

@@ -1,0 +1,109 @@
+/* tui_int.h - the console's state, shared by its source files. */
+#ifndef MEMCGTOP_TUI_INT_H
+#define MEMCGTOP_TUI_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgfs.h"
+#include "columns.h"
+#include "model.h"
+#include "theme.h"
+#include "tui.h"
+
+enum colset { SET_OVERVIEW, SET_LRU, SET_RECLAIM, SET_EVENTS, SET_LIMITS,
+	      SET_CUSTOM, SET_NR };
+
+#define SET_MAX_COLS 64
+
+enum input_mode { IN_NONE, IN_SEARCH, IN_FILTER, IN_DELAY };
+enum pane { PANE_NONE, PANE_DETAIL, PANE_PROCS };
+
+struct statkv {
+	char key[48];
+	uint64_t val;
+};
+
+struct proc_row;
+
+struct tui {
+	const struct tui_opts *o;
+	struct cgfs *cg;
+	struct model m;
+	struct snapshot snap;
+	uint64_t fields;	/* what the current set and sort read */
+
+	const struct column *set[SET_NR][SET_MAX_COLS];
+	size_t setn[SET_NR];
+	int cur_set;
+	const struct column *sort;
+	int sort_desc;
+
+	double delay, next_refresh;
+	int paused;
+
+	int *order;		/* model_order() result */
+	size_t norder;
+	int *vis;		/* rows shown: folded and filtered out removed */
+	size_t nvis, cap;
+	int sel, top, hscroll;
+	char *sel_path;		/* the selection follows this group */
+
+	enum input_mode input;
+	char line[128];		/* what is being typed */
+	size_t line_len;
+	char search[128];
+	char filter[128];
+	char *match;		/* filter: 1 for a shown group (by index) */
+
+	enum pane pane;
+	int help;		/* the help screen is up */
+	int help_top;
+	int detail_top;
+
+	/* The detail pane's data: re-read each refresh, rates between the
+	 * last two reads of the same group's memory.stat. */
+	struct cg_detail detail;
+	char *detail_path;
+	unsigned detail_refresh;
+	struct statkv *stat_cur, *stat_prev;
+	size_t nstat_cur, nstat_prev;
+	double stat_cur_mono, stat_prev_mono;
+	struct proc_row *procs;
+	size_t nprocs;
+	char *kids;		/* by group index: it has children */
+
+	char status[256];
+	int status_error;
+
+	int utf8, color;
+	struct theme theme;
+	int attr[TE_NR];	/* curses attribute per theme element */
+
+	int quit;
+};
+
+/* keys.c */
+int tui_key(struct tui *t, int ch);
+void tui_help_lines(void (*fn)(const char *keys, const char *help, void *ctx),
+		    void *ctx);
+
+/* tui.c */
+void tui_message(struct tui *t, int error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void tui_rebuild(struct tui *t);
+void tui_select_path(struct tui *t, const char *path);
+void tui_set_changed(struct tui *t);
+void tui_refresh_now(struct tui *t);
+const struct mgroup *tui_selected(const struct tui *t);
+
+/* pane.c */
+void tui_draw_pane(struct tui *t, int y0, int rows);
+void tui_pane_free(struct tui *t);
+
+/* draw.c */
+void tui_draw(struct tui *t);
+int tui_list_rows(const struct tui *t);
+const char *tui_set_name(int set);
+
+#endif
