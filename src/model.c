@@ -103,9 +103,15 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 		if ((g->rate_valid & FBIT(F_PGSCAN)) &&
 		    (g->rate_valid & FBIT(F_PGSTEAL)) &&
 		    s->v[F_PGSCAN] > g->prev.v[F_PGSCAN]) {
+			/* The kernel counts pgscan when it isolates a batch
+			 * and pgsteal after reclaiming it, so an interval can
+			 * end between the two and see more stolen than
+			 * scanned (by one batch, measured on 6.1): capped. */
 			g->reclaim_eff =
 				(double)(s->v[F_PGSTEAL] - g->prev.v[F_PGSTEAL]) /
 				(double)(s->v[F_PGSCAN] - g->prev.v[F_PGSCAN]);
+			if (g->reclaim_eff > 1.0)
+				g->reclaim_eff = 1.0;
 			g->derived_valid |= 1u << D_RECLAIM_EFF;
 		}
 	}

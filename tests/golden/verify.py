@@ -466,8 +466,10 @@ def expected_iteration(k, samples, ts, root_arg):
             e['use_pct'] = None
         if (e['pgscan_per_s'] is not None and e['pgsteal_per_s'] is not None
                 and g['pgscan'] != p['pgscan']):
-            e['reclaim_eff'] = num('%.4f' % ((g['pgsteal'] - p['pgsteal']) /
-                                            (g['pgscan'] - p['pgscan'])))
+            # Capped at 1: the kernel counts a batch's steal after its
+            # scan, so one interval can see more stolen than scanned.
+            e['reclaim_eff'] = num('%.4f' % min(1.0, (g['pgsteal'] - p['pgsteal']) /
+                                                (g['pgscan'] - p['pgscan'])))
         else:
             e['reclaim_eff'] = None
         groups.append(e)

@@ -98,12 +98,29 @@ START_TEST(rates_need_two_samples)
 	/* A counter the kernel did not give has no rate. */
 	ck_assert(!(g->rate_valid & FBIT(F_PGFAULT)));
 
-	/* Nothing scanned: efficiency is not available, rates are 0. */
-	snap_reset(&s, 103.0);
+	/* More stolen than scanned in one interval (a batch in flight):
+	 * capped at 1. */
+	snap_reset(&s, 102.5);
 	snap_add(&s, "/", -1);
 	a = snap_add(&s, "/a", 0);
 	sample_set(smp(&s, a), F_PGSCAN, 3000);
 	sample_set(smp(&s, a), F_PGSTEAL, 1500);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	snap_reset(&s, 102.75);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, a), F_PGSCAN, 3032);
+	sample_set(smp(&s, a), F_PGSTEAL, 1564);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	g = find(&m, "/a");
+	ck_assert_double_eq(g->reclaim_eff, 1.0);
+
+	/* Nothing scanned: efficiency is not available, rates are 0. */
+	snap_reset(&s, 103.0);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, a), F_PGSCAN, 3032);
+	sample_set(smp(&s, a), F_PGSTEAL, 1564);
 	ck_assert_int_eq(model_update(&m, &s), 0);
 	g = find(&m, "/a");
 	ck_assert_double_eq(g->rate[F_PGSCAN], 0.0);
