@@ -23,6 +23,9 @@ struct tui_opts {
 	int ascii;		/* --ascii: no UTF-8 glyphs */
 	int no_color;		/* --no-color or NO_COLOR */
 	const char *theme;	/* -t NAME|FILE, or NULL */
+	const char *set_name;	/* column set to start with, or NULL */
+	char *const *folded;	/* group paths to start folded */
+	size_t nfolded;
 };
 
 /* Prints the key table, one binding a line (--list-keys). */

@@ -12,6 +12,7 @@
 
 #include "cgfs.h"
 #include "columns.h"
+#include "config.h"
 #include "model.h"
 #include "out.h"
 #include "theme.h"
@@ -100,6 +101,7 @@ struct opts {
 	const char *theme;
 	int no_color, ascii;
 	const char *cols_arg;
+	int delay_given, sort_given;
 	struct cgfs_opts cg;
 };
 
@@ -196,9 +198,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 						       INT_MAX);
 			break;
 		case 'd':
+			o->delay_given = 1;
 			o->delay = parse_delay(optarg);
 			break;
 		case 'o':
+			o->sort_given = 1;
 			sort = optarg;
 			break;
 		case 'c':
@@ -323,6 +327,76 @@ static void default_columns(struct opts *o, int version)
 	o->ncols = n;
 }
 
+/*
+ * The screen's start-up settings; the command line wins over them.  A bad
+ * setting is a usage error naming the file and the setting.
+ */
+static int apply_config(struct opts *o, struct config *cfg)
+{
+	char err[600], path[512] = "memcgtoprc";
+	static const char *const sets[] = {
+		"overview", "LRU", "reclaim", "events", "limits", "custom",
+	};
+	int r, ok = 0;
+
+	config_path(path, sizeof(path));
+	r = config_load(cfg, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "memcgtop: %s\n", err);
+		return r;
+	}
+	if ((cfg->has & CONFIG_HAS_DELAY) && !o->delay_given)
+		o->delay = cfg->delay;
+	if ((cfg->has & CONFIG_HAS_SORT) && !o->sort_given) {
+		const char *k = cfg->sort + (cfg->sort[0] == '+' ||
+					     cfg->sort[0] == '-');
+
+		if (!col_find(k)) {
+			fprintf(stderr, "memcgtop: %s: sort: unknown column "
+				"'%s'\n", path, k);
+			config_free(cfg);
+			return -EINVAL;
+		}
+		o->sort = col_find(k);
+		o->sort_desc = cfg->sort[0] == '-' ? 1 : cfg->sort[0] == '+' ?
+			0 : o->sort->unit != U_PATH;
+	}
+	if ((cfg->has & CONFIG_HAS_CUSTOM) && !o->cols_arg) {
+		if (col_parse_list(cfg->custom, &o->cols, &o->ncols, err,
+				   sizeof(err)) < 0) {
+			fprintf(stderr, "memcgtop: %s: custom: %s\n", path, err);
+			config_free(cfg);
+			return -EINVAL;
+		}
+		o->cols_arg = cfg->custom;
+	}
+	if (cfg->has & CONFIG_HAS_SET) {
+		for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
+			ok |= strcmp(cfg->set, sets[i]) == 0;
+		if (!ok) {
+			fprintf(stderr, "memcgtop: %s: columns: unknown set '%s' "
+				"(overview, LRU, reclaim, events, limits, "
+				"custom)\n", path, cfg->set);
+			config_free(cfg);
+			return -EINVAL;
+		}
+		/* -c on the command line means the custom set. */
+		if (o->cols_arg && o->cols_arg != cfg->custom)
+			cfg->has &= ~CONFIG_HAS_SET;
+	}
+	if ((cfg->has & CONFIG_HAS_THEME) && !o->theme && !o->no_color) {
+		struct theme th;
+
+		if (theme_load(cfg->theme, &th, err, sizeof(err)) < 0) {
+			fprintf(stderr, "memcgtop: %s: theme: %s\n", path, err);
+			config_free(cfg);
+			return -EINVAL;
+		}
+		o->theme = cfg->theme;
+	}
+	return 0;
+}
+
 struct sortarg {
 	const struct opts *o;
 	const struct model *m;
@@ -381,16 +455,27 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!o.batch) {
-		struct tui_opts to = {
+		struct config cfg;
+		struct tui_opts to;
+
+		r = apply_config(&o, &cfg);
+		if (r < 0) {
+			cgfs_close(cg);
+			return 2;
+		}
+		to = (struct tui_opts){
 			.cg = cg, .delay = o.delay, .sort = o.sort,
 			.sort_desc = o.sort_desc,
 			.custom = o.cols_arg ? o.cols : NULL,
 			.ncustom = o.ncols, .maxdepth = o.maxdepth,
 			.filter = o.filter, .ascii = o.ascii,
 			.no_color = o.no_color, .theme = o.theme,
+			.set_name = (cfg.has & CONFIG_HAS_SET) ? cfg.set : NULL,
+			.folded = cfg.folded, .nfolded = cfg.nfolded,
 		};
 
 		status = tui_run(&to);
+		config_free(&cfg);
 		free(o.cols);
 		cgfs_close(cg);
 		return status;

@@ -180,14 +180,31 @@ static void draw_header(const struct tui *t)
 	fill(2, vx, A_NORMAL);
 }
 
+/* Where the set has the group column; setn when it has none. */
+static size_t path_index(const struct tui *t)
+{
+	for (size_t i = 0; i < t->setn[t->cur_set]; i++)
+		if (t->set[t->cur_set][i]->unit == U_PATH)
+			return i;
+	return t->setn[t->cur_set];
+}
+
 static void draw_titles(const struct tui *t, int y)
 {
 	const struct column *const *cols = t->set[t->cur_set];
 	int vx = 0;
 
 	put(t, y, &vx, " ", t->attr[TE_COLHEAD], 1);
-	for (size_t i = 0; i < t->setn[t->cur_set]; i++) {
-		const struct column *c = cols[i];
+	/* The group column has no width of its own: it always comes last,
+	 * wherever the set puts it. */
+	for (size_t j = 0; j <= t->setn[t->cur_set]; j++) {
+		size_t i = j < t->setn[t->cur_set] ? j : path_index(t);
+		const struct column *c;
+
+		if (i >= t->setn[t->cur_set] ||
+		    (j < t->setn[t->cur_set] && cols[i]->unit == U_PATH))
+			continue;
+		c = cols[i];
 		int sorted = c == t->sort;
 		const char *mark = !sorted ? " " : t->utf8 ?
 			(t->sort_desc ? "\xE2\x96\xBC" : "\xE2\x96\xB2") :
@@ -262,10 +279,16 @@ static void draw_row(const struct tui *t, int y, size_t vis_idx)
 
 	put(t, y, &vx, tagged ? "*" : " ", selected ? base : t->attr[TE_TAGGED],
 	    1);
-	for (size_t i = 0; i < t->setn[t->cur_set]; i++) {
-		const struct column *c = cols[i];
+	for (size_t j = 0; j <= t->setn[t->cur_set]; j++) {
+		size_t i = j < t->setn[t->cur_set] ? j : path_index(t);
+		const struct column *c;
 		char val[64], cell[80], name[1100];
 		int folded, kids, a;
+
+		if (i >= t->setn[t->cur_set] ||
+		    (j < t->setn[t->cur_set] && cols[i]->unit == U_PATH))
+			continue;
+		c = cols[i];
 
 		if (c->unit == U_PATH) {
 			const char *glyph;
@@ -389,6 +412,12 @@ void tui_draw(struct tui *t)
 		snprintf(msg, sizeof(msg), "terminal too small (%dx%d)", COLS,
 			 LINES);
 		put(t, 0, &vx, msg, A_NORMAL, 0);
+		refresh();
+		return;
+	}
+	if (t->setup) {
+		tui_draw_setup(t);
+		draw_status(t);
 		refresh();
 		return;
 	}

@@ -249,6 +249,13 @@ static void k_help(struct tui *t)
 	t->help_top = 0;
 }
 
+static void k_setup(struct tui *t)
+{
+	t->setup = 1;
+	tui_message(t, 0, "setup: Space adds or removes the column, - + "
+		    "move it, w saves the settings");
+}
+
 static void k_edit(struct tui *t)
 {
 	tui_message(t, 1, "editing limits is not part of this version");
@@ -301,6 +308,8 @@ static const struct binding bindings[] = {
 	{ { 'Z' }, "Z", "pause or resume sampling (the screen stays)", k_pause },
 	{ { 12 }, "Ctrl-L", "redraw the screen", k_redraw },
 	{ { 'h', '?', KEY_F(1) }, "h ? F1", "this help", k_help },
+	{ { 'S', KEY_F(2) }, "S F2",
+	  "setup: columns of the custom set; save the settings", k_setup },
 	{ { 'e', KEY_F(7) }, "e F7", "edit a limit (not in this version)",
 	  k_edit },
 	{ { 'q', KEY_F(10) }, "q F10", "quit", k_quit },
@@ -396,6 +405,8 @@ int tui_key(struct tui *t, int ch)
 		input_key(t, ch);
 		return 1;
 	}
+	if (t->setup)
+		return tui_setup_key(t, ch);
 	if (t->help) {
 		if (ch == KEY_DOWN || ch == 'j')
 			t->help_top++;

@@ -101,6 +101,9 @@ static void init_sets(struct tui *t)
 		t->set[SET_CUSTOM][0] = col_find("path");
 		t->setn[SET_CUSTOM] = 1;
 	}
+	for (int s = 0; t->o->set_name && s < SET_NR; s++)
+		if (strcmp(t->o->set_name, tui_set_name(s)) == 0)
+			t->cur_set = s;
 }
 
 /* The fields the shown columns and the sort column need. */
@@ -389,9 +392,15 @@ int tui_run(const struct tui_opts *o)
 	init_colors(&t);
 
 	tui_set_changed(&t);	/* reads the first sample */
+	for (size_t i = 0; i < t.m.n; i++)
+		for (size_t f = 0; f < o->nfolded; f++)
+			if (strcmp(t.m.groups[i]->path, o->folded[f]) == 0)
+				t.m.groups[i]->view |= VIEW_FOLDED;
+	tui_rebuild(&t);
 	if (t.m.n)
 		tui_select_path(&t, "/");
-	t.next_refresh = mono_now() + t.delay;
+	/* Rates need a second sample: take it soon, then keep the pace. */
+	t.next_refresh = mono_now() + (t.delay < 1.0 ? t.delay : 1.0);
 	tui_message(&t, 0, "F1 help  Tab columns  < > sort  / search  "
 		    "\\ filter  d detail  q quit");
 	while (!t.quit && !got_signal) {

@@ -58,6 +58,8 @@ struct tui {
 
 	enum pane pane;
 	int help;		/* the help screen is up */
+	int setup;		/* the setup screen is up */
+	int setup_sel;		/* its selected column */
 	int help_top;
 	int detail_top;
 
@@ -100,6 +102,10 @@ const struct mgroup *tui_selected(const struct tui *t);
 /* pane.c */
 void tui_draw_pane(struct tui *t, int y0, int rows);
 void tui_pane_free(struct tui *t);
+
+/* setup.c */
+int tui_setup_key(struct tui *t, int ch);
+void tui_draw_setup(struct tui *t);
 
 /* draw.c */
 void tui_draw(struct tui *t);

@@ -9,6 +9,7 @@ Suite *parse_suite(void);
 Suite *fmt_suite(void);
 Suite *model_suite(void);
 Suite *columns_suite(void);
+Suite *config_suite(void);
 Suite *theme_suite(void);
 
 #endif

@@ -1,0 +1,297 @@
+/* config.c - reading and writing memcgtoprc. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "fmt.h"
+
+#define CONFIG_MAX (64 * 1024)
+
+void config_free(struct config *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nfolded; i++)
+		free(c->folded[i]);
+	free(c->folded);
+	c->folded = NULL;
+	c->nfolded = 0;
+}
+
+static int set_str(char *dst, size_t cap, const char *v, size_t vl)
+{
+	if (vl >= cap)
+		return -E2BIG;
+	memcpy(dst, v, vl);
+	dst[vl] = '\0';
+	return 0;
+}
+
+static int add_folded(struct config *c, const char *v, size_t vl)
+{
+	char **nf = realloc(c->folded, (c->nfolded + 1) * sizeof(*nf));
+
+	if (!nf)
+		return -ENOMEM;
+	c->folded = nf;
+	c->folded[c->nfolded] = strndup(v, vl);
+	if (!c->folded[c->nfolded])
+		return -ENOMEM;
+	c->nfolded++;
+	return 0;
+}
+
+static int is_blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r';
+}
+
+int config_parse(const char *buf, size_t len, struct config *ret, char *err,
+		 size_t errlen)
+{
+	struct config c = { 0 };
+	const char *p = buf, *end = buf + len;
+	unsigned lineno = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end, *k, *ke, *v, *eq;
+		char safe[96];
+		size_t kl, vl;
+		int r = 0;
+
+		lineno++;
+		if (memchr(p, '\0', (size_t)(le - p))) {
+			snprintf(err, errlen, "line %u: NUL byte", lineno);
+			config_free(&c);
+			return -EINVAL;
+		}
+		k = p;
+		p = nl ? nl + 1 : end;
+		while (k < le && is_blank(*k))
+			k++;
+		if (k == le || *k == '#')
+			continue;
+		eq = memchr(k, '=', (size_t)(le - k));
+		if (!eq) {
+			fmt_escape(safe, sizeof(safe), k, (size_t)(le - k));
+			snprintf(err, errlen, "line %u: expected 'key = value', "
+				 "got '%s'", lineno, safe);
+			config_free(&c);
+			return -EINVAL;
+		}
+		ke = eq;
+		while (ke > k && is_blank(ke[-1]))
+			ke--;
+		v = eq + 1;
+		while (v < le && is_blank(*v))
+			v++;
+		while (le > v && is_blank(le[-1]))
+			le--;
+		kl = (size_t)(ke - k);
+		vl = (size_t)(le - v);
+#define KEY(name) (kl == sizeof(name) - 1 && memcmp(k, name, kl) == 0)
+		if (KEY("interval")) {
+			char num[32], *e;
+			double d;
+
+			if (vl == 0 || vl >= sizeof(num))
+				r = -EINVAL;
+			else {
+				memcpy(num, v, vl);
+				num[vl] = '\0';
+				d = strtod(num, &e);
+				if (*e || !isfinite(d) || d < 0.05 || d > 86400)
+					r = -EINVAL;
+				else
+					c.delay = d;
+			}
+			if (r < 0) {
+				fmt_escape(safe, sizeof(safe), v, vl);
+				snprintf(err, errlen, "line %u: interval '%s' is "
+					 "not a number of seconds from 0.05 to "
+					 "86400", lineno, safe);
+				config_free(&c);
+				return r;
+			}
+			c.has |= CONFIG_HAS_DELAY;
+		} else if (KEY("sort")) {
+			r = set_str(c.sort, sizeof(c.sort), v, vl);
+			c.has |= CONFIG_HAS_SORT;
+		} else if (KEY("columns")) {
+			r = set_str(c.set, sizeof(c.set), v, vl);
+			c.has |= CONFIG_HAS_SET;
+		} else if (KEY("custom")) {
+			r = set_str(c.custom, sizeof(c.custom), v, vl);
+			c.has |= CONFIG_HAS_CUSTOM;
+		} else if (KEY("theme")) {
+			r = set_str(c.theme, sizeof(c.theme), v, vl);
+			c.has |= CONFIG_HAS_THEME;
+		} else if (KEY("folded")) {
+			r = vl && v[0] == '/' ? add_folded(&c, v, vl) : -EINVAL;
+			if (r == -EINVAL) {
+				snprintf(err, errlen, "line %u: folded needs a "
+					 "group path starting with '/'", lineno);
+				config_free(&c);
+				return r;
+			}
+		} else {
+			fmt_escape(safe, sizeof(safe), k, kl);
+			snprintf(err, errlen, "line %u: unknown setting '%s' "
+				 "(interval, sort, columns, custom, theme, "
+				 "folded)", lineno, safe);
+			config_free(&c);
+			return -EINVAL;
+		}
+#undef KEY
+		if (r < 0) {
+			snprintf(err, errlen, "line %u: %s", lineno,
+				 r == -E2BIG ? "value too long" : strerror(-r));
+			config_free(&c);
+			return r;
+		}
+	}
+	*ret = c;
+	return 0;
+}
+
+int config_path(char *buf, size_t len)
+{
+	const char *x = getenv("XDG_CONFIG_HOME"), *h = getenv("HOME");
+
+	/* The XDG base directory spec: a relative value is ignored. */
+	if (x && x[0] == '/')
+		snprintf(buf, len, "%s/memcgtop/memcgtoprc", x);
+	else if (h && h[0] == '/')
+		snprintf(buf, len, "%s/.config/memcgtop/memcgtoprc", h);
+	else
+		return -ENOENT;
+	return 0;
+}
+
+int config_load(struct config *ret, char *err, size_t errlen)
+{
+	char path[PATH_MAX], *buf;
+	ssize_t n, len = 0;
+	int fd, r;
+
+	memset(ret, 0, sizeof(*ret));
+	if (config_path(path, sizeof(path)) < 0)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	buf = malloc(CONFIG_MAX + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (len <= CONFIG_MAX &&
+	       (n = read(fd, buf + len, CONFIG_MAX + 1 - (size_t)len)) > 0)
+		len += n;
+	close(fd);
+	if (len > CONFIG_MAX) {
+		snprintf(err, errlen, "%s: larger than 64 KiB", path);
+		free(buf);
+		return -EFBIG;
+	}
+	r = config_parse(buf, (size_t)len, ret, err, errlen);
+	free(buf);
+	if (r < 0) {
+		char tmp[512];
+
+		snprintf(tmp, sizeof(tmp), "%s", err);
+		snprintf(err, errlen, "%s: %s", path, tmp);
+	}
+	return r;
+}
+
+/* mkdir -p for the file's folder, private to the user. */
+static int make_dirs(char *path)
+{
+	for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(path, 0700) < 0 && errno != EEXIST) {
+			int e = errno;
+
+			*s = '/';
+			return -e;
+		}
+		*s = '/';
+	}
+	return 0;
+}
+
+int config_save(const struct config *c, char *err, size_t errlen)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 16];
+	FILE *f;
+	int fd, r;
+
+	if (config_path(path, sizeof(path)) < 0) {
+		snprintf(err, errlen, "no home directory to write the "
+			 "configuration to");
+		return -ENOENT;
+	}
+	r = make_dirs(path);
+	if (r < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		return r;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		r = -errno;
+		snprintf(err, errlen, "%s: %s", tmp, strerror(-r));
+		return r;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		r = -errno;
+		close(fd);
+		unlink(tmp);
+		snprintf(err, errlen, "%s: %s", tmp, strerror(-r));
+		return r;
+	}
+	fprintf(f, "# memcgtop settings, written by the setup screen (w).\n"
+		"# Command-line options override them.\n");
+	if (c->has & CONFIG_HAS_DELAY)
+		fprintf(f, "interval = %g\n", c->delay);
+	if (c->has & CONFIG_HAS_SORT)
+		fprintf(f, "sort = %s\n", c->sort);
+	if (c->has & CONFIG_HAS_SET)
+		fprintf(f, "columns = %s\n", c->set);
+	if (c->has & CONFIG_HAS_CUSTOM)
+		fprintf(f, "custom = %s\n", c->custom);
+	if (c->has & CONFIG_HAS_THEME)
+		fprintf(f, "theme = %s\n", c->theme);
+	for (size_t i = 0; i < c->nfolded; i++)
+		if (!strchr(c->folded[i], '\n'))
+			fprintf(f, "folded = %s\n", c->folded[i]);
+	if (fflush(f) != 0 || fsync(fd) != 0 || ferror(f)) {
+		r = -errno;
+		fclose(f);
+		unlink(tmp);
+		snprintf(err, errlen, "%s: %s", tmp, strerror(r ? -r : EIO));
+		return r ? r : -EIO;
+	}
+	fclose(f);
+	if (rename(tmp, path) < 0) {
+		r = -errno;
+		unlink(tmp);
+		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		return r;
+	}
+	return 0;
+}

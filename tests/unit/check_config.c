@@ -1,0 +1,125 @@
+/* Unit tests: the settings file. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "units.h"
+
+static int parse(const char *text, struct config *c, char *err)
+{
+	/* An exact-length copy: the parser must not need a NUL. */
+	size_t len = strlen(text);
+	char *buf = malloc(len ? len : 1);
+	int r;
+
+	memcpy(buf, text, len);
+	r = config_parse(buf, len, c, err, 256);
+	free(buf);
+	return r;
+}
+
+START_TEST(settings)
+{
+	struct config c;
+	char err[256];
+
+	ck_assert_int_eq(parse("# comment\n\ninterval = 2.5\n"
+			       "sort=+path\r\n  columns =  reclaim  \n"
+			       "custom = usage,path\ntheme = light\n"
+			       "folded = /a b\nfolded = /c", &c, err), 0);
+	ck_assert_uint_eq(c.has, CONFIG_HAS_DELAY | CONFIG_HAS_SORT |
+			  CONFIG_HAS_SET | CONFIG_HAS_CUSTOM | CONFIG_HAS_THEME);
+	ck_assert_double_eq(c.delay, 2.5);
+	ck_assert_str_eq(c.sort, "+path");
+	ck_assert_str_eq(c.set, "reclaim");
+	ck_assert_str_eq(c.custom, "usage,path");
+	ck_assert_str_eq(c.theme, "light");
+	ck_assert_uint_eq(c.nfolded, 2);
+	ck_assert_str_eq(c.folded[0], "/a b");
+	ck_assert_str_eq(c.folded[1], "/c");
+	config_free(&c);
+	ck_assert_int_eq(parse("", &c, err), 0);
+	ck_assert_uint_eq(c.has, 0);
+}
+END_TEST
+
+START_TEST(errors)
+{
+	struct config c;
+	char err[256];
+
+	ck_assert_int_eq(parse("interval = 1\nbogus = 3\n", &c, err), -EINVAL);
+	ck_assert_str_eq(err, "line 2: unknown setting 'bogus' (interval, "
+			 "sort, columns, custom, theme, folded)");
+	ck_assert_int_eq(parse("interval = 0.01\n", &c, err), -EINVAL);
+	ck_assert_str_eq(err, "line 1: interval '0.01' is not a number of "
+			 "seconds from 0.05 to 86400");
+	ck_assert_int_eq(parse("interval = 1x\n", &c, err), -EINVAL);
+	ck_assert_int_eq(parse("just words\n", &c, err), -EINVAL);
+	ck_assert_str_eq(err, "line 1: expected 'key = value', got 'just "
+			 "words'");
+	ck_assert_int_eq(parse("folded = relative\n", &c, err), -EINVAL);
+	ck_assert_str_eq(err, "line 1: folded needs a group path starting "
+			 "with '/'");
+	ck_assert_int_eq(parse("\x1b[2J = 1\n", &c, err), -EINVAL);
+	ck_assert_str_eq(err, "line 1: unknown setting '\\x1B[2J' (interval, "
+			 "sort, columns, custom, theme, folded)");
+	ck_assert_int_eq(config_parse("sort = a\0b\n", 11, &c, err, 256),
+			 -EINVAL);
+	ck_assert_str_eq(err, "line 1: NUL byte");
+}
+END_TEST
+
+START_TEST(save_and_load)
+{
+	char dir[] = "/tmp/memcgtop-cfg-XXXXXX", err[600];
+	char *old = getenv("XDG_CONFIG_HOME") ?
+		strdup(getenv("XDG_CONFIG_HOME")) : NULL;
+	char *f[] = { (char *)"/x/y" };
+	struct config c = { 0 }, back;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	/* No file: nothing set, no error. */
+	ck_assert_int_eq(config_load(&back, err, sizeof(err)), 0);
+	ck_assert_uint_eq(back.has, 0);
+	c.has = CONFIG_HAS_DELAY | CONFIG_HAS_SORT;
+	c.delay = 0.5;
+	strcpy(c.sort, "-excess");
+	c.folded = f;
+	c.nfolded = 1;
+	ck_assert_int_eq(config_save(&c, err, sizeof(err)), 0);
+	ck_assert_int_eq(config_load(&back, err, sizeof(err)), 0);
+	ck_assert_uint_eq(back.has, CONFIG_HAS_DELAY | CONFIG_HAS_SORT);
+	ck_assert_double_eq(back.delay, 0.5);
+	ck_assert_str_eq(back.sort, "-excess");
+	ck_assert_uint_eq(back.nfolded, 1);
+	ck_assert_str_eq(back.folded[0], "/x/y");
+	config_free(&back);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+	if (old)
+		setenv("XDG_CONFIG_HOME", old, 1);
+	else
+		unsetenv("XDG_CONFIG_HOME");
+	free(old);
+}
+END_TEST
+
+Suite *config_suite(void)
+{
+	Suite *s = suite_create("config");
+	TCase *t = tcase_create("core");
+
+	tcase_add_test(t, settings);
+	tcase_add_test(t, errors);
+	tcase_add_test(t, save_and_load);
+	suite_add_tcase(s, t);
+	return s;
+}
