@@ -100,4 +100,26 @@ void cgfs_detail_free(struct cg_detail *d);
 int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids,
 	      size_t *ret_n);
 
+/* No write, ever (--readonly): cgfs_write refuses with -EPERM. */
+void cgfs_set_readonly(struct cgfs *cg);
+int cgfs_readonly(const struct cgfs *cg);
+
+/*
+ * A control file of the group at `path` ("/a/b"), whitespace-trimmed into
+ * buf.  Returns 0 or a negative errno.
+ */
+int cgfs_read_knob(struct cgfs *cg, const char *path, const char *file,
+		   char *buf, size_t len);
+/* 1 when the group exists (a directory reached without links), else 0. */
+int cgfs_group_exists(struct cgfs *cg, const char *path);
+/* 0 when the file exists and this user may write it, else -errno. */
+int cgfs_can_write(struct cgfs *cg, const char *path, const char *file);
+/*
+ * The only write memcgtop makes: `value` into the group's own control
+ * file, opened O_WRONLY|O_NOFOLLOW below the hierarchy root without
+ * following any link.  Returns 0 or the kernel's negative errno.
+ */
+int cgfs_write(struct cgfs *cg, const char *path, const char *file,
+	       const char *value);
+
 #endif

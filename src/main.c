@@ -12,7 +12,10 @@
 
 #include "cgfs.h"
 #include "columns.h"
+#include "audit.h"
 #include "config.h"
+#include "edit.h"
+#include "knob.h"
 #include "model.h"
 #include "out.h"
 #include "theme.h"
@@ -30,6 +33,9 @@ enum {
 	OPT_NO_COLOR,
 	OPT_ASCII,
 	OPT_LIST_KEYS,
+	OPT_READONLY,
+	OPT_SET,
+	OPT_AUDIT_LOG,
 };
 
 static const struct option long_options[] = {
@@ -49,6 +55,9 @@ static const struct option long_options[] = {
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "list-keys", no_argument, NULL, OPT_LIST_KEYS },
+	{ "readonly", no_argument, NULL, OPT_READONLY },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -77,6 +86,12 @@ static const char usage_text[] =
 "      --proc DIR           read system figures from DIR instead of /proc\n"
 "      --list-columns       list the column keys with their meaning\n"
 "      --list-keys          list the keys of the interactive screen\n"
+"      --set PATH:KNOB=VALUE  change one knob of one group and exit\n"
+"                           (repeatable; knobs: v1 limit soft memsw\n"
+"                           swappiness, v2 limit high low min swap.max\n"
+"                           oom.group reclaim); exit 1 if the kernel refused\n"
+"      --readonly           never write (no --set, no edit keys)\n"
+"      --audit-log FILE     also append each change's audit line to FILE\n"
 "  -t, --theme NAME|FILE    colours of the interactive screen (default,\n"
 "                           light, mono, high-contrast, or a theme file)\n"
 "      --no-color           attributes only, no colours (also: NO_COLOR set)\n"
@@ -102,6 +117,10 @@ struct opts {
 	int no_color, ascii;
 	const char *cols_arg;
 	int delay_given, sort_given;
+	int readonly;
+	const char *audit_log;
+	char **sets;
+	size_t nsets;
 	struct cgfs_opts cg;
 };
 
@@ -159,6 +178,16 @@ static void parse_sort(struct opts *o, const char *s)
 		o->sort_desc = sign < 0;
 	else
 		o->sort_desc = o->sort->unit != U_PATH;
+}
+
+/* A group path never climbs: no "." or ".." component. */
+static int clean_path(const char *p)
+{
+	for (const char *q = p; *q; q += strcspn(q, "/"), q += *q == '/')
+		if ((q[0] == '.' && (q[1] == '/' || !q[1])) ||
+		    (q[0] == '.' && q[1] == '.' && (q[2] == '/' || !q[2])))
+			return 0;
+	return 1;
 }
 
 static void list_columns(void)
@@ -239,6 +268,22 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case OPT_ASCII:
 			o->ascii = 1;
 			break;
+		case OPT_READONLY:
+			o->readonly = 1;
+			break;
+		case OPT_AUDIT_LOG:
+			o->audit_log = optarg;
+			break;
+		case OPT_SET: {
+			char **ns = realloc(o->sets, (o->nsets + 1) *
+					    sizeof(*ns));
+
+			if (!ns)
+				exit(1);
+			o->sets = ns;
+			o->sets[o->nsets++] = optarg;
+			break;
+		}
 		case OPT_LIST_KEYS:
 			tui_list_keys(stdout);
 			exit(0);
@@ -263,14 +308,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		}
 	}
 	if (optind < argc) {
-		const char *p = argv[optind];
-
-		/* A group path never climbs: no "." or ".." component. */
-		for (const char *q = p; *q; q += strcspn(q, "/"), q += *q == '/')
-			if ((q[0] == '.' && (q[1] == '/' || !q[1])) ||
-			    (q[0] == '.' && q[1] == '.' && (q[2] == '/' || !q[2])))
-				die_usage("%s: not a cgroup path (no '.' or '..' "
-					  "components)", p);
+		if (!clean_path(argv[optind]))
+			die_usage("%s: not a cgroup path (no '.' or '..' "
+				  "components)", argv[optind]);
 		o->cg.start = argv[optind++];
 	}
 	if (optind < argc)
@@ -281,6 +321,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 				   sizeof(err)) < 0)
 		die_usage("%s", err);
 	o->cols_arg = cols;
+	if (o->readonly && o->nsets)
+		die_usage("--set: refused by --readonly");
 	if (o->theme) {
 		struct theme th;
 
@@ -325,6 +367,106 @@ static void default_columns(struct opts *o, int version)
 	for (size_t i = 0; i < n; i++)
 		o->cols[i] = col_find(keys[i]);
 	o->ncols = n;
+}
+
+/*
+ * --set PATH:KNOB=VALUE.  PATH may hold ':' and '=' (a group name may hold
+ * any byte but '/'), knob names are fixed: the split is at the rightmost
+ * ':' that is followed by a knob name and '='.
+ */
+static int split_set(const char *spec, int version, char *path, size_t plen,
+		     const struct knob **ret_k, const char **ret_value)
+{
+	for (const char *c = strrchr(spec, ':'); c; ) {
+		const char *eq = strchr(c + 1, '=');
+		const struct knob *k = eq ? knob_find(version, c + 1,
+						      (size_t)(eq - c - 1)) : NULL;
+
+		if (k && (size_t)(c - spec) < plen) {
+			memcpy(path, spec, (size_t)(c - spec));
+			path[c - spec] = '\0';
+			*ret_k = k;
+			*ret_value = eq + 1;
+			return 0;
+		}
+		while (--c >= spec && *c != ':')
+			;
+		if (c < spec)
+			break;
+	}
+	return -EINVAL;
+}
+
+static void knob_names(int version, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < nknobs && o < len; i++)
+		if (knobs[i].version == version)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s",
+					      o ? ", " : "", knobs[i].name);
+}
+
+/* Every change is checked before the first is written. */
+static int run_sets(const struct opts *o, struct cgfs *cg)
+{
+	struct edit_plan *plans = calloc(o->nsets, sizeof(*plans));
+	int version = cgfs_version(cg), status = 0;
+	char err[600];
+
+	if (!plans)
+		return 1;
+	for (size_t i = 0; i < o->nsets; i++) {
+		const struct knob *k;
+		const char *value;
+		char path[4096], names[256];
+		int r;
+
+		if (split_set(o->sets[i], version, path + 1, sizeof(path) - 1,
+			      &k, &value) < 0) {
+			knob_names(version, names, sizeof(names));
+			fprintf(stderr, "memcgtop: --set '%s': expected "
+				"PATH:KNOB=VALUE with a cgroup v%d knob (%s)\n",
+				o->sets[i], version, names);
+			free(plans);
+			return 2;
+		}
+		/* Paths as memcgtop shows them: below the hierarchy root. */
+		path[0] = '/';
+		if (!clean_path(path + 1)) {
+			fprintf(stderr, "memcgtop: --set '%s': '%s' is not a "
+				"group path (no '.' or '..' components)\n",
+				o->sets[i], path + 1);
+			free(plans);
+			return 2;
+		}
+		r = edit_plan(cg, path[1] == '/' ? path + 1 : path, k, value,
+			      &plans[i], err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "memcgtop: --set '%s': %s\n",
+				o->sets[i], err);
+			free(plans);
+			return r == -EPERM ? 1 : 2;
+		}
+	}
+	if (audit_open(o->audit_log, err, sizeof(err)) < 0) {
+		fprintf(stderr, "memcgtop: %s\n", err);
+		free(plans);
+		return 2;
+	}
+	for (size_t i = 0; i < o->nsets; i++) {
+		struct edit_result res;
+
+		if (edit_apply(cg, &plans[i], &res) < 0)
+			status = 1;
+		printf("%s\n", res.msg);
+	}
+	audit_close();
+	free(plans);
+	if (fflush(stdout) != 0)
+		status = 1;
+	return status;
 }
 
 /*
@@ -444,7 +586,7 @@ int main(int argc, char **argv)
 	int r, status = 0;
 
 	parse_args(argc, argv, &o);
-	if (!o.batch && !isatty(STDOUT_FILENO))
+	if (!o.batch && !isatty(STDOUT_FILENO) && !o.nsets)
 		o.batch = 1;
 	if (o.iterations < 0)
 		o.iterations = o.batch ? 1 : 0;
@@ -453,6 +595,20 @@ int main(int argc, char **argv)
 	if (r < 0) {
 		fprintf(stderr, "memcgtop: %s\n", err);
 		return 1;
+	}
+	if (o.readonly)
+		cgfs_set_readonly(cg);
+	if (o.nsets) {
+		status = run_sets(&o, cg);
+		free(o.sets);
+		free(o.cols);
+		cgfs_close(cg);
+		return status;
+	}
+	if (o.audit_log && audit_open(o.audit_log, err, sizeof(err)) < 0) {
+		fprintf(stderr, "memcgtop: %s\n", err);
+		cgfs_close(cg);
+		return 2;
 	}
 	if (!o.batch) {
 		struct config cfg;

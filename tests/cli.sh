@@ -106,6 +106,68 @@ first=$("$BIN" $V1 -b -F csv -c path,usage -o +usage /fixture/web | sed -n 3p | 
 n=$("$BIN" $V1 | grep -c '^memcgtop - ')
 [ "$n" = 1 ] && ok "stdout not a terminal implies -b -n 1" || bad "implied batch printed $n headers"
 
+# --set on a copy of a fixture: checked before writing, written, re-read,
+# recorded; nothing written when any change is refused beforehand.
+cp -r "$FIX/edge-vanish/cg/0" "$tmp/w"
+mkdir -p "$tmp/w/odd:na=me"
+cp "$FIX/edge-vanish/cg/0/a/memory."* "$tmp/w/odd:na=me/"
+setrun() { "$BIN" --root "$tmp/w" --audit-log "$tmp/audit" "$@" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/rc"; }
+setrun --set /a:limit=1G --set a:soft=100M --set '/odd:na=me:swappiness=30'
+want="/a: limit (memory.limit_in_bytes): 536870912 -> 1073741824: done, the kernel holds 1073741824 (1.0G)
+/a: soft (memory.soft_limit_in_bytes): max -> 104857600: done, the kernel holds 104857600 (100M)
+/odd:na=me: swappiness (memory.swappiness): 60 -> 30: done, the kernel holds 30"
+[ "$(cat "$tmp/rc")" = 0 ] && [ "$(cat "$tmp/out")" = "$want" ] && [ ! -s "$tmp/err" ] \
+	&& ok "--set writes, re-reads and reports each change" \
+	|| bad "--set: rc $(cat "$tmp/rc") out '$(cat "$tmp/out")' err '$(cat "$tmp/err")'"
+[ "$(cat "$tmp/w/a/memory.limit_in_bytes")" = 1073741824 ] && [ "$(cat "$tmp/w/odd:na=me/memory.swappiness")" = 30 ] \
+	&& ok "--set changed exactly the files named" || bad "--set files: $(cat "$tmp/w/a/memory.limit_in_bytes")"
+want="uid=$(id -u) group=/a file=memory.limit_in_bytes old=536870912 new=1073741824 result=ok now=1073741824
+uid=$(id -u) group=/a file=memory.soft_limit_in_bytes old=max new=104857600 result=ok now=104857600
+uid=$(id -u) group=/odd:na=me file=memory.swappiness old=60 new=30 result=ok now=30"
+[ "$(cat "$tmp/audit")" = "$want" ] && ok "--audit-log has one line per change" || bad "audit log: '$(cat "$tmp/audit")'"
+[ "$(stat -c %a "$tmp/audit")" = 600 ] && ok "--audit-log file created 0600" || bad "audit log mode $(stat -c %a "$tmp/audit")"
+setrun --set /a:limit=-25%
+[ "$(cat "$tmp/w/a/memory.limit_in_bytes")" = 805306368 ] && ok "--set relative -25%" \
+	|| bad "-25%: $(cat "$tmp/w/a/memory.limit_in_bytes")"
+setrun --set /a:limit=max
+[ "$(cat "$tmp/w/a/memory.limit_in_bytes")" = -1 ] && grep -q 'old=805306368 new=-1 result=ok' "$tmp/audit" \
+	&& ok "--set max writes -1 on v1" || bad "max on v1: $(cat "$tmp/w/a/memory.limit_in_bytes")"
+cp "$tmp/w/a/memory.limit_in_bytes" "$tmp/before"
+n_audit=$(wc -l <"$tmp/audit")
+setcheck() {
+	local code=$1 want=$2
+	shift 2
+	setrun "$@"
+	if [ "$(cat "$tmp/rc")" = "$code" ] && [ "$(cat "$tmp/err")" = "$want" ] && [ ! -s "$tmp/out" ] &&
+	   cmp -s "$tmp/before" "$tmp/w/a/memory.limit_in_bytes"; then
+		ok "--set $* -> $code, nothing written"
+	else
+		bad "--set $*: rc $(cat "$tmp/rc") (want $code), err '$(cat "$tmp/err")' (want '$want'), limit $(cat "$tmp/w/a/memory.limit_in_bytes")"
+	fi
+}
+setcheck 2 "memcgtop: --set '/a:limit=1Q': limit: '1Q' is not a value for memory.limit_in_bytes; it takes a size (bytes, or a number with K, M, G or T, e.g. 512M or 1.5G), max (also unlimited or -1), or a change +SIZE, -SIZE, +N%, -N%" \
+	--set /a:limit=2G --set /a:limit=1Q
+setcheck 2 "memcgtop: --set '/a:high=1G': expected PATH:KNOB=VALUE with a cgroup v1 knob (limit, soft, memsw, swappiness)" --set /a:limit=2G --set /a:high=1G
+setcheck 2 "memcgtop: --set '/a:swappiness=201': swappiness: '201' is not a value for memory.swappiness; it takes a whole number from 0 to 200" --set /a:limit=2G --set /a:swappiness=201
+setcheck 1 "memcgtop: --set '/nope:limit=1G': limit: no such group" --set /a:limit=2G --set /nope:limit=1G
+setcheck 2 "memcgtop: --set '../a:limit=1G': '../a' is not a group path (no '.' or '..' components)" --set ../a:limit=1G
+setcheck 2 "memcgtop: --set '/a/./b:limit=1G': '/a/./b' is not a group path (no '.' or '..' components)" --set /a/./b:limit=1G
+setcheck 2 "memcgtop: --set: refused by --readonly" --readonly --set /a:limit=2G
+echo 9223372036854771712 >"$tmp/w/a/memory.limit_in_bytes"
+cp "$tmp/w/a/memory.limit_in_bytes" "$tmp/before"
+setcheck 2 "memcgtop: --set '/a:limit=+1G': limit: the current value is max: give the new value itself" --set /a:limit=+1G
+[ "$(wc -l <"$tmp/audit")" = "$n_audit" ] && ok "refused-before-writing changes leave no audit line" \
+	|| bad "audit grew on refused plans"
+# A symlink planted where the control file should be is not followed.
+rm -f "$tmp/w/a/b/memory.limit_in_bytes"
+ln -s "$tmp/outside" "$tmp/w/a/b/memory.limit_in_bytes"
+echo 5 >"$tmp/outside"
+setrun --set /a/b:limit=1G
+[ "$(cat "$tmp/rc")" = 1 ] && [ "$(cat "$tmp/outside")" = 5 ] && grep -q "refused: .*symbolic link" "$tmp/out" \
+	&& ok "--set does not follow a planted symlink" || bad "symlink: rc $(cat "$tmp/rc") out '$(cat "$tmp/out")' err '$(cat "$tmp/err")' outside $(cat "$tmp/outside")"
+# A recording is never written.
+setcheck 1 "memcgtop: --set '/a:limit=1G': limit: a recording cannot be changed" --root "$FIX/edge-vanish/cg" --set /a:limit=1G
+
 # --help, the man page and the column table agree.
 "$BIN" --help >"$tmp/help"; rc=$?
 [ $rc = 0 ] && grep -q '^Usage: memcgtop' "$tmp/help" && ok "--help exits 0" || bad "--help"

@@ -1,0 +1,44 @@
+/* edit.h - one change to one group: plan, confirm, write, verify, record.
+ *
+ * Shared by --set and the screen's edit dialog, so both make the same
+ * checks and the same audit records.
+ */
+#ifndef MEMCGTOP_EDIT_H
+#define MEMCGTOP_EDIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgfs.h"
+#include "knob.h"
+
+struct edit_plan {
+	const struct knob *k;
+	char path[4096];
+	char old[64];		/* the value now, "max", or "-" (write-only) */
+	char value[96];		/* what will be written */
+	char shown[128];	/* the new value as shown to the operator */
+	char warn[256];		/* what the kernel will do, or "" */
+};
+
+struct edit_result {
+	int err;		/* 0 or the kernel's errno */
+	char now[64];		/* the value the kernel holds afterwards */
+	char msg[4800];		/* one line for the operator */
+};
+
+/*
+ * Checks a change of knob k of the group at path to `text` without writing
+ * anything.  Returns 0, or a negative errno with a one-line reason in err.
+ */
+int edit_plan(struct cgfs *cg, const char *path, const struct knob *k,
+	      const char *text, struct edit_plan *ret, char *err,
+	      size_t errlen);
+/* Writes it, reads back what the kernel holds, records it.  0 if done. */
+int edit_apply(struct cgfs *cg, const struct edit_plan *p,
+	       struct edit_result *ret);
+/* Why knob k cannot be changed on this group, or NULL if it can. */
+const char *edit_disabled(struct cgfs *cg, const char *path,
+			  const struct knob *k);
+
+#endif

@@ -1,0 +1,168 @@
+/* edit.c - checking, writing, verifying and recording one change. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "audit.h"
+#include "edit.h"
+#include "fmt.h"
+#include "parse.h"
+
+/* "max" for no limit in either version's spelling, else the text. */
+static void normalise(const char *text, char *buf, size_t len)
+{
+	uint64_t v;
+
+	if (parse_value_file(text, strlen(text), &v) == 0 && v == VAL_MAX)
+		snprintf(buf, len, "max");
+	else
+		snprintf(buf, len, "%s", text);
+}
+
+static void human(const char *text, char *buf, size_t len)
+{
+	uint64_t v;
+
+	buf[0] = '\0';
+	if (parse_value_file(text, strlen(text), &v) == 0 && v != VAL_MAX &&
+	    v >= 1024) {
+		char h[32];
+
+		fmt_bytes(h, sizeof(h), v);
+		snprintf(buf, len, " (%.16s)", h);
+	}
+}
+
+const char *edit_disabled(struct cgfs *cg, const char *path,
+			  const struct knob *k)
+{
+	int r;
+
+	if (cgfs_readonly(cg))
+		return "--readonly: no changes";
+	if (cgfs_is_series(cg))
+		return "a recording cannot be changed";
+	if (!cgfs_group_exists(cg, path))
+		return "no such group";
+	r = cgfs_can_write(cg, path, k->file);
+	if (r == -ENOENT)
+		return path[0] == '/' && path[1] == '\0' ?
+			"the root group has no such file" :
+			"this group has no such file (not this kernel, or "
+			"swap accounting is off)";
+	if (r == -EACCES || r == -EPERM)
+		return "no permission to write it";
+	if (r < 0)
+		return strerror(-r);
+	return NULL;
+}
+
+static void warn_for(struct cgfs *cg, const char *path, struct edit_plan *p,
+		     uint64_t newv, int unlimited)
+{
+	const struct knob *k = p->k;
+	char buf[64], u[32];
+	uint64_t usage;
+
+	p->warn[0] = '\0';
+	if (k->kind == KNOB_RECLAIM) {
+		snprintf(p->warn, sizeof(p->warn), "the kernel reclaims this "
+			 "much from the group now");
+		return;
+	}
+	if (unlimited || (strcmp(k->name, "limit") && strcmp(k->name, "high")))
+		return;
+	if (cgfs_read_knob(cg, path, k->version == 1 ?
+			   "memory.usage_in_bytes" : "memory.current", buf,
+			   sizeof(buf)) < 0 ||
+	    parse_value_file(buf, strlen(buf), &usage) < 0 || usage <= newv)
+		return;
+	fmt_bytes(u, sizeof(u), usage);
+	if (k->version == 1)
+		snprintf(p->warn, sizeof(p->warn), "usage %s is above it: the "
+			 "kernel reclaims now, and refuses the change (EBUSY) "
+			 "if it cannot get below", u);
+	else if (!strcmp(k->name, "limit"))
+		snprintf(p->warn, sizeof(p->warn), "usage %s is above it: the "
+			 "kernel reclaims now and may OOM-kill processes of the "
+			 "group if it cannot get below", u);
+	else
+		snprintf(p->warn, sizeof(p->warn), "usage %s is above it: the "
+			 "kernel reclaims now and throttles the group", u);
+}
+
+int edit_plan(struct cgfs *cg, const char *path, const struct knob *k,
+	      const char *text, struct edit_plan *ret, char *err,
+	      size_t errlen)
+{
+	struct knob_value v;
+	const char *why;
+	uint64_t cur = 0;
+	int has_cur = 0, r;
+	char h[32];
+
+	memset(ret, 0, sizeof(*ret));
+	ret->k = k;
+	snprintf(ret->path, sizeof(ret->path), "%s", path);
+	why = edit_disabled(cg, path, k);
+	if (why) {
+		snprintf(err, errlen, "%s: %s", k->name, why);
+		return -EPERM;
+	}
+	snprintf(ret->old, sizeof(ret->old), "-");
+	if (k->kind != KNOB_RECLAIM) {
+		char raw[64];
+
+		r = cgfs_read_knob(cg, path, k->file, raw, sizeof(raw));
+		if (r == 0) {
+			normalise(raw, ret->old, sizeof(ret->old));
+			has_cur = parse_value_file(raw, strlen(raw), &cur) == 0;
+		}
+	}
+	r = knob_parse(k, text, cur, has_cur, &v, err, errlen);
+	if (r < 0)
+		return r;
+	knob_format(k, &v, ret->value, sizeof(ret->value));
+	if (v.unlimited)
+		snprintf(ret->shown, sizeof(ret->shown), "max");
+	else
+		snprintf(ret->shown, sizeof(ret->shown), "%s", ret->value);
+	human(ret->shown, h, sizeof(h));
+	strncat(ret->shown, h, sizeof(ret->shown) - strlen(ret->shown) - 1);
+	warn_for(cg, path, ret, v.bytes, v.unlimited);
+	return 0;
+}
+
+int edit_apply(struct cgfs *cg, const struct edit_plan *p,
+	       struct edit_result *ret)
+{
+	const struct knob *k = p->k;
+	char raw[64], h[32];
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	snprintf(ret->now, sizeof(ret->now), "-");
+	r = cgfs_write(cg, p->path, k->file, p->value);
+	ret->err = r < 0 ? -r : 0;
+	/* Show what the kernel holds, whatever happened: it rounds down to
+	 * pages, and a refused change leaves the old value. */
+	if (k->kind != KNOB_RECLAIM &&
+	    cgfs_read_knob(cg, p->path, k->file, raw, sizeof(raw)) == 0)
+		normalise(raw, ret->now, sizeof(ret->now));
+	human(ret->now, h, sizeof(h));
+	if (r == 0)
+		snprintf(ret->msg, sizeof(ret->msg), "%s: %s (%s): %s -> %s: "
+			 "done%s%s%s", p->path, k->name, k->file, p->old,
+			 p->value, k->kind == KNOB_RECLAIM ? "" :
+			 ", the kernel holds ", k->kind == KNOB_RECLAIM ? "" :
+			 ret->now, h);
+	else
+		snprintf(ret->msg, sizeof(ret->msg), "%s: %s (%s): %s -> %s: "
+			 "refused: %s: %s", p->path, k->name, k->file, p->old,
+			 p->value, strerror(-r), cgfs_readonly(cg) ?
+			 "--readonly" : knob_explain(k, -r));
+	audit_record(p->path, k->file, p->old, p->value,
+		     r == 0 ? "ok" : strerror(-r), ret->now);
+	return r;
+}

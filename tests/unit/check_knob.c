@@ -1,0 +1,153 @@
+/* Unit tests: knob values, checked before anything is written. */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "knob.h"
+#include "units.h"
+
+static const struct knob *k(int v, const char *name)
+{
+	const struct knob *r = knob_find(v, name, strlen(name));
+
+	ck_assert_ptr_nonnull(r);
+	return r;
+}
+
+static uint64_t size(const char *s)
+{
+	uint64_t v = 0;
+
+	ck_assert_int_eq(knob_parse_size(s, strlen(s), &v), 0);
+	return v;
+}
+
+START_TEST(sizes)
+{
+	uint64_t v;
+
+	ck_assert_uint_eq(size("0"), 0);
+	ck_assert_uint_eq(size("1536"), 1536);
+	ck_assert_uint_eq(size("1536B"), 1536);
+	ck_assert_uint_eq(size("1K"), 1024);
+	ck_assert_uint_eq(size("1.5k"), 1536);
+	ck_assert_uint_eq(size("512M"), 512ULL << 20);
+	ck_assert_uint_eq(size("512mb"), 512ULL << 20);
+	ck_assert_uint_eq(size("2GiB"), 2ULL << 30);
+	ck_assert_uint_eq(size("1.5G"), 3ULL << 29);
+	ck_assert_uint_eq(size("1T"), 1ULL << 40);
+	ck_assert_uint_eq(size("0.1K"), 102);
+	ck_assert_int_eq(knob_parse_size("", 0, &v), -EINVAL);
+	ck_assert_int_eq(knob_parse_size("M", 1, &v), -EINVAL);
+	ck_assert_int_eq(knob_parse_size("1X", 2, &v), -EINVAL);
+	ck_assert_int_eq(knob_parse_size("1KK", 3, &v), -EINVAL);
+	ck_assert_int_eq(knob_parse_size("1 G", 3, &v), -EINVAL);
+	ck_assert_int_eq(knob_parse_size("-1", 2, &v), -EINVAL);
+	ck_assert_int_eq(knob_parse_size("1.2.3", 5, &v), -EINVAL);
+	ck_assert_int_eq(knob_parse_size("99999999999999999999", 20, &v),
+			 -ERANGE);
+	ck_assert_int_eq(knob_parse_size("16777216T", 9, &v), -ERANGE);
+}
+END_TEST
+
+static int parse(const struct knob *kn, const char *text, uint64_t cur,
+		 struct knob_value *v, char *err)
+{
+	return knob_parse(kn, text, cur, 1, v, err, 512);
+}
+
+START_TEST(values)
+{
+	struct knob_value v;
+	char err[512], out[64];
+
+	ck_assert_int_eq(parse(k(2, "max"), "max", 0, &v, err), 0);
+	ck_assert(v.unlimited);
+	knob_format(k(2, "limit"), &v, out, sizeof(out));
+	ck_assert_str_eq(out, "max");
+	ck_assert_int_eq(parse(k(1, "limit"), "unlimited", 0, &v, err), 0);
+	knob_format(k(1, "limit"), &v, out, sizeof(out));
+	ck_assert_str_eq(out, "-1");
+	ck_assert_int_eq(parse(k(1, "soft"), "-1", 0, &v, err), 0);
+	ck_assert(v.unlimited);
+	ck_assert_int_eq(parse(k(2, "high"), " 1.5G ", 0, &v, err), 0);
+	knob_format(k(2, "high"), &v, out, sizeof(out));
+	ck_assert_str_eq(out, "1610612736");
+	/* Relative changes. */
+	ck_assert_int_eq(parse(k(2, "limit"), "+256M", 1ULL << 30, &v, err), 0);
+	ck_assert_uint_eq(v.bytes, (1ULL << 30) + (256ULL << 20));
+	ck_assert_int_eq(parse(k(2, "limit"), "-10%", 1000, &v, err), 0);
+	ck_assert_uint_eq(v.bytes, 900);
+	ck_assert_int_eq(parse(k(2, "limit"), "+12.5%", 1000, &v, err), 0);
+	ck_assert_uint_eq(v.bytes, 1125);
+	ck_assert_int_eq(parse(k(2, "low"), "-1G", 1ULL << 20, &v, err),
+			 -ERANGE);
+	ck_assert_str_eq(err, "low: -1G would take the value below 0");
+	ck_assert_int_eq(parse(k(2, "limit"), "+1G", UINT64_MAX, &v, err),
+			 -EINVAL);
+	ck_assert_str_eq(err, "limit: the current value is max: give the new "
+			 "value itself");
+	ck_assert_int_eq(knob_parse(k(2, "limit"), "+1G", 0, 0, &v, err, 512),
+			 -EINVAL);
+	/* Protections take no "max". */
+	ck_assert_int_eq(parse(k(2, "min"), "max", 0, &v, err), -EINVAL);
+	ck_assert_str_eq(err, "min: 'max' is not a value for memory.min; it "
+			 "takes a size (bytes, or a number with K, M, G or T, "
+			 "e.g. 512M or 1.5G), or a change +SIZE, -SIZE, +N%, "
+			 "-N%");
+	ck_assert_int_eq(parse(k(2, "limit"), "12abc", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "limit"), "", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "limit"), "1\n2", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "limit"), "9E", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "limit"), "9000000T", 0, &v, err), -ERANGE);
+	/* Swappiness 0..200, oom.group 0/1. */
+	ck_assert_int_eq(parse(k(1, "swappiness"), "200", 0, &v, err), 0);
+	ck_assert_uint_eq(v.bytes, 200);
+	ck_assert_int_eq(parse(k(1, "swappiness"), "201", 0, &v, err), -EINVAL);
+	ck_assert_str_eq(err, "swappiness: '201' is not a value for "
+			 "memory.swappiness; it takes a whole number from 0 to "
+			 "200");
+	ck_assert_int_eq(parse(k(1, "swappiness"), "1K", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(1, "swappiness"), "-1", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "oom.group"), "1", 0, &v, err), 0);
+	ck_assert_int_eq(parse(k(2, "oom.group"), "2", 0, &v, err), -EINVAL);
+	/* memory.reclaim: a size and maybe swappiness=N. */
+	ck_assert_int_eq(parse(k(2, "reclaim"), "64M swappiness=10", 0, &v,
+			       err), 0);
+	knob_format(k(2, "reclaim"), &v, out, sizeof(out));
+	ck_assert_str_eq(out, "67108864 swappiness=10");
+	ck_assert_int_eq(parse(k(2, "reclaim"), "64M swappiness=300", 0, &v,
+			       err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "reclaim"), "0", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "reclaim"), "max", 0, &v, err), -EINVAL);
+}
+END_TEST
+
+START_TEST(table)
+{
+	ck_assert_ptr_null(knob_find(1, "high", 4));
+	ck_assert_ptr_null(knob_find(2, "soft", 4));
+	ck_assert_str_eq(k(2, "max")->file, "memory.max");
+	ck_assert_str_eq(k(2, "swap.max")->file, "memory.swap.max");
+	ck_assert_str_eq(k(1, "memsw")->file, "memory.memsw.limit_in_bytes");
+	ck_assert_str_eq(knob_explain(k(1, "limit"), EBUSY),
+			 "the kernel could not reclaim the group down to the "
+			 "new limit and kept the old one");
+	for (size_t i = 0; i < nknobs; i++) {
+		ck_assert(strncmp(knobs[i].file, "memory.", 7) == 0);
+		ck_assert(!strchr(knobs[i].file, '/'));
+	}
+}
+END_TEST
+
+Suite *knob_suite(void)
+{
+	Suite *s = suite_create("knob");
+	TCase *t = tcase_create("core");
+
+	tcase_add_test(t, sizes);
+	tcase_add_test(t, values);
+	tcase_add_test(t, table);
+	suite_add_tcase(s, t);
+	return s;
+}
