@@ -376,6 +376,14 @@ static void draw_status(const struct tui *t)
 	case IN_DELAY:
 		snprintf(line, sizeof(line), "Interval in seconds: %s", t->line);
 		break;
+	case IN_EDIT: {
+		char p[200];
+
+		snprintf(line, sizeof(line), "%s%s",
+			 tui_dialog_prompt((struct tui *)t, p, sizeof(p)),
+			 t->line);
+		break;
+	}
 	default:
 		snprintf(line, sizeof(line), "%s", t->status);
 		break;
@@ -412,6 +420,12 @@ void tui_draw(struct tui *t)
 		snprintf(msg, sizeof(msg), "terminal too small (%dx%d)", COLS,
 			 LINES);
 		put(t, 0, &vx, msg, A_NORMAL, 0);
+		refresh();
+		return;
+	}
+	if (t->ed.stage != ED_NONE) {
+		tui_draw_dialog(t);
+		draw_status(t);
 		refresh();
 		return;
 	}

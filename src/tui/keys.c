@@ -258,7 +258,12 @@ static void k_setup(struct tui *t)
 
 static void k_edit(struct tui *t)
 {
-	tui_message(t, 1, "editing limits is not part of this version");
+	tui_dialog_open(t);
+}
+
+static void k_undo(struct tui *t)
+{
+	tui_undo(t);
 }
 
 static void k_quit(struct tui *t) { t->quit = 1; }
@@ -310,8 +315,10 @@ static const struct binding bindings[] = {
 	{ { 'h', '?', KEY_F(1) }, "h ? F1", "this help", k_help },
 	{ { 'S', KEY_F(2) }, "S F2",
 	  "setup: columns of the custom set; save the settings", k_setup },
-	{ { 'e', KEY_F(7) }, "e F7", "edit a limit (not in this version)",
-	  k_edit },
+	{ { 'e', KEY_F(7) }, "e F7",
+	  "change a limit, protection or swappiness of the group (or of "
+	  "the tagged groups)", k_edit },
+	{ { 'u' }, "u", "undo the last change made in this run", k_undo },
 	{ { 'q', KEY_F(10) }, "q F10", "quit", k_quit },
 };
 
@@ -357,6 +364,9 @@ static void commit_input(struct tui *t)
 		t->next_refresh = 0;
 		tui_message(t, 0, "refresh every %g s", d);
 		break;
+	case IN_EDIT:
+		tui_dialog_value(t);
+		return;
 	case IN_NONE:
 		break;
 	}
@@ -367,6 +377,8 @@ static void input_key(struct tui *t, int ch)
 {
 	switch (ch) {
 	case 27:	/* Esc */
+		if (t->input == IN_EDIT)
+			t->ed.stage = ED_NONE;
 		t->input = IN_NONE;
 		tui_message(t, 0, "cancelled");
 		return;
@@ -407,6 +419,8 @@ int tui_key(struct tui *t, int ch)
 	}
 	if (t->setup)
 		return tui_setup_key(t, ch);
+	if (t->ed.stage != ED_NONE && t->ed.stage != ED_VALUE)
+		return tui_dialog_key(t, ch);
 	if (t->help) {
 		if (ch == KEY_DOWN || ch == 'j')
 			t->help_top++;

@@ -432,6 +432,7 @@ int tui_run(const struct tui_opts *o)
 	free(t.match);
 	free(t.kids);
 	tui_pane_free(&t);
+	tui_dialog_free(&t);
 	free(t.sel_path);
 	model_free(&t.m);
 	snapshot_free(&t.snap);

@@ -16,7 +16,40 @@ enum colset { SET_OVERVIEW, SET_LRU, SET_RECLAIM, SET_EVENTS, SET_LIMITS,
 
 #define SET_MAX_COLS 64
 
-enum input_mode { IN_NONE, IN_SEARCH, IN_FILTER, IN_DELAY };
+enum input_mode { IN_NONE, IN_SEARCH, IN_FILTER, IN_DELAY, IN_EDIT };
+enum dialog_stage { ED_NONE, ED_PICK, ED_VALUE, ED_CONFIRM, ED_RESULT };
+
+#define DIALOG_MAX_KNOBS 16
+
+struct knob;
+struct edit_plan;
+
+struct dialog_line {
+	int attr;
+	char text[600];
+};
+
+/* The last change made in this run, for u. */
+struct undo {
+	const struct knob *k;
+	char path[4096];
+	char old[64];
+};
+
+struct dialog {
+	enum dialog_stage stage;
+	char **paths;		/* the groups being changed */
+	size_t npaths;
+	const struct knob *knobs[DIALOG_MAX_KNOBS];
+	size_t nknobs;
+	int sel;
+	const struct knob *k;
+	struct edit_plan *plans;
+	size_t nplans;
+	struct dialog_line *lines;
+	size_t nlines, caplines;
+	int undo;		/* this dialog undoes the last change */
+};
 enum pane { PANE_NONE, PANE_DETAIL, PANE_PROCS };
 
 struct statkv {
@@ -75,6 +108,10 @@ struct tui {
 	size_t nprocs;
 	char *kids;		/* by group index: it has children */
 
+	struct dialog ed;
+	struct undo *undo;
+	size_t nundo;
+
 	char status[256];
 	int status_error;
 
@@ -102,6 +139,15 @@ const struct mgroup *tui_selected(const struct tui *t);
 /* pane.c */
 void tui_draw_pane(struct tui *t, int y0, int rows);
 void tui_pane_free(struct tui *t);
+
+/* dialog.c */
+void tui_dialog_open(struct tui *t);
+int tui_dialog_key(struct tui *t, int ch);
+void tui_dialog_value(struct tui *t);
+void tui_draw_dialog(struct tui *t);
+const char *tui_dialog_prompt(struct tui *t, char *buf, size_t len);
+void tui_dialog_free(struct tui *t);
+void tui_undo(struct tui *t);
 
 /* setup.c */
 int tui_setup_key(struct tui *t, int ch);

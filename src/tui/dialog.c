@@ -1,0 +1,369 @@
+/* dialog.c - the edit dialog: pick a knob, type a value, confirm, report.
+ *
+ * Changes go through edit.c, as --set does: the same checks, the same
+ * write, the same audit record.  Tagged groups are changed together, each
+ * checked and reported on its own.
+ */
+#include <curses.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "edit.h"
+#include "fmt.h"
+#include "parse.h"
+#include "tui_int.h"
+
+static void clear_plans(struct tui *t)
+{
+	free(t->ed.plans);
+	t->ed.plans = NULL;
+	t->ed.nplans = 0;
+	t->ed.nlines = 0;
+}
+
+void tui_dialog_free(struct tui *t)
+{
+	clear_plans(t);
+	for (size_t i = 0; i < t->ed.npaths; i++)
+		free(t->ed.paths[i]);
+	free(t->ed.paths);
+	t->ed.paths = NULL;
+	t->ed.npaths = 0;
+	free(t->ed.lines);
+	t->ed.lines = NULL;
+	free(t->undo);
+	t->undo = NULL;
+	t->nundo = 0;
+}
+
+static void add_line(struct tui *t, int attr, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add_line(struct tui *t, int attr, const char *fmt, ...)
+{
+	struct dialog_line *l;
+	va_list ap;
+
+	if (t->ed.nlines == t->ed.caplines) {
+		size_t nc = t->ed.caplines ? t->ed.caplines * 2 : 16;
+		struct dialog_line *nl = realloc(t->ed.lines, nc * sizeof(*nl));
+
+		if (!nl)
+			return;
+		t->ed.lines = nl;
+		t->ed.caplines = nc;
+	}
+	l = &t->ed.lines[t->ed.nlines++];
+	l->attr = attr;
+	va_start(ap, fmt);
+	vsnprintf(l->text, sizeof(l->text), fmt, ap);
+	va_end(ap);
+}
+
+/* The groups a change applies to: the tagged ones, else the selection. */
+static int take_targets(struct tui *t)
+{
+	const struct mgroup *sel = tui_selected(t);
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->ed.npaths; i++)
+		free(t->ed.paths[i]);
+	free(t->ed.paths);
+	t->ed.paths = NULL;
+	t->ed.npaths = 0;
+	for (size_t i = 0; i < t->m.n; i++)
+		n += (t->m.groups[i]->view & VIEW_TAGGED) != 0;
+	t->ed.paths = calloc(n ? n : 1, sizeof(char *));
+	if (!t->ed.paths)
+		return -1;
+	for (size_t i = 0; i < t->m.n && n; i++)
+		if (t->m.groups[i]->view & VIEW_TAGGED)
+			t->ed.paths[t->ed.npaths++] = strdup(t->m.groups[i]->path);
+	if (!n && sel)
+		t->ed.paths[t->ed.npaths++] = strdup(sel->path);
+	for (size_t i = 0; i < t->ed.npaths; i++)
+		if (!t->ed.paths[i])
+			return -1;
+	return t->ed.npaths ? 0 : -1;
+}
+
+void tui_dialog_open(struct tui *t)
+{
+	int v = cgfs_version(t->cg);
+
+	if (cgfs_readonly(t->cg)) {
+		tui_message(t, 1, "editing is disabled: --readonly");
+		return;
+	}
+	if (cgfs_is_series(t->cg)) {
+		tui_message(t, 1, "editing is disabled: a recording cannot be "
+			    "changed");
+		return;
+	}
+	if (take_targets(t) < 0) {
+		tui_message(t, 1, "no group to edit");
+		return;
+	}
+	t->ed.nknobs = 0;
+	for (size_t i = 0; i < nknobs && t->ed.nknobs < DIALOG_MAX_KNOBS; i++)
+		if (knobs[i].version == v)
+			t->ed.knobs[t->ed.nknobs++] = &knobs[i];
+	t->ed.sel = 0;
+	t->ed.undo = 0;
+	clear_plans(t);
+	t->ed.stage = ED_PICK;
+}
+
+/* Plans the change for every target; problems are listed, not fatal. */
+static void plan_all(struct tui *t, const struct knob *k, const char **texts)
+{
+	char err[600];
+	int syntax_only = 1;
+
+	clear_plans(t);
+	t->ed.plans = calloc(t->ed.npaths, sizeof(*t->ed.plans));
+	if (!t->ed.plans)
+		return;
+	add_line(t, t->attr[TE_HEADER], "Change %s (%s)%s", k->name, k->file,
+		 t->ed.undo ? ": undo" : "");
+	for (size_t i = 0; i < t->ed.npaths; i++) {
+		struct edit_plan *p = &t->ed.plans[t->ed.nplans];
+
+		if (edit_plan(t->cg, t->ed.paths[i], k, texts ? texts[i] :
+			      t->line, p, err, sizeof(err)) < 0) {
+			add_line(t, t->attr[TE_ERROR], "  %s: not changed: %s",
+				 t->ed.paths[i], err);
+			continue;
+		}
+		syntax_only = 0;
+		t->ed.nplans++;
+		add_line(t, A_NORMAL, "  %s: %s -> %s", p->path, p->old,
+			 p->shown);
+		if (p->warn[0])
+			add_line(t, t->attr[TE_NEAR_LIMIT], "      %s", p->warn);
+	}
+	(void)syntax_only;
+	if (t->ed.nplans)
+		add_line(t, A_BOLD, "Apply %s %zu group%s? y applies, any other "
+			 "key cancels", t->ed.nplans == 1 ? "to" : "to these",
+			 t->ed.nplans, t->ed.nplans == 1 ? "" : "s");
+	else
+		add_line(t, A_BOLD, "Nothing to change; any key returns");
+	t->ed.stage = ED_CONFIRM;
+}
+
+static void apply_all(struct tui *t)
+{
+	size_t done = 0, refused = 0;
+	struct undo *u;
+
+	t->ed.nlines = 0;
+	add_line(t, t->attr[TE_HEADER], "Changed %s (%s)", t->ed.k->name,
+		 t->ed.k->file);
+	u = calloc(t->ed.nplans ? t->ed.nplans : 1, sizeof(*u));
+	if (!t->ed.undo && u) {
+		free(t->undo);
+		t->undo = u;
+		t->nundo = 0;
+		u = NULL;
+	}
+	for (size_t i = 0; i < t->ed.nplans; i++) {
+		struct edit_plan *p = &t->ed.plans[i];
+		struct edit_result r;
+
+		if (edit_apply(t->cg, p, &r) == 0) {
+			done++;
+			add_line(t, A_NORMAL, "  %s: done, the kernel holds %s",
+				 p->path, r.now);
+			if (!t->ed.undo && t->undo && p->k->kind != KNOB_RECLAIM &&
+			    strcmp(p->old, "-")) {
+				struct undo *x = &t->undo[t->nundo++];
+
+				x->k = p->k;
+				snprintf(x->path, sizeof(x->path), "%s", p->path);
+				snprintf(x->old, sizeof(x->old), "%s", p->old);
+			}
+		} else {
+			refused++;
+			add_line(t, t->attr[TE_ERROR], "  %s: refused: %s: %s",
+				 p->path, strerror(r.err),
+				 knob_explain(p->k, r.err));
+		}
+	}
+	free(u);
+	add_line(t, A_BOLD, "%zu done, %zu refused; any key returns%s", done,
+		 refused, t->nundo && !t->ed.undo ? " (u undoes)" : "");
+	tui_message(t, refused != 0, "%s %s: %zu done, %zu refused",
+		    t->ed.undo ? "undo" : "change", t->ed.k->name, done,
+		    refused);
+	if (t->ed.undo)
+		t->nundo = 0;
+	t->ed.stage = ED_RESULT;
+	/* Show the new values at once. */
+	t->next_refresh = 0;
+}
+
+void tui_undo(struct tui *t)
+{
+	const char **texts;
+
+	if (!t->nundo) {
+		tui_message(t, 1, "nothing to undo");
+		return;
+	}
+	if (cgfs_readonly(t->cg))
+		return;
+	for (size_t i = 0; i < t->ed.npaths; i++)
+		free(t->ed.paths[i]);
+	free(t->ed.paths);
+	t->ed.paths = calloc(t->nundo, sizeof(char *));
+	texts = calloc(t->nundo, sizeof(char *));
+	if (!t->ed.paths || !texts) {
+		free(texts);
+		return;
+	}
+	t->ed.npaths = 0;
+	for (size_t i = 0; i < t->nundo; i++) {
+		t->ed.paths[t->ed.npaths] = strdup(t->undo[i].path);
+		texts[t->ed.npaths++] = t->undo[i].old;
+	}
+	t->ed.k = t->undo[0].k;
+	t->ed.undo = 1;
+	plan_all(t, t->ed.k, texts);
+	free(texts);
+}
+
+int tui_dialog_key(struct tui *t, int ch)
+{
+	switch (t->ed.stage) {
+	case ED_PICK:
+		if ((ch == KEY_UP || ch == 'k') && t->ed.sel > 0)
+			t->ed.sel--;
+		else if ((ch == KEY_DOWN || ch == 'j') &&
+			 (size_t)t->ed.sel + 1 < t->ed.nknobs)
+			t->ed.sel++;
+		else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+			const struct knob *k = t->ed.knobs[t->ed.sel];
+			const char *why = edit_disabled(t->cg, t->ed.paths[0], k);
+
+			if (why && t->ed.npaths == 1) {
+				tui_message(t, 1, "%s: %s", k->name, why);
+				break;
+			}
+			t->ed.k = k;
+			t->ed.stage = ED_VALUE;
+			t->input = IN_EDIT;
+			t->line[0] = '\0';
+			t->line_len = 0;
+		} else if (ch == 27 || ch == 'q') {
+			t->ed.stage = ED_NONE;
+			tui_message(t, 0, "edit cancelled");
+		}
+		return 1;
+	case ED_CONFIRM:
+		if (ch == 'y' && t->ed.nplans) {
+			apply_all(t);
+		} else {
+			t->ed.stage = ED_NONE;
+			tui_message(t, 0, "nothing changed");
+		}
+		return 1;
+	case ED_RESULT:
+		t->ed.stage = ED_NONE;
+		return 1;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* Enter in the value line: plan, then confirm. */
+void tui_dialog_value(struct tui *t)
+{
+	char err[600];
+	struct edit_plan probe;
+
+	/* A malformed value is refused at once, the line kept for fixing. */
+	if (edit_plan(t->cg, t->ed.paths[0], t->ed.k, t->line, &probe, err,
+		      sizeof(err)) < 0 && t->ed.npaths == 1) {
+		tui_message(t, 1, "%s", err);
+		t->input = IN_EDIT;
+		return;
+	}
+	t->input = IN_NONE;
+	plan_all(t, t->ed.k, NULL);
+}
+
+const char *tui_dialog_prompt(struct tui *t, char *buf, size_t len)
+{
+	char now[64] = "?";
+
+	if (t->ed.k->kind != KNOB_RECLAIM &&
+	    cgfs_read_knob(t->cg, t->ed.paths[0], t->ed.k->file, now,
+			   sizeof(now)) == 0) {
+		uint64_t v;
+
+		if (parse_value_file(now, strlen(now), &v) == 0 &&
+		    v == VAL_MAX)
+			snprintf(now, sizeof(now), "max");
+	}
+	snprintf(buf, len, "%s of %s%s (now %s): ", t->ed.k->name,
+		 t->ed.paths[0], t->ed.npaths > 1 ? " and the tagged" : "",
+		 now);
+	return buf;
+}
+
+void tui_draw_dialog(struct tui *t)
+{
+	int y = 0;
+
+	if (t->ed.stage == ED_PICK || t->ed.stage == ED_VALUE) {
+		char h[300], safe[600];
+
+		snprintf(h, sizeof(h), "Edit %s%s  (Up/Down choose, Enter edits, "
+			 "Esc cancels)", t->ed.paths[0], t->ed.npaths > 1 ?
+			 " and the other tagged groups" : "");
+		fmt_escape(safe, sizeof(safe), h, strlen(h));
+		attrset(t->attr[TE_HEADER]);
+		mvhline(y, 0, ' ', COLS);
+		mvaddnstr(y++, 0, safe, COLS);
+		attrset(A_NORMAL);
+		for (size_t i = 0; i < t->ed.nknobs && y < LINES - 1; i++) {
+			const struct knob *k = t->ed.knobs[i];
+			const char *why = edit_disabled(t->cg, t->ed.paths[0], k);
+			char now[64] = "-", line[400];
+
+			if (k->kind != KNOB_RECLAIM &&
+			    cgfs_read_knob(t->cg, t->ed.paths[0], k->file, now,
+					   sizeof(now)) < 0)
+				snprintf(now, sizeof(now), "-");
+			{
+				uint64_t v;
+
+				if (parse_value_file(now, strlen(now), &v) == 0 &&
+				    v == VAL_MAX)
+					snprintf(now, sizeof(now), "max");
+			}
+			snprintf(line, sizeof(line), " %-11s %-28s %-20s %s",
+				 k->name, k->file, now, why ? why : k->help);
+			attrset((int)i == t->ed.sel ? t->attr[TE_SELECTED] :
+				why ? t->attr[TE_DIM] : (int)A_NORMAL);
+			mvhline(y, 0, ' ', COLS);
+			mvaddnstr(y++, 0, line, COLS);
+			attrset(A_NORMAL);
+		}
+		return;
+	}
+	for (size_t i = 0; i < t->ed.nlines && y < LINES - 1; i++) {
+		char safe[1200];
+
+		fmt_escape(safe, sizeof(safe), t->ed.lines[i].text,
+			   strlen(t->ed.lines[i].text));
+		attrset(t->ed.lines[i].attr);
+		mvhline(y, 0, ' ', COLS);
+		mvaddnstr(y++, 0, safe, COLS);
+		attrset(A_NORMAL);
+	}
+}
