@@ -23,6 +23,7 @@ struct edit_plan {
 
 struct edit_result {
 	int err;		/* 0 or the kernel's errno */
+	int audit_failed;	/* the audit log could not be written */
 	char now[64];		/* the value the kernel holds afterwards */
 	char msg[4800];		/* one line for the operator */
 };

@@ -11,6 +11,12 @@
 
 static int log_fd = -1;
 static int opened;
+static char last_error[300];
+
+const char *audit_error(void)
+{
+	return last_error;
+}
 
 int audit_open(const char *file, char *err, size_t errlen)
 {
@@ -40,8 +46,8 @@ void audit_close(void)
 	opened = 0;
 }
 
-void audit_record(const char *path, const char *file, const char *old,
-		  const char *new_value, const char *result, const char *now)
+int audit_record(const char *path, const char *file, const char *old,
+		 const char *new_value, const char *result, const char *now)
 {
 	char safe[1024], line[1600];
 	int n;
@@ -52,17 +58,23 @@ void audit_record(const char *path, const char *file, const char *old,
 		     "new=%s result=%s now=%s", (unsigned)getuid(), safe, file,
 		     old, new_value, result, now);
 	if (n < 0)
-		return;
+		return -EINVAL;
 	if (!opened)
 		openlog("memcgtop", LOG_PID, LOG_AUTHPRIV);
 	syslog(LOG_AUTHPRIV | LOG_NOTICE, "%s", line);
 	if (log_fd >= 0) {
 		size_t len = strlen(line);
+		ssize_t w;
 
 		line[len] = '\n';
 		/* One write() with O_APPEND: lines of concurrent runs do not
 		 * interleave. */
-		if (write(log_fd, line, len + 1) < 0)
-			return;
+		w = write(log_fd, line, len + 1);
+		if (w < 0 || (size_t)w != len + 1) {
+			snprintf(last_error, sizeof(last_error), "%s",
+				 w < 0 ? strerror(errno) : "short write");
+			return w < 0 ? -errno : -EIO;
+		}
 	}
+	return 0;
 }

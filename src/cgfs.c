@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +47,9 @@ enum cgfile {
 };
 
 #define CFBIT(f) (1u << (f))
+
+/* Descriptors left for libraries, panes, the terminal and the audit log. */
+#define FD_RESERVE 128
 
 static const char *const v1_file[CF_NR] = {
 	[CF_USAGE] = "memory.usage_in_bytes",
@@ -199,6 +203,22 @@ static const struct keymap v1_oomctl_keys[] = {
 	{ NULL, 0 }
 };
 
+/*
+ * A group's descriptors, kept across refreshes on a live hierarchy.
+ * cgroupfs answers pread(fd, buf, len, 0) on a kept descriptor with fresh
+ * content, at about half the cost of openat + read + close (measured on
+ * 6.18); each kept descriptor also holds the kernel's read buffer (a page
+ * or more), so they are budgeted.
+ */
+struct gh {
+	char *path;
+	size_t len;
+	struct gh *next;	/* hash chain */
+	unsigned gen;		/* the refresh that last walked it */
+	int dirfd;		/* -1: not kept */
+	int fd[CF_NR];		/* -1: not kept */
+};
+
 struct cgfs {
 	int version;
 	const char *mode;
@@ -220,6 +240,12 @@ struct cgfs {
 	const struct keymap *stat_keys;
 	const char *const *file;
 	const unsigned *need;
+	/* kept descriptors (not for series: every sample is a new tree) */
+	struct gh **gh;
+	size_t gh_cap, gh_n;
+	unsigned gen;
+	long fd_budget, fd_kept;
+	int stale;		/* read_group met a removed group's fd */
 };
 
 int cgfs_version(const struct cgfs *cg)
@@ -251,58 +277,127 @@ int cgfs_is_live(const struct cgfs *cg)
 		 sf.f_type == CGROUP_SUPER_MAGIC);
 }
 
-/*
- * Reads a whole small control file into cg->buf.  O_NOFOLLOW: a symlink
- * planted where a control file should be is not followed out of the
- * hierarchy.  O_NONBLOCK: a FIFO planted in a fixture does not hang us.
- * Returns the length or a negative errno.
- */
-static ssize_t read_small(struct cgfs *cg, int dirfd, const char *name)
+/* Grows cg->buf; control files are small, so 1 MiB is garbage. */
+static int grow_buf(struct cgfs *cg)
+{
+	char *nb;
+
+	if (cg->bufcap >= (1u << 20))
+		return 0;
+	nb = realloc(cg->buf, cg->bufcap * 2);
+	if (!nb)
+		return -ENOMEM;
+	cg->buf = nb;
+	cg->bufcap *= 2;
+	return 1;
+}
+
+/* Reads fd from offset 0 to its end into cg->buf; the length or -errno. */
+static ssize_t read_whole(struct cgfs *cg, int fd)
 {
 	size_t len = 0;
-	int fd;
 
-	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
-		    O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
 	for (;;) {
 		ssize_t n;
 
 		if (len == cg->bufcap) {
-			/* Control files are small; 1 MiB is garbage. */
-			if (cg->bufcap >= (1u << 20))
+			int g = grow_buf(cg);
+
+			if (g < 0)
+				return g;
+			if (g == 0)
 				break;
-			char *nb = realloc(cg->buf, cg->bufcap * 2);
-
-			if (!nb) {
-				close(fd);
-				return -ENOMEM;
-			}
-			cg->buf = nb;
-			cg->bufcap *= 2;
 		}
-		n = read(fd, cg->buf + len, cg->bufcap - len);
+		n = pread(fd, cg->buf + len, cg->bufcap - len, (off_t)len);
 		if (n < 0) {
-			int e = errno;
-
-			if (e == EINTR)
+			if (errno == EINTR)
 				continue;
-			close(fd);
-			return -e;
+			return -errno;
 		}
 		if (n == 0)
 			break;
 		len += (size_t)n;
 	}
-	close(fd);
 	return (ssize_t)len;
 }
 
-static int read_value(struct cgfs *cg, int dirfd, enum cgfile f,
-		      uint64_t *ret_val)
+static int open_file(int dirfd, const char *name)
 {
-	ssize_t n = read_small(cg, dirfd, cg->file[f]);
+	/* O_NOFOLLOW: a symlink planted where a control file should be is
+	 * not followed out of the hierarchy.  O_NONBLOCK: a FIFO planted in
+	 * a fixture does not hang us. */
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+			O_NONBLOCK);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Reads a whole small control file into cg->buf.  Returns the length or a
+ * negative errno.
+ */
+static ssize_t read_small(struct cgfs *cg, int dirfd, const char *name)
+{
+	int fd = open_file(dirfd, name);
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	n = read_whole(cg, fd);
+	close(fd);
+	return n;
+}
+
+static void gh_close(struct cgfs *cg, struct gh *h)
+{
+	for (int f = 0; f < CF_NR; f++)
+		if (h->fd[f] >= 0) {
+			close(h->fd[f]);
+			h->fd[f] = -1;
+			cg->fd_kept--;
+		}
+	if (h->dirfd >= 0) {
+		close(h->dirfd);
+		h->dirfd = -1;
+		cg->fd_kept--;
+	}
+}
+
+/*
+ * Reads control file f of a group: through its kept descriptor when it
+ * has one, else opened by name, and kept when the budget allows.
+ */
+static ssize_t read_cf(struct cgfs *cg, int dirfd, struct gh *h, enum cgfile f)
+{
+	ssize_t n;
+	int fd;
+
+	if (h && h->fd[f] >= 0) {
+		n = read_whole(cg, h->fd[f]);
+		/* ENODEV: the group was removed (and maybe made again under
+		 * its name) since the descriptor was opened; the caller
+		 * reopens it by name and reads again. */
+		if (n == -ENODEV)
+			cg->stale = 1;
+		return n;
+	}
+	fd = open_file(dirfd, cg->file[f]);
+	if (fd < 0)
+		return fd;
+	n = read_whole(cg, fd);
+	if (h && n >= 0 && cg->fd_kept < cg->fd_budget) {
+		h->fd[f] = fd;
+		cg->fd_kept++;
+	} else {
+		close(fd);
+	}
+	return n;
+}
+
+static int read_value(struct cgfs *cg, int dirfd, struct gh *h,
+		      enum cgfile f, uint64_t *ret_val)
+{
+	ssize_t n = read_cf(cg, dirfd, h, f);
 
 	if (n < 0)
 		return (int)n;
@@ -316,10 +411,9 @@ static int count_procs(struct cgfs *cg, int dirfd, uint64_t *ret_n)
 	uint64_t n = 0;
 	int fd, in_line = 0;
 
-	fd = openat(dirfd, cg->file[CF_PROCS], O_RDONLY | O_NOFOLLOW |
-		    O_CLOEXEC | O_NONBLOCK);
+	fd = open_file(dirfd, cg->file[CF_PROCS]);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	for (;;) {
 		ssize_t r = read(fd, cg->buf, cg->bufcap);
 
@@ -375,13 +469,19 @@ static void kv_store(const char *key, size_t keylen, uint64_t val, void *ctx)
 	}
 }
 
-static void read_group(struct cgfs *cg, int dirfd, int is_root,
-		       unsigned files, struct sample *s)
+/*
+ * Reads the files a group's fields need.  Returns -ENODEV when a kept
+ * descriptor found the group removed (the caller reopens it and reads
+ * again), else 0.
+ */
+static int read_group(struct cgfs *cg, int dirfd, struct gh *h, int is_root,
+		      unsigned files, struct sample *s)
 {
 	unsigned want_usage = files & CFBIT(CF_USAGE);
 	uint64_t v;
 	ssize_t n;
 
+	cg->stale = 0;
 	memset(s, 0, sizeof(*s));
 	if (cg->version == 2 && is_root) {
 		/* The v2 root has only memory.stat, memory.pressure,
@@ -391,36 +491,36 @@ static void read_group(struct cgfs *cg, int dirfd, int is_root,
 			files |= CFBIT(CF_STAT);
 		files &= CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS);
 	}
-	if ((files & CFBIT(CF_USAGE)) && read_value(cg, dirfd, CF_USAGE, &v) == 0)
+	if ((files & CFBIT(CF_USAGE)) && read_value(cg, dirfd, h, CF_USAGE, &v) == 0)
 		sample_set(s, F_USAGE, v);
-	if ((files & CFBIT(CF_LIMIT)) && read_value(cg, dirfd, CF_LIMIT, &v) == 0)
+	if ((files & CFBIT(CF_LIMIT)) && read_value(cg, dirfd, h, CF_LIMIT, &v) == 0)
 		sample_set(s, F_LIMIT, v);
-	if ((files & CFBIT(CF_HIGH)) && read_value(cg, dirfd, CF_HIGH, &v) == 0)
+	if ((files & CFBIT(CF_HIGH)) && read_value(cg, dirfd, h, CF_HIGH, &v) == 0)
 		sample_set(s, F_HIGH, v);
-	if ((files & CFBIT(CF_LOW)) && read_value(cg, dirfd, CF_LOW, &v) == 0)
+	if ((files & CFBIT(CF_LOW)) && read_value(cg, dirfd, h, CF_LOW, &v) == 0)
 		sample_set(s, F_LOW, v);
-	if ((files & CFBIT(CF_MIN)) && read_value(cg, dirfd, CF_MIN, &v) == 0)
+	if ((files & CFBIT(CF_MIN)) && read_value(cg, dirfd, h, CF_MIN, &v) == 0)
 		sample_set(s, F_MIN, v);
-	if ((files & CFBIT(CF_SOFT)) && read_value(cg, dirfd, CF_SOFT, &v) == 0)
+	if ((files & CFBIT(CF_SOFT)) && read_value(cg, dirfd, h, CF_SOFT, &v) == 0)
 		sample_set(s, F_SOFT, v);
 	if ((files & CFBIT(CF_SWAPCUR)) &&
-	    read_value(cg, dirfd, CF_SWAPCUR, &v) == 0)
+	    read_value(cg, dirfd, h, CF_SWAPCUR, &v) == 0)
 		sample_set(s, F_SWAP, v);
 	if ((files & CFBIT(CF_SWAPMAX)) &&
-	    read_value(cg, dirfd, CF_SWAPMAX, &v) == 0)
+	    read_value(cg, dirfd, h, CF_SWAPMAX, &v) == 0)
 		sample_set(s, F_SWAP_LIMIT, v);
 	if ((files & CFBIT(CF_SWAPPINESS)) &&
-	    read_value(cg, dirfd, CF_SWAPPINESS, &v) == 0 && v != VAL_MAX)
+	    read_value(cg, dirfd, h, CF_SWAPPINESS, &v) == 0 && v != VAL_MAX)
 		sample_set(s, F_SWAPPINESS, v);
-	if ((files & CFBIT(CF_KMEM)) && read_value(cg, dirfd, CF_KMEM, &v) == 0)
+	if ((files & CFBIT(CF_KMEM)) && read_value(cg, dirfd, h, CF_KMEM, &v) == 0)
 		sample_set(s, F_KERNEL, v);
 	if ((files & CFBIT(CF_FAILCNT)) &&
-	    read_value(cg, dirfd, CF_FAILCNT, &v) == 0 && v != VAL_MAX)
+	    read_value(cg, dirfd, h, CF_FAILCNT, &v) == 0 && v != VAL_MAX)
 		sample_set(s, F_FAILCNT, v);
 	if (files & CFBIT(CF_STAT)) {
 		struct kvctx c = { .map = cg->stat_keys, .s = s };
 
-		n = read_small(cg, dirfd, cg->file[CF_STAT]);
+		n = read_cf(cg, dirfd, h, CF_STAT);
 		if (n >= 0)
 			parse_keyvals(cg->buf, (size_t)n, kv_store, &c);
 		if (cg->version == 1) {
@@ -431,7 +531,7 @@ static void read_group(struct cgfs *cg, int dirfd, int is_root,
 
 			if (!(files & CFBIT(CF_MEMSW)))
 				;
-			else if (read_value(cg, dirfd, CF_MEMSW, &memsw) == 0) {
+			else if (read_value(cg, dirfd, h, CF_MEMSW, &memsw) == 0) {
 				if (sample_has(s, F_USAGE) && memsw != VAL_MAX)
 					sample_set(s, F_SWAP,
 						   memsw > s->v[F_USAGE] ?
@@ -456,7 +556,7 @@ static void read_group(struct cgfs *cg, int dirfd, int is_root,
 			.s = s,
 		};
 
-		n = read_small(cg, dirfd, cg->file[f]);
+		n = read_cf(cg, dirfd, h, f);
 		if (n >= 0)
 			parse_keyvals(cg->buf, (size_t)n, kv_store, &c);
 	}
@@ -465,7 +565,7 @@ static void read_group(struct cgfs *cg, int dirfd, int is_root,
 
 		/* With PSI disabled (psi=0) the file is missing or reads
 		 * EOPNOTSUPP: not available, like any unreadable file. */
-		n = read_small(cg, dirfd, cg->file[CF_PRESSURE]);
+		n = read_cf(cg, dirfd, h, CF_PRESSURE);
 		if (n >= 0 && parse_psi(cg->buf, (size_t)n, &p) == 0) {
 			if (p.has_some)
 				sample_set(s, F_PSI_SOME10, p.some_avg10);
@@ -475,6 +575,7 @@ static void read_group(struct cgfs *cg, int dirfd, int is_root,
 	}
 	if ((files & CFBIT(CF_PROCS)) && count_procs(cg, dirfd, &v) == 0)
 		sample_set(s, F_PROCS, v);
+	return cg->stale ? -ENODEV : 0;
 }
 
 static unsigned files_for(const struct cgfs *cg, uint64_t fields)
@@ -550,6 +651,123 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
+static uint64_t hash_path(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static int gh_grow(struct cgfs *cg)
+{
+	size_t cap = cg->gh_cap ? cg->gh_cap * 2 : 1024;
+	struct gh **t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < cg->gh_cap; i++) {
+		struct gh *h = cg->gh[i], *next;
+
+		for (; h; h = next) {
+			size_t b = (size_t)hash_path(h->path, h->len) & (cap - 1);
+
+			next = h->next;
+			h->next = t[b];
+			t[b] = h;
+		}
+	}
+	free(cg->gh);
+	cg->gh = t;
+	cg->gh_cap = cap;
+	return 0;
+}
+
+/* The kept descriptors of a group by path; NULL when none are kept
+ * (a series, no budget, no memory). */
+static struct gh *gh_get(struct cgfs *cg, const char *path, size_t len)
+{
+	struct gh *h;
+	size_t b;
+
+	if (cg->series || cg->fd_budget <= 0)
+		return NULL;
+	if (cg->gh_n >= cg->gh_cap && gh_grow(cg) < 0)
+		return NULL;
+	b = (size_t)hash_path(path, len) & (cg->gh_cap - 1);
+	for (h = cg->gh[b]; h; h = h->next)
+		if (h->len == len && memcmp(h->path, path, len) == 0)
+			goto found;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return NULL;
+	h->path = malloc(len + 1);
+	if (!h->path) {
+		free(h);
+		return NULL;
+	}
+	memcpy(h->path, path, len);
+	h->path[len] = '\0';
+	h->len = len;
+	h->dirfd = -1;
+	for (int f = 0; f < CF_NR; f++)
+		h->fd[f] = -1;
+	h->next = cg->gh[b];
+	cg->gh[b] = h;
+	cg->gh_n++;
+found:
+	h->gen = cg->gen;
+	return h;
+}
+
+/* Closes the descriptors of groups this refresh did not walk. */
+static void gh_sweep(struct cgfs *cg, int all)
+{
+	for (size_t i = 0; i < cg->gh_cap; i++) {
+		struct gh **pp = &cg->gh[i];
+
+		while (*pp) {
+			struct gh *h = *pp;
+
+			if (!all && h->gen == cg->gen) {
+				pp = &h->next;
+				continue;
+			}
+			*pp = h->next;
+			gh_close(cg, h);
+			free(h->path);
+			free(h);
+			cg->gh_n--;
+		}
+	}
+}
+
+/* A directory descriptor, kept for the group when the budget allows. */
+static int group_dirfd(struct cgfs *cg, int parentfd, const char *name,
+		       struct gh *h, int *ret_kept)
+{
+	int fd;
+
+	*ret_kept = 0;
+	if (h && h->dirfd >= 0) {
+		*ret_kept = 1;
+		return h->dirfd;
+	}
+	fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (h && cg->fd_kept < cg->fd_budget) {
+		h->dirfd = fd;
+		cg->fd_kept++;
+		*ret_kept = 1;
+	}
+	return fd;
+}
+
 /*
  * kernfs refuses to create a group whose name is taken by a control file,
  * so a directory named like one (seen only in damaged or hand-made trees)
@@ -573,6 +791,9 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 
 	if (maxdepth >= 0 && reldepth >= maxdepth)
 		return 0;
+	/* A kept directory descriptor is read again from its start. */
+	if (lseek(dirfd, 0, SEEK_SET) < 0)
+		return -errno;
 	for (;;) {
 		ssize_t n = getdents64(dirfd, cg->dents, cg->dentscap);
 
@@ -618,30 +839,45 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 	for (size_t pos = 0; pos < nlen; pos += strlen(names + pos) + 1) {
 		const char *name = names + pos;
 		struct snap_group *g;
-		int fd, child;
+		struct gh *h;
+		int fd, child, kept;
 
-		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			    O_CLOEXEC);
-		if (fd < 0 && (errno == ENOENT || errno == ENODEV ||
-			       errno == ENOTDIR))
-			continue;	/* removed while we walked */
 		r = add_group(snap, idx, name, strlen(name),
 			      snap->groups[idx].depth + 1, &g);
-		if (r < 0) {
-			if (fd >= 0)
-				close(fd);
+		if (r < 0)
 			break;
-		}
 		child = (int)(g - snap->groups);
+		h = gh_get(cg, snap_path(snap, g), g->path_len);
+		fd = group_dirfd(cg, dirfd, name, h, &kept);
+		if (fd == -ENOENT || fd == -ENODEV || fd == -ENOTDIR) {
+			/* Removed while we walked: not shown. */
+			snap->n--;
+			snap->paths_len = g->path_off;
+			continue;
+		}
 		if (fd < 0) {
 			/* Cannot enter it (permissions): shown, nothing
 			 * available. */
 			memset(&g->s, 0, sizeof(g->s));
 			continue;
 		}
-		read_group(cg, fd, 0, files, &g->s);
+		if (read_group(cg, fd, h, 0, files, &g->s) == -ENODEV && h) {
+			/* Made again under the same name since the kept
+			 * descriptors were opened: open it anew. */
+			if (!kept)
+				close(fd);
+			gh_close(cg, h);
+			fd = group_dirfd(cg, dirfd, name, h, &kept);
+			if (fd < 0) {
+				snap->n--;
+				snap->paths_len = g->path_off;
+				continue;
+			}
+			read_group(cg, fd, h, 0, files, &snap->groups[child].s);
+		}
 		r = walk(cg, fd, child, files, maxdepth, reldepth + 1, snap);
-		close(fd);
+		if (!kept)
+			close(fd);
 		if (r == -ENOMEM)
 			break;
 		r = 0;
@@ -706,7 +942,7 @@ static uint64_t limit_above(struct cgfs *cg, int rootfd)
 		*p = '/';
 		if (fd < 0)
 			continue;
-		if (read_value(cg, fd, CF_LIMIT, &v) == 0 && v < lim)
+		if (read_value(cg, fd, NULL, CF_LIMIT, &v) == 0 && v < lim)
 			lim = v;
 		close(fd);
 	}
@@ -720,7 +956,8 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	unsigned files = files_for(cg, fields);
 	char dir[PATH_MAX];
 	struct snap_group *g;
-	int rootfd, fd, depth = 0, r;
+	struct gh *h;
+	int rootfd, fd, depth = 0, r, kept = 0;
 	size_t sample = cg->next;
 
 	if (cg->series) {
@@ -739,18 +976,11 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	snap->paths_len = 0;
 	snap->above_limit = VAL_MAX;
 
+	cg->gen++;
 	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0) {
 		r = -errno;
 		snprintf(err, errlen, "%s: %s", dir, strerror(-r));
-		return r;
-	}
-	fd = open_rel(rootfd, cg->start);
-	if (fd < 0) {
-		r = fd;
-		snprintf(err, errlen, "%s/%s: %s", dir, cg->start,
-			 strerror(-r));
-		close(rootfd);
 		return r;
 	}
 	for (const char *p = cg->start; *p; p++)
@@ -759,14 +989,52 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	if (*cg->start)
 		depth++;
 	r = add_group(snap, -1, cg->start, strlen(cg->start), depth, &g);
-	if (r == 0) {
-		read_group(cg, fd, *cg->start == '\0', files, &g->s);
-		if (cg->version == 2 && *cg->start && (fields & FBIT(F_LIMIT)))
-			snap->above_limit = limit_above(cg, rootfd);
-		r = walk(cg, fd, 0, files, maxdepth, 0, snap);
+	if (r < 0) {
+		close(rootfd);
+		snprintf(err, errlen, "%s", strerror(-r));
+		return r;
 	}
-	close(fd);
+	h = gh_get(cg, snap_path(snap, g), g->path_len);
+	if (h && h->dirfd >= 0) {
+		fd = h->dirfd;
+		kept = 1;
+	} else {
+		fd = open_rel(rootfd, cg->start);
+		if (fd >= 0 && h && cg->fd_kept < cg->fd_budget) {
+			h->dirfd = fd;
+			cg->fd_kept++;
+			kept = 1;
+		}
+	}
+	if (fd < 0) {
+		r = fd;
+		snprintf(err, errlen, "%s/%s: %s", dir, cg->start,
+			 strerror(-r));
+		close(rootfd);
+		return r;
+	}
+	if (read_group(cg, fd, h, *cg->start == '\0', files, &g->s) ==
+	    -ENODEV && h) {
+		/* The start group itself was made again: reopen it. */
+		gh_close(cg, h);
+		kept = 0;
+		fd = open_rel(rootfd, cg->start);
+		if (fd < 0) {
+			r = fd;
+			snprintf(err, errlen, "%s/%s: %s", dir, cg->start,
+				 strerror(-r));
+			close(rootfd);
+			return r;
+		}
+		read_group(cg, fd, NULL, *cg->start == '\0', files, &g->s);
+	}
+	if (cg->version == 2 && *cg->start && (fields & FBIT(F_LIMIT)))
+		snap->above_limit = limit_above(cg, rootfd);
+	r = walk(cg, fd, 0, files, maxdepth, 0, snap);
+	if (!kept)
+		close(fd);
 	close(rootfd);
+	gh_sweep(cg, 0);
 	if (r < 0 && r != -ENOMEM)
 		r = 0;	/* a directory that vanished mid-read */
 	if (r < 0) {
@@ -1091,6 +1359,21 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		}
 		close(fd);
 	}
+	/* Descriptors kept across refreshes (a live tree only): all the
+	 * process may have, less a reserve for everything else. */
+	if (!cg->series) {
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+			if (rl.rlim_cur < rl.rlim_max) {
+				rl.rlim_cur = rl.rlim_max;
+				setrlimit(RLIMIT_NOFILE, &rl);
+				getrlimit(RLIMIT_NOFILE, &rl);
+			}
+			cg->fd_budget = rl.rlim_cur == RLIM_INFINITY ? 65536 :
+				(long)rl.rlim_cur - FD_RESERVE;
+		}
+	}
 	/* A series replays the system figures only from its own recording. */
 	if (!opts->proc && cg->series)
 		cg->sys = NULL;
@@ -1106,6 +1389,8 @@ void cgfs_close(struct cgfs *cg)
 {
 	if (!cg)
 		return;
+	gh_sweep(cg, 1);
+	free(cg->gh);
 	sysinfo_close(cg->sys);
 	free(cg->root);
 	free(cg->start);

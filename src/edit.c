@@ -134,6 +134,17 @@ int edit_plan(struct cgfs *cg, const char *path, const struct knob *k,
 	return 0;
 }
 
+/* What a refusal means for this change in particular. */
+static const char *explain(const struct edit_plan *p, int err)
+{
+	if (err == EINVAL && p->path[0] == '/' && p->path[1] == '\0')
+		return "the root group takes no limit";
+	if (err == EINVAL && p->k->kind == KNOB_RECLAIM &&
+	    strstr(p->value, "swappiness="))
+		return "this kernel's memory.reclaim takes no swappiness=";
+	return knob_explain(p->k, err);
+}
+
 int edit_apply(struct cgfs *cg, const struct edit_plan *p,
 	       struct edit_result *ret)
 {
@@ -161,8 +172,17 @@ int edit_apply(struct cgfs *cg, const struct edit_plan *p,
 		snprintf(ret->msg, sizeof(ret->msg), "%s: %s (%s): %s -> %s: "
 			 "refused: %s: %s", p->path, k->name, k->file, p->old,
 			 p->value, strerror(-r), cgfs_readonly(cg) ?
-			 "--readonly" : knob_explain(k, -r));
-	audit_record(p->path, k->file, p->old, p->value,
-		     r == 0 ? "ok" : strerror(-r), ret->now);
+			 "--readonly" : explain(p, -r));
+	/* The errno's name keeps the audit line key=value. */
+	if (audit_record(p->path, k->file, p->old, p->value,
+			 r == 0 ? "ok" : strerrorname_np(-r) ?
+			 strerrorname_np(-r) : "error", ret->now) < 0) {
+		size_t l = strlen(ret->msg);
+
+		snprintf(ret->msg + l, sizeof(ret->msg) - l,
+			 " (not recorded in the audit log: %s)",
+			 audit_error());
+		ret->audit_failed = 1;
+	}
 	return r;
 }

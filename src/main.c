@@ -441,6 +441,19 @@ static int run_sets(const struct opts *o, struct cgfs *cg)
 			free(plans);
 			return 2;
 		}
+		for (size_t j = 0; j < i; j++)
+			if (plans[j].k == k && !strcmp(plans[j].path,
+							path[1] == '/' ?
+							path + 1 : path)) {
+				/* Both would be planned against the value
+				 * from before the run. */
+				fprintf(stderr, "memcgtop: --set '%s': %s of %s "
+					"is already changed by '%s'\n",
+					o->sets[i], k->name, plans[j].path,
+					o->sets[j]);
+				free(plans);
+				return 2;
+			}
 		r = edit_plan(cg, path[1] == '/' ? path + 1 : path, k, value,
 			      &plans[i], err, sizeof(err));
 		if (r < 0) {
@@ -453,12 +466,12 @@ static int run_sets(const struct opts *o, struct cgfs *cg)
 	if (audit_open(o->audit_log, err, sizeof(err)) < 0) {
 		fprintf(stderr, "memcgtop: %s\n", err);
 		free(plans);
-		return 2;
+		return 1;
 	}
 	for (size_t i = 0; i < o->nsets; i++) {
 		struct edit_result res;
 
-		if (edit_apply(cg, &plans[i], &res) < 0)
+		if (edit_apply(cg, &plans[i], &res) < 0 || res.audit_failed)
 			status = 1;
 		printf("%s\n", res.msg);
 	}
@@ -608,7 +621,7 @@ int main(int argc, char **argv)
 	if (o.audit_log && audit_open(o.audit_log, err, sizeof(err)) < 0) {
 		fprintf(stderr, "memcgtop: %s\n", err);
 		cgfs_close(cg);
-		return 2;
+		return 1;
 	}
 	if (!o.batch) {
 		struct config cfg;

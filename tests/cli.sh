@@ -146,7 +146,8 @@ setcheck() {
 	fi
 }
 setcheck 2 "memcgtop: --set '/a:limit=1Q': limit: '1Q' is not a value for memory.limit_in_bytes; it takes a size (bytes, or a number with K, M, G or T, e.g. 512M or 1.5G), max (also unlimited or -1), or a change +SIZE, -SIZE, +N%, -N%" \
-	--set /a:limit=2G --set /a:limit=1Q
+	--set /a:soft=2G --set /a:limit=1Q
+setcheck 2 "memcgtop: --set '/a:limit=3G': limit of /a is already changed by 'a:limit=2G'" --set a:limit=2G --set /a:limit=3G
 setcheck 2 "memcgtop: --set '/a:high=1G': expected PATH:KNOB=VALUE with a cgroup v1 knob (limit, soft, memsw, swappiness)" --set /a:limit=2G --set /a:high=1G
 setcheck 2 "memcgtop: --set '/a:swappiness=201': swappiness: '201' is not a value for memory.swappiness; it takes a whole number from 0 to 200" --set /a:limit=2G --set /a:swappiness=201
 setcheck 1 "memcgtop: --set '/nope:limit=1G': limit: no such group" --set /a:limit=2G --set /nope:limit=1G
@@ -165,6 +166,11 @@ echo 5 >"$tmp/outside"
 setrun --set /a/b:limit=1G
 [ "$(cat "$tmp/rc")" = 1 ] && [ "$(cat "$tmp/outside")" = 5 ] && grep -q "refused: .*symbolic link" "$tmp/out" \
 	&& ok "--set does not follow a planted symlink" || bad "symlink: rc $(cat "$tmp/rc") out '$(cat "$tmp/out")' err '$(cat "$tmp/err")' outside $(cat "$tmp/outside")"
+# An audit log that cannot take the line: the change is reported as not
+# recorded and the run fails.
+"$BIN" --root "$tmp/w" --audit-log /dev/full --set /a:swappiness=40 >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && [ "$(cat "$tmp/out")" = "/a: swappiness (memory.swappiness): 60 -> 40: done, the kernel holds 40 (not recorded in the audit log: No space left on device)" ] \
+	&& ok "--set reports an audit line that could not be written, exit 1" || bad "audit /dev/full: rc $rc out '$(cat "$tmp/out")' err '$(cat "$tmp/err")'"
 # A recording is never written.
 setcheck 1 "memcgtop: --set '/a:limit=1G': limit: a recording cannot be changed" --root "$FIX/edge-vanish/cg" --set /a:limit=1G
 

@@ -49,7 +49,10 @@ suite "golden output" tests/golden/run.sh
 suite "golden output (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/golden/run.sh
 suite "live cgroup v1" tests/live/v1.sh
 suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/v1.sh
+suite "set v1 (--set, live)" tests/live/set-v1.sh
+suite "set v1 (--set, live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/set-v1.sh
 suite "live cgroup v2 (VM)" tests/vm/live-v2.sh
+suite "set v2 (--set in the VM)" tests/vm/set-v2.sh
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

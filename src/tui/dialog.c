@@ -175,8 +175,9 @@ static void apply_all(struct tui *t)
 
 		if (edit_apply(t->cg, p, &r) == 0) {
 			done++;
-			add_line(t, A_NORMAL, "  %s: done, the kernel holds %s",
-				 p->path, r.now);
+			add_line(t, A_NORMAL, "  %s: done, the kernel holds %s%s",
+				 p->path, r.now, r.audit_failed ?
+				 " (not recorded in the audit log)" : "");
 			if (!t->ed.undo && t->undo && p->k->kind != KNOB_RECLAIM &&
 			    strcmp(p->old, "-")) {
 				struct undo *x = &t->undo[t->nundo++];
