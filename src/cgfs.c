@@ -317,6 +317,12 @@ static ssize_t read_whole(struct cgfs *cg, int fd)
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		/* A read that did not fill the buffer reached the end: a
+		 * regular file's does, and so does cgroupfs' seq_file, which
+		 * fills all it is given before it returns.  That saves the
+		 * second call that would read nothing. */
+		if (len < cg->bufcap)
+			break;
 	}
 	return (ssize_t)len;
 }
@@ -406,27 +412,41 @@ static int read_value(struct cgfs *cg, int dirfd, struct gh *h,
 
 /* cgroup.procs can be long (the root lists every process): count it in
  * passes through the buffer instead of holding it whole. */
-static int count_procs(struct cgfs *cg, int dirfd, uint64_t *ret_n)
+static int count_procs(struct cgfs *cg, int dirfd, struct gh *h,
+		       uint64_t *ret_n)
 {
 	uint64_t n = 0;
+	off_t off = 0;
 	int fd, in_line = 0;
 
-	fd = open_file(dirfd, cg->file[CF_PROCS]);
-	if (fd < 0)
-		return fd;
+	if (h && h->fd[CF_PROCS] >= 0) {
+		fd = h->fd[CF_PROCS];
+	} else {
+		fd = open_file(dirfd, cg->file[CF_PROCS]);
+		if (fd < 0)
+			return fd;
+		if (h && cg->fd_kept < cg->fd_budget) {
+			h->fd[CF_PROCS] = fd;
+			cg->fd_kept++;
+		}
+	}
 	for (;;) {
-		ssize_t r = read(fd, cg->buf, cg->bufcap);
+		ssize_t r = pread(fd, cg->buf, cg->bufcap, off);
 
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
 			int e = errno;
 
-			close(fd);
+			if (!h || h->fd[CF_PROCS] != fd)
+				close(fd);
+			if (e == ENODEV)
+				cg->stale = 1;
 			return -e;
 		}
 		if (r == 0)
 			break;
+		off += r;
 		for (ssize_t i = 0; i < r; i++) {
 			if (cg->buf[i] == '\n') {
 				n += (uint64_t)in_line;
@@ -436,7 +456,8 @@ static int count_procs(struct cgfs *cg, int dirfd, uint64_t *ret_n)
 			}
 		}
 	}
-	close(fd);
+	if (!h || h->fd[CF_PROCS] != fd)
+		close(fd);
 	*ret_n = n + (uint64_t)in_line;
 	return 0;
 }
@@ -573,7 +594,7 @@ static int read_group(struct cgfs *cg, int dirfd, struct gh *h, int is_root,
 				sample_set(s, F_PSI_FULL10, p.full_avg10);
 		}
 	}
-	if ((files & CFBIT(CF_PROCS)) && count_procs(cg, dirfd, &v) == 0)
+	if ((files & CFBIT(CF_PROCS)) && count_procs(cg, dirfd, h, &v) == 0)
 		sample_set(s, F_PROCS, v);
 	return cg->stale ? -ENODEV : 0;
 }
@@ -787,14 +808,14 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 	/* Names are collected first: the dents buffer is reused below. */
 	char *names = NULL;
 	size_t nlen = 0, ncap = 0;
-	int r = 0;
+	int r = 0, eof = 0;
 
 	if (maxdepth >= 0 && reldepth >= maxdepth)
 		return 0;
 	/* A kept directory descriptor is read again from its start. */
 	if (lseek(dirfd, 0, SEEK_SET) < 0)
 		return -errno;
-	for (;;) {
+	while (!eof) {
 		ssize_t n = getdents64(dirfd, cg->dents, cg->dentscap);
 
 		if (n < 0) {
@@ -803,6 +824,10 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 		}
 		if (n == 0)
 			break;
+		/* getdents64 fills what it is given; room left for a
+		 * longest entry means the directory ended. */
+		if ((size_t)n + 300 < cg->dentscap)
+			eof = 1;
 		for (ssize_t pos = 0; pos < n;) {
 			struct linux_dirent64 *d = (void *)(cg->dents + pos);
 			size_t l = strlen(d->d_name);
