@@ -2,6 +2,7 @@
 #
 #   make            build ./memcgtop
 #   make check      install what the tests need (as root), run every test
+#   make bench      benchmarks against a bare read loop and systemd-cgtop
 #   make run        install what the build needs (as root), build and start
 #   make install    PREFIX=/usr/local, DESTDIR honoured
 VERSION  := 0.1
@@ -38,6 +39,7 @@ HEADERS   := $(wildcard include/*.h) tests/unit/units.h
 BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev
 TEST_DEBS  := $(BUILD_DEBS) clang check tmux python3 util-linux \
               qemu-system-x86 busybox-static cpio xz-utils prometheus
+BENCH_DEBS := $(BUILD_DEBS) python3 tmux systemd strace
 
 all: memcgtop
 
@@ -83,6 +85,9 @@ deps:
 deps-test:
 	$(call deps_for,$(TEST_DEBS))
 
+deps-bench:
+	$(call deps_for,$(BENCH_DEBS))
+
 run: deps
 	@$(MAKE) --no-print-directory memcgtop
 	./memcgtop $(ARGS)
@@ -98,6 +103,11 @@ check: deps-test
 	  build/clang/memcgtop build/clang/check_memcgtop
 	@BUILD=$(BUILD) tests/run-all.sh
 
+# Benchmarks on live v1 trees of 512 to 8,192 groups (root; see
+# tests/bench/run.sh for SIZES and REPS); no pass or fail, ratios only.
+bench: deps-bench memcgtop
+	MEMCGTOP=./memcgtop tests/bench/run.sh
+
 install: memcgtop
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/themes
 	install -m 755 memcgtop $(DESTDIR)$(BINDIR)/memcgtop
@@ -112,4 +122,4 @@ uninstall:
 clean:
 	rm -rf build/default build/asan build/clang memcgtop
 
-.PHONY: all deps deps-test run check install uninstall clean
+.PHONY: all deps deps-test deps-bench run check bench install uninstall clean

@@ -76,6 +76,10 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 
 void snapshot_free(struct snapshot *snap);
 
+/* A series: the next refresh reads the sample just read again (to fill in
+ * fields asked for since).  No effect on a live tree. */
+void cgfs_reread(struct cgfs *cg);
+
 
 /* Everything the detail pane shows of one group: whole control files. */
 #define DETAIL_MAX_FILES 20

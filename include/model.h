@@ -67,6 +67,13 @@ void model_free(struct model *m);
 /* Takes in one refresh; computes rates against the previous one. */
 int model_update(struct model *m, const struct snapshot *snap);
 
+/*
+ * Takes in the same moment again, read with more fields: current values
+ * are replaced, the previous sample and the interval stay, so rates come
+ * out as they would have.
+ */
+int model_replace(struct model *m, const struct snapshot *snap);
+
 /* The per-second rate between two counter readings; -1 if not defined. */
 double model_rate(uint64_t prev, uint64_t cur, double dt);
 

@@ -144,63 +144,66 @@ static const unsigned v2_need[F_NR] = {
 struct keymap {
 	const char *key;
 	int field;
+	unsigned char len;	/* strlen(key): most keys differ in length */
 };
+
+#define K(name, f) { name, f, sizeof(name) - 1 }
 
 /* v1 memory.stat: the hierarchical total_* keys, so v1 reads like v2. */
 static const struct keymap v1_stat_keys[] = {
-	{ "total_rss", F_ANON },
-	{ "total_cache", F_FILE },
-	{ "total_shmem", F_SHMEM },
-	{ "total_active_anon", F_ACTIVE_ANON },
-	{ "total_inactive_anon", F_INACTIVE_ANON },
-	{ "total_active_file", F_ACTIVE_FILE },
-	{ "total_inactive_file", F_INACTIVE_FILE },
-	{ "total_unevictable", F_UNEVICTABLE },
-	{ "total_workingset_refault_anon", F_REFAULT_ANON },
-	{ "total_workingset_refault_file", F_REFAULT_FILE },
-	{ "total_pgfault", F_PGFAULT },
-	{ "total_pgmajfault", F_PGMAJFAULT },
-	{ "hierarchical_memory_limit", F_HIER_LIMIT },
-	{ "total_swap", -1 },	/* swap fallback without memsw, see below */
-	{ NULL, 0 }
+	K("total_rss", F_ANON),
+	K("total_cache", F_FILE),
+	K("total_shmem", F_SHMEM),
+	K("total_active_anon", F_ACTIVE_ANON),
+	K("total_inactive_anon", F_INACTIVE_ANON),
+	K("total_active_file", F_ACTIVE_FILE),
+	K("total_inactive_file", F_INACTIVE_FILE),
+	K("total_unevictable", F_UNEVICTABLE),
+	K("total_workingset_refault_anon", F_REFAULT_ANON),
+	K("total_workingset_refault_file", F_REFAULT_FILE),
+	K("total_pgfault", F_PGFAULT),
+	K("total_pgmajfault", F_PGMAJFAULT),
+	K("hierarchical_memory_limit", F_HIER_LIMIT),
+	K("total_swap", -1),	/* swap fallback without memsw, see below */
+	{ NULL, 0, 0 }
 };
 
 static const struct keymap v2_stat_keys[] = {
-	{ "anon", F_ANON },
-	{ "file", F_FILE },
-	{ "shmem", F_SHMEM },
-	{ "kernel", F_KERNEL },
-	{ "active_anon", F_ACTIVE_ANON },
-	{ "inactive_anon", F_INACTIVE_ANON },
-	{ "active_file", F_ACTIVE_FILE },
-	{ "inactive_file", F_INACTIVE_FILE },
-	{ "unevictable", F_UNEVICTABLE },
-	{ "pgscan", F_PGSCAN },
-	{ "pgsteal", F_PGSTEAL },
-	{ "pgscan_kswapd", F_PGSCAN_KSWAPD },
-	{ "pgscan_direct", F_PGSCAN_DIRECT },
-	{ "pgsteal_kswapd", F_PGSTEAL_KSWAPD },
-	{ "pgsteal_direct", F_PGSTEAL_DIRECT },
-	{ "workingset_refault_anon", F_REFAULT_ANON },
-	{ "workingset_refault_file", F_REFAULT_FILE },
-	{ "pgfault", F_PGFAULT },
-	{ "pgmajfault", F_PGMAJFAULT },
-	{ "sock", -1 },		/* only for the root's usage */
-	{ NULL, 0 }
+	K("anon", F_ANON),
+	K("file", F_FILE),
+	K("shmem", F_SHMEM),
+	K("kernel", F_KERNEL),
+	K("active_anon", F_ACTIVE_ANON),
+	K("inactive_anon", F_INACTIVE_ANON),
+	K("active_file", F_ACTIVE_FILE),
+	K("inactive_file", F_INACTIVE_FILE),
+	K("unevictable", F_UNEVICTABLE),
+	K("pgscan", F_PGSCAN),
+	K("pgsteal", F_PGSTEAL),
+	K("pgscan_kswapd", F_PGSCAN_KSWAPD),
+	K("pgscan_direct", F_PGSCAN_DIRECT),
+	K("pgsteal_kswapd", F_PGSTEAL_KSWAPD),
+	K("pgsteal_direct", F_PGSTEAL_DIRECT),
+	K("workingset_refault_anon", F_REFAULT_ANON),
+	K("workingset_refault_file", F_REFAULT_FILE),
+	K("pgfault", F_PGFAULT),
+	K("pgmajfault", F_PGMAJFAULT),
+	K("sock", -1),		/* only for the root's usage */
+	{ NULL, 0, 0 }
 };
 
 static const struct keymap v2_event_keys[] = {
-	{ "low", F_EV_LOW },
-	{ "high", F_EV_HIGH },
-	{ "max", F_EV_MAX },
-	{ "oom", F_EV_OOM },
-	{ "oom_kill", F_EV_OOM_KILL },
-	{ NULL, 0 }
+	K("low", F_EV_LOW),
+	K("high", F_EV_HIGH),
+	K("max", F_EV_MAX),
+	K("oom", F_EV_OOM),
+	K("oom_kill", F_EV_OOM_KILL),
+	{ NULL, 0, 0 }
 };
 
 static const struct keymap v1_oomctl_keys[] = {
-	{ "oom_kill", F_EV_OOM_KILL },
-	{ NULL, 0 }
+	K("oom_kill", F_EV_OOM_KILL),
+	{ NULL, 0, 0 }
 };
 
 /*
@@ -246,6 +249,7 @@ struct cgfs {
 	unsigned gen;
 	long fd_budget, fd_kept;
 	int stale;		/* read_group met a removed group's fd */
+	int kernfs;		/* the tree is a mounted cgroup filesystem */
 };
 
 int cgfs_version(const struct cgfs *cg)
@@ -474,7 +478,7 @@ static void kv_store(const char *key, size_t keylen, uint64_t val, void *ctx)
 	struct kvctx *c = ctx;
 
 	for (const struct keymap *m = c->map; m->key; m++) {
-		if (strlen(m->key) != keylen || memcmp(m->key, key, keylen))
+		if (m->len != keylen || memcmp(m->key, key, keylen))
 			continue;
 		if (m->field < 0) {
 			c->extra = val;
@@ -812,6 +816,15 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 
 	if (maxdepth >= 0 && reldepth >= maxdepth)
 		return 0;
+	/* kernfs counts a directory's links as 2 + its subdirectories, so a
+	 * group without children (most of a big tree) needs no listing of
+	 * its thirty-odd control files. */
+	if (cg->kernfs) {
+		struct stat st;
+
+		if (fstat(dirfd, &st) == 0 && st.st_nlink == 2)
+			return 0;
+	}
 	/* A kept directory descriptor is read again from its start. */
 	if (lseek(dirfd, 0, SEEK_SET) < 0)
 		return -errno;
@@ -1068,6 +1081,12 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	}
 	sysinfo_read(cg->sys, sample, &snap->sys);
 	return 0;
+}
+
+void cgfs_reread(struct cgfs *cg)
+{
+	if (cg->series && cg->next > 0)
+		cg->next--;
 }
 
 void snapshot_free(struct snapshot *snap)
@@ -1384,6 +1403,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		}
 		close(fd);
 	}
+	cg->kernfs = cgfs_is_live(cg);
 	/* Descriptors kept across refreshes (a live tree only): all the
 	 * process may have, less a reserve for everything else. */
 	if (!cg->series) {

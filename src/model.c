@@ -170,6 +170,30 @@ static int ensure_table(struct model *m, size_t n)
 	return 0;
 }
 
+int model_replace(struct model *m, const struct snapshot *snap)
+{
+	if (!m->refreshes || snap->mono != m->mono || snap->n != m->n)
+		return model_update(m, snap);
+	for (size_t i = 0; i < snap->n; i++) {
+		const struct snap_group *sg = &snap->groups[i];
+
+		/* The same tree, read a moment ago: same paths, same order. */
+		if (sg->path_len != m->groups[i]->path_len ||
+		    memcmp(snap_path(snap, sg), m->groups[i]->path,
+			   sg->path_len) != 0)
+			return model_update(m, snap);
+	}
+	for (size_t i = 0; i < snap->n; i++)
+		m->groups[i]->cur = snap->groups[i].s;
+	for (size_t i = 0; i < m->n; i++) {
+		struct mgroup *g = m->groups[i];
+
+		derive(m, g, g->parent >= 0 ? m->groups[g->parent] : NULL,
+		       snap->above_limit);
+	}
+	return 0;
+}
+
 int model_update(struct model *m, const struct snapshot *snap)
 {
 	struct mgroup **newt;

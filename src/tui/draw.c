@@ -139,9 +139,11 @@ static void draw_header(const struct tui *t)
 	}
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
-	snprintf(line, sizeof(line), "memcgtop - %s  %s %s  %s %s  every %.1fs%s",
-		 clock, u.nodename, u.release, cgfs_mode(t->cg), cgfs_root(t->cg),
-		 t->delay, t->paused ? "  [paused]" : "");
+	/* What changes first, what is cut first last: at 80 columns the
+	 * host and kernel give way to the interval and the pause mark. */
+	snprintf(line, sizeof(line), "memcgtop %s  every %.1fs%s  %s %s  %s %s",
+		 clock, t->delay, t->paused ? " [paused]" : "", cgfs_mode(t->cg),
+		 cgfs_root(t->cg), u.nodename, u.release);
 	put(t, 0, &vx, line, t->attr[TE_HEADER], 0);
 	fill(0, vx, t->attr[TE_HEADER]);
 
@@ -163,9 +165,9 @@ static void draw_header(const struct tui *t)
 	if (m->sys.valid & FBIT(S_PSI_FULL10))
 		snprintf(full, sizeof(full), "%" PRIu64 ".%02" PRIu64,
 			 m->sys.v[S_PSI_FULL10] / 100, m->sys.v[S_PSI_FULL10] % 100);
-	snprintf(line, sizeof(line), "Mem: %s total, %s avail  Swap: %s/%s  "
-		 "Reclaim: scan %s/s steal %s/s  PSI: some %s full %s",
-		 tot, av, swu, swt, scan, steal, some, full);
+	snprintf(line, sizeof(line), "Mem %s avail %s  Swap %s/%s  Scan %s/s "
+		 "Steal %s/s PSI %s/%s", tot, av, swu, swt, scan, steal, some,
+		 full);
 	vx = 0;
 	put(t, 1, &vx, line, A_NORMAL, 0);
 	fill(1, vx, A_NORMAL);

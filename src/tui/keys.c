@@ -316,8 +316,8 @@ static const struct binding bindings[] = {
 	{ { 'S', KEY_F(2) }, "S F2",
 	  "setup: columns of the custom set; save the settings", k_setup },
 	{ { 'e', KEY_F(7) }, "e F7",
-	  "change a limit, protection or swappiness of the group (or of "
-	  "the tagged groups)", k_edit },
+	  "change a limit or protection (of the tagged groups if any)",
+	  k_edit },
 	{ { 'u' }, "u", "undo the last change made in this run", k_undo },
 	{ { 'q', KEY_F(10) }, "q F10", "quit", k_quit },
 };

@@ -128,21 +128,35 @@ static void pline(struct pane_out *p, int attr, const char *fmt, ...)
 	char raw[512], safe[1100];
 	va_list ap;
 
-	p->total++;
-	if (p->skip > 0) {
-		p->skip--;
-		return;
-	}
-	if (p->y >= p->y0 + p->rows)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
 	fmt_escape(safe, sizeof(safe), raw, strlen(raw));
-	attrset(attr);
-	mvaddnstr(p->y, 0, safe, COLS);
-	attrset(A_NORMAL);
-	p->y++;
+	/* Long lines wrap: one screen line per COLS characters. */
+	for (const char *c = safe; ; ) {
+		const char *end = c;
+		int cols = 0;
+
+		while (*end && cols < COLS) {
+			size_t n = fmt_utf8_len((const unsigned char *)end,
+						strlen(end));
+
+			end += n ? n : 1;
+			cols++;
+		}
+		p->total++;
+		if (p->skip > 0) {
+			p->skip--;
+		} else if (p->y < p->y0 + p->rows) {
+			attrset(attr);
+			mvaddnstr(p->y, 0, c, (int)(end - c));
+			attrset(A_NORMAL);
+			p->y++;
+		}
+		if (!*end)
+			break;
+		c = end;
+	}
 }
 
 static void stat_lines(struct pane_out *p)
@@ -226,8 +240,8 @@ static void proc_lines(struct pane_out *p, const struct mgroup *g)
 
 	if (!cgfs_is_live(t->cg)) {
 		pline(p, t->attr[TE_HEADER], "Processes of %s", g->path);
-		pline(p, A_NORMAL, "not shown: this hierarchy is a copy or a "
-		      "recording, its pids are not this host's processes");
+		pline(p, A_NORMAL, "not shown: a copy or a recording; its pids "
+		      "are not this host's processes");
 		return;
 	}
 	pline(p, t->attr[TE_HEADER], "Processes of %s: %zu  (by RSS; J/K "

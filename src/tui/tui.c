@@ -1,6 +1,7 @@
 /* tui.c - the console's life: set-up, the refresh loop, the tree shown. */
 #include <curses.h>
 #include <errno.h>
+#include <poll.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -116,9 +117,23 @@ void tui_set_changed(struct tui *t)
 	/* Colours read usage, limits and events whatever the set. */
 	f |= FBIT(F_USAGE) | FBIT(F_LIMIT) | FBIT(F_HIER_LIMIT) |
 		FBIT(F_EV_OOM_KILL) | FBIT(F_PGSCAN);
-	if (f & ~t->fields) {
-		t->fields |= f;
+	if (!(f & ~t->fields))
+		return;
+	t->fields |= f;
+	if (!t->m.refreshes) {
 		tui_refresh_now(t);
+	} else if (cgfs_is_series(t->cg)) {
+		/* A recording: the same sample again, with the new fields. */
+		tui_reread(t);
+	} else if (t->paused) {
+		tui_message(t, 0, "paused: new columns fill in when sampling "
+			    "resumes (Z)");
+	} else {
+		/* Live: read now, and again soon so rates of the new columns
+		 * do not wait a whole interval. */
+		tui_refresh_now(t);
+		if (t->delay > 1.0)
+			t->next_refresh = mono_now() + 1.0;
 	}
 }
 
@@ -251,6 +266,24 @@ void tui_rebuild(struct tui *t)
 	tui_select_path(t, t->sel_path);
 }
 
+void tui_reread(struct tui *t)
+{
+	char err[512];
+	int r;
+
+	cgfs_reread(t->cg);
+	r = cgfs_refresh(t->cg, t->fields, t->o->maxdepth, &t->snap, err,
+			 sizeof(err));
+	if (r < 0) {
+		tui_message(t, 1, "%s", err);
+		return;
+	}
+	r = model_replace(&t->m, &t->snap);
+	if (r < 0)
+		tui_message(t, 1, "%s", strerror(-r));
+	tui_rebuild(t);
+}
+
 void tui_refresh_now(struct tui *t)
 {
 	char err[512];
@@ -329,7 +362,7 @@ int tui_run(const struct tui_opts *o)
 	struct sigaction sa;
 	SCREEN *scr;
 	char err[512];
-	int sig;
+	int sig, eof_reads = 0;
 
 	memset(&t, 0, sizeof(t));
 	t.o = o;
@@ -403,9 +436,11 @@ int tui_run(const struct tui_opts *o)
 	t.next_refresh = mono_now() + (t.delay < 1.0 ? t.delay : 1.0);
 	tui_message(&t, 0, "F1 help  Tab columns  < > sort  / search  "
 		    "\\ filter  d detail  q quit");
+	nodelay(stdscr, TRUE);
 	while (!t.quit && !got_signal) {
 		double now = mono_now(), wait;
-		int ch;
+		struct pollfd pfd;
+		int ch, idle;
 
 		if (!t.paused && now >= t.next_refresh) {
 			tui_refresh_now(&t);
@@ -418,13 +453,45 @@ int tui_run(const struct tui_opts *o)
 		wait = t.paused ? 1.0 : t.next_refresh - mono_now();
 		if (wait < 0)
 			wait = 0;
-		timeout((int)(wait * 1000) + 1);
-		ch = getch();
-		if (ch == ERR)
+		/* Our own wait, so that a terminal that went away (POLLHUP,
+		 * or reads that fail) ends the program instead of spinning. */
+		pfd.fd = STDIN_FILENO;
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		if (poll(&pfd, 1, (int)(wait * 1000) + 1) < 0) {
+			if (errno != EINTR)
+				break;
+			/* SIGWINCH: curses queues KEY_RESIZE. */
+			while ((ch = getch()) != ERR)
+				tui_key(&t, ch);
 			continue;
-		tui_key(&t, ch);
+		}
+		if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
+			got_signal = SIGHUP;
+			break;
+		}
+		if (!(pfd.revents & POLLIN))
+			continue;
+		idle = 1;
+		while ((ch = getch()) != ERR) {
+			tui_key(&t, ch);
+			idle = 0;
+		}
+		/* Readable yet no key: end of file on the terminal. */
+		if (idle && ++eof_reads > 100) {
+			got_signal = SIGHUP;
+			break;
+		}
+		if (!idle)
+			eof_reads = 0;
 	}
 	sig = got_signal;
+	/* Terminals without an alternate screen keep what was drawn: leave
+	 * them empty, the cursor at the top, for the shell. */
+	if (!sig) {
+		clear();
+		refresh();
+	}
 	endwin();
 	delscreen(scr);
 	free(t.order);
