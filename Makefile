@@ -47,8 +47,10 @@ all: memcgtop
 memcgtop: $(BUILD)/memcgtop
 	cp $< $@.tmp && mv -f $@.tmp $@
 
+# The program looks for themes beside itself too: so does a build variant.
 $(BUILD)/memcgtop: $(LIB_OBJS) $(MAIN_OBJ)
 	$(CC) $(LDFLAGS) $(EXTRA_CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	ln -sfn $(CURDIR)/themes $(@D)/themes
 
 $(BUILD)/check_memcgtop: $(LIB_OBJS) $(UNIT_OBJS)
 	$(CC) $(LDFLAGS) $(EXTRA_CFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm

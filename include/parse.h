@@ -56,6 +56,15 @@ struct psi {
 };
 int parse_psi(const char *buf, size_t len, struct psi *ret_psi);
 
+/*
+ * A series' timestamps file: lines "MONO [WALL]", MONO seconds increasing,
+ * WALL Unix seconds.  Fills malloc'd arrays; on error err names the line
+ * ("line 3: ...").
+ */
+int parse_timestamps(const char *buf, size_t len, double **ret_mono,
+		     int64_t **ret_wall, size_t *ret_n, char *err,
+		     size_t errlen);
+
 /* Count of non-empty lines (cgroup.procs). */
 uint64_t parse_count_lines(const char *buf, size_t len);
 

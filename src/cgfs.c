@@ -1162,74 +1162,28 @@ static int detect_version(struct cgfs *cg, const char *dir, char *err,
 static int load_series(struct cgfs *cg, const char *path, char *err,
 		       size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	char line[128];
-	size_t cap = 0;
-	unsigned lineno = 0;
+	char msg[256];
+	ssize_t n;
+	int fd, r;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0) {
+		r = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		return r;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *end;
-		double mono;
-		long long wall = 0;
-
-		lineno++;
-		errno = 0;
-		mono = strtod(line, &end);
-		if (end == line || errno || mono < 0 ||
-		    (cg->nsamples && mono <= cg->mono[cg->nsamples - 1])) {
-			snprintf(err, errlen, "%s:%u: expected a monotonic time "
-				 "in seconds, increasing", path, lineno);
-			fclose(f);
-			return -EINVAL;
-		}
-		if (*end == ' ' || *end == '\t') {
-			char *e2;
-
-			wall = strtoll(end, &e2, 10);
-			if (e2 == end || (*e2 != '\n' && *e2 != '\0')) {
-				snprintf(err, errlen, "%s:%u: malformed wall "
-					 "clock time", path, lineno);
-				fclose(f);
-				return -EINVAL;
-			}
-		} else if (*end != '\n' && *end != '\0') {
-			snprintf(err, errlen, "%s:%u: malformed line", path,
-				 lineno);
-			fclose(f);
-			return -EINVAL;
-		}
-		if (cg->nsamples == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			double *m = realloc(cg->mono, nc * sizeof(*m));
-			int64_t *w;
-
-			if (!m) {
-				fclose(f);
-				return -ENOMEM;
-			}
-			cg->mono = m;
-			w = realloc(cg->wall, nc * sizeof(*w));
-			if (!w) {
-				fclose(f);
-				return -ENOMEM;
-			}
-			cg->wall = w;
-			cap = nc;
-		}
-		cg->mono[cg->nsamples] = mono;
-		cg->wall[cg->nsamples] = wall;
-		cg->nsamples++;
+	/* A recording of a few days at one sample a second fits. */
+	n = read_whole(cg, fd);
+	close(fd);
+	if (n < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror((int)-n));
+		return (int)n;
 	}
-	fclose(f);
-	if (cg->nsamples == 0) {
-		snprintf(err, errlen, "%s: no samples", path);
-		return -EINVAL;
-	}
-	return 0;
+	r = parse_timestamps(cg->buf, (size_t)n, &cg->mono, &cg->wall,
+			     &cg->nsamples, msg, sizeof(msg));
+	if (r < 0)
+		snprintf(err, errlen, "%s: %s", path, msg);
+	return r;
 }
 
 /*

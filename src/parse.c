@@ -1,5 +1,8 @@
 /* parse.c - bounded, strict parsers for kernel and user text. */
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
@@ -211,4 +214,83 @@ uint64_t parse_count_lines(const char *buf, size_t len)
 		}
 	}
 	return n + (uint64_t)in_line;
+}
+
+int parse_timestamps(const char *buf, size_t len, double **ret_mono,
+		     int64_t **ret_wall, size_t *ret_n, char *err,
+		     size_t errlen)
+{
+	const char *p = buf, *end = buf + len;
+	double *mono = NULL;
+	int64_t *wall = NULL;
+	size_t n = 0, cap = 0;
+	unsigned lineno = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = (size_t)((nl ? nl : end) - p);
+		char line[128], *e, *e2;
+		double m;
+		long long w = 0;
+
+		lineno++;
+		if (ll >= sizeof(line) || memchr(p, '\0', ll)) {
+			snprintf(err, errlen, "line %u: malformed line", lineno);
+			goto fail;
+		}
+		memcpy(line, p, ll);
+		line[ll] = '\0';
+		p = nl ? nl + 1 : end;
+		errno = 0;
+		m = strtod(line, &e);
+		if (e == line || errno || !isfinite(m) || m < 0 ||
+		    (n && m <= mono[n - 1]) || (*e && *e != ' ' && *e != '\t')) {
+			snprintf(err, errlen, "line %u: expected a monotonic time "
+				 "in seconds, increasing", lineno);
+			goto fail;
+		}
+		if (*e) {
+			errno = 0;
+			w = strtoll(e, &e2, 10);
+			if (e2 == e || errno || *e2) {
+				snprintf(err, errlen, "line %u: malformed wall "
+					 "clock time", lineno);
+				goto fail;
+			}
+		}
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			double *nm = realloc(mono, nc * sizeof(*nm));
+			int64_t *nw;
+
+			if (!nm)
+				goto nomem;
+			mono = nm;
+			nw = realloc(wall, nc * sizeof(*nw));
+			if (!nw)
+				goto nomem;
+			wall = nw;
+			cap = nc;
+		}
+		mono[n] = m;
+		wall[n] = (int64_t)w;
+		n++;
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "no samples");
+		goto fail;
+	}
+	*ret_mono = mono;
+	*ret_wall = wall;
+	*ret_n = n;
+	return 0;
+nomem:
+	snprintf(err, errlen, "%s", strerror(ENOMEM));
+	free(mono);
+	free(wall);
+	return -ENOMEM;
+fail:
+	free(mono);
+	free(wall);
+	return -EINVAL;
 }

@@ -61,9 +61,11 @@ expect 1 "memcgtop: /nope: no such group under $FIX/v1-live/cg: No such file or 
 mkdir -p "$tmp/badts/0"
 cp "$FIX/edge-vanish/cg/0/memory."* "$tmp/badts/0/"
 printf '10.0 1796000000\n9.0 1796000001\n' >"$tmp/badts/timestamps"
-expect 1 "memcgtop: $tmp/badts/timestamps:2: expected a monotonic time in seconds, increasing" --root "$tmp/badts" -b
+expect 1 "memcgtop: $tmp/badts/timestamps: line 2: expected a monotonic time in seconds, increasing" --root "$tmp/badts" -b
 printf '10.0 17960x\n' >"$tmp/badts/timestamps"
-expect 1 "memcgtop: $tmp/badts/timestamps:1: malformed wall clock time" --root "$tmp/badts" -b
+expect 1 "memcgtop: $tmp/badts/timestamps: line 1: malformed wall clock time" --root "$tmp/badts" -b
+printf 'nan 1796000000\n' >"$tmp/badts/timestamps"
+expect 1 "memcgtop: $tmp/badts/timestamps: line 1: expected a monotonic time in seconds, increasing" --root "$tmp/badts" -b
 }
 # shellcheck disable=SC2086
 "$BIN" $V1 -b -F json >/dev/full 2>"$tmp/err"; rc=$?

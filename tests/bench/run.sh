@@ -6,12 +6,15 @@
 # with tests/bench/tree.sh, then runs $REPS rounds; every round runs each of
 # these once, in this order, so that drift hits them all alike:
 #
-#   memcgtop steady   memcgtop -b -F json -n K -d 0.05 /TREE >/dev/null for
+# FORMAT (default text: the default columns, as the issue asks; json: every
+# column) picks memcgtop's output and the floor's matching file list.
+#
+#   memcgtop steady   memcgtop -b -F $FORMAT -n K -d 0.05 /TREE >/dev/null for
 #                     K = $K_LO and $K_HI; per refresh = (cost(K_HI) -
 #                     cost(K_LO)) / (K_HI - K_LO), start-up excluded.  0.05 s
 #                     is memcgtop's smallest interval and it sleeps to fixed
 #                     deadlines, so the steady wall is max(work, 50 ms).
-#   memcgtop cold     memcgtop -b -F json -n 1 -d 0.05 /TREE as a whole
+#   memcgtop cold     memcgtop -b -F $FORMAT -n 1 -d 0.05 /TREE as a whole
 #                     process: start-up plus TWO samples (rates need a
 #                     previous one), the second due 0.05 s after the first.
 #   floor             build/bench/floor (tests/bench/floor.c): the same files
@@ -73,6 +76,14 @@ fi
 [ -x "$MEMCGTOP" ] || die "memcgtop binary $MEMCGTOP not found (run make)"
 [ "$K_HI" -gt "$K_LO" ] 2>/dev/null || die "K_HI must be above K_LO"
 command -v python3 >/dev/null || die "python3 is needed (timing, summary)"
+FORMAT=${FORMAT:-text}
+# The files memcgtop reads per group for that output on v1 (strace shows
+# them: strace -e trace=openat,pread64 memcgtop -b -F FORMAT ...).
+case $FORMAT in
+text) FLOOR_FILES=memory.usage_in_bytes,memory.limit_in_bytes,memory.soft_limit_in_bytes,memory.stat,memory.memsw.usage_in_bytes ;;
+json) FLOOR_FILES=memory.usage_in_bytes,memory.limit_in_bytes,memory.soft_limit_in_bytes,memory.swappiness,memory.kmem.usage_in_bytes,memory.failcnt,memory.stat,memory.memsw.usage_in_bytes,memory.oom_control,cgroup.procs ;;
+*) die "FORMAT must be text or json" ;;
+esac
 mkdir -p "$OUT" || die "cannot create $OUT"
 TMPD=$(mktemp -d /tmp/memcgtop-bench.XXXXXX) || die "mktemp failed"
 chmod 755 "$TMPD"
@@ -140,7 +151,7 @@ echo "# size kind round wall_ms user_ms sys_ms maxrss_kib (floor*: files kept op
 floor_run() {
 	local size=$1 round=$2 name=$3 kind=$4 line
 	shift 4
-	"$OUT/floor" -n "$FLOOR_N" "$@" "$name" >"$TMPD/floor.out" 2>>"$ERRLOG" ||
+	"$OUT/floor" -n "$FLOOR_N" -f "$FLOOR_FILES" "$@" "$name" >"$TMPD/floor.out" 2>>"$ERRLOG" ||
 		die "floor failed: $(tail -3 "$ERRLOG")"
 	line=$(tail -1 "$TMPD/floor.out")
 	# shellcheck disable=SC2086  # split into its fields
@@ -295,11 +306,11 @@ for size in $SIZES; do
 	for round in $(seq "$REPS"); do
 		printf '   round %s/%s\r' "$round" "$REPS"
 		measure "$size" mc_lo "$round" \
-			"$MEMCGTOP" -b -F json -n "$K_LO" -d "$DELAY" "/$name"
+			"$MEMCGTOP" -b -F "$FORMAT" -n "$K_LO" -d "$DELAY" "/$name"
 		measure "$size" mc_hi "$round" \
-			"$MEMCGTOP" -b -F json -n "$K_HI" -d "$DELAY" "/$name"
+			"$MEMCGTOP" -b -F "$FORMAT" -n "$K_HI" -d "$DELAY" "/$name"
 		measure "$size" mc_cold "$round" \
-			"$MEMCGTOP" -b -F json -n 1 -d "$DELAY" "/$name"
+			"$MEMCGTOP" -b -F "$FORMAT" -n 1 -d "$DELAY" "/$name"
 		floor_run "$size" "$round" "$name" floor
 		floor_run "$size" "$round" "$name" floor_eof -e
 		floor_run "$size" "$round" "$name" floor_p -p
@@ -327,7 +338,7 @@ for l in "${TUI_LINES[@]+"${TUI_LINES[@]}"}"; do
 done
 {
 	echo "memcgtop benchmark, $(date -u '+%Y-%m-%d %H:%M:%SZ')"
-	echo "command: SIZES=\"$SIZES\" REPS=$REPS K_LO=$K_LO K_HI=$K_HI FLOOR_N=$FLOOR_N TUI=$TUI tests/bench/run.sh"
+	echo "command: FORMAT=$FORMAT SIZES=\"$SIZES\" REPS=$REPS K_LO=$K_LO K_HI=$K_HI FLOOR_N=$FLOOR_N TUI=$TUI tests/bench/run.sh"
 	echo "machine: $(uname -srm), $(nproc) CPUs, RLIMIT_NOFILE hard $(ulimit -Hn)"
 	echo "binaries: $("$MEMCGTOP" -V 2>/dev/null) ($MC_SRC, sha256 $MC_SUM...)," \
 		"${CGTOP:+$("$CGTOP" --version | head -1)}${CGTOP:-no systemd-cgtop}"
