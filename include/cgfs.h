@@ -80,6 +80,17 @@ void snapshot_free(struct snapshot *snap);
  * fields asked for since).  No effect on a live tree. */
 void cgfs_reread(struct cgfs *cg);
 
+/* A series: the sample the last refresh read (0-based) and how many there
+ * are; a live tree: 0 and 0. */
+size_t cgfs_position(const struct cgfs *cg, size_t *ret_count);
+/* A series: the next refresh reads sample `index`. */
+void cgfs_seek(struct cgfs *cg, size_t index);
+
+/* --record DIR [--record-max N]: every refresh from now on also writes
+ * the files it read as a series in DIR (see record.h). */
+int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
+		size_t errlen);
+
 
 /* Everything the detail pane shows of one group: whole control files. */
 #define DETAIL_MAX_FILES 20

@@ -57,13 +57,14 @@ struct psi {
 int parse_psi(const char *buf, size_t len, struct psi *ret_psi);
 
 /*
- * A series' timestamps file: lines "MONO [WALL]", MONO seconds increasing,
- * WALL Unix seconds.  Fills malloc'd arrays; on error err names the line
+ * A series' timestamps file: lines "MONO [WALL [SLOT]]", MONO seconds
+ * increasing, WALL Unix seconds, SLOT the sample's folder (default: the
+ * line's index).  Fills malloc'd arrays; on error err names the line
  * ("line 3: ...").
  */
 int parse_timestamps(const char *buf, size_t len, double **ret_mono,
-		     int64_t **ret_wall, size_t *ret_n, char *err,
-		     size_t errlen);
+		     int64_t **ret_wall, long **ret_slot, size_t *ret_n,
+		     char *err, size_t errlen);
 
 /* Count of non-empty lines (cgroup.procs). */
 uint64_t parse_count_lines(const char *buf, size_t len);

@@ -16,7 +16,12 @@ struct sysinfo_src;
 /* procdir NULL: the live /proc. */
 int sysinfo_open(const char *procdir, struct sysinfo_src **ret_src);
 void sysinfo_close(struct sysinfo_src *src);
-/* Reads sample number `sample` of a series, or the current figures. */
+struct recorder;
+/* Every file read from now on is also recorded. */
+void sysinfo_record(struct sysinfo_src *src, struct recorder *r);
+
+/* Reads the sample in folder `sample` of a series, or the current
+ * figures. */
 void sysinfo_read(struct sysinfo_src *src, size_t sample,
 		  struct sysinfo *ret_sys);
 

@@ -15,6 +15,7 @@
 
 #include "cgfs.h"
 #include "parse.h"
+#include "record.h"
 #include "sysinfo.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -235,6 +236,11 @@ struct cgfs {
 	size_t nsamples, next;
 	double *mono;
 	int64_t *wall;
+	long *slot;		/* each sample's folder */
+	char *shown_mode, *shown_root;	/* a recording's DIR/info */
+	struct recorder *rec;	/* --record */
+	int proc_given;		/* --proc */
+	const char *cur_path;	/* the group being read, for the recorder */
 	struct sysinfo_src *sys;
 	char *buf;
 	size_t bufcap;
@@ -259,12 +265,12 @@ int cgfs_version(const struct cgfs *cg)
 
 const char *cgfs_mode(const struct cgfs *cg)
 {
-	return cg->mode;
+	return cg->shown_mode ? cg->shown_mode : cg->mode;
 }
 
 const char *cgfs_root(const struct cgfs *cg)
 {
-	return cg->root;
+	return cg->shown_root ? cg->shown_root : cg->root;
 }
 
 int cgfs_is_series(const struct cgfs *cg)
@@ -389,6 +395,9 @@ static ssize_t read_cf(struct cgfs *cg, int dirfd, struct gh *h, enum cgfile f)
 		 * reopens it by name and reads again. */
 		if (n == -ENODEV)
 			cg->stale = 1;
+		if (n >= 0 && cg->rec && cg->cur_path)
+			record_file(cg->rec, cg->cur_path, cg->file[f], cg->buf,
+				    (size_t)n);
 		return n;
 	}
 	fd = open_file(dirfd, cg->file[f]);
@@ -401,6 +410,9 @@ static ssize_t read_cf(struct cgfs *cg, int dirfd, struct gh *h, enum cgfile f)
 	} else {
 		close(fd);
 	}
+	if (n >= 0 && cg->rec && cg->cur_path)
+		record_file(cg->rec, cg->cur_path, cg->file[f], cg->buf,
+			    (size_t)n);
 	return n;
 }
 
@@ -598,8 +610,16 @@ static int read_group(struct cgfs *cg, int dirfd, struct gh *h, int is_root,
 				sample_set(s, F_PSI_FULL10, p.full_avg10);
 		}
 	}
-	if ((files & CFBIT(CF_PROCS)) && count_procs(cg, dirfd, h, &v) == 0)
+	if ((files & CFBIT(CF_PROCS)) && cg->rec) {
+		/* Recorded: read whole (up to 1 MiB) so the file is kept. */
+		n = read_cf(cg, dirfd, h, CF_PROCS);
+		if (n >= 0)
+			sample_set(s, F_PROCS, parse_count_lines(cg->buf,
+								 (size_t)n));
+	} else if ((files & CFBIT(CF_PROCS)) &&
+		   count_procs(cg, dirfd, h, &v) == 0) {
 		sample_set(s, F_PROCS, v);
+	}
 	return cg->stale ? -ENODEV : 0;
 }
 
@@ -899,6 +919,7 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 			memset(&g->s, 0, sizeof(g->s));
 			continue;
 		}
+		cg->cur_path = snap_path(snap, g);
 		if (read_group(cg, fd, h, 0, files, &g->s) == -ENODEV && h) {
 			/* Made again under the same name since the kept
 			 * descriptors were opened: open it anew. */
@@ -911,6 +932,7 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 				snap->paths_len = g->path_off;
 				continue;
 			}
+			cg->cur_path = snap_path(snap, &snap->groups[child]);
 			read_group(cg, fd, h, 0, files, &snap->groups[child].s);
 		}
 		r = walk(cg, fd, child, files, maxdepth, reldepth + 1, snap);
@@ -975,13 +997,18 @@ static uint64_t limit_above(struct cgfs *cg, int rootfd)
 	for (p = strchr(rel, '/'); p; p = strchr(p + 1, '/')) {
 		int fd;
 
+		char shown[PATH_MAX];
+
 		*p = '\0';
 		fd = open_rel(rootfd, rel);
+		snprintf(shown, sizeof(shown), "/%s", rel);
 		*p = '/';
 		if (fd < 0)
 			continue;
+		cg->cur_path = shown;
 		if (read_value(cg, fd, NULL, CF_LIMIT, &v) == 0 && v < lim)
 			lim = v;
+		cg->cur_path = NULL;
 		close(fd);
 	}
 	free(rel);
@@ -1001,7 +1028,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	if (cg->series) {
 		if (sample >= cg->nsamples)
 			return -ENODATA;
-		snprintf(dir, sizeof(dir), "%s/%zu", cg->root, sample);
+		snprintf(dir, sizeof(dir), "%s/%ld", cg->root, cg->slot[sample]);
 		snap->mono = cg->mono[sample];
 		snap->wall = cg->wall[sample];
 	} else {
@@ -1021,6 +1048,22 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		snprintf(err, errlen, "%s: %s", dir, strerror(-r));
 		return r;
 	}
+	if (cg->rec) {
+		r = record_begin(cg->rec);
+		if (r == 0) {
+			/* What tells the version on replay, whatever the
+			 * start group. */
+			ssize_t n = read_small(cg, rootfd, cg->version == 2 ?
+					       "cgroup.controllers" :
+					       "memory.limit_in_bytes");
+
+			if (n >= 0)
+				record_file(cg->rec, "/", cg->version == 2 ?
+					    "cgroup.controllers" :
+					    "memory.limit_in_bytes", cg->buf,
+					    (size_t)n);
+		}
+	}
 	for (const char *p = cg->start; *p; p++)
 		if (*p == '/')
 			depth++;
@@ -1033,6 +1076,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		return r;
 	}
 	h = gh_get(cg, snap_path(snap, g), g->path_len);
+	cg->cur_path = snap_path(snap, g);
 	if (h && h->dirfd >= 0) {
 		fd = h->dirfd;
 		kept = 1;
@@ -1079,8 +1123,53 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		snprintf(err, errlen, "%s", strerror(-r));
 		return r;
 	}
-	sysinfo_read(cg->sys, sample, &snap->sys);
+	cg->cur_path = NULL;
+	sysinfo_read(cg->sys, cg->series ? (size_t)cg->slot[sample] : 0,
+		     &snap->sys);
+	if (cg->rec) {
+		r = record_end(cg->rec, snap->mono, snap->wall, err, errlen);
+		if (r < 0)
+			return r;
+	}
 	return 0;
+}
+
+int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
+		size_t errlen)
+{
+	int r;
+
+	if (cg->series) {
+		snprintf(err, errlen, "--record: a recording cannot be "
+			 "recorded again; record the live hierarchy");
+		return -EINVAL;
+	}
+	r = record_open(dir, max, cgfs_mode(cg), cgfs_root(cg), &cg->rec, err,
+			errlen);
+	if (r < 0)
+		return r;
+	/* The system figures come from the files themselves while recording
+	 * (not through libproc2), so that the very bytes are kept. */
+	if (!cg->proc_given) {
+		sysinfo_close(cg->sys);
+		cg->sys = NULL;
+		if (sysinfo_open("/proc", &cg->sys) < 0)
+			return -ENOMEM;
+	}
+	sysinfo_record(cg->sys, cg->rec);
+	return 0;
+}
+
+size_t cgfs_position(const struct cgfs *cg, size_t *ret_count)
+{
+	*ret_count = cg->series ? cg->nsamples : 0;
+	return cg->series && cg->next ? cg->next - 1 : 0;
+}
+
+void cgfs_seek(struct cgfs *cg, size_t index)
+{
+	if (cg->series)
+		cg->next = index < cg->nsamples ? index : cg->nsamples - 1;
 }
 
 void cgfs_reread(struct cgfs *cg)
@@ -1180,10 +1269,33 @@ static int load_series(struct cgfs *cg, const char *path, char *err,
 		return (int)n;
 	}
 	r = parse_timestamps(cg->buf, (size_t)n, &cg->mono, &cg->wall,
-			     &cg->nsamples, msg, sizeof(msg));
+			     &cg->slot, &cg->nsamples, msg, sizeof(msg));
 	if (r < 0)
 		snprintf(err, errlen, "%s: %s", path, msg);
 	return r;
+}
+
+/* A recording's DIR/info: the mode and root of the host it was made on,
+ * shown on replay as they were shown live. */
+static void read_info(struct cgfs *cg)
+{
+	char path[PATH_MAX + 8], line[PATH_MAX + 8];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/info", cg->root);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "mode ", 5) && !cg->shown_mode &&
+		    (!strcmp(line + 5, "v1") || !strcmp(line + 5, "v2") ||
+		     !strcmp(line + 5, "hybrid")))
+			cg->shown_mode = strdup(line + 5);
+		else if (!strncmp(line, "root ", 5) && !cg->shown_root)
+			cg->shown_root = strdup(line + 5);
+	}
+	fclose(f);
 }
 
 /*
@@ -1317,7 +1429,8 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 				cgfs_close(cg);
 				return r;
 			}
-			snprintf(path, sizeof(path), "%s/0", opts->root);
+			snprintf(path, sizeof(path), "%s/%ld", opts->root,
+				 cg->slot[0]);
 		} else {
 			snprintf(path, sizeof(path), "%s", opts->root);
 		}
@@ -1373,10 +1486,22 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 				(long)rl.rlim_cur - FD_RESERVE;
 		}
 	}
-	/* A series replays the system figures only from its own recording. */
-	if (!opts->proc && cg->series)
+	cg->proc_given = opts->proc != NULL;
+	if (cg->series)
+		read_info(cg);
+	/* A series replays the system figures only from its own recording:
+	 * --proc, or the proc series a recording keeps beside its samples. */
+	if (!opts->proc && cg->series) {
+		char pdir[PATH_MAX + 8];
+
+		snprintf(path, sizeof(path), "%s/proc/timestamps", cg->root);
+		snprintf(pdir, sizeof(pdir), "%s/proc", cg->root);
 		cg->sys = NULL;
-	else if (sysinfo_open(opts->proc, &cg->sys) < 0) {
+		if (stat(path, &st) == 0 && sysinfo_open(pdir, &cg->sys) < 0) {
+			cgfs_close(cg);
+			return -ENOMEM;
+		}
+	} else if (sysinfo_open(opts->proc, &cg->sys) < 0) {
 		cgfs_close(cg);
 		return -ENOMEM;
 	}
@@ -1390,6 +1515,10 @@ void cgfs_close(struct cgfs *cg)
 		return;
 	gh_sweep(cg, 1);
 	free(cg->gh);
+	record_close(cg->rec);
+	free(cg->slot);
+	free(cg->shown_mode);
+	free(cg->shown_root);
 	sysinfo_close(cg->sys);
 	free(cg->root);
 	free(cg->start);
@@ -1424,8 +1553,8 @@ static int open_group(struct cgfs *cg, const char *path)
 	int rootfd, fd;
 
 	if (cg->series)
-		snprintf(dir, sizeof(dir), "%s/%zu", cg->root,
-			 cg->next ? cg->next - 1 : 0);
+		snprintf(dir, sizeof(dir), "%s/%ld", cg->root,
+			 cg->slot[cg->next ? cg->next - 1 : 0]);
 	else
 		snprintf(dir, sizeof(dir), "%s", cg->root);
 	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +37,9 @@ enum {
 	OPT_READONLY,
 	OPT_SET,
 	OPT_AUDIT_LOG,
+	OPT_RECORD,
+	OPT_RECORD_MAX,
+	OPT_OUTPUT,
 };
 
 static const struct option long_options[] = {
@@ -58,6 +62,9 @@ static const struct option long_options[] = {
 	{ "readonly", no_argument, NULL, OPT_READONLY },
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "record-max", required_argument, NULL, OPT_RECORD_MAX },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -92,6 +99,11 @@ static const char usage_text[] =
 "                           oom.group reclaim); exit 1 if the kernel refused\n"
 "      --readonly           never write (no --set, no edit keys)\n"
 "      --audit-log FILE     also append each change's audit line to FILE\n"
+"      --record DIR         also write every refresh's files to DIR, a series\n"
+"                           that --root DIR replays exactly\n"
+"      --record-max N       keep only the newest N samples in DIR\n"
+"      --output FILE        batch: replace FILE with each iteration, atomically\n"
+"                           (for node_exporter's textfile collector)\n"
 "  -t, --theme NAME|FILE    colours of the interactive screen (default,\n"
 "                           light, mono, high-contrast, or a theme file)\n"
 "      --no-color           attributes only, no colours (also: NO_COLOR set)\n"
@@ -119,6 +131,9 @@ struct opts {
 	int delay_given, sort_given;
 	int readonly;
 	const char *audit_log;
+	const char *record;
+	long record_max;
+	const char *output;
 	char **sets;
 	size_t nsets;
 	struct cgfs_opts cg;
@@ -274,6 +289,17 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case OPT_AUDIT_LOG:
 			o->audit_log = optarg;
 			break;
+		case OPT_RECORD:
+			o->record = optarg;
+			break;
+		case OPT_RECORD_MAX:
+			o->record_max = parse_long_arg("--record-max", optarg, 2,
+						       10000000);
+			break;
+		case OPT_OUTPUT:
+			o->output = optarg;
+			o->batch = 1;
+			break;
 		case OPT_SET: {
 			char **ns = realloc(o->sets, (o->nsets + 1) *
 					    sizeof(*ns));
@@ -323,6 +349,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->cols_arg = cols;
 	if (o->readonly && o->nsets)
 		die_usage("--set: refused by --readonly");
+	if (o->record_max && !o->record)
+		die_usage("--record-max needs --record DIR");
 	if (o->theme) {
 		struct theme th;
 
@@ -552,6 +580,56 @@ static int apply_config(struct opts *o, struct config *cfg)
 	return 0;
 }
 
+/*
+ * --output FILE: the iteration goes to a temporary file in FILE's folder,
+ * then is renamed over FILE, so a reader (node_exporter's textfile
+ * collector) sees the last whole iteration, never half of one.
+ */
+static int write_output(struct out_ctx *out, const char *file, char *err,
+			size_t errlen)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int fd, r = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", file) >= (int)sizeof(tmp)) {
+		snprintf(err, errlen, "--output %s: %s", file,
+			 strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "--output %s: %s", file, strerror(errno));
+		return -errno;
+	}
+	/* Readable by a collector running as another user, like a file
+	 * written by a shell redirection. */
+	fchmod(fd, 0644);
+	f = fdopen(fd, "w");
+	if (!f) {
+		r = -errno;
+		close(fd);
+		unlink(tmp);
+		snprintf(err, errlen, "--output %s: %s", file, strerror(-r));
+		return r;
+	}
+	out->f = f;
+	out_begin(out);
+	out_iteration(out);
+	out->f = stdout;
+	if (fflush(f) != 0 || ferror(f) || fsync(fd) != 0)
+		r = -(errno ? errno : EIO);
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, file) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		snprintf(err, errlen, "--output %s: %s", file, strerror(-r));
+	}
+	return r;
+}
+
 struct sortarg {
 	const struct opts *o;
 	const struct model *m;
@@ -617,6 +695,12 @@ int main(int argc, char **argv)
 		free(o.cols);
 		cgfs_close(cg);
 		return status;
+	}
+	if (o.record && cgfs_record(cg, o.record, o.record_max, err,
+				    sizeof(err)) < 0) {
+		fprintf(stderr, "memcgtop: %s\n", err);
+		cgfs_close(cg);
+		return 1;
 	}
 	if (o.audit_log && audit_open(o.audit_log, err, sizeof(err)) < 0) {
 		fprintf(stderr, "memcgtop: %s\n", err);
@@ -694,7 +778,8 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (it == 0) {
-			out_begin(&out);
+			if (!o.output)
+				out_begin(&out);
 			continue;
 		}
 		if (m.n > order_cap) {
@@ -723,6 +808,14 @@ int main(int argc, char **argv)
 		out.nrows = k;
 		out.start_depth = start_depth;
 		out.iteration = (unsigned)it;
+		if (o.output) {
+			if (write_output(&out, o.output, err, sizeof(err)) < 0) {
+				fprintf(stderr, "memcgtop: %s\n", err);
+				status = 1;
+				break;
+			}
+			continue;
+		}
 		out_iteration(&out);
 		if (ferror(stdout))
 			break;

@@ -217,12 +217,13 @@ uint64_t parse_count_lines(const char *buf, size_t len)
 }
 
 int parse_timestamps(const char *buf, size_t len, double **ret_mono,
-		     int64_t **ret_wall, size_t *ret_n, char *err,
-		     size_t errlen)
+		     int64_t **ret_wall, long **ret_slot, size_t *ret_n,
+		     char *err, size_t errlen)
 {
 	const char *p = buf, *end = buf + len;
 	double *mono = NULL;
 	int64_t *wall = NULL;
+	long *slot = NULL;
 	size_t n = 0, cap = 0;
 	unsigned lineno = 0;
 
@@ -232,6 +233,7 @@ int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 		char line[128], *e, *e2;
 		double m;
 		long long w = 0;
+		long sl = (long)n;
 
 		lineno++;
 		if (ll >= sizeof(line) || memchr(p, '\0', ll)) {
@@ -252,16 +254,31 @@ int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 		if (*e) {
 			errno = 0;
 			w = strtoll(e, &e2, 10);
-			if (e2 == e || errno || *e2) {
+			if (e2 == e || errno || (*e2 && *e2 != ' ' &&
+						 *e2 != '\t')) {
 				snprintf(err, errlen, "line %u: malformed wall "
 					 "clock time", lineno);
 				goto fail;
+			}
+			if (*e2) {
+				char *e3;
+
+				errno = 0;
+				sl = strtol(e2, &e3, 10);
+				if (e3 == e2 || errno || *e3 || sl < 0 ||
+				    sl > 100000000) {
+					snprintf(err, errlen, "line %u: "
+						 "malformed sample folder",
+						 lineno);
+					goto fail;
+				}
 			}
 		}
 		if (n == cap) {
 			size_t nc = cap ? cap * 2 : 16;
 			double *nm = realloc(mono, nc * sizeof(*nm));
 			int64_t *nw;
+			long *ns;
 
 			if (!nm)
 				goto nomem;
@@ -270,10 +287,15 @@ int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 			if (!nw)
 				goto nomem;
 			wall = nw;
+			ns = realloc(slot, nc * sizeof(*ns));
+			if (!ns)
+				goto nomem;
+			slot = ns;
 			cap = nc;
 		}
 		mono[n] = m;
 		wall[n] = (int64_t)w;
+		slot[n] = sl;
 		n++;
 	}
 	if (n == 0) {
@@ -282,15 +304,18 @@ int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 	}
 	*ret_mono = mono;
 	*ret_wall = wall;
+	*ret_slot = slot;
 	*ret_n = n;
 	return 0;
 nomem:
 	snprintf(err, errlen, "%s", strerror(ENOMEM));
 	free(mono);
 	free(wall);
+	free(slot);
 	return -ENOMEM;
 fail:
 	free(mono);
 	free(wall);
+	free(slot);
 	return -EINVAL;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "record.h"
 #include "sysinfo.h"
 
 struct sysinfo_src {
@@ -18,8 +19,15 @@ struct sysinfo_src {
 	int series;
 	struct meminfo_info *mi;
 	struct vmstat_info *vm;
+	struct recorder *rec;
 	char buf[16384];
 };
+
+void sysinfo_record(struct sysinfo_src *s, struct recorder *r)
+{
+	if (s)
+		s->rec = r;
+}
 
 int sysinfo_open(const char *procdir, struct sysinfo_src **ret_src)
 {
@@ -60,7 +68,9 @@ void sysinfo_close(struct sysinfo_src *s)
 	free(s);
 }
 
-static ssize_t slurp(struct sysinfo_src *s, const char *path)
+/* name: the file below the procfs ("meminfo"), as it is recorded. */
+static ssize_t slurp(struct sysinfo_src *s, const char *path,
+		     const char *name)
 {
 	ssize_t len = 0, n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -71,6 +81,8 @@ static ssize_t slurp(struct sysinfo_src *s, const char *path)
 	       (n = read(fd, s->buf + len, sizeof(s->buf) - (size_t)len)) > 0)
 		len += n;
 	close(fd);
+	if (s->rec)
+		record_proc(s->rec, name, s->buf, (size_t)len);
 	return len;
 }
 
@@ -143,7 +155,7 @@ static void set_reclaim(struct sysctx *c)
 static void read_psi(struct sysinfo_src *s, const char *path,
 		     struct sysinfo *sys)
 {
-	ssize_t n = slurp(s, path);
+	ssize_t n = slurp(s, path, "pressure/memory");
 	struct psi p;
 
 	if (n < 0 || parse_psi(s->buf, (size_t)n, &p) < 0)
@@ -216,11 +228,11 @@ void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
 	else
 		snprintf(base, sizeof(base), "%s", s->dir);
 	snprintf(path, sizeof(path), "%s/meminfo", base);
-	n = slurp(s, path);
+	n = slurp(s, path, "meminfo");
 	if (n >= 0)
 		parse_meminfo(s->buf, (size_t)n, meminfo_kv, &c);
 	snprintf(path, sizeof(path), "%s/vmstat", base);
-	n = slurp(s, path);
+	n = slurp(s, path, "vmstat");
 	if (n >= 0) {
 		parse_keyvals(s->buf, (size_t)n, vmstat_kv, &c);
 		set_reclaim(&c);

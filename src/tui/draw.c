@@ -127,7 +127,7 @@ static void draw_header(const struct tui *t)
 {
 	const struct model *m = &t->m;
 	struct utsname u;
-	char line[512], clock[16], tot[16], av[16], swu[16] = "-", swt[16];
+	char line[600], clock[16], tot[16], av[16], swu[16] = "-", swt[16];
 	char scan[32] = "-", steal[32] = "-", some[32] = "-", full[32] = "-";
 	time_t now = m->refreshes ? (time_t)m->wall : time(NULL);
 	struct tm tm;
@@ -141,9 +141,18 @@ static void draw_header(const struct tui *t)
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	/* What changes first, what is cut first last: at 80 columns the
 	 * host and kernel give way to the interval and the pause mark. */
-	snprintf(line, sizeof(line), "memcgtop %s  every %.1fs%s  %s %s  %s %s",
-		 clock, t->delay, t->paused ? " [paused]" : "", cgfs_mode(t->cg),
-		 cgfs_root(t->cg), u.nodename, u.release);
+	{
+		size_t n, k = cgfs_position(t->cg, &n);
+		char pos[48] = "";
+
+		/* A recording shows where in it the screen is. */
+		if (n)
+			snprintf(pos, sizeof(pos), "sample %zu/%zu  ", k + 1, n);
+		snprintf(line, sizeof(line), "memcgtop %s  every %.1fs%s  %s%s "
+			 "%s  %s %s", clock, t->delay,
+			 t->paused ? " [paused]" : "", pos, cgfs_mode(t->cg),
+			 cgfs_root(t->cg), u.nodename, u.release);
+	}
 	put(t, 0, &vx, line, t->attr[TE_HEADER], 0);
 	fill(0, vx, t->attr[TE_HEADER]);
 

@@ -266,6 +266,52 @@ static void k_undo(struct tui *t)
 	tui_undo(t);
 }
 
+/*
+ * Replay: sample k is shown with the rates from k-1 to k, as it was live:
+ * read k-1, then k.  Groups keep their folds and tags (same paths).
+ */
+static void seek(struct tui *t, long k)
+{
+	size_t n, cur;
+
+	cur = cgfs_position(t->cg, &n);
+	if (!n) {
+		tui_message(t, 1, "stepping needs a recording (--root DIR)");
+		return;
+	}
+	if (k < 1)
+		k = n > 1 ? 1 : 0;
+	if ((size_t)k >= n)
+		k = (long)n - 1;
+	t->paused = 1;
+	if (k > 0) {
+		cgfs_seek(t->cg, (size_t)k - 1);
+		tui_refresh_now(t);
+	}
+	cgfs_seek(t->cg, (size_t)k);
+	tui_refresh_now(t);
+	(void)cur;
+	tui_message(t, 0, "sample %ld of %zu (paused; t T step, { } first and "
+		    "last)", k + 1, n);
+}
+
+static void k_step_back(struct tui *t)
+{
+	size_t n, cur = cgfs_position(t->cg, &n);
+
+	seek(t, (long)cur - 1);
+}
+
+static void k_step_fwd(struct tui *t)
+{
+	size_t n, cur = cgfs_position(t->cg, &n);
+
+	seek(t, (long)cur + 1);
+}
+
+static void k_first(struct tui *t) { seek(t, 1); }
+static void k_last(struct tui *t) { seek(t, 1L << 30); }
+
 static void k_quit(struct tui *t) { t->quit = 1; }
 
 static const struct binding bindings[] = {
@@ -311,6 +357,10 @@ static const struct binding bindings[] = {
 	  k_scroll_right },
 	{ { 's' }, "s", "change the refresh interval", k_delay },
 	{ { 'Z' }, "Z", "pause or resume sampling (the screen stays)", k_pause },
+	{ { 't' }, "t", "recording: one sample back (pauses)", k_step_back },
+	{ { 'T' }, "T", "recording: one sample forward (pauses)", k_step_fwd },
+	{ { '{' }, "{", "recording: the first sample", k_first },
+	{ { '}' }, "}", "recording: the last sample", k_last },
 	{ { 12 }, "Ctrl-L", "redraw the screen", k_redraw },
 	{ { 'h', '?', KEY_F(1) }, "h ? F1", "this help", k_help },
 	{ { 'S', KEY_F(2) }, "S F2",

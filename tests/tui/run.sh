@@ -627,7 +627,8 @@ done
 lit $A h
 wait_line $A 1 "$HELPTITLE"
 seen=$(cap $A)
-for _ in $(seq 1 $((${#KEYLINES[@]} - 20))); do keys $A Down; done
+# The help shows 21 bindings at 24 lines: the rest after N-21 steps down.
+for _ in $(seq 1 $((${#KEYLINES[@]} - 21))); do keys $A Down; done
 wait_for $A "^ $(sed 's/[].()[*^$\\]/\\&/g' <<<"${KEYLINES[-1]}")\$" 3
 seen+=$'\n'$(cap $A)
 missing=0 cut=0
@@ -696,7 +697,7 @@ echo "== column sets (v2, 120 columns)"
 B=v2sets
 start $B 120 24 "TERM=tmux-256color LANG=C.UTF-8" -d 60 --root "$V2/cg" --proc "$V2/proc"
 up $B "sets"
-check_line $B 1 "memcgtop $T0  every 60.0s  v2 $V2/cg  $HOSTNODE $KREL" "header line 1 in full: time, interval, mode, root, host, kernel"
+check_line $B 1 "memcgtop $T0  every 60.0s  sample 2/5  v2 $V2/cg  $HOSTNODE $KREL" "header line 1 in full: time, interval, mode, root, host, kernel"
 check_line $B 2 "$(mem_line "$V2" 1)" "header line 2 in full: Mem/Swap from meminfo, system reclaim from vmstat, PSI"
 SETS=(overview LRU reclaim events limits custom)
 TITLES=(
@@ -728,7 +729,7 @@ B=v2pause
 start $B 120 24 "TERM=xterm-256color LANG=C.UTF-8" -d 30 --root "$V2/cg" --proc "$V2/proc"
 up $B "pause"
 lit $B Z
-check_line $B 1 "memcgtop $T0  every 30.0s [paused]  v2 $V2/cg  $HOSTNODE $KREL" "Z: header shows [paused]"
+check_line $B 1 "memcgtop $T0  every 30.0s [paused]  sample 2/5  v2 $V2/cg  $HOSTNODE $KREL" "Z: header shows [paused]"
 check_line $B 24 "paused: sampling stopped (Z resumes)" "Z: status says paused"
 keys $B Tab
 check_line $B 4 "${TITLES[1]}" "pause: Tab while paused"
@@ -740,7 +741,7 @@ fi
 keys $B BTab
 lit $B Z
 check_line $B 24 "sampling resumed" "Z again: sampling resumed"
-check_has $B "^memcgtop $T0  every 30\.0s  v2 " "Z again: [paused] is gone"
+check_has $B "^memcgtop $T0  every 30\.0s  sample 2/5  v2 " "Z again: [paused] is gone"
 
 # Interval prompt.
 lit $B s
@@ -781,6 +782,28 @@ r=$(awk -v a="$(statkey "$V2/cg/$((last - 1))/fixture/work/reclaim" pgscan)" \
 	-v t0="$(mono "$V2" $((last - 1)))" -v t1="$(mono "$V2" $last)" \
 	'BEGIN { print (b - a) / (t1 - t0) }')
 check_has $B " $(human_rate "$r") +[^ ]+         reclaim$" "series: reclaim's SCAN/s is $(human_rate "$r") from the last two samples"
+tm kill-session -t $B
+
+echo "== stepping through a recording"
+B=v2step
+start $B 120 24 "TERM=tmux-256color LANG=C.UTF-8" -d 60 --root "$V2/cg" --proc "$V2/proc"
+up $B "step"
+last=$(($(wc -l <"$V2/cg/timestamps") - 1))
+lit $B '}'
+check_has $B "^memcgtop $(clock "$V2" $last)  every 60\.0s \[paused\]  sample $((last + 1))/$((last + 1))  v2 " "}: the last sample, paused"
+check_line $B 24 "sample $((last + 1)) of $((last + 1)) (paused; t T step, { } first and last)" "}: the status names the sample"
+lit $B t
+check_has $B "^memcgtop $(clock "$V2" $((last - 1)))  every 60\.0s \[paused\]  sample $last/$((last + 1))  " "t: one sample back"
+# The rates shown are those between the sample and the one before it.
+r=$(awk -v a="$(statkey "$V2/cg/$((last - 2))/fixture/work/reclaim" pgscan)" \
+	-v b="$(statkey "$V2/cg/$((last - 1))/fixture/work/reclaim" pgscan)" \
+	-v t0="$(mono "$V2" $((last - 2)))" -v t1="$(mono "$V2" $((last - 1)))" \
+	'BEGIN { print (b - a) / (t1 - t0) }')
+check_has $B " $(human_rate "$r") +[^ ]+         reclaim$" "t: reclaim's SCAN/s is $(human_rate "$r"), from samples $((last - 1)) and $last"
+lit $B '{'
+check_has $B "^memcgtop $(clock "$V2" 1)  every 60\.0s \[paused\]  sample 2/$((last + 1))  " "{: the first sample with rates (the second one)"
+lit $B T
+check_has $B "^memcgtop $(clock "$V2" 2)  every 60\.0s \[paused\]  sample 3/$((last + 1))  " "T: one sample forward"
 tm kill-session -t $B
 
 echo "== v1 recorded series"
@@ -836,7 +859,7 @@ D=resize
 start $D 80 24 "TERM=xterm-256color LANG=C.UTF-8" -d 30 --root "$V2/cg" --proc "$V2/proc"
 up $D "resize"
 tm resize-window -t $D -x 40 -y 12
-check_line $D 1 "$(clip 40 <<<"memcgtop $T0  every 30.0s  v2 $V2/cg")" "resize 40x12: header cut at 40 columns"
+check_line $D 1 "$(clip 40 <<<"memcgtop $T0  every 30.0s  sample 2/5  v2 $V2/cg")" "resize 40x12: header cut at 40 columns"
 check_line $D 4 "$(clip 40 <<<"$TITLES_V2")" "resize 40x12: column titles cut at 40 columns"
 check_lines $D 5 "$(printf '%s\n' "$ALL_ROWS" | head -7 | clip 40)" "resize 40x12: 7 tree rows fit"
 check_line $D 12 "$(clip 40 <<<"$HINT")" "resize 40x12: status line on the last line"

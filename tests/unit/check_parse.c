@@ -161,40 +161,55 @@ START_TEST(timestamps)
 	static const char good[] = "100.5 1796000000\n101.25\t1796000001\n102\n";
 	double *m = NULL;
 	int64_t *w = NULL;
+	long *sl = NULL;
 	size_t n = 0;
 	char err[128];
 
-	ck_assert_int_eq(parse_timestamps(good, sizeof(good) - 1, &m, &w, &n,
+	ck_assert_int_eq(parse_timestamps(good, sizeof(good) - 1, &m, &w, &sl, &n,
 					  err, sizeof(err)), 0);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_double_eq(m[0], 100.5);
 	ck_assert_double_eq(m[1], 101.25);
 	ck_assert_int_eq(w[1], 1796000001);
 	ck_assert_int_eq(w[2], 0);
+	ck_assert_int_eq(sl[2], 2);
 	free(m);
 	free(w);
+	free(sl);
+	/* A rotating recording names each sample's folder. */
+	ck_assert_int_eq(parse_timestamps(S("7 1796000000 3\n8 1796000001 0\n"),
+					  &m, &w, &sl, &n, err, sizeof(err)), 0);
+	ck_assert_int_eq(sl[0], 3);
+	ck_assert_int_eq(sl[1], 0);
+	free(m);
+	free(w);
+	free(sl);
+	ck_assert_int_eq(parse_timestamps(S("7 1 x\n"), &m, &w, &sl, &n, err,
+					  sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "line 1: malformed sample folder");
 	/* No newline at the end: the last line counts (a plain text file). */
-	ck_assert_int_eq(parse_timestamps("5 1", 3, &m, &w, &n, err,
+	ck_assert_int_eq(parse_timestamps("5 1", 3, &m, &w, &sl, &n, err,
 					  sizeof(err)), 0);
 	ck_assert_uint_eq(n, 1);
 	free(m);
 	free(w);
-	ck_assert_int_eq(parse_timestamps(S("2\n1\n"), &m, &w, &n, err,
+	free(sl);
+	ck_assert_int_eq(parse_timestamps(S("2\n1\n"), &m, &w, &sl, &n, err,
 					  sizeof(err)), -EINVAL);
 	ck_assert_str_eq(err, "line 2: expected a monotonic time in seconds, "
 			 "increasing");
-	ck_assert_int_eq(parse_timestamps(S("inf\n"), &m, &w, &n, err,
+	ck_assert_int_eq(parse_timestamps(S("inf\n"), &m, &w, &sl, &n, err,
 					  sizeof(err)), -EINVAL);
-	ck_assert_int_eq(parse_timestamps(S("-1\n"), &m, &w, &n, err,
+	ck_assert_int_eq(parse_timestamps(S("-1\n"), &m, &w, &sl, &n, err,
 					  sizeof(err)), -EINVAL);
-	ck_assert_int_eq(parse_timestamps(S("1 x\n"), &m, &w, &n, err,
+	ck_assert_int_eq(parse_timestamps(S("1 x\n"), &m, &w, &sl, &n, err,
 					  sizeof(err)), -EINVAL);
 	ck_assert_str_eq(err, "line 1: malformed wall clock time");
 	ck_assert_int_eq(parse_timestamps(S("1 99999999999999999999\n"), &m,
-					  &w, &n, err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(parse_timestamps(S("1\0\n"), &m, &w, &n, err,
+					  &w, &sl, &n, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(parse_timestamps(S("1\0\n"), &m, &w, &sl, &n, err,
 					  sizeof(err)), -EINVAL);
-	ck_assert_int_eq(parse_timestamps(S(""), &m, &w, &n, err,
+	ck_assert_int_eq(parse_timestamps(S(""), &m, &w, &sl, &n, err,
 					  sizeof(err)), -EINVAL);
 	ck_assert_str_eq(err, "no samples");
 }
