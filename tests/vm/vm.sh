@@ -105,7 +105,9 @@ mkdir -p /proc /sys /dev /tmp /mnt/host
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
-mount -t tmpfs -o mode=1777 tmpfs /tmp
+# /tmp stays on the initramfs' own writable root: a tmpfs mounted there
+# would hide the VM_BINS binaries of a tree checked out below /tmp.
+chmod 1777 /tmp
 mount -t cgroup2 -o nsdelegate,memory_recursiveprot cgroup2 /sys/fs/cgroup
 for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p zsmalloc; do
 	insmod /lib/modules/$m.ko || echo "init: insmod $m failed"
