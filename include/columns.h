@@ -65,6 +65,13 @@ int col_compare(const struct column *c, const struct model *m,
 void col_format(const struct column *c, struct cval v, int human, char *buf,
 		size_t len);
 
+/* The system figures of the header as text ("-" when not available). */
+struct sys_text {
+	char total[24], avail[24], swap_used[24], swap_total[24];
+	char scan[32], steal[32], some[24], full[24];
+};
+void col_sys_text(const struct model *m, int human, struct sys_text *ret);
+
 /* Parses "a,b,c" into column pointers; on error names the bad key. */
 int col_parse_list(const char *list, const struct column ***ret_cols,
 		   size_t *ret_n, char *err, size_t errlen);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cgfs.h"
+#include "hash.h"
 #include "parse.h"
 #include "record.h"
 #include "sysinfo.h"
@@ -695,17 +696,6 @@ struct linux_dirent64 {
 	unsigned char d_type;
 	char d_name[];
 };
-
-static uint64_t hash_path(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
 
 static int gh_grow(struct cgfs *cg)
 {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "hash.h"
 #include "parse.h"
 
 int field_is_counter(enum field f)
@@ -46,17 +47,6 @@ void model_free(struct model *m)
 	free(m->table);
 	free(m->groups);
 	memset(m, 0, sizeof(*m));
-}
-
-static uint64_t hash_path(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
 }
 
 static struct mgroup **slot(struct mgroup **table, size_t cap,

@@ -6,59 +6,31 @@
 #include "out.h"
 #include "parse.h"
 
-static void sys_bytes(const struct model *m, enum sysfield f, char *buf,
-		      size_t len)
-{
-	if (m->sys.valid & FBIT(f))
-		fmt_bytes(buf, len, m->sys.v[f]);
-	else
-		snprintf(buf, len, "-");
-}
-
 static void header(struct out_ctx *o)
 {
 	const struct model *m = o->m;
-	char t[32], tot[16], avail[16], swt[16], swu[16];
-	char scan[32] = "-", steal[32] = "-", some[32] = "-", full[32] = "-";
+	struct sys_text st;
+	char t[32];
 
-	sys_bytes(m, S_MEM_TOTAL, tot, sizeof(tot));
-	sys_bytes(m, S_MEM_AVAILABLE, avail, sizeof(avail));
-	sys_bytes(m, S_SWAP_TOTAL, swt, sizeof(swt));
-	if ((m->sys.valid & FBIT(S_SWAP_TOTAL)) &&
-	    (m->sys.valid & FBIT(S_SWAP_FREE)) &&
-	    m->sys.v[S_SWAP_TOTAL] >= m->sys.v[S_SWAP_FREE])
-		fmt_bytes(swu, sizeof(swu),
-			  m->sys.v[S_SWAP_TOTAL] - m->sys.v[S_SWAP_FREE]);
-	else
-		snprintf(swu, sizeof(swu), "-");
-	if (m->sys_rates_valid) {
-		if (o->human) {
-			fmt_rate(scan, sizeof(scan), m->sys_pgscan_rate);
-			fmt_rate(steal, sizeof(steal), m->sys_pgsteal_rate);
-		} else {
-			snprintf(scan, sizeof(scan), "%.3f", m->sys_pgscan_rate);
-			snprintf(steal, sizeof(steal), "%.3f",
-				 m->sys_pgsteal_rate);
-		}
+	/* Swap used stays in human units: -r is for the group columns. */
+	col_sys_text(m, 1, &st);
+	if (!o->human) {
+		struct sys_text raw;
+
+		col_sys_text(m, 0, &raw);
+		memcpy(st.scan, raw.scan, sizeof(st.scan));
+		memcpy(st.steal, raw.steal, sizeof(st.steal));
 	}
-	if (m->sys.valid & FBIT(S_PSI_SOME10))
-		snprintf(some, sizeof(some), "%" PRIu64 ".%02" PRIu64,
-			 m->sys.v[S_PSI_SOME10] / 100,
-			 m->sys.v[S_PSI_SOME10] % 100);
-	if (m->sys.valid & FBIT(S_PSI_FULL10))
-		snprintf(full, sizeof(full), "%" PRIu64 ".%02" PRIu64,
-			 m->sys.v[S_PSI_FULL10] / 100,
-			 m->sys.v[S_PSI_FULL10] % 100);
-
 	fprintf(o->f, "memcgtop - %s  iteration %u  interval %.3fs  "
 		"groups %zu\n", out_time(m, t, sizeof(t)), o->iteration, m->dt,
 		o->nrows);
 	fprintf(o->f, "Hierarchy: %s (memcg v%d) %s\n", o->mode, o->version,
 		o->root);
 	fprintf(o->f, "Mem: %s total, %s available  Swap: %s used of %s\n",
-		tot, avail, swu, swt);
+		st.total, st.avail, st.swap_used, st.swap_total);
 	fprintf(o->f, "Reclaim: pgscan %s/s, pgsteal %s/s  "
-		"Pressure: some %s full %s\n\n", scan, steal, some, full);
+		"Pressure: some %s full %s\n\n", st.scan, st.steal, st.some,
+		st.full);
 }
 
 void out_text(struct out_ctx *o)

@@ -114,21 +114,12 @@ static void screen_name(const struct tui *t, const char *name, char *buf,
 	buf[o] = '\0';
 }
 
-static void sys_bytes(const struct model *m, enum sysfield f, char *buf,
-		      size_t len)
-{
-	if (m->sys.valid & FBIT(f))
-		fmt_bytes(buf, len, m->sys.v[f]);
-	else
-		snprintf(buf, len, "-");
-}
-
 static void draw_header(const struct tui *t)
 {
 	const struct model *m = &t->m;
 	struct utsname u;
-	char line[600], clock[16], tot[16], av[16], swu[16] = "-", swt[16];
-	char scan[32] = "-", steal[32] = "-", some[32] = "-", full[32] = "-";
+	char line[600], clock[16];
+	struct sys_text st;
 	time_t now = m->refreshes ? (time_t)m->wall : time(NULL);
 	struct tm tm;
 	int vx = 0;
@@ -156,27 +147,10 @@ static void draw_header(const struct tui *t)
 	put(t, 0, &vx, line, t->attr[TE_HEADER], 0);
 	fill(0, vx, t->attr[TE_HEADER]);
 
-	sys_bytes(m, S_MEM_TOTAL, tot, sizeof(tot));
-	sys_bytes(m, S_MEM_AVAILABLE, av, sizeof(av));
-	sys_bytes(m, S_SWAP_TOTAL, swt, sizeof(swt));
-	if ((m->sys.valid & FBIT(S_SWAP_TOTAL)) &&
-	    (m->sys.valid & FBIT(S_SWAP_FREE)) &&
-	    m->sys.v[S_SWAP_TOTAL] >= m->sys.v[S_SWAP_FREE])
-		fmt_bytes(swu, sizeof(swu),
-			  m->sys.v[S_SWAP_TOTAL] - m->sys.v[S_SWAP_FREE]);
-	if (m->sys_rates_valid) {
-		fmt_rate(scan, sizeof(scan), m->sys_pgscan_rate);
-		fmt_rate(steal, sizeof(steal), m->sys_pgsteal_rate);
-	}
-	if (m->sys.valid & FBIT(S_PSI_SOME10))
-		snprintf(some, sizeof(some), "%" PRIu64 ".%02" PRIu64,
-			 m->sys.v[S_PSI_SOME10] / 100, m->sys.v[S_PSI_SOME10] % 100);
-	if (m->sys.valid & FBIT(S_PSI_FULL10))
-		snprintf(full, sizeof(full), "%" PRIu64 ".%02" PRIu64,
-			 m->sys.v[S_PSI_FULL10] / 100, m->sys.v[S_PSI_FULL10] % 100);
+	col_sys_text(m, 1, &st);
 	snprintf(line, sizeof(line), "Mem %s avail %s  Swap %s/%s  Scan %s/s "
-		 "Steal %s/s PSI %s/%s", tot, av, swu, swt, scan, steal, some,
-		 full);
+		 "Steal %s/s PSI %s/%s", st.total, st.avail, st.swap_used,
+		 st.swap_total, st.scan, st.steal, st.some, st.full);
 	vx = 0;
 	put(t, 1, &vx, line, A_NORMAL, 0);
 	fill(1, vx, A_NORMAL);
