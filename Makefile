@@ -10,6 +10,7 @@ PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
 DATADIR  ?= $(PREFIX)/share/memcgtop
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC       ?= cc
 BUILD    ?= build/default
@@ -38,7 +39,9 @@ HEADERS   := $(wildcard include/*.h) tests/unit/units.h
 # Debian packages: building, testing (unit, TUI, golden, live, VM).
 BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev
 TEST_DEBS  := $(BUILD_DEBS) clang check tmux python3 util-linux \
-              qemu-system-x86 busybox-static cpio xz-utils prometheus
+              qemu-system-x86 busybox-static cpio xz-utils prometheus \
+              prometheus-node-exporter curl dpkg-dev debhelper lintian \
+              openssh-server openssh-client valgrind
 BENCH_DEBS := $(BUILD_DEBS) python3 tmux systemd strace
 
 all: memcgtop
@@ -116,9 +119,12 @@ install: memcgtop
 	install -m 644 man/memcgtop.1 $(DESTDIR)$(MANDIR)/man1/memcgtop.1
 	for t in themes/*.theme; do [ -e "$$t" ] || continue; \
 	  install -m 644 "$$t" $(DESTDIR)$(DATADIR)/themes/; done
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	install -m 644 contrib/bash-completion/memcgtop $(DESTDIR)$(COMPLETIONDIR)/memcgtop
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/memcgtop $(DESTDIR)$(MANDIR)/man1/memcgtop.1
+	rm -f $(DESTDIR)$(COMPLETIONDIR)/memcgtop
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -351,6 +352,14 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		die_usage("--set: refused by --readonly");
 	if (o->record_max && !o->record)
 		die_usage("--record-max needs --record DIR");
+	if (o->output) {
+		struct stat st;
+
+		/* Replaced by rename(): only ever a regular file (a link,
+		 * a device or /dev/stdout would be replaced, not written). */
+		if (lstat(o->output, &st) == 0 && !S_ISREG(st.st_mode))
+			die_usage("--output %s: not a regular file", o->output);
+	}
 	if (o->theme) {
 		struct theme th;
 
@@ -642,6 +651,28 @@ static int sort_cmp(const struct mgroup *a, const struct mgroup *b, void *ctx)
 	return col_compare(s->o->sort, s->m, a, b, s->o->sort_desc);
 }
 
+/* Batch runs that write files (--output, --record) stop between
+ * iterations on SIGINT, SIGTERM or SIGHUP, so nothing is left half
+ * written; then they die of the signal, as the shell expects. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 static void sleep_until(double deadline)
 {
 	struct timespec ts;
@@ -649,7 +680,7 @@ static void sleep_until(double deadline)
 	ts.tv_sec = (time_t)deadline;
 	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
+	       EINTR && !stop_signal)
 		;
 }
 
@@ -754,6 +785,8 @@ int main(int argc, char **argv)
 	/* Every printed iteration has rates: the first one comes from two
 	 * samples one interval apart. */
 	next = mono_now();
+	if (o.output || o.record)
+		catch_stop_signals();
 	for (long it = 0; o.iterations == 0 || it <= o.iterations; it++) {
 		size_t n, k = 0;
 		int start_depth;
@@ -762,6 +795,8 @@ int main(int argc, char **argv)
 			next += o.delay;
 			sleep_until(next);
 		}
+		if (stop_signal)
+			break;
 		r = cgfs_refresh(cg, fields, o.maxdepth, &snap, err,
 				 sizeof(err));
 		if (r == -ENODATA)
@@ -831,5 +866,9 @@ int main(int argc, char **argv)
 	model_free(&m);
 	snapshot_free(&snap);
 	cgfs_close(cg);
+	if (stop_signal) {
+		signal(stop_signal, SIG_DFL);
+		raise(stop_signal);
+	}
 	return status;
 }

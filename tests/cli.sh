@@ -52,6 +52,9 @@ expect 2 "memcgtop: ../etc: not a cgroup path (no '.' or '..' components)" ../et
 expect 2 "memcgtop: a/../../b: not a cgroup path (no '.' or '..' components)" a/../../b
 
 expect 1 "memcgtop: $tmp/nowhere: No such file or directory" --root "$tmp/nowhere" -b
+ln -s /dev/null "$tmp/alink"
+expect 2 "memcgtop: --output $tmp/alink: not a regular file" --output "$tmp/alink" -F json
+expect 2 "memcgtop: --output /dev/null: not a regular file" --output /dev/null
 mkdir -p "$tmp/empty"
 expect 1 "memcgtop: $tmp/empty: not a memory cgroup hierarchy (no cgroup.controllers or memory.usage_in_bytes)" --root "$tmp/empty" -b
 mkdir -p "$tmp/v2nomem"

@@ -54,6 +54,9 @@ suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/
 suite "record and replay (live v1)" tests/live/record.sh
 suite "set v1 (--set, live)" tests/live/set-v1.sh
 suite "set v1 (--set, live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/set-v1.sh
+suite "bash completion" tests/completion.sh
+suite "Prometheus (node_exporter textfile, prometheus; live v1)" tests/prometheus/run.sh
+suite "Debian package (build, lintian, install, remove)" tests/deb/run.sh
 suite "live cgroup v2 (VM)" tests/vm/live-v2.sh
 suite "set v2 (--set in the VM)" tests/vm/set-v2.sh
 
