@@ -27,10 +27,12 @@ int parse_u64(const char *s, size_t len, uint64_t *ret_val);
 
 /*
  * One value file such as memory.current or memory.limit_in_bytes: a
- * number or "max", then optional trailing whitespace.  Huge v1 values and
- * "max" both give VAL_MAX.
+ * number or "max" and its newline (a file without one was cut short).
+ * Huge v1 values and "max" both give VAL_MAX.
  */
 int parse_value_file(const char *buf, size_t len, uint64_t *ret_val);
+/* The same for a value already cut from its file (trailing blanks ok). */
+int parse_value(const char *s, size_t len, uint64_t *ret_val);
 
 /* Fixed-point decimal "21.44" -> 2144 (hundredths); at most 2 decimals. */
 int parse_centi(const char *s, size_t len, uint64_t *ret_val);

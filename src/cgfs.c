@@ -421,10 +421,17 @@ static int read_value(struct cgfs *cg, int dirfd, struct gh *h,
 		      enum cgfile f, uint64_t *ret_val)
 {
 	ssize_t n = read_cf(cg, dirfd, h, f);
+	int r;
 
 	if (n < 0)
 		return (int)n;
-	return parse_value_file(cg->buf, (size_t)n, ret_val);
+	r = parse_value_file(cg->buf, (size_t)n, ret_val);
+	/* Only a limit or protection can be unlimited; a usage or a count
+	 * at v1's "no limit" or beyond is not a value. */
+	if (r == 0 && *ret_val == VAL_MAX && f != CF_LIMIT && f != CF_HIGH &&
+	    f != CF_LOW && f != CF_MIN && f != CF_SOFT && f != CF_SWAPMAX)
+		r = -ERANGE;
+	return r;
 }
 
 /* cgroup.procs can be long (the root lists every process): count it in

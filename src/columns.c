@@ -158,6 +158,12 @@ size_t col_index(const struct column *c)
 	return (size_t)(c - columns);
 }
 
+static int is_limit(enum field f)
+{
+	return f == F_LIMIT || f == F_HIGH || f == F_LOW || f == F_MIN ||
+		f == F_SOFT || f == F_SWAP_LIMIT;
+}
+
 struct cval col_value(const struct column *c, const struct model *m,
 		      const struct mgroup *g)
 {
@@ -203,7 +209,10 @@ struct cval col_value(const struct column *c, const struct model *m,
 	if (!sample_has(&g->cur, (enum field)c->field))
 		return v;
 	v.u = g->cur.v[c->field];
-	v.kind = v.u == VAL_MAX && c->unit == U_BYTES ? CV_MAX : CV_NUM;
+	/* Only a limit or protection can be "max"; elsewhere 2^64-1 is a
+	 * number like any other. */
+	v.kind = v.u == VAL_MAX && is_limit((enum field)c->field) ? CV_MAX :
+		CV_NUM;
 	return v;
 }
 

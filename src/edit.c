@@ -14,7 +14,7 @@ static void normalise(const char *text, char *buf, size_t len)
 {
 	uint64_t v;
 
-	if (parse_value_file(text, strlen(text), &v) == 0 && v == VAL_MAX)
+	if (parse_value(text, strlen(text), &v) == 0 && v == VAL_MAX)
 		snprintf(buf, len, "max");
 	else
 		snprintf(buf, len, "%s", text);
@@ -25,7 +25,7 @@ static void human(const char *text, char *buf, size_t len)
 	uint64_t v;
 
 	buf[0] = '\0';
-	if (parse_value_file(text, strlen(text), &v) == 0 && v != VAL_MAX &&
+	if (parse_value(text, strlen(text), &v) == 0 && v != VAL_MAX &&
 	    v >= 1024) {
 		char h[32];
 
@@ -76,7 +76,7 @@ static void warn_for(struct cgfs *cg, const char *path, struct edit_plan *p,
 	if (cgfs_read_knob(cg, path, k->version == 1 ?
 			   "memory.usage_in_bytes" : "memory.current", buf,
 			   sizeof(buf)) < 0 ||
-	    parse_value_file(buf, strlen(buf), &usage) < 0 || usage <= newv)
+	    parse_value(buf, strlen(buf), &usage) < 0 || usage <= newv)
 		return;
 	fmt_bytes(u, sizeof(u), usage);
 	if (k->version == 1)
@@ -117,7 +117,7 @@ int edit_plan(struct cgfs *cg, const char *path, const struct knob *k,
 		r = cgfs_read_knob(cg, path, k->file, raw, sizeof(raw));
 		if (r == 0) {
 			normalise(raw, ret->old, sizeof(ret->old));
-			has_cur = parse_value_file(raw, strlen(raw), &cur) == 0;
+			has_cur = parse_value(raw, strlen(raw), &cur) == 0;
 		}
 	}
 	r = knob_parse(k, text, cur, has_cur, &v, err, errlen);
@@ -149,7 +149,7 @@ int edit_apply(struct cgfs *cg, const struct edit_plan *p,
 	       struct edit_result *ret)
 {
 	const struct knob *k = p->k;
-	char raw[64], h[32];
+	char raw[64], h[32], path[4096];
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
@@ -162,15 +162,17 @@ int edit_apply(struct cgfs *cg, const struct edit_plan *p,
 	    cgfs_read_knob(cg, p->path, k->file, raw, sizeof(raw)) == 0)
 		normalise(raw, ret->now, sizeof(ret->now));
 	human(ret->now, h, sizeof(h));
+	/* A group name may hold any byte: the line shows it escaped. */
+	fmt_escape(path, sizeof(path), p->path, strlen(p->path));
 	if (r == 0)
 		snprintf(ret->msg, sizeof(ret->msg), "%s: %s (%s): %s -> %s: "
-			 "done%s%s%s", p->path, k->name, k->file, p->old,
+			 "done%s%s%s", path, k->name, k->file, p->old,
 			 p->value, k->kind == KNOB_RECLAIM ? "" :
 			 ", the kernel holds ", k->kind == KNOB_RECLAIM ? "" :
 			 ret->now, h);
 	else
 		snprintf(ret->msg, sizeof(ret->msg), "%s: %s (%s): %s -> %s: "
-			 "refused: %s: %s", p->path, k->name, k->file, p->old,
+			 "refused: %s: %s", path, k->name, k->file, p->old,
 			 p->value, strerror(-r), cgfs_readonly(cg) ?
 			 "--readonly" : explain(p, -r));
 	/* The errno's name keeps the audit line key=value. */

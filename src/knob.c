@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fmt.h"
 #include "knob.h"
 
 const struct knob knobs[] = {
@@ -128,8 +129,12 @@ static const char *accepts(const struct knob *k)
 static int refuse(const struct knob *k, const char *text, char *err,
 		  size_t errlen)
 {
+	char safe[300];
+
+	/* What was typed may hold any byte: shown escaped, on one line. */
+	fmt_escape(safe, sizeof(safe), text, strlen(text));
 	snprintf(err, errlen, "%s: '%s' is not a value for %s; it takes %s",
-		 k->name, text, k->file, accepts(k));
+		 k->name, safe, k->file, accepts(k));
 	return -EINVAL;
 }
 
@@ -158,7 +163,7 @@ int knob_parse(const struct knob *k, const char *text, uint64_t cur,
 		len--;
 	}
 	if (len == 0 || len > 64 || memchr(text, '\n', len))
-		return refuse(k, "", err, errlen);
+		return refuse(k, text, err, errlen);
 	{
 		char t[72];
 

@@ -17,6 +17,7 @@
 #include "audit.h"
 #include "config.h"
 #include "edit.h"
+#include "fmt.h"
 #include "knob.h"
 #include "model.h"
 #include "out.h"
@@ -457,24 +458,35 @@ static int run_sets(const struct opts *o, struct cgfs *cg)
 	for (size_t i = 0; i < o->nsets; i++) {
 		const struct knob *k;
 		const char *value;
-		char path[4096], names[256];
+		char path[4096], names[256], spec[600];
 		int r;
 
+		/* The argument may hold any byte: echoed escaped. */
+		fmt_escape(spec, sizeof(spec), o->sets[i], strlen(o->sets[i]));
 		if (split_set(o->sets[i], version, path + 1, sizeof(path) - 1,
 			      &k, &value) < 0) {
 			knob_names(version, names, sizeof(names));
 			fprintf(stderr, "memcgtop: --set '%s': expected "
 				"PATH:KNOB=VALUE with a cgroup v%d knob (%s)\n",
-				o->sets[i], version, names);
+				spec, version, names);
+			free(plans);
+			return 2;
+		}
+		if (path[1] == '\0') {
+			fprintf(stderr, "memcgtop: --set '%s': no group path "
+				"(give / for the root)\n", spec);
 			free(plans);
 			return 2;
 		}
 		/* Paths as memcgtop shows them: below the hierarchy root. */
 		path[0] = '/';
 		if (!clean_path(path + 1)) {
+			char p1[600];
+
+			fmt_escape(p1, sizeof(p1), path + 1, strlen(path + 1));
 			fprintf(stderr, "memcgtop: --set '%s': '%s' is not a "
 				"group path (no '.' or '..' components)\n",
-				o->sets[i], path + 1);
+				spec, p1);
 			free(plans);
 			return 2;
 		}
@@ -484,18 +496,23 @@ static int run_sets(const struct opts *o, struct cgfs *cg)
 							path + 1 : path)) {
 				/* Both would be planned against the value
 				 * from before the run. */
+				char prev[600], gp[600];
+
+				fmt_escape(prev, sizeof(prev), o->sets[j],
+					   strlen(o->sets[j]));
+				fmt_escape(gp, sizeof(gp), plans[j].path,
+					   strlen(plans[j].path));
 				fprintf(stderr, "memcgtop: --set '%s': %s of %s "
-					"is already changed by '%s'\n",
-					o->sets[i], k->name, plans[j].path,
-					o->sets[j]);
+					"is already changed by '%s'\n", spec,
+					k->name, gp, prev);
 				free(plans);
 				return 2;
 			}
 		r = edit_plan(cg, path[1] == '/' ? path + 1 : path, k, value,
 			      &plans[i], err, sizeof(err));
 		if (r < 0) {
-			fprintf(stderr, "memcgtop: --set '%s': %s\n",
-				o->sets[i], err);
+			fprintf(stderr, "memcgtop: --set '%s': %s\n", spec,
+				err);
 			free(plans);
 			return r == -EPERM ? 1 : 2;
 		}
@@ -733,7 +750,10 @@ int main(int argc, char **argv)
 		cgfs_close(cg);
 		return 1;
 	}
-	if (o.audit_log && audit_open(o.audit_log, err, sizeof(err)) < 0) {
+	/* The audit log is opened where a change can be made: the screen,
+	 * without --readonly (--set opens it itself). */
+	if (o.audit_log && !o.batch && !o.readonly &&
+	    audit_open(o.audit_log, err, sizeof(err)) < 0) {
 		fprintf(stderr, "memcgtop: %s\n", err);
 		cgfs_close(cg);
 		return 1;

@@ -32,22 +32,31 @@ int parse_u64(const char *s, size_t len, uint64_t *ret_val)
 	return 0;
 }
 
-int parse_value_file(const char *buf, size_t len, uint64_t *ret_val)
+int parse_value(const char *s, size_t len, uint64_t *ret_val)
 {
 	uint64_t v;
 	int r;
 
-	while (len > 0 && is_space(buf[len - 1]))
+	while (len > 0 && is_space(s[len - 1]))
 		len--;
-	if (len == 3 && memcmp(buf, "max", 3) == 0) {
+	if (len == 3 && memcmp(s, "max", 3) == 0) {
 		*ret_val = VAL_MAX;
 		return 0;
 	}
-	r = parse_u64(buf, len, &v);
+	r = parse_u64(s, len, &v);
 	if (r < 0)
 		return r;
 	*ret_val = v >= V1_UNLIMITED_MIN ? VAL_MAX : v;
 	return 0;
+}
+
+int parse_value_file(const char *buf, size_t len, uint64_t *ret_val)
+{
+	/* The kernel ends the value with a newline: without it the file was
+	 * cut short and the number may be too. */
+	if (len == 0 || buf[len - 1] != '\n')
+		return -EINVAL;
+	return parse_value(buf, len - 1, ret_val);
 }
 
 int parse_centi(const char *s, size_t len, uint64_t *ret_val)

@@ -51,6 +51,9 @@ suite "interactive screen (tmux)" tests/tui/run.sh
 suite "interactive screen (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/run.sh
 suite "live cgroup v1" tests/live/v1.sh
 suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/v1.sh
+suite "hostile names (fixture + live v1)" tests/live/hostile.sh
+suite "hostile names (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/hostile.sh
+suite "security (write paths, hostile values, --readonly, --set traversal, audit)" tests/security.sh
 suite "record and replay (live v1)" tests/live/record.sh
 suite "set v1 (--set, live)" tests/live/set-v1.sh
 suite "set v1 (--set, live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/set-v1.sh

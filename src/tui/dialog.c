@@ -306,13 +306,18 @@ const char *tui_dialog_prompt(struct tui *t, char *buf, size_t len)
 			   sizeof(now)) == 0) {
 		uint64_t v;
 
-		if (parse_value_file(now, strlen(now), &v) == 0 &&
+		if (parse_value(now, strlen(now), &v) == 0 &&
 		    v == VAL_MAX)
 			snprintf(now, sizeof(now), "max");
 	}
-	snprintf(buf, len, "%s of %s%s (now %s): ", t->ed.k->name,
-		 t->ed.paths[0], t->ed.npaths > 1 ? " and the tagged" : "",
-		 now);
+	{
+		char safe[600];
+
+		fmt_escape(safe, sizeof(safe), t->ed.paths[0],
+			   strlen(t->ed.paths[0]));
+		snprintf(buf, len, "%s of %s%s (now %s): ", t->ed.k->name,
+			 safe, t->ed.npaths > 1 ? " and the tagged" : "", now);
+	}
 	return buf;
 }
 
@@ -343,7 +348,7 @@ void tui_draw_dialog(struct tui *t)
 			{
 				uint64_t v;
 
-				if (parse_value_file(now, strlen(now), &v) == 0 &&
+				if (parse_value(now, strlen(now), &v) == 0 &&
 				    v == VAL_MAX)
 					snprintf(now, sizeof(now), "max");
 			}

@@ -215,7 +215,7 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 			char human[32] = "";
 			size_t l = strcspn(text, "\n");
 
-			if (parse_value_file(text, l, &v) == 0 && v != VAL_MAX &&
+			if (parse_value(text, l, &v) == 0 && v != VAL_MAX &&
 			    v >= 1024 && strstr(name, "swappiness") == NULL &&
 			    strstr(name, "failcnt") == NULL &&
 			    strstr(name, "hierarchy") == NULL)

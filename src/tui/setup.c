@@ -124,7 +124,10 @@ int tui_setup_key(struct tui *t, int ch)
 		move_col(t, c, 1);
 		break;
 	case 'w':
-		save(t);
+		if (cgfs_readonly(t->cg))
+			tui_message(t, 1, "--readonly: settings not saved");
+		else
+			save(t);
 		break;
 	case 27:
 	case 'q':

@@ -1,0 +1,356 @@
+#!/bin/bash
+# hostile.sh - groups with hostile names: no name may reach a terminal as
+# an escape sequence, break a row, a CSV record, a JSON line or an
+# OpenMetrics exposition, or make --set write to another group.
+#
+# Usage:  tests/live/hostile.sh          (the live part needs root)
+#   MEMCGTOP  the binary to test (default: ./memcgtop of this checkout)
+#   CI=true   a host that cannot run the live part is a failure, not a skip
+#
+# The names (tests/hostile/check.py NAMES): an OSC title escape
+# (ESC ] 0 ; pwned BEL), CSI 2 J, a newline, a tab, invalid UTF-8
+# (FF FE), a C1 CSI (U+009B), DEL, a 255-byte name, "-n", "--set",
+# 'a,b"c', "x{y}", "}", "# EOF", 'memcgtop_usage_bytes{cgroup="/"} 1'
+# (two levels, a name cannot hold "/"), a backslash, "..x", "café" and
+# "p:limit=1M".
+#
+# Part 1 (no root needed) builds them as a fixture (plain folders holding
+# copies of a v1 group's files, tests/fixtures/edge-vanish) - the only way
+# to have a newline in a name, which the kernel refuses.  Part 2 (root, a
+# read-write cgroup v1 memory mount) makes them as real groups below
+# /sys/fs/cgroup/memory/memcgtop-hostile-PID-RANDOM.  Each part checks:
+#   - text (-b -F text): no byte a terminal interprets, every name escaped
+#     (\xHH, \\) on its own row;
+#   - CSV: python's csv module (strict) parses it, every record has the
+#     header's field count, the path fields are the real names byte for byte;
+#   - JSON: the line parses, paths decode to the names (invalid bytes as
+#     \u00HH); OpenMetrics: one "# EOF", the last line; Prometheus:
+#     promtool check metrics passes; both: one memcgtop_usage_bytes sample
+#     per group whose cgroup label unescapes to its path (U+FFFD for
+#     invalid bytes);
+#   - the screen in tmux (capture-pane, and the raw bytes memcgtop wrote via
+#     pipe-pane): each name escaped on its own row, no BEL, OSC, C1 or
+#     invalid UTF-8 reaches the terminal, also in the detail pane and the
+#     edit dialog of the OSC group; --ascii escapes café too;
+#   - --set 'PATH:limit=64M' on most names writes that group's
+#     memory.limit_in_bytes (read back) and no other's, the output line and
+#     the --audit-log line show the path escaped; a ".." or "." component is
+#     refused (exit 2), nothing written;
+#   - the ASan build (build/asan/memcgtop), when present: the same runs exit
+#     0 with nothing on stderr.
+#
+# PASS:/FAIL: lines, the last "hostile: N passed, M failed"; exit 1 on any
+# failure.  Without root or v1 the live part prints SKIP and the script
+# exits 77 after part 1 (1 if part 1 failed; CI=true: FAIL).  The tmux
+# server (private socket), the groups and the temp dir are removed on exit.
+set -u
+LC_ALL=C.UTF-8
+export LC_ALL
+export TZ=UTC
+unset TMUX TMUX_PANE
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
+case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
+ASAN=$top/build/asan/memcgtop
+CHECK=$top/tests/hostile/check.py
+CGM=/sys/fs/cgroup/memory
+t0=$(date +%s.%N)
+
+npass=0 nfail=0
+pass() { echo "PASS: $*"; npass=$((npass + 1)); }
+fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+summary() {
+	echo "hostile: $npass passed, $nfail failed ($(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }'))"
+	[ "$nfail" -eq 0 ]
+}
+tally() {
+	local line
+	while IFS= read -r line; do
+		echo "$line"
+		case $line in
+		PASS:*) npass=$((npass + 1)) ;;
+		FAIL:*) nfail=$((nfail + 1)) ;;
+		esac
+	done <"$1"
+}
+
+SOCK=memcgtop-hostile-$$
+TNAME=memcgtop-hostile-$$-$RANDOM
+TROOT=$CGM/$TNAME
+TMPD=
+made_live=
+cleaned=
+cleanup() {
+	local d i
+	[ -n "$cleaned" ] && return
+	cleaned=1
+	tmux -L "$SOCK" -f /dev/null kill-server 2>/dev/null
+	# kill-server leaves the socket file behind: remove ours
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	if [ -n "$made_live" ] && [ -d "$TROOT" ]; then
+		while IFS= read -r -d '' d; do
+			for i in 1 2 3 4 5 6 7 8 9 10; do
+				rmdir "$d" 2>/dev/null && break
+				sleep 0.2
+			done
+		done < <(find "$TROOT" -depth -type d -print0)
+	fi
+	[ -n "$TMPD" ] && rm -rf "$TMPD"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+trap 'cleanup; exit 129' HUP
+
+abort() {
+	fail "setup: $*"
+	cleanup
+	summary
+	exit 1
+}
+
+for tool in python3 tmux promtool; do
+	command -v "$tool" >/dev/null 2>&1 || abort "$tool not installed"
+done
+[ -x "$MEMCGTOP" ] || abort "memcgtop binary $MEMCGTOP not found (run make)"
+[ -x "$ASAN" ] && [ "$ASAN" != "$MEMCGTOP" ] || ASAN=
+TMPD=$(mktemp -d /tmp/memcgtop-hostile.XXXXXX) || abort "mktemp failed"
+chmod 755 "$TMPD"
+
+tm() { tmux -u -L "$SOCK" -f /dev/null "$@"; }
+cap() { tm capture-pane -p -t "$1" 2>/dev/null; }
+
+# wait_for SESSION FIXED-STRING [SECONDS]: polls the screen; SCREEN holds
+# the last capture.
+SCREEN=
+wait_for() {
+	local i n=$(( ${3:-10} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		SCREEN=$(cap "$1")
+		grep -qF -- "$2" <<<"$SCREEN" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# last_line SESSION: the bottom line of the screen
+last_line() { cap "$1" | tail -n 1; }
+
+# py MODE ARGS...: runs the checker, counts its lines; its messages start
+# with $LABEL
+LABEL=
+py() {
+	local o=$TMPD/py.$RANDOM
+	HOSTILE_LABEL=$LABEL HOSTILE_SET_WRITES_ONLY=${HOSTILE_SET_WRITES_ONLY:-} \
+		python3 "$CHECK" "$@" >"$o" 2>&1 || grep -q '^FAIL' "$o" ||
+		fail "check.py $1 failed: $(tail -n 3 "$o")"
+	tally "$o"
+}
+
+# outputs LABEL LIST TOP ARGS...: each batch format of the tree at /TOP
+outputs() {
+	local label=$1 list=$2 t=$3 fmt o rc cols bin
+	shift 3
+	for fmt in text csv json openmetrics prometheus; do
+		o=$TMPD/$label.$fmt
+		cols=()
+		[ "$fmt" = text ] && cols=(-c usage,path)
+		"$MEMCGTOP" "$@" -b -n 1 -d 0.2 -F "$fmt" "${cols[@]}" "/$t" \
+			>"$o" 2>"$o.err" </dev/null
+		rc=$?
+		if [ "$rc" = 0 ] && [ ! -s "$o.err" ]; then
+			pass "$label $fmt: exit 0, stderr empty"
+		else
+			fail "$label $fmt: exit $rc, stderr: $(head -c 300 "$o.err")"
+		fi
+		LABEL=$label py "$fmt" "$o" "$list" "$t"
+		if [ "$fmt" = prometheus ]; then
+			if promtool check metrics <"$o" >"$o.prom" 2>&1; then
+				pass "$label prometheus: promtool check metrics passes"
+			else
+				fail "$label prometheus: promtool check metrics: $(head -c 500 "$o.prom")"
+			fi
+		fi
+		if [ -n "$ASAN" ]; then
+			"$ASAN" "$@" -b -n 1 -d 0.2 -F "$fmt" "${cols[@]}" "/$t" \
+				>"$o.asan" 2>"$o.asan.err" </dev/null
+			rc=$?
+			if [ "$rc" = 0 ] && [ ! -s "$o.asan.err" ]; then
+				pass "$label $fmt (ASan+UBSan): exit 0, stderr empty"
+			else
+				fail "$label $fmt (ASan+UBSan): exit $rc, stderr: $(head -c 600 "$o.asan.err")"
+			fi
+		fi
+	done
+}
+
+# screen LABEL LIST TOP ARGS...: the interactive screen on the tree
+screen() {
+	local label=$1 list=$2 t=$3 s raw ngroups osc_esc bad_esc l
+	shift 3
+	ngroups=$(( $(tr -cd '\0' <"$list" | wc -c) + 1 ))
+	osc_esc="/$t/osc\\x1B]0;pwned\\x07end"
+	bad_esc="/$t/bad\\xFF\\xFE"
+	for mode in utf8 ascii; do
+		s=$label-$mode
+		raw=$TMPD/$s.raw
+		: >"$raw"
+		local extra=()
+		[ "$mode" = ascii ] && extra=(--ascii)
+		# The shell waits for pipe-pane before it starts memcgtop, so
+		# every byte memcgtop writes is recorded.
+		local cmd
+		cmd="while [ ! -e $TMPD/$s.go ]; do sleep 0.05; done; cd $(printf %q "$top") || exit; env LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_CONFIG_HOME=$TMPD/cfg HOME=$TMPD $(printf '%q ' "$MEMCGTOP" "$@" "${extra[@]}" -d 0.5 "/$t"); echo EXIT=\$?; exec sleep 600"
+		tm new-session -d -s "$s" -x 420 -y 60 "bash --norc --noprofile -c $(printf %q "$cmd")" ||
+			{ fail "$s: tmux new-session failed"; continue; }
+		tm pipe-pane -o -t "$s" "cat >> $(printf %q "$raw")"
+		touch "$TMPD/$s.go"
+		if ! wait_for "$s" "Groups: $ngroups shown" 20; then
+			fail "$s: the screen never showed 'Groups: $ngroups shown'"
+			printf '%s\n' "$SCREEN" | sed 's/^/    |/' | head -40
+			tm kill-session -t "$s"
+			continue
+		fi
+		sleep 0.6	# one more refresh: the rows of the second sample
+		wait_for "$s" "Groups: $ngroups shown" 5
+		cap "$s" >"$TMPD/$s.cap"
+		if [ "$mode" = utf8 ]; then
+			# detail pane of the OSC group, found by search
+			tm send-keys -t "$s" /
+			tm send-keys -t "$s" -l pwned
+			tm send-keys -t "$s" Enter
+			tm send-keys -t "$s" d
+			if wait_for "$s" "Detail of $osc_esc" 5; then
+				pass "$s: the detail pane's title shows $osc_esc"
+			else
+				fail "$s: the detail pane's title is not 'Detail of $osc_esc': $(grep -a 'Detail of' <<<"$SCREEN")"
+			fi
+			tm send-keys -t "$s" d
+			tm send-keys -t "$s" e
+			if wait_for "$s" "Edit $osc_esc  (" 5; then
+				pass "$s: the edit dialog's title shows $osc_esc"
+			else
+				fail "$s: the edit dialog's title is not 'Edit $osc_esc': $(head -n 1 <<<"$SCREEN")"
+			fi
+			tm send-keys -t "$s" Enter
+			wait_for "$s" "limit of /$t/" 5
+			l=$(last_line "$s")
+			if [ "${l#"limit of $osc_esc (now "}" != "$l" ]; then
+				pass "$s: the edit prompt shows $osc_esc"
+			else
+				fail "$s: the edit prompt shows the name differently from the tree: '$l' (expected it to start 'limit of $osc_esc (now')"
+			fi
+			tm send-keys -t "$s" Escape
+			sleep 0.2
+			tm send-keys -t "$s" Escape
+			sleep 0.2
+			tm send-keys -t "$s" /
+			tm send-keys -t "$s" -l bad
+			tm send-keys -t "$s" Enter
+			tm send-keys -t "$s" e
+			wait_for "$s" "Edit $bad_esc  (" 5
+			tm send-keys -t "$s" Enter
+			wait_for "$s" "limit of /$t/" 5
+			l=$(last_line "$s")
+			if [ "${l#"limit of $bad_esc (now "}" != "$l" ]; then
+				pass "$s: the edit prompt shows $bad_esc"
+			else
+				fail "$s: the edit prompt shows the name differently from the tree: '$l' (expected it to start 'limit of $bad_esc (now')"
+			fi
+			tm send-keys -t "$s" Escape
+			sleep 0.2
+			tm send-keys -t "$s" Escape
+			sleep 0.2
+		fi
+		tm send-keys -t "$s" q
+		if wait_for "$s" "EXIT=0" 10; then
+			pass "$s: q quits, exit 0"
+		else
+			fail "$s: no EXIT=0 after q: $(grep -a EXIT= <<<"$SCREEN")"
+		fi
+		tm kill-session -t "$s"
+		LABEL=$label
+		if [ "$mode" = ascii ]; then
+			py screen "$TMPD/$s.cap" "$raw" "$list" "$t" ascii
+		else
+			py screen "$TMPD/$s.cap" "$raw" "$list" "$t"
+		fi
+	done
+}
+
+# --set with the syslog of the host left alone: when /dev/log exists and we
+# are root, memcgtop runs in a private mount namespace with an empty file
+# over /dev/log (syslog() then drops the line; --audit-log keeps it).
+if [ "$(id -u)" = 0 ] && [ -e /dev/log ] && command -v unshare >/dev/null; then
+	: >"$TMPD/devlog"
+	export HOSTILE_WRAP_SOCK=$TMPD/devlog
+fi
+
+# ---- part 1: a fixture ----------------------------------------------------------
+TMPL=$top/tests/fixtures/edge-vanish/cg/0
+FX=$TMPD/fx
+mkdir -p "$FX/hostile" "$TMPD/cfg" || abort "mkdir $FX"
+find "$TMPL" -maxdepth 1 -type f -exec cp {} "$FX/" \; &&
+	find "$TMPL/a" -maxdepth 1 -type f -exec cp {} "$FX/hostile/" \; ||
+	abort "copy of $TMPL"
+LABEL=fixture py mk "$FX/hostile" "$TMPD/fx.list" "$TMPL/a"
+outputs fixture "$TMPD/fx.list" hostile --root "$FX"
+screen fixture "$TMPD/fx.list" hostile --root "$FX"
+: >"$TMPD/fx.audit"
+# a copy before the writes, for the ASan build's run of the same writes
+cp -a "$FX" "$TMPD/fx-asan" || abort "cp -a $FX"
+: >"$TMPD/fx.audit"
+LABEL=fixture py set "$MEMCGTOP" "$FX" hostile "$TMPD/fx.list" \
+	"$TMPD/fx.audit" --root "$FX"
+if [ -n "$ASAN" ]; then
+	: >"$TMPD/fx-asan.audit"
+	# only the writes: what it prints is checked above for the same code
+	HOSTILE_SET_WRITES_ONLY=1 LABEL="fixture (ASan+UBSan)" py set "$ASAN" "$TMPD/fx-asan" hostile \
+		"$TMPD/fx.list" "$TMPD/fx-asan.audit" --root "$TMPD/fx-asan"
+fi
+
+# ---- part 2: live cgroup v1 -------------------------------------------------------
+live_skip=
+if [ "$(id -u)" != 0 ]; then
+	live_skip="not root"
+else
+	mnt_ok=$(awk -v m="$CGM" '
+		$5 == m {
+			for (i = 7; i <= NF && $i != "-"; i++) ;
+			if ($(i + 1) == "cgroup" && ("," $(i + 3) ",") ~ /,memory,/ &&
+			    ("," $6 ",") ~ /,rw,/) ok = 1
+		}
+		END { print ok + 0 }' /proc/self/mountinfo)
+	if [ "$mnt_ok" != 1 ] || [ ! -f "$CGM/memory.usage_in_bytes" ]; then
+		live_skip="$CGM is not a read-write cgroup v1 memory mount"
+	fi
+fi
+if [ -n "$live_skip" ]; then
+	if [ "${CI:-}" = true ]; then
+		fail "live part: $live_skip (CI=true: not skipping)"
+		summary
+		exit 1
+	fi
+	echo "SKIP: hostile live part: $live_skip"
+	summary || exit 1
+	exit 77
+fi
+
+mkdir "$TROOT" || abort "mkdir $TROOT"
+made_live=1
+LABEL=live py mk "$TROOT" "$TMPD/live.list"
+outputs live "$TMPD/live.list" "$TNAME"
+screen live "$TMPD/live.list" "$TNAME"
+: >"$TMPD/live.audit"
+LABEL=live py set "$MEMCGTOP" "$CGM" "$TNAME" "$TMPD/live.list" "$TMPD/live.audit"
+
+# ---- cleanup and its verification --------------------------------------------------
+cleanup
+if [ ! -e "$TROOT" ] && [ ! -e "$TMPD" ] &&
+	[ ! -e "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK" ]; then
+	pass "cleanup: test groups, temp dir and tmux server gone"
+else
+	fail "cleanup: left behind: $([ -e "$TROOT" ] && echo "$TROOT ")$([ -e "$TMPD" ] && echo "$TMPD")"
+fi
+summary

@@ -1,0 +1,460 @@
+#!/bin/bash
+# security.sh - what memcgtop writes, and what hostile files make it read.
+# No root needed (as root, the same checks run; nothing of the host's
+# cgroups is touched: every tree is a fixture copy in a temp dir).
+#
+# Usage:  tests/security.sh
+#   MEMCGTOP  the binary to test (default: ./memcgtop of this checkout);
+#             the hostile values also run under build/asan/memcgtop when
+#             it exists
+#
+# 1. Static: every call in src/**/*.c that writes, creates, removes or
+#    renames a file is in the allow-list of tests/hostile/writes.py
+#    (file:function:call, each with why); cgfs_write is the only write of
+#    a file below the hierarchy.
+# 2. Hostile values in a v1 fixture (copies of tests/fixtures/edge-vanish):
+#    2^64-1, 2^64, 2^64+1, -5, no newline, NUL bytes, 1 MiB of garbage in
+#    memory.stat, a key repeated, memory.stat a FIFO (run under timeout 10),
+#    memory.usage_in_bytes a symlink to /etc/passwd and to a valid number
+#    outside the tree: exit 0, nothing on stderr, each JSON value exactly as
+#    the man page and the spec say.
+# 3. --readonly: --set is a usage error (exit 2); on the screen e, u and
+#    the setup screen's w write nothing; --audit-log creates no file.
+# 4. No write outside a group's directory from any --set input: "..",
+#    "/../", "a/../../etc", "//etc", 5000-byte paths, knob names that are
+#    not in the table, a symlinked group folder: each refused, canary files
+#    beside and above the fixture unchanged.  (A path holding a NUL cannot
+#    be passed: argv strings end at the first NUL.)
+# 5. The audit trail records writes the file system refuses (a directory
+#    where the control file should be: EISDIR; a symlink: ELOOP) with the
+#    successful one of the same run.
+#
+# PASS:/FAIL: lines, the last "security: N passed, M failed"; exit 1 on any
+# failure.  The temp dir and the tmux server (private socket) are removed
+# on exit.
+set -u
+LC_ALL=C.UTF-8
+export LC_ALL
+export TZ=UTC
+unset TMUX TMUX_PANE
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
+case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
+ASAN=$top/build/asan/memcgtop
+[ -x "$ASAN" ] && [ "$ASAN" != "$MEMCGTOP" ] || ASAN=
+TMPL=$top/tests/fixtures/edge-vanish/cg/0
+t0=$(date +%s.%N)
+
+npass=0 nfail=0
+pass() { echo "PASS: $*"; npass=$((npass + 1)); }
+fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+summary() {
+	echo "security: $npass passed, $nfail failed ($(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }'))"
+	[ "$nfail" -eq 0 ]
+}
+tally() {
+	local line
+	while IFS= read -r line; do
+		echo "$line"
+		case $line in
+		PASS:*) npass=$((npass + 1)) ;;
+		FAIL:*) nfail=$((nfail + 1)) ;;
+		esac
+	done <"$1"
+}
+
+SOCK=memcgtop-security-$$
+TMPD=
+cleanup() {
+	tmux -L "$SOCK" -f /dev/null kill-server 2>/dev/null
+	# kill-server leaves the socket file behind: remove ours
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	[ -n "$TMPD" ] && rm -rf "$TMPD"
+	TMPD=
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+trap 'cleanup; exit 129' HUP
+
+abort() {
+	fail "setup: $*"
+	cleanup
+	summary
+	exit 1
+}
+for tool in python3 tmux timeout sha256sum; do
+	command -v "$tool" >/dev/null 2>&1 || abort "$tool not installed"
+done
+[ -x "$MEMCGTOP" ] || abort "memcgtop binary $MEMCGTOP not found (run make)"
+[ -d "$TMPL/a" ] || abort "fixture $TMPL missing"
+TMPD=$(mktemp -d /tmp/memcgtop-security.XXXXXX) || abort "mktemp failed"
+
+# newfix DIR: a v1 fixture tree at DIR: the root and /a (edge-vanish
+# sample 0 without /a/b)
+newfix() {
+	mkdir -p "$1" && cp -r "$TMPL/." "$1/" && rm -rf "$1/a/b"
+}
+# treesum DIR: one checksum of every name, type, mode and content below DIR
+treesum() {
+	(cd "$1" && find . -printf '%p %y %m %l\n' | LC_ALL=C sort &&
+		find . -type f -print0 | LC_ALL=C sort -z |
+		xargs -0 -r sha256sum) | sha256sum | cut -c1-16
+}
+
+# ---- 1. static check of the write paths ----------------------------------------
+python3 "$top/tests/hostile/writes.py" "$top/src" >"$TMPD/static.out" 2>&1 ||
+	grep -q '^FAIL' "$TMPD/static.out" ||
+	fail "static: writes.py failed: $(tail -n 3 "$TMPD/static.out")"
+tally "$TMPD/static.out"
+
+# ---- 2. hostile values ------------------------------------------------------------
+V=$TMPD/values/root
+newfix "$V" || abort "fixture copy"
+mkg() { cp -r "$V/a" "$V/$1"; }
+# mkv GROUP FILE PRINTF-FORMAT: a group whose FILE holds that text
+mkv() { mkg "$1" && printf -- "$3" >"$V/$1/$2"; }
+mkv u_max memory.usage_in_bytes '18446744073709551615\n'
+mkv u_2p64 memory.usage_in_bytes '18446744073709551616\n'
+mkv u_2p64p1 memory.usage_in_bytes '18446744073709551617\n'
+mkv u_neg memory.usage_in_bytes '-5\n'
+mkv u_nonl memory.usage_in_bytes '12345'
+mkv u_nul memory.usage_in_bytes '123\0\n'
+mkv u_nuls memory.usage_in_bytes '\0\0\0\0'
+mkv u_nulfirst memory.usage_in_bytes '\0123\n'
+mkv u_plus memory.usage_in_bytes '+5\n'
+mkv u_hex memory.usage_in_bytes '0x10\n'
+mkv u_space memory.usage_in_bytes ' 5\n'
+mkv u_two memory.usage_in_bytes '5\n6\n'
+mkv l_max memory.limit_in_bytes '18446744073709551615\n'
+mkv l_2p64 memory.limit_in_bytes '18446744073709551616\n'
+mkv st_repeat memory.stat 'total_rss 100\ntotal_rss 200\ntotal_cache 7\ntotal_cache 8\n'
+mkv st_nonl memory.stat 'total_rss 100\ntotal_cache 7'
+mkv st_huge memory.stat 'total_rss 18446744073709551616\ntotal_cache 18446744073709551615\n'
+mkg st_garbage
+python3 -c '
+import random, sys
+random.seed(1)
+open(sys.argv[1], "wb").write(bytes(random.getrandbits(8) for _ in range(1 << 20)))
+' "$V/st_garbage/memory.stat"
+mkg st_garbage_after
+{ printf 'total_rss 4096\ntotal_cache 8192\n'; head -c 1048576 "$V/st_garbage/memory.stat"; } \
+	>"$V/st_garbage_after/memory.stat"
+mkg st_fifo
+rm -f "$V/st_fifo/memory.stat" && mkfifo "$V/st_fifo/memory.stat" ||
+	abort "mkfifo"
+mkg u_lnk_passwd
+ln -sf /etc/passwd "$V/u_lnk_passwd/memory.usage_in_bytes"
+mkg u_lnk_num
+printf '4096\n' >"$TMPD/values/outside-number"
+ln -sf "$TMPD/values/outside-number" "$V/u_lnk_num/memory.usage_in_bytes"
+mkg st_lnk
+ln -sf "$V/a/memory.stat" "$V/st_lnk/memory.stat"
+mkg u_dir
+rm -f "$V/u_dir/memory.usage_in_bytes" && mkdir "$V/u_dir/memory.usage_in_bytes"
+
+cat >"$TMPD/values.py" <<'PYEOF'
+import json, sys
+outp, errp, rcp, label = sys.argv[1:5]
+rc = int(open(rcp).read())
+err = open(errp, "rb").read()
+npass = nfail = 0
+def out(ok, msg):
+    global npass, nfail
+    print(("PASS: " if ok else "FAIL: ") + label + ": " + msg)
+    if ok: npass += 1
+    else: nfail += 1
+out(rc == 0, "exit 0 (got %d%s)" % (rc, ", timed out: a FIFO hangs it?" if rc == 124 else ""))
+out(err == b"", "stderr empty (got %r)" % err[:600])
+try:
+    doc = json.loads(open(outp).read())
+except ValueError as e:
+    out(False, "JSON parses: %s" % e)
+    sys.exit(1)
+g = {x["path"]: x for x in doc["groups"]}
+A_RSS, A_CACHE, A_USAGE, A_LIMIT = 262144000, 52428800, 314572800, 536870912
+# (group, key, expected, why)
+EXP = [
+    ("/a", "usage", A_USAGE, "the control group"),
+    ("/u_max", "usage", None, "2^64-1 in a usage file: only limits can be unlimited (UNLIMITED)"),
+    ("/u_2p64", "usage", None, "2^64: beyond 2^64 is not available"),
+    ("/u_2p64p1", "usage", None, "2^64+1: not available"),
+    ("/u_neg", "usage", None, "-5: not a decimal number"),
+    ("/u_nonl", "usage", None, "'12345' without newline: cut short before its newline (FILES)"),
+    ("/u_nul", "usage", None, "'123\\0\\n': NUL byte"),
+    ("/u_nuls", "usage", None, "four NULs"),
+    ("/u_nulfirst", "usage", None, "'\\0123\\n'"),
+    ("/u_plus", "usage", None, "'+5'"),
+    ("/u_hex", "usage", None, "'0x10'"),
+    ("/u_space", "usage", None, "' 5': not a decimal number"),
+    ("/u_two", "usage", None, "'5\\n6\\n': two values"),
+    ("/l_max", "limit", "max", "limit 2^64-1: max"),
+    ("/l_2p64", "limit", None, "limit 2^64: not available"),
+    ("/l_2p64", "usage", A_USAGE, "the other files of that group still read"),
+    ("/st_repeat", "anon", 100, "total_rss repeated: the first counts"),
+    ("/st_repeat", "file", 7, "total_cache repeated: the first counts"),
+    ("/st_nonl", "anon", 100, "memory.stat: lines before the cut are read"),
+    ("/st_nonl", "file", None, "memory.stat: the last line without newline is ignored"),
+    ("/st_huge", "anon", None, "memory.stat value 2^64: not available"),
+    ("/st_huge", "file", 18446744073709551615, "memory.stat value 2^64-1 (only limits spell max in memory.stat)"),
+    ("/st_garbage", "anon", None, "1 MiB of random bytes: no key"),
+    ("/st_garbage", "usage", A_USAGE, "usage still read"),
+    ("/st_garbage_after", "anon", 4096, "valid keys before 1 MiB of garbage"),
+    ("/st_garbage_after", "file", 8192, "valid keys before 1 MiB of garbage"),
+    ("/st_fifo", "anon", None, "memory.stat a FIFO: not available, no hang"),
+    ("/st_fifo", "usage", A_USAGE, "usage still read"),
+    ("/u_lnk_passwd", "usage", None, "symlink to /etc/passwd: not followed (O_NOFOLLOW)"),
+    ("/u_lnk_num", "usage", None, "symlink to a valid number outside the tree: not followed"),
+    ("/st_lnk", "anon", None, "memory.stat a symlink to another group's: not followed"),
+    ("/u_dir", "usage", None, "memory.usage_in_bytes a directory"),
+]
+for path, key, want, why in EXP:
+    got = g.get(path, {}).get(key, "<no such row>")
+    # JSON integers: compare exactly, a float would differ in type
+    ok = got == want and type(got) == type(want)
+    out(ok, "%s %s = %s: %s%s" % (path, key, json.dumps(want), why,
+        "" if ok else " (got %s)" % json.dumps(got)))
+sys.exit(1 if nfail else 0)
+PYEOF
+
+for bin in "$MEMCGTOP" ${ASAN:+"$ASAN"}; do
+	lab=values
+	[ "$bin" = "$ASAN" ] && lab="values (ASan+UBSan)"
+	timeout 10 "$bin" -b -n 1 -d 0.1 -F json --root "$V" \
+		>"$TMPD/values.out" 2>"$TMPD/values.err" </dev/null
+	echo $? >"$TMPD/values.rc"
+	python3 "$TMPD/values.py" "$TMPD/values.out" "$TMPD/values.err" \
+		"$TMPD/values.rc" "$lab" >"$TMPD/values.chk" 2>&1
+	tally "$TMPD/values.chk"
+	# the other formats and the screen-free text on the same tree
+	for fmt in text csv openmetrics; do
+		timeout 10 "$bin" -b -n 1 -d 0.1 -F "$fmt" --root "$V" \
+			>/dev/null 2>"$TMPD/values.err" </dev/null
+		rc=$?
+		if [ "$rc" = 0 ] && [ ! -s "$TMPD/values.err" ]; then
+			pass "$lab: -F $fmt exits 0, stderr empty"
+		else
+			fail "$lab: -F $fmt: exit $rc, stderr: $(head -c 600 "$TMPD/values.err")"
+		fi
+	done
+done
+
+# ---- 3. --readonly ------------------------------------------------------------------
+R=$TMPD/ro/root
+newfix "$R" || abort "fixture copy"
+before=$(treesum "$TMPD/ro")
+"$MEMCGTOP" --root "$R" --readonly --set /a:limit=100M >"$TMPD/ro.out" 2>"$TMPD/ro.err"
+rc=$?
+if [ "$rc" = 2 ] && [ ! -s "$TMPD/ro.out" ] && [ "$(treesum "$TMPD/ro")" = "$before" ]; then
+	pass "--readonly --set: exit 2, nothing written ($(cat "$TMPD/ro.err"))"
+else
+	fail "--readonly --set: exit $rc (expected 2), stdout '$(cat "$TMPD/ro.out")', tree $( [ "$(treesum "$TMPD/ro")" = "$before" ] && echo unchanged || echo CHANGED)"
+fi
+"$MEMCGTOP" --readonly --set /a:limit=100M --root "$R" >/dev/null 2>&1
+rc=$?
+[ "$rc" = 2 ] && pass "--set before --readonly: exit 2 too" ||
+	fail "--set before --readonly: exit $rc, expected 2"
+"$MEMCGTOP" --root "$R" --readonly -b -n 1 -d 0.1 --audit-log "$TMPD/ro-audit.log" \
+	>/dev/null 2>&1
+if [ ! -e "$TMPD/ro-audit.log" ]; then
+	pass "--readonly -b --audit-log FILE: FILE not created (nothing can be changed)"
+else
+	fail "--readonly -b --audit-log FILE: memcgtop created FILE ($(stat -c '%s bytes, mode %a' "$TMPD/ro-audit.log")) although --readonly never writes and nothing can be audited"
+fi
+
+tm() { tmux -u -L "$SOCK" -f /dev/null "$@"; }
+SCREEN=
+wait_for() {
+	local i n=$(( ${3:-10} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		SCREEN=$(tm capture-pane -p -t "$1" 2>/dev/null)
+		grep -qF -- "$2" <<<"$SCREEN" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+mkdir -p "$TMPD/cfg" "$TMPD/home"
+cmd="env LANG=C.UTF-8 XDG_CONFIG_HOME=$TMPD/cfg HOME=$TMPD/home $(printf '%q ' "$MEMCGTOP" --readonly -d 0.3 --root "$R" --audit-log "$TMPD/ro-tui-audit.log"); echo EXIT=\$?; exec sleep 600"
+tm new-session -d -s ro -x 120 -y 30 "bash --norc --noprofile -c $(printf %q "$cmd")"
+if wait_for ro "Groups: 2 shown" 10; then
+	tm send-keys -t ro End
+	tm send-keys -t ro e
+	if wait_for ro "editing is disabled: --readonly" 5; then
+		pass "--readonly screen: e says 'editing is disabled: --readonly'"
+	else
+		fail "--readonly screen: e does not say why editing is disabled: $(tail -n 1 <<<"$SCREEN")"
+	fi
+	# whatever e might have opened: a value and y would apply it
+	tm send-keys -t ro Enter
+	tm send-keys -t ro -l 1M
+	tm send-keys -t ro Enter y
+	sleep 0.5
+	tm send-keys -t ro Escape Escape u
+	sleep 0.3
+	tm send-keys -t ro y
+	sleep 0.3
+	if [ "$(treesum "$TMPD/ro")" = "$before" ]; then
+		pass "--readonly screen: e, Enter, 1M, Enter, y and u change no file of the tree"
+	else
+		fail "--readonly screen: the fixture tree changed after e/u"
+	fi
+	tm send-keys -t ro Escape S
+	sleep 0.3
+	tm send-keys -t ro w
+	sleep 0.5
+	wait_for ro "settings" 3
+	if [ ! -e "$TMPD/cfg/memcgtop/memcgtoprc" ] && [ ! -e "$TMPD/cfg/memcgtop" ]; then
+		pass "--readonly screen: the setup screen's w writes no memcgtoprc"
+	else
+		fail "--readonly screen: the setup screen's w wrote $(find "$TMPD/cfg" -type f) ('$(tail -n 1 <<<"$SCREEN")') although --readonly is 'never write'"
+	fi
+	tm send-keys -t ro Escape q
+	if wait_for ro "EXIT=0" 10; then
+		pass "--readonly screen: q quits, exit 0"
+	else
+		fail "--readonly screen: no EXIT=0 after q"
+	fi
+	if [ ! -e "$TMPD/ro-tui-audit.log" ]; then
+		pass "--readonly screen --audit-log FILE: FILE not created"
+	else
+		fail "--readonly screen --audit-log FILE: memcgtop created FILE although --readonly never writes"
+	fi
+else
+	fail "--readonly screen: never showed 'Groups: 2 shown'"
+	printf '%s\n' "$SCREEN" | sed 's/^/    |/'
+fi
+tm kill-session -t ro 2>/dev/null
+
+# ---- 4. no write outside the group's directory ---------------------------------------
+# $TMPD/t/root is the hierarchy; canaries beside it and above it hold a
+# control file each, the place a climbing path would write to.
+T=$TMPD/t
+newfix "$T/root" || abort "fixture copy"
+mkdir -p "$T/etc" "$TMPD/outside"
+for d in "$T" "$T/etc" "$TMPD/outside"; do
+	for f in memory.limit_in_bytes memory.soft_limit_in_bytes memory.max memory.swappiness x; do
+		printf '4242\n' >"$d/$f"
+	done
+done
+printf 'canary\n' >"$TMPD/outside/passwd"
+ln -s "$TMPD/outside" "$T/root/evil"          # a symlinked "group"
+ln -s ../etc "$T/root/a/up"                   # a symlink inside a group
+canary() { printf '%s %s' "$(treesum "$T")" "$(treesum "$TMPD/outside")"; }
+long1=/$(head -c 5000 /dev/zero | tr '\0' a)
+long2=/$(for _ in $(seq 2500); do printf a/; done)
+long3=/a$(for _ in $(seq 1700); do printf /..; done)/etc
+# setcase WANT-RC SPEC WHY: --set SPEC must exit WANT-RC (1|2, or "12":
+# either) and change nothing at all
+setcase() {
+	local want=$1 spec=$2 why=$3 b a rc na
+	b=$(canary)
+	na=$(cat "$TMPD/t-audit.log" 2>/dev/null | wc -l)
+	"$MEMCGTOP" --root "$T/root" --set "$spec" --audit-log "$TMPD/t-audit.log" \
+		>"$TMPD/set.out" 2>"$TMPD/set.err" </dev/null
+	rc=$?
+	a=$(canary)
+	[ "$(cat "$TMPD/t-audit.log" 2>/dev/null | wc -l)" = "$na" ] || a="$a audit"
+	local shown=${spec:0:60}
+	[ ${#spec} -gt 60 ] && shown="$shown... (${#spec} bytes)"
+	if [[ $want == *$rc* ]] && [ "$rc" != 0 ] && [ "$a" = "$b" ] &&
+		[ ! -s "$TMPD/set.out" ] && [ "$(wc -l <"$TMPD/set.err")" = 1 ]; then
+		pass "--set '$shown' ($why): refused with exit $rc, nothing written inside or outside the tree, no audit line, one error line"
+	else
+		fail "--set '$shown' ($why): exit $rc (want $want), tree/canaries/audit log $([ "$a" = "$b" ] && echo unchanged || echo CHANGED), stdout '$(head -c 200 "$TMPD/set.out")', stderr ($(wc -l <"$TMPD/set.err") lines; the man page: one line) '$(head -c 300 "$TMPD/set.err")'"
+	fi
+}
+setcase 2 "/..:limit=1M" "the root's parent"
+setcase 2 "/../etc:limit=1M" "/../"
+setcase 2 "/a/../../etc:limit=1M" "a/../../etc"
+setcase 2 "/a/..:limit=1M" "a/.."
+setcase 2 "a/../..:limit=1M" "relative a/../.."
+setcase 2 "/./a/.:limit=1M" "'.' components"
+setcase 2 "$long3:limit=1M" "a/../.. x1700 (over 5000 bytes)"
+setcase 1 "//etc:limit=1M" "absolute-looking //etc: no such group below the root"
+setcase 1 "//evil:limit=1M" "a symlinked group folder: not followed"
+setcase 1 "/evil:soft=1M" "a symlinked group folder: not followed"
+setcase 1 "/a/up:limit=1M" "a symlink inside a group: not followed"
+setcase 12 "$long1:limit=1M" "one 5000-byte component"
+setcase 12 "$long2:limit=1M" "5000 bytes of a/a/a/..."
+setcase 2 "/a:limit/../../x=1M" "knob limit/../../x"
+setcase 2 "/a:../memory.max=1M" "knob ../memory.max"
+setcase 2 "/a:../../etc/passwd=1" "knob ../../etc/passwd"
+setcase 2 "/a:memory.limit_in_bytes=1M" "a file name, not a knob"
+setcase 2 "/a:/memory.limit_in_bytes=1M" "knob /memory.limit_in_bytes"
+setcase 2 "/a:max=1M" "v2's alias max on v1"
+setcase 2 "/a:high=1M" "a v2 knob on v1"
+setcase 2 "/a:limit=1M/../x" "value 1M/../x"
+setcase 2 "/a:limit=1M"$'\n'"-1" "a newline in the value"
+setcase 2 "/a:swappiness=60"$'\n'"0" "a newline in a swappiness value"
+setcase 2 "/a:limit=$(head -c 300 /dev/zero | tr '\0' 9)" "a 300-digit value"
+setcase 2 ":limit=1M" "an empty PATH (an unset shell variable) must not mean the root"
+setcase 2 "/a:limit" "no '='"
+# A NUL in PATH cannot be tested: execve() passes C strings, so argv ends
+# the argument at the first NUL and memcgtop never sees the rest.
+b=$(canary)
+"$MEMCGTOP" -b -n 1 -d 0.1 --root "$T/root" /.. >/dev/null 2>"$TMPD/cg.err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(canary)" = "$b" ] &&
+	pass "CGROUP argument /..: exit 2 ($(cat "$TMPD/cg.err"))" ||
+	fail "CGROUP argument /..: exit $rc, expected 2"
+"$MEMCGTOP" -b -n 1 -d 0.1 --root "$T/root" /evil >/dev/null 2>"$TMPD/cg.err"
+rc=$?
+[ "$rc" = 1 ] && pass "CGROUP argument /evil (a symlink): exit 1, not followed" ||
+	fail "CGROUP argument /evil (a symlink to a folder outside): exit $rc, expected 1 (no such group)"
+# a valid write still works in this tree (the refusals are not blanket)
+"$MEMCGTOP" --root "$T/root" --set /a:limit=100M --audit-log "$TMPD/t-audit.log" \
+	>/dev/null 2>&1
+rc=$?
+v=$(cat "$T/root/a/memory.limit_in_bytes")
+[ "$rc" = 0 ] && [ "$v" = 104857600 ] &&
+	pass "--set /a:limit=100M in the same tree: exit 0, written (104857600)" ||
+	fail "--set /a:limit=100M: exit $rc, file holds $v"
+l=$(tail -n 1 "$TMPD/t-audit.log" 2>/dev/null)
+[ "$l" = "uid=$(id -u) group=/a file=memory.limit_in_bytes old=536870912 new=104857600 result=ok now=104857600" ] &&
+	pass "the valid --set left its audit line: $l" ||
+	fail "the valid --set's audit line is missing or differs: '$l'"
+
+# ---- 5. the audit trail records refused writes ------------------------------------
+U=$TMPD/aud/root
+newfix "$U" || abort "fixture copy"
+rm -f "$U/a/memory.soft_limit_in_bytes" && mkdir "$U/a/memory.soft_limit_in_bytes"
+printf '4242\n' >"$TMPD/aud/target"
+rm -f "$U/a/memory.swappiness" && ln -s "$TMPD/aud/target" "$U/a/memory.swappiness"
+AUD=$TMPD/aud/audit.log
+"$MEMCGTOP" --root "$U" --set /a:limit=200M --set /a:soft=1M --set /a:swappiness=10 \
+	--audit-log "$AUD" >"$TMPD/aud.out" 2>"$TMPD/aud.err"
+rc=$?
+[ "$rc" = 1 ] && pass "audit: one write done, two refused by the file system: exit 1" ||
+	fail "audit: exit $rc, expected 1 (stderr: $(cat "$TMPD/aud.err"))"
+uid=$(id -u)
+exp="uid=$uid group=/a file=memory.limit_in_bytes old=536870912 new=209715200 result=ok now=209715200
+uid=$uid group=/a file=memory.soft_limit_in_bytes old=- new=1048576 result=EISDIR now=-
+uid=$uid group=/a file=memory.swappiness old=- new=10 result=ELOOP now=-"
+got=$(cat "$AUD" 2>/dev/null)
+if [ "$got" = "$exp" ]; then
+	pass "audit: the log has the done write and both refusals, result=EISDIR and result=ELOOP"
+else
+	fail "audit: log differs"$'\n'"  expected: $exp"$'\n'"  got:      $got"
+fi
+[ "$(cat "$TMPD/aud/target")" = 4242 ] &&
+	pass "audit: the symlink's target outside the tree is unchanged" ||
+	fail "audit: the symlink's target was written: $(cat "$TMPD/aud/target")"
+m=$(stat -c %a "$AUD" 2>/dev/null)
+[ "$m" = 600 ] && pass "audit: --audit-log file mode 0600" ||
+	fail "audit: --audit-log file mode $m, expected 600"
+# the audit log itself is not followed through a symlink
+ln -s "$TMPD/aud/target" "$TMPD/aud/audit-link"
+"$MEMCGTOP" --root "$U" --set /a:limit=300M --audit-log "$TMPD/aud/audit-link" \
+	>/dev/null 2>"$TMPD/aud.err"
+rc=$?
+v=$(cat "$U/a/memory.limit_in_bytes")
+if [ "$rc" = 1 ] && [ "$(cat "$TMPD/aud/target")" = 4242 ] && [ "$v" = 209715200 ]; then
+	pass "audit: --audit-log a symlink: refused before any write (exit 1), the link's target unchanged"
+else
+	fail "audit: --audit-log a symlink: exit $rc, target '$(cat "$TMPD/aud/target")', limit now $v (expected exit 1, 4242, 209715200)"
+fi
+
+cleanup
+summary
