@@ -38,7 +38,7 @@ HEADERS   := $(wildcard include/*.h) tests/unit/units.h
 
 # Debian packages: building, testing (unit, TUI, golden, live, VM).
 BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev
-TEST_DEBS  := $(BUILD_DEBS) clang check tmux python3 util-linux \
+TEST_DEBS  := $(BUILD_DEBS) clang libclang-rt-14-dev check tmux python3 util-linux \
               qemu-system-x86 busybox-static cpio xz-utils prometheus \
               prometheus-node-exporter curl dpkg-dev debhelper lintian \
               openssh-server openssh-client valgrind
@@ -113,6 +113,10 @@ check: deps-test
 bench: deps-bench memcgtop
 	MEMCGTOP=./memcgtop tests/bench/run.sh
 
+# libFuzzer targets for the parsers, 60 s each (make check runs 3 s each).
+fuzz:
+	tests/fuzz/run.sh --long
+
 install: memcgtop
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/themes
 	install -m 755 memcgtop $(DESTDIR)$(BINDIR)/memcgtop
@@ -128,6 +132,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf build/default build/asan build/clang memcgtop
+	rm -rf build/default build/asan build/clang build/fuzz memcgtop
 
-.PHONY: all deps deps-test deps-bench run check bench install uninstall clean
+.PHONY: all deps deps-test deps-bench run check bench fuzz install uninstall clean

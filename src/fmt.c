@@ -20,6 +20,11 @@ void fmt_bytes(char *buf, size_t len, uint64_t v)
 		x /= 1024;
 		u++;
 	}
+	/* 1023.6K would print as "1024K": that is 1.0M. */
+	if (x >= 1023.5 && u < 5) {
+		x /= 1024;
+		u++;
+	}
 	/* "%.1f" of 99.96 is "100.0": decide on the rounded value. */
 	if (x < 99.95)
 		snprintf(buf, len, "%.1f%c", x, units[u]);
@@ -72,10 +77,12 @@ void fmt_time_iso(char *buf, size_t len, int64_t t)
 
 size_t fmt_utf8_len(const unsigned char *s, size_t len)
 {
-	unsigned c = s[0];
+	unsigned c, cp;
 	size_t n;
-	unsigned cp;
 
+	if (len == 0)
+		return 0;
+	c = s[0];
 	if (c < 0x80)
 		return 1;
 	if (c >= 0xC2 && c <= 0xDF) {

@@ -73,8 +73,9 @@ int knob_parse_size(const char *s, size_t len, uint64_t *ret_bytes)
 	if (i < len && s[i] == '.') {
 		i++;
 		while (i < len && s[i] >= '0' && s[i] <= '9') {
-			/* Up to 9 decimals count; more are below a byte for
-			 * any unit up to T. */
+			/* Up to 9 decimals count: more would be finer than
+			 * a millionth of a byte of K, and of a kilobyte of T,
+			 * precision no one types. */
 			if (fscale < 1000000000ULL) {
 				frac = frac * 10 + (uint64_t)(s[i] - '0');
 				fscale *= 10;
@@ -101,7 +102,15 @@ int knob_parse_size(const char *s, size_t len, uint64_t *ret_bytes)
 		return -EINVAL;
 	if (whole > UINT64_MAX / mul)
 		return -ERANGE;
-	*ret_bytes = whole * mul + (frac * mul) / fscale;
+	/* frac * mul passes 2^64 with T and nine decimals: 128 bits. */
+	{
+		uint64_t part = (uint64_t)(((unsigned __int128)frac * mul) /
+					   fscale);
+
+		if (whole * mul > UINT64_MAX - part)
+			return -ERANGE;
+		*ret_bytes = whole * mul + part;
+	}
 	return 0;
 }
 
@@ -235,7 +244,18 @@ int knob_parse(const struct knob *k, const char *text, uint64_t cur,
 				t[len - 1] = '%';
 				if (*e != '%' || d > 1000)
 					return refuse(k, t, err, errlen);
-				amount = (uint64_t)((double)cur * d / 100.0);
+				{
+					double x = (double)cur * d / 100.0;
+
+					/* A double beyond 2^63 has no
+					 * uint64_t to convert to here. */
+					if (!(x < 0x1p63)) {
+						snprintf(err, errlen, "%s: %s is "
+							 "too large", k->name, t);
+						return -ERANGE;
+					}
+					amount = (uint64_t)x;
+				}
 			} else {
 				r = knob_parse_size(t + 1, len - 1, &amount);
 				if (r < 0)

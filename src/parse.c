@@ -195,14 +195,21 @@ int parse_psi(const char *buf, size_t len, struct psi *ret_psi)
 	size_t llen;
 
 	while ((line = next_line(&pos, end, &llen))) {
+		uint64_t avg10 = 0, total = 0;
+
+		/* Into locals first: a line that is refused changes nothing. */
 		if (llen > 5 && memcmp(line, "some ", 5) == 0) {
-			if (psi_line(line + 5, llen - 5, &p.some_avg10,
-				     &p.some_total) == 0)
+			if (psi_line(line + 5, llen - 5, &avg10, &total) == 0) {
+				p.some_avg10 = avg10;
+				p.some_total = total;
 				p.has_some = 1;
+			}
 		} else if (llen > 5 && memcmp(line, "full ", 5) == 0) {
-			if (psi_line(line + 5, llen - 5, &p.full_avg10,
-				     &p.full_total) == 0)
+			if (psi_line(line + 5, llen - 5, &avg10, &total) == 0) {
+				p.full_avg10 = avg10;
+				p.full_total = total;
 				p.has_full = 1;
+			}
 		}
 	}
 	*ret_psi = p;

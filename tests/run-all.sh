@@ -43,6 +43,7 @@ suite() {
 suite "unit tests" "$BUILD/check_memcgtop"
 suite "unit tests (ASan+UBSan)" build/asan/check_memcgtop
 suite "unit tests (clang)" build/clang/check_memcgtop
+suite "fuzz (libFuzzer, 3 s per target)" tests/fuzz/run.sh
 suite "command line" tests/cli.sh
 suite "command line (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/cli.sh
 suite "golden output" tests/golden/run.sh

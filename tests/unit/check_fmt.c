@@ -37,6 +37,8 @@ START_TEST(human_bytes)
 	ck_assert_str_eq(bytes(1023), "1023");
 	ck_assert_str_eq(bytes(1024), "1.0K");
 	ck_assert_str_eq(bytes(1536), "1.5K");
+	/* 1023.99K rounds to the next unit, not to "1024K". */
+	ck_assert_str_eq(bytes(1048575), "1.0M");
 	ck_assert_str_eq(bytes(33554432), "32.0M");
 	/* 99.96 MiB would print "100.0M" with one decimal: no decimal then. */
 	ck_assert_str_eq(bytes(104815985), "100M");

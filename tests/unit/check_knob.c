@@ -37,6 +37,9 @@ START_TEST(sizes)
 	ck_assert_uint_eq(size("1.5G"), 3ULL << 29);
 	ck_assert_uint_eq(size("1T"), 1ULL << 40);
 	ck_assert_uint_eq(size("0.1K"), 102);
+	/* Nine decimals of a terabyte: 128-bit arithmetic, exact. */
+	ck_assert_uint_eq(size("0.999999999T"), 1099511626676ULL);
+	ck_assert_uint_eq(size("1.123456789T"), 1235253802809ULL);
 	ck_assert_int_eq(knob_parse_size("", 0, &v), -EINVAL);
 	ck_assert_int_eq(knob_parse_size("M", 1, &v), -EINVAL);
 	ck_assert_int_eq(knob_parse_size("1X", 2, &v), -EINVAL);

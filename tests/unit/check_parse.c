@@ -51,6 +51,12 @@ START_TEST(value_files)
 	ck_assert_int_eq(parse_value_file(S(""), &v), -EINVAL);
 	ck_assert_int_eq(parse_value_file(S("maximum\n"), &v), -EINVAL);
 	ck_assert_int_eq(parse_value_file(S("1 2\n"), &v), -EINVAL);
+	/* Cut before its newline: not trusted. */
+	ck_assert_int_eq(parse_value_file(S("12345"), &v), -EINVAL);
+	ck_assert_int_eq(parse_value(S("12345"), &v), 0);
+	ck_assert_uint_eq(v, 12345);
+	ck_assert_int_eq(parse_value(S("max "), &v), 0);
+	ck_assert_uint_eq(v, VAL_MAX);
 }
 END_TEST
 

@@ -1,0 +1,186 @@
+/* fuzz_size.c - knob_parse_size, and knob_parse + knob_format for every
+ * knob of knobs[] with a few current values.
+ *
+ * knob_parse_size is compared with a reference in 128-bit arithmetic:
+ * DIGITS[.DIGITS][K|M|G|T[i]][B], any case, at least one digit, at most 9
+ * decimals counted, fractions of a byte dropped.  knob_parse results are
+ * checked per kind, and what knob_format writes must parse back to the
+ * same value.
+ */
+#include <errno.h>
+
+#include "fuzz.h"
+#include "knob.h"
+#include "parse.h"
+
+static int ref_size(const char *s, size_t n, uint64_t *ret)
+{
+	unsigned __int128 whole = 0, frac = 0, fscale = 1, mul = 1, v;
+	size_t i = 0;
+	int digits = 0, big = 0;
+
+	while (i < n && s[i] >= '0' && s[i] <= '9') {
+		whole = whole * 10 + (unsigned)(s[i++] - '0');
+		/* knob_parse_size refuses from 18446744073709551610 on,
+		 * a digit early: harmless, and matched here. */
+		if (whole >= 18446744073709551610ULL)
+			big = 1, whole = (unsigned __int128)UINT64_MAX + 1;
+		digits++;
+	}
+	if (i < n && s[i] == '.') {
+		i++;
+		while (i < n && s[i] >= '0' && s[i] <= '9') {
+			if (fscale < 1000000000) {
+				frac = frac * 10 + (unsigned)(s[i] - '0');
+				fscale *= 10;
+			}
+			i++;
+			digits++;
+		}
+	}
+	if (!digits)
+		return -EINVAL;
+	if (big)	/* refused as soon as the number no longer fits */
+		return -ERANGE;
+	if (i < n) {
+		const char *u = s[i] ? strchr("kmgt", s[i] | 0x20) : NULL;
+
+		if (u) {
+			mul = (unsigned __int128)1 << (10 * (1 + (u - "kmgt")));
+			i++;
+			if (i < n && (s[i] | 0x20) == 'i')
+				i++;
+		}
+		if (i < n && (s[i] | 0x20) == 'b')
+			i++;
+	}
+	if (i != n)
+		return -EINVAL;
+	v = whole * mul + frac * mul / fscale;
+	if (whole * mul > UINT64_MAX || v > UINT64_MAX)
+		return -ERANGE;
+	*ret = (uint64_t)v;
+	return 0;
+}
+
+static const uint64_t curs[] = {
+	0, 1, 4096, 268435456, 1ULL << 40,
+	V1_UNLIMITED_MIN - 1,		/* the largest limit read as a number */
+	UINT64_MAX,			/* max */
+};
+
+/* text as the operator typed it, trimmed of blanks like knob_parse does */
+static void trim(const char **s, size_t *n)
+{
+	while (*n && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t'))
+		(*n)--;
+	while (*n && (**s == ' ' || **s == '\t'))
+		(*s)++, (*n)--;
+}
+
+static void check_knob(const struct knob *k, const char *text, uint64_t cur,
+		       int has_cur)
+{
+	struct knob_value v, back;
+	char err[512], out[64], out8[8];
+	const char *t = text;
+	size_t tl = strlen(text);
+	int r;
+
+	memset(err, 'X', sizeof(err));
+	memset(&v, 0xA5, sizeof(v));
+	r = knob_parse(k, text, cur, has_cur, &v, err, sizeof(err));
+	trim(&t, &tl);
+	if (r < 0) {
+		CHECK(r == -EINVAL || r == -ERANGE);
+		check_message(err, sizeof(err));	/* typed text escaped */
+		CHECK(strncmp(err, k->name, strlen(k->name)) == 0);
+		return;
+	}
+	CHECK(r == 0 && tl > 0 && tl <= 64);
+	switch (k->kind) {
+	case KNOB_SWAPPINESS:
+		CHECK(!v.unlimited && v.bytes <= 200);
+		break;
+	case KNOB_BOOL:
+		CHECK(!v.unlimited && v.bytes <= 1);
+		break;
+	case KNOB_RECLAIM:
+		CHECK(!v.unlimited && v.bytes > 0);
+		if (v.has_swappiness)
+			CHECK(v.swappiness <= 200);
+		break;
+	case KNOB_SIZE:
+		CHECK(!v.unlimited);
+		/* fall through */
+	case KNOB_LIMIT:
+		if (v.unlimited)
+			break;
+		CHECK(v.bytes <= (uint64_t)INT64_MAX);
+		if (t[0] == '+') {
+			CHECK(has_cur && cur != UINT64_MAX && v.bytes >= cur);
+		} else if (t[0] == '-') {
+			CHECK(has_cur && cur != UINT64_MAX && v.bytes <= cur);
+		} else {
+			uint64_t want;
+
+			CHECK(ref_size(t, tl, &want) == 0 && want == v.bytes);
+		}
+		break;
+	}
+
+	knob_format(k, &v, out, sizeof(out));
+	CHECK(strlen(out) < sizeof(out));
+	if (v.unlimited) {
+		CHECK(strcmp(out, k->version == 1 ? "-1" : "max") == 0);
+	} else {
+		uint64_t num;
+		const char *sp = strchr(out, ' ');
+
+		CHECK(parse_u64(out, sp ? (size_t)(sp - out) : strlen(out),
+				&num) == 0 && num == v.bytes);
+		CHECK(!sp == !(k->kind == KNOB_RECLAIM && v.has_swappiness));
+	}
+	/* What is written reads back as the same value. */
+	memset(&back, 0, sizeof(back));
+	CHECK(knob_parse(k, out, 0, 0, &back, err, sizeof(err)) == 0);
+	CHECK(back.unlimited == v.unlimited);
+	if (!v.unlimited)
+		CHECK(back.bytes == v.bytes);
+	if (k->kind == KNOB_RECLAIM) {
+		CHECK(back.has_swappiness == v.has_swappiness);
+		if (v.has_swappiness)
+			CHECK(back.swappiness == v.swappiness);
+	}
+	/* A short buffer is cut and terminated. */
+	knob_format(k, &v, out8, sizeof(out8));
+	CHECK(strnlen(out8, sizeof(out8)) < sizeof(out8));
+	CHECK(strncmp(out8, out, strlen(out8)) == 0);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = fuzz_dup(data, size), *str;
+	uint64_t got = 0x5A5A5A5A5A5A5A5AULL, want;
+	int r, rr;
+
+	r = knob_parse_size(buf, size, &got);
+	rr = ref_size(buf, size, &want);
+	CHECK(r == rr);
+	if (r == 0)
+		CHECK(got == want);
+	else
+		CHECK(got == 0x5A5A5A5A5A5A5A5AULL);
+	free(buf);
+
+	if (size > 200)	/* knob_parse refuses more than 64 bytes anyway */
+		return 0;
+	str = fuzz_strdup(data, size);
+	for (size_t i = 0; i < nknobs; i++) {
+		check_knob(&knobs[i], str, 0, 0);
+		for (size_t c = 0; c < sizeof(curs) / sizeof(curs[0]); c++)
+			check_knob(&knobs[i], str, curs[c], 1);
+	}
+	free(str);
+	return 0;
+}
