@@ -21,6 +21,7 @@
 #include "knob.h"
 #include "model.h"
 #include "out.h"
+#include "parse.h"
 #include "theme.h"
 #include "tui.h"
 
@@ -446,6 +447,70 @@ static void knob_names(int version, char *buf, size_t len)
 					      o ? ", " : "", knobs[i].name);
 }
 
+/* A plan's value as a number; no limit is VAL_MAX. */
+static uint64_t plan_bytes(const char *text)
+{
+	uint64_t v;
+
+	if (!strcmp(text, "-1") || !strcmp(text, "max") ||
+	    parse_value(text, strlen(text), &v) < 0)
+		return VAL_MAX;
+	return v;
+}
+
+/*
+ * v1 keeps memory+swap at least memory at all times (EINVAL otherwise):
+ * when one run changes both of a group, raising the limit past the old
+ * memsw limit needs memsw first, lowering memsw below the old limit needs
+ * the limit first.  Says so when it reorders.
+ */
+static void order_memsw(struct edit_plan *plans, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = i + 1; j < n; j++) {
+			struct edit_plan *a = &plans[i], *b = &plans[j];
+			struct edit_plan *lim, *sw, tmp;
+			char safe[600];
+
+			if (a->k->version != 1 || b->k->version != 1 ||
+			    strcmp(a->path, b->path))
+				continue;
+			if (!strcmp(a->k->name, "limit") &&
+			    !strcmp(b->k->name, "memsw")) {
+				lim = a;
+				sw = b;
+			} else if (!strcmp(a->k->name, "memsw") &&
+				   !strcmp(b->k->name, "limit")) {
+				sw = a;
+				lim = b;
+			} else {
+				continue;
+			}
+			/* Raising past the old memsw: memsw goes first. */
+			if (lim < sw &&
+			    plan_bytes(lim->value) > plan_bytes(sw->old)) {
+				fmt_escape(safe, sizeof(safe), a->path,
+					   strlen(a->path));
+				printf("%s: memsw is written before limit: the "
+				       "kernel keeps memsw at least limit\n",
+				       safe);
+			} else if (sw < lim &&
+				   plan_bytes(sw->value) < plan_bytes(lim->old)) {
+				fmt_escape(safe, sizeof(safe), a->path,
+					   strlen(a->path));
+				printf("%s: limit is written before memsw: the "
+				       "kernel keeps memsw at least limit\n",
+				       safe);
+			} else {
+				continue;
+			}
+			tmp = *a;
+			*a = *b;
+			*b = tmp;
+		}
+	}
+}
+
 /* Every change is checked before the first is written. */
 static int run_sets(const struct opts *o, struct cgfs *cg)
 {
@@ -517,6 +582,7 @@ static int run_sets(const struct opts *o, struct cgfs *cg)
 			return r == -EPERM ? 1 : 2;
 		}
 	}
+	order_memsw(plans, o->nsets);
 	if (audit_open(o->audit_log, err, sizeof(err)) < 0) {
 		fprintf(stderr, "memcgtop: %s\n", err);
 		free(plans);

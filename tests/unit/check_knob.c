@@ -99,6 +99,19 @@ START_TEST(values)
 			 "e.g. 512M or 1.5G), or a change +SIZE, -SIZE, +N%, "
 			 "-N%");
 	ck_assert_int_eq(parse(k(2, "limit"), "12abc", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "limit"), "   ", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "limit"), "1.5.5G", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "limit"), "10Q", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "limit"), "max junk", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "limit"), "-5", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "limit"), "8E", 0, &v, err), -EINVAL);
+	/* Beyond 2^63 bytes: no kernel keeps it. */
+	ck_assert_int_eq(parse(k(2, "limit"), "8388608T", 0, &v, err), -ERANGE);
+	ck_assert_str_eq(err, "limit: 8388608T is beyond any limit the kernel "
+			 "keeps; use max");
+	/* A typed newline is refused, and shown escaped on one line. */
+	ck_assert_int_eq(parse(k(2, "limit"), "1M\n-1", 0, &v, err), -EINVAL);
+	ck_assert(strchr(err, '\n') == NULL);
 	ck_assert_int_eq(parse(k(2, "limit"), "", 0, &v, err), -EINVAL);
 	ck_assert_int_eq(parse(k(2, "limit"), "1\n2", 0, &v, err), -EINVAL);
 	ck_assert_int_eq(parse(k(2, "limit"), "9E", 0, &v, err), -EINVAL);
