@@ -103,7 +103,8 @@ START_TEST(values)
 	ck_assert_int_eq(parse(k(2, "limit"), "1.5.5G", 0, &v, err), -EINVAL);
 	ck_assert_int_eq(parse(k(2, "limit"), "10Q", 0, &v, err), -EINVAL);
 	ck_assert_int_eq(parse(k(2, "limit"), "max junk", 0, &v, err), -EINVAL);
-	ck_assert_int_eq(parse(k(2, "limit"), "-5", 0, &v, err), -EINVAL);
+	/* "-5" is a change of the current value: below 0 here. */
+	ck_assert_int_eq(parse(k(2, "limit"), "-5", 0, &v, err), -ERANGE);
 	ck_assert_int_eq(parse(k(2, "limit"), "8E", 0, &v, err), -EINVAL);
 	/* Beyond 2^63 bytes: no kernel keeps it. */
 	ck_assert_int_eq(parse(k(2, "limit"), "8388608T", 0, &v, err), -ERANGE);
