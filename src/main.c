@@ -879,6 +879,11 @@ int main(int argc, char **argv)
 
 		if (it > 0 && !cgfs_is_series(cg)) {
 			next += o.delay;
+			/* After a stall (a stopped process, a refresh longer
+			 * than the interval), start afresh rather than catch
+			 * up with iterations milliseconds apart. */
+			if (next < mono_now())
+				next = mono_now() + o.delay;
 			sleep_until(next);
 		}
 		if (stop_signal)

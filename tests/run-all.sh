@@ -52,6 +52,12 @@ suite "interactive screen (tmux)" tests/tui/run.sh
 suite "interactive screen (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/run.sh
 suite "live cgroup v1" tests/live/v1.sh
 suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/v1.sh
+suite "live churn (v1)" tests/live/churn.sh
+suite "live churn (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/churn.sh
+suite "signals, terminal loss (tmux)" tests/tui/signals.sh
+suite "signals, terminal loss (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/signals.sh
+suite "valgrind (memcheck)" tests/valgrind.sh
+suite "over ssh (private sshd, loopback)" tests/ssh/run.sh
 suite "hostile names (fixture + live v1)" tests/live/hostile.sh
 suite "hostile names (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/hostile.sh
 suite "security (write paths, hostile values, --readonly, --set traversal, audit)" tests/security.sh

@@ -139,8 +139,10 @@ static void draw_header(const struct tui *t)
 		/* A recording shows where in it the screen is. */
 		if (n)
 			snprintf(pos, sizeof(pos), "sample %zu/%zu  ", k + 1, n);
-		snprintf(line, sizeof(line), "memcgtop %s  every %.1fs%s  %s%s "
-			 "%s  %s %s", clock, t->delay,
+		/* 0.05 s is shown as such, not rounded to 0.1. */
+		snprintf(line, sizeof(line), "memcgtop %s  every %.*fs%s  %s%s "
+			 "%s  %s %s", clock, t->delay * 10 ==
+			 (double)(long)(t->delay * 10) ? 1 : 2, t->delay,
 			 t->paused ? " [paused]" : "", pos, cgfs_mode(t->cg),
 			 cgfs_root(t->cg), u.nodename, u.release);
 	}

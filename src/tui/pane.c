@@ -56,8 +56,11 @@ static void load(struct tui *t, const struct mgroup *g)
 {
 	int same = t->detail_path && strcmp(t->detail_path, g->path) == 0;
 
-	if (same && t->detail_refresh == t->m.refreshes)
+	/* What is loaded depends on the group, the refresh and the pane. */
+	if (same && t->detail_refresh == t->m.refreshes &&
+	    t->detail_pane == t->pane)
 		return;
+	t->detail_pane = t->pane;
 	cgfs_detail_free(&t->detail);
 	if (!same) {
 		free(t->detail_path);

@@ -363,6 +363,7 @@ int tui_run(const struct tui_opts *o)
 	SCREEN *scr;
 	char err[512];
 	int sig, eof_reads = 0;
+	sigset_t stopset, waitmask;
 
 	memset(&t, 0, sizeof(t));
 	t.o = o;
@@ -416,6 +417,15 @@ int tui_run(const struct tui_opts *o)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
+	/* Blocked but in the wait for a key (ppoll): one that comes during a
+	 * refresh or a draw is taken at the next wait, at once, instead of
+	 * being noticed only after a whole interval. */
+	sigemptyset(&stopset);
+	sigaddset(&stopset, SIGINT);
+	sigaddset(&stopset, SIGTERM);
+	sigaddset(&stopset, SIGHUP);
+	sigaddset(&stopset, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &stopset, &waitmask);
 	cbreak();
 	noecho();
 	nonl();
@@ -440,6 +450,7 @@ int tui_run(const struct tui_opts *o)
 	while (!t.quit && !got_signal) {
 		double now = mono_now(), wait;
 		struct pollfd pfd;
+		struct timespec ts;
 		int ch, idle;
 
 		if (!t.paused && now >= t.next_refresh) {
@@ -458,7 +469,13 @@ int tui_run(const struct tui_opts *o)
 		pfd.fd = STDIN_FILENO;
 		pfd.events = POLLIN;
 		pfd.revents = 0;
-		if (poll(&pfd, 1, (int)(wait * 1000) + 1) < 0) {
+		ts.tv_sec = (time_t)wait;
+		ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9) + 1000000;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (ppoll(&pfd, 1, &ts, &waitmask) < 0) {
 			if (errno != EINTR)
 				break;
 			/* SIGWINCH: curses queues KEY_RESIZE. */
@@ -486,6 +503,7 @@ int tui_run(const struct tui_opts *o)
 			eof_reads = 0;
 	}
 	sig = got_signal;
+	sigprocmask(SIG_SETMASK, &waitmask, NULL);
 	/* Terminals without an alternate screen keep what was drawn: leave
 	 * them empty, the cursor at the top, for the shell. */
 	if (!sig) {

@@ -101,6 +101,7 @@ struct tui {
 	struct cg_detail detail;
 	char *detail_path;
 	unsigned detail_refresh;
+	enum pane detail_pane;	/* the pane the loaded data is for */
 	struct statkv *stat_cur, *stat_prev;
 	size_t nstat_cur, nstat_prev;
 	double stat_cur_mono, stat_prev_mono;

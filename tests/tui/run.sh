@@ -41,6 +41,7 @@ LIVE_CG='' LIVE_PID=''
 
 cleanup() {
 	tmux -L "$SOCK" -f /dev/null kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
 	if [ -n "$LIVE_PID" ]; then
 		kill "$LIVE_PID" 2>/dev/null
 		wait "$LIVE_PID" 2>/dev/null
