@@ -477,7 +477,7 @@ if wait_for "$nm" '^ .* fixture$' 5 && pid=$(pid_of "/u/winch/"); then
 	fi
 	tm kill-session -t wref
 	if grep -qa __asan_init "$MEMCGTOP"; then
-		echo "SKIP: SIGWINCH storm: RSS bound: $MEMCGTOP is an ASan build (its quarantine holds freed memory; RSS ${rss[*]} KiB)"
+		echo "  note: SIGWINCH storm: no RSS bound for an ASan build (its quarantine holds freed memory; RSS ${rss[*]} KiB); the plain run checks it"
 	elif [ ${#rss[@]} = 3 ] && [ $((rss[2] - rss[0])) -le 256 ]; then
 		pass "SIGWINCH storm: RSS not growing (${rss[*]} KiB after storms 1 2 3; bound 256 KiB)"
 	else
