@@ -38,6 +38,8 @@ int edit_plan(struct cgfs *cg, const char *path, const struct knob *k,
 /* Writes it, reads back what the kernel holds, records it.  0 if done. */
 int edit_apply(struct cgfs *cg, const struct edit_plan *p,
 	       struct edit_result *ret);
+/* What the kernel's refusal (errno) means for this change in particular. */
+const char *edit_explain(const struct edit_plan *p, int err);
 /* Why knob k cannot be changed on this group, or NULL if it can. */
 const char *edit_disabled(struct cgfs *cg, const char *path,
 			  const struct knob *k);

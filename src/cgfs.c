@@ -350,6 +350,21 @@ static int open_file(int dirfd, const char *name)
 }
 
 /*
+ * A file that cannot be opened by name (ENOENT) may be missing from this
+ * group, or the group may have been removed since its directory was
+ * opened: kernfs then answers ENOENT for every name in it.  cgroup.procs
+ * exists in every group of both versions, so its absence tells.
+ */
+static void note_removed(struct cgfs *cg, int dirfd, int err)
+{
+	if (cg->kernfs && err == -ENOENT &&
+	    faccessat(dirfd, "cgroup.procs", F_OK,
+					AT_SYMLINK_NOFOLLOW) < 0 &&
+	    errno == ENOENT)
+		cg->stale = 1;
+}
+
+/*
  * Reads a whole small control file into cg->buf.  Returns the length or a
  * negative errno.
  */
@@ -402,8 +417,10 @@ static ssize_t read_cf(struct cgfs *cg, int dirfd, struct gh *h, enum cgfile f)
 		return n;
 	}
 	fd = open_file(dirfd, cg->file[f]);
-	if (fd < 0)
+	if (fd < 0) {
+		note_removed(cg, dirfd, fd);
 		return fd;
+	}
 	n = read_whole(cg, fd);
 	if (h && n >= 0 && cg->fd_kept < cg->fd_budget) {
 		h->fd[f] = fd;
@@ -447,8 +464,10 @@ static int count_procs(struct cgfs *cg, int dirfd, struct gh *h,
 		fd = h->fd[CF_PROCS];
 	} else {
 		fd = open_file(dirfd, cg->file[CF_PROCS]);
-		if (fd < 0)
+		if (fd < 0) {
+			note_removed(cg, dirfd, fd);
 			return fd;
+		}
 		if (h && cg->fd_kept < cg->fd_budget) {
 			h->fd[CF_PROCS] = fd;
 			cg->fd_kept++;
@@ -917,12 +936,14 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 			continue;
 		}
 		cg->cur_path = snap_path(snap, g);
-		if (read_group(cg, fd, h, 0, files, &g->s) == -ENODEV && h) {
-			/* Made again under the same name since the kept
-			 * descriptors were opened: open it anew. */
+		if (read_group(cg, fd, h, 0, files, &g->s) == -ENODEV) {
+			/* Removed since its directory was opened, and maybe
+			 * made again under the same name: open it anew, or
+			 * leave it out. */
 			if (!kept)
 				close(fd);
-			gh_close(cg, h);
+			if (h)
+				gh_close(cg, h);
 			fd = group_dirfd(cg, dirfd, name, h, &kept);
 			if (fd < 0) {
 				snap->n--;

@@ -134,8 +134,7 @@ int edit_plan(struct cgfs *cg, const char *path, const struct knob *k,
 	return 0;
 }
 
-/* What a refusal means for this change in particular. */
-static const char *explain(const struct edit_plan *p, int err)
+const char *edit_explain(const struct edit_plan *p, int err)
 {
 	if (err == EINVAL && p->path[0] == '/' && p->path[1] == '\0')
 		return "the root group takes no limit";
@@ -174,7 +173,7 @@ int edit_apply(struct cgfs *cg, const struct edit_plan *p,
 		snprintf(ret->msg, sizeof(ret->msg), "%s: %s (%s): %s -> %s: "
 			 "refused: %s: %s", path, k->name, k->file, p->old,
 			 p->value, strerror(-r), cgfs_readonly(cg) ?
-			 "--readonly" : explain(p, -r));
+			 "--readonly" : edit_explain(p, -r));
 	/* The errno's name keeps the audit line key=value. */
 	if (audit_record(p->path, k->file, p->old, p->value,
 			 r == 0 ? "ok" : strerrorname_np(-r) ?

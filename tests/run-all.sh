@@ -54,6 +54,8 @@ suite "live cgroup v1" tests/live/v1.sh
 suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/v1.sh
 suite "live churn (v1)" tests/live/churn.sh
 suite "live churn (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/churn.sh
+suite "edit dialog (tmux, live v1)" tests/tui/edit.sh
+suite "edit dialog (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/edit.sh
 suite "signals, terminal loss (tmux)" tests/tui/signals.sh
 suite "signals, terminal loss (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/signals.sh
 suite "valgrind (memcheck)" tests/valgrind.sh
@@ -70,6 +72,8 @@ suite "Prometheus (node_exporter textfile, prometheus; live v1)" tests/prometheu
 suite "Debian package (build, lintian, install, remove)" tests/deb/run.sh
 suite "live cgroup v2 (VM)" tests/vm/live-v2.sh
 suite "set v2 (--set in the VM)" tests/vm/set-v2.sh
+suite "edit dialog v2 (tmux in the VM)" tests/vm/tui-v2.sh
+suite "live churn (v2, VM)" tests/vm/churn-v2.sh
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

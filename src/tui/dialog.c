@@ -78,9 +78,11 @@ static int take_targets(struct tui *t)
 	t->ed.paths = calloc(n ? n : 1, sizeof(char *));
 	if (!t->ed.paths)
 		return -1;
-	for (size_t i = 0; i < t->m.n && n; i++)
-		if (t->m.groups[i]->view & VIEW_TAGGED)
-			t->ed.paths[t->ed.npaths++] = strdup(t->m.groups[i]->path);
+	/* In the order of the tree on the screen. */
+	for (size_t i = 0; i < t->norder && n; i++)
+		if (t->m.groups[t->order[i]]->view & VIEW_TAGGED)
+			t->ed.paths[t->ed.npaths++] =
+				strdup(t->m.groups[t->order[i]]->path);
 	if (!n && sel)
 		t->ed.paths[t->ed.npaths++] = strdup(sel->path);
 	for (size_t i = 0; i < t->ed.npaths; i++)
@@ -156,31 +158,29 @@ static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 
 static void apply_all(struct tui *t)
 {
-	size_t done = 0, refused = 0;
+	size_t done = 0, refused = 0, nu = 0;
 	struct undo *u;
 
 	t->ed.nlines = 0;
 	add_line(t, t->attr[TE_HEADER], "Changed %s (%s)", t->ed.k->name,
 		 t->ed.k->file);
 	u = calloc(t->ed.nplans ? t->ed.nplans : 1, sizeof(*u));
-	if (!t->ed.undo && u) {
-		free(t->undo);
-		t->undo = u;
-		t->nundo = 0;
-		u = NULL;
-	}
 	for (size_t i = 0; i < t->ed.nplans; i++) {
 		struct edit_plan *p = &t->ed.plans[i];
 		struct edit_result r;
 
 		if (edit_apply(t->cg, p, &r) == 0) {
 			done++;
-			add_line(t, A_NORMAL, "  %s: done, the kernel holds %s%s",
-				 p->path, r.now, r.audit_failed ?
+			/* memory.reclaim holds no value to show. */
+			add_line(t, A_NORMAL, "  %s: done%s%s%s", p->path,
+				 p->k->kind == KNOB_RECLAIM ? "" :
+				 ", the kernel holds ",
+				 p->k->kind == KNOB_RECLAIM ? "" : r.now,
+				 r.audit_failed ?
 				 " (not recorded in the audit log)" : "");
-			if (!t->ed.undo && t->undo && p->k->kind != KNOB_RECLAIM &&
+			if (u && p->k->kind != KNOB_RECLAIM &&
 			    strcmp(p->old, "-")) {
-				struct undo *x = &t->undo[t->nundo++];
+				struct undo *x = &u[nu++];
 
 				x->k = p->k;
 				snprintf(x->path, sizeof(x->path), "%s", p->path);
@@ -190,17 +190,27 @@ static void apply_all(struct tui *t)
 			refused++;
 			add_line(t, t->attr[TE_ERROR], "  %s: refused: %s: %s",
 				 p->path, strerror(r.err),
-				 knob_explain(p->k, r.err));
+				 edit_explain(p, r.err));
 		}
 	}
-	free(u);
+	/* The last change that did something is what u undoes; a change
+	 * refused everywhere keeps the one before it undoable.  An undo
+	 * itself is not undone. */
+	if (t->ed.undo) {
+		t->nundo = 0;
+		free(u);
+	} else if (nu) {
+		free(t->undo);
+		t->undo = u;
+		t->nundo = nu;
+	} else {
+		free(u);
+	}
 	add_line(t, A_BOLD, "%zu done, %zu refused; any key returns%s", done,
-		 refused, t->nundo && !t->ed.undo ? " (u undoes)" : "");
+		 refused, t->nundo ? " (u undoes)" : "");
 	tui_message(t, refused != 0, "%s %s: %zu done, %zu refused",
 		    t->ed.undo ? "undo" : "change", t->ed.k->name, done,
 		    refused);
-	if (t->ed.undo)
-		t->nundo = 0;
 	t->ed.stage = ED_RESULT;
 	/* Show the new values at once. */
 	t->next_refresh = 0;
@@ -256,6 +266,7 @@ int tui_dialog_key(struct tui *t, int ch)
 			t->ed.k = k;
 			t->ed.stage = ED_VALUE;
 			t->input = IN_EDIT;
+			t->status_error = 0;
 			t->line[0] = '\0';
 			t->line_len = 0;
 		} else if (ch == 27 || ch == 'q') {
@@ -273,6 +284,8 @@ int tui_dialog_key(struct tui *t, int ch)
 		return 1;
 	case ED_RESULT:
 		t->ed.stage = ED_NONE;
+		if (ch == 'u')
+			tui_undo(t);
 		return 1;
 	default:
 		return 0;
@@ -294,6 +307,8 @@ void tui_dialog_value(struct tui *t)
 		return;
 	}
 	t->input = IN_NONE;
+	t->status_error = 0;
+	t->status[0] = '\0';
 	plan_all(t, t->ed.k, NULL);
 }
 
@@ -301,9 +316,10 @@ const char *tui_dialog_prompt(struct tui *t, char *buf, size_t len)
 {
 	char now[64] = "?";
 
-	if (t->ed.k->kind != KNOB_RECLAIM &&
-	    cgfs_read_knob(t->cg, t->ed.paths[0], t->ed.k->file, now,
-			   sizeof(now)) == 0) {
+	if (t->ed.k->kind == KNOB_RECLAIM)
+		snprintf(now, sizeof(now), "write-only");
+	else if (cgfs_read_knob(t->cg, t->ed.paths[0], t->ed.k->file, now,
+				sizeof(now)) == 0) {
 		uint64_t v;
 
 		if (parse_value(now, strlen(now), &v) == 0 &&
@@ -364,12 +380,31 @@ void tui_draw_dialog(struct tui *t)
 	}
 	for (size_t i = 0; i < t->ed.nlines && y < LINES - 1; i++) {
 		char safe[1200];
+		const char *c;
 
 		fmt_escape(safe, sizeof(safe), t->ed.lines[i].text,
 			   strlen(t->ed.lines[i].text));
 		attrset(t->ed.lines[i].attr);
-		mvhline(y, 0, ' ', COLS);
-		mvaddnstr(y++, 0, safe, COLS);
+		/* Long lines wrap: a refusal's meaning is read to its end. */
+		for (c = safe; y < LINES - 1;) {
+			const char *end = c;
+			int cols = 0;
+
+			while (*end && cols < COLS) {
+				size_t n = fmt_utf8_len((const unsigned char *)end,
+							strlen(end));
+
+				end += n ? n : 1;
+				cols++;
+			}
+			mvhline(y, 0, ' ', COLS);
+			mvaddnstr(y++, 0, c, (int)(end - c));
+			if (!*end)
+				break;
+			c = end;
+		}
 		attrset(A_NORMAL);
 	}
+	/* A value refused while still being typed: its reason above the
+	 * prompt, which stays for fixing. */
 }

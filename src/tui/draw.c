@@ -387,6 +387,18 @@ static void draw_status(const struct tui *t)
 	put(t, y, &vx, line, t->status_error && t->input == IN_NONE ?
 	    t->attr[TE_ERROR] : t->attr[TE_STATUS], 0);
 	fill(y, vx, t->attr[TE_STATUS]);
+	/* A typed value the dialog refused: the reason above the prompt. */
+	if (t->input == IN_EDIT && t->status_error && y > 0) {
+		int ex = 0;
+		char msg[300];
+
+		snprintf(msg, sizeof(msg), "%s", t->status);
+		for (char *c = msg; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7F)
+				*c = '?';
+		put(t, y - 1, &ex, msg, t->attr[TE_ERROR], 0);
+		fill(y - 1, ex, A_NORMAL);
+	}
 	if (t->input != IN_NONE) {
 		curs_set(1);
 		move(y, vx < COLS ? vx : COLS - 1);

@@ -1,0 +1,719 @@
+#!/bin/bash
+# edit.sh - the interactive screen's edit dialog (e / F7, u, Space tags)
+# against this host's live cgroup v1 memory controller, driven in tmux.
+#
+# Usage (as root):  tests/tui/edit.sh
+#   MEMCGTOP  the binary to test (default: ./memcgtop of this checkout)
+#   CI=true   a host that cannot run the test is a failure, not a skip
+#
+# Builds a uniquely named tree /sys/fs/cgroup/memory/memcgtop-edit-$$-$RANDOM
+# with idle1, idle2, idle3 (empty) and load (memload anon 64: 64 MiB of
+# anonymous memory that cannot be reclaimed without swap), starts
+# "memcgtop --audit-log FILE -d 60 /TREE" at 100x30 in a private tmux
+# server (its socket in the temporary folder), selects groups by search
+# (/name Enter) and checks, after every step, the screen lines (the man
+# page's EDITING formats and the dialog's texts) and the kernel's files:
+#
+#   pick     Edit PATH  (Up/Down choose, Enter edits, Esc cancels)
+#             KNOB FILE VALUE HELP-OR-REASON      (one row per v1 knob)
+#   prompt   KNOB of PATH (now X):                (the status line)
+#   confirm  Change KNOB (FILE)[: undo]
+#              PATH: OLD -> NEW[ (HUMAN)]
+#                  WARNING                        (limit above usage)
+#            Apply to 1 group? y applies, any other key cancels
+#            (Apply to these N groups? ... with tags)
+#   result   Changed KNOB (FILE)
+#              PATH: done, the kernel holds NOW
+#              PATH: refused: STRERROR: MEANING
+#            N done, M refused; any key returns[ (u undoes)]
+#
+# Steps: soft=32M, u (undo), a malformed limit (12abc) fixed to 100M,
+# swappiness (n cancels, then 30), limit=16M below what load can reclaim to
+# (EBUSY: the warning, the refusal, the old limit kept; also at 200 columns),
+# three tagged groups' limit=48M and its undo, --readonly, nobody
+# (no permission), and the --audit-log file (mode 0600, one line per
+# attempted write, in the AUDIT format).
+#
+# A dialog line longer than the screen must still be readable: the check
+# compares the whitespace-normalised text of the screen with the expected
+# lines, so a wrapped line passes and a line cut at the screen's edge fails.
+# The knob table of the pick screen is a table: its rows are compared as cut
+# at the screen width.
+#
+# Each check prints "PASS: ..." or "FAIL: ..." (a failure shows the screen);
+# the last line is "tui-edit: N passed, M failed"; exit 1 on any failure.
+# Without root, a writable v1 memory mount, tmux, gcc or setpriv:
+# "SKIP: tui edit: REASON", exit 77 (CI=true: FAIL, exit 1).  The tmux
+# server, the load, the groups and the temporary folder are removed on
+# exit, also on failure or interrupt; only the pids the test started are
+# killed.
+set -u
+LC_ALL=C.UTF-8
+export -n LC_ALL
+export TZ=UTC
+unset TMUX TMUX_PANE
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
+case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
+CGM=/sys/fs/cgroup/memory
+W=100 H=30
+t_start=$(date +%s.%N)
+
+npass=0 nfail=0
+SCREEN=''
+pass() { echo "PASS: $*"; npass=$((npass + 1)); }
+fail() {
+	echo "FAIL: $*"
+	nfail=$((nfail + 1))
+	if [ -n "$SCREEN" ]; then
+		echo "  screen:"
+		printf '%s\n' "$SCREEN" | sed 's/^/    |/'
+	fi
+}
+summary() {
+	SCREEN=''
+	echo "tui-edit: $npass passed, $nfail failed"
+	[ "$nfail" -eq 0 ]
+}
+cannot_run() {
+	if [ "${CI:-}" = true ]; then
+		fail "tui edit: $1 (CI=true: not skipping)"
+		summary
+		exit 1
+	fi
+	echo "SKIP: tui edit: $1"
+	exit 77
+}
+
+# ---- can this host run the test? -------------------------------------------
+[ "$(id -u)" = 0 ] || cannot_run "not root"
+mnt_ok=$(awk -v m="$CGM" '
+	$5 == m {
+		for (i = 7; i <= NF && $i != "-"; i++) ;
+		if ($(i + 1) == "cgroup" && ("," $(i + 3) ",") ~ /,memory,/ &&
+		    ("," $6 ",") ~ /,rw,/) ok = 1
+	}
+	END { print ok + 0 }' /proc/self/mountinfo)
+[ "$mnt_ok" = 1 ] || cannot_run "$CGM is not a read-write cgroup v1 memory mount"
+[ -f "$CGM/memory.usage_in_bytes" ] && [ -w "$CGM" ] ||
+	cannot_run "$CGM has no writable v1 memory controller"
+for tool in tmux gcc setpriv; do
+	command -v "$tool" >/dev/null 2>&1 || cannot_run "$tool not installed"
+done
+id nobody >/dev/null 2>&1 && getent group nogroup >/dev/null 2>&1 ||
+	cannot_run "no user nobody / group nogroup"
+
+# ---- state and cleanup ------------------------------------------------------
+TNAME=memcgtop-edit-$$-$RANDOM
+TROOT=$CGM/$TNAME
+T=/$TNAME
+TMPD=
+pids=()
+cleaned=
+
+# the tmux server's socket lives in TMPD, removed with it
+tm() { tmux -S "$TMPD/tmux.sock" -f /dev/null "$@"; }
+
+cleanup() {
+	local p d i t
+	[ -n "$cleaned" ] && return
+	cleaned=1
+	[ -n "$TMPD" ] && tm kill-server 2>/dev/null
+	for p in "${pids[@]}"; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in "${pids[@]}"; do
+		for i in $(seq 50); do
+			kill -0 "$p" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	if [ -d "$TROOT" ]; then
+		while IFS= read -r -d '' d; do
+			for i in $(seq 20); do
+				while read -r t; do
+					echo "$t" >"$CGM/cgroup.procs" 2>/dev/null
+				done <"$d/cgroup.procs"
+				rmdir "$d" 2>/dev/null && break
+				sleep 0.1
+			done
+		done < <(find "$TROOT" -depth -type d -print0)
+	fi
+	[ -n "$TMPD" ] && rm -rf "$TMPD"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+trap 'cleanup; exit 129' HUP
+
+abort() {
+	SCREEN=''
+	fail "setup: $*"
+	cleanup
+	summary
+	exit 1
+}
+
+TMPD=$(mktemp -d /tmp/memcgtop-edit.XXXXXX) || abort "mktemp failed"
+chmod 755 "$TMPD"
+mkdir -p "$TMPD/config" "$TMPD/home"
+chmod 755 "$TMPD/config" "$TMPD/home"
+
+[ -x "$MEMCGTOP" ] || abort "memcgtop binary $MEMCGTOP not found (run make)"
+gcc -O2 -static -o "$TMPD/memload" "$top/tests/load/memload.c" 2>"$TMPD/gcc.log" ||
+	abort "cannot build memload: $(head -n 1 "$TMPD/gcc.log")"
+
+UNL=$(cat "$CGM/memory.limit_in_bytes")    # the kernel's "unlimited"
+HAS_MEMSW=0
+[ -f "$CGM/memory.memsw.limit_in_bytes" ] && HAS_MEMSW=1
+
+# ---- the tree and the load --------------------------------------------------
+mkdir "$TROOT" "$TROOT/idle1" "$TROOT/idle2" "$TROOT/idle3" "$TROOT/load" ||
+	abort "mkdir in $TROOT"
+sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" anon 64' sh \
+	"$TROOT/load" "$TMPD/memload" >"$TMPD/load.out" 2>&1 &
+loadpid=$!
+pids+=("$loadpid")
+for i in $(seq 300); do
+	grep -q '^ready' "$TMPD/load.out" && break
+	kill -0 "$loadpid" 2>/dev/null || abort "memload died: $(cat "$TMPD/load.out")"
+	sleep 0.1
+done
+grep -q '^ready' "$TMPD/load.out" || abort "memload not ready after 30 s"
+rss=$(awk '$1 == "rss" { print $2 }' "$TROOT/load/memory.stat")
+[ "${rss:-0}" -ge $((64 << 20)) ] ||
+	abort "memload's 64 MiB not charged to $T/load (rss ${rss:-?})"
+pass "setup: $T/{idle1,idle2,idle3,load}, anon 64M resident in load (rss $rss)"
+
+# ---- helpers -----------------------------------------------------------------
+AUD=$TMPD/audit.log
+audit_exp=()
+
+file_of() {
+	case $1 in
+	limit) echo memory.limit_in_bytes ;;
+	soft) echo memory.soft_limit_in_bytes ;;
+	memsw) echo memory.memsw.limit_in_bytes ;;
+	swappiness) echo memory.swappiness ;;
+	esac
+}
+# kval GROUP FILE: the file's value as memcgtop shows it ("max" for unlimited)
+kval() {
+	local v
+	v=$(cat "$CGM$1/$2" 2>/dev/null) || { printf -- -; return; }
+	[ "$v" = "$UNL" ] && v=max
+	printf '%s' "$v"
+}
+# human VALUE: " (95.4M)" in powers of 1024; "" below 1K and for max
+human() {
+	awk -v v="$1" 'BEGIN {
+		if (v !~ /^[0-9]+$/ || v + 0 < 1024) exit
+		u = "KMGTPE"; x = v + 0; i = 0
+		while (x >= 1024 && i < 6) { x /= 1024; i++ }
+		if (x < 99.95) printf " (%.1f%s)", x, substr(u, i, 1)
+		else printf " (%.0f%s)", x, substr(u, i, 1)
+	}'
+}
+# snapshot: every knob file of every test group, one "group file value" a line
+snapshot() {
+	local g k
+	for g in "$T" "$T/idle1" "$T/idle2" "$T/idle3" "$T/load"; do
+		for k in limit soft memsw swappiness; do
+			echo "$g $(file_of $k) $(kval "$g" "$(file_of $k)")"
+		done
+	done
+}
+# check_file GROUP KNOB WANT DESC: the kernel file holds WANT (kval form)
+check_file() {
+	local f got
+	f=$(file_of "$2")
+	got=$(kval "$1" "$f")
+	if [ "$got" = "$3" ]; then
+		pass "$4: $1/$f holds $3"
+	else
+		SCREEN='' fail "$4: $1/$f holds $got, expected $3"
+	fi
+}
+# audit GROUP KNOB OLD NEW RESULT NOW: one expected audit line
+audit() {
+	audit_exp+=("uid=0 group=$1 file=$(file_of "$2") old=$3 new=$4 result=$5 now=$6")
+}
+
+cap() { tm capture-pane -p -t "$1" 2>/dev/null; }
+keys() { local s=$1; shift; tm send-keys -t "$s" "$@"; }
+lit() { tm send-keys -t "$1" -l "$2"; }
+width() { tm display -p -t "$1" '#{window_width}'; }
+
+# start NAME ENV-WORDS -- ARGS...: a W x H window running memcgtop ARGS
+# (cwd /) with the environment ENV, then "EXIT=status"; the pane stays.
+# PREFIX (a global array) is put before the binary (setpriv).
+PREFIX=()
+start() {
+	local name=$1 envs=$2 cmd
+	shift 2
+	cmd="cd / || exit; env -u LC_ALL -u LC_CTYPE XDG_CONFIG_HOME=$TMPD/config HOME=$TMPD/home TERM=xterm-256color LANG=C.UTF-8 $envs $(printf '%q ' "${PREFIX[@]}" "$MEMCGTOP" "$@")"
+	cmd+="; echo EXIT=\$?; exec cat"
+	tm new-session -d -s "$name" -x "$W" -y "$H" "bash --norc --noprofile -c $(printf %q "$cmd")"
+}
+
+# wait_for NAME EXTENDED-REGEX [SECONDS]: polls until a screen line
+# matches; SCREEN holds the last capture.
+wait_for() {
+	local i n=$(( ${3:-5} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		SCREEN=$(cap "$1")
+		grep -qE -- "$2" <<<"$SCREEN" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+check_has() { # NAME REGEX DESC [SECONDS]
+	if wait_for "$1" "$2" "${4:-5}"; then pass "$3"; else fail "$3: nothing matches /$2/"; fi
+}
+# status_of: the status line (line H) of SCREEN
+# (capture-pane leaves out empty lines at the bottom: count from the top)
+status_of() { sed -n "${H}p" <<<"$SCREEN"; }
+# check_status NAME TEXT DESC [SECONDS]: the status line is exactly TEXT
+# (capture-pane drops trailing blanks: so does the comparison)
+check_status() {
+	local i n=$(( ${4:-5} * 20 )) want=$2
+	want=${want%"${want##*[! ]}"}
+	for ((i = 0; i < n; i++)); do
+		SCREEN=$(cap "$1")
+		[ "$(status_of)" = "$want" ] && { pass "$3"; return 0; }
+		sleep 0.05
+	done
+	fail "$3: the status line is not '$2'"
+	return 1
+}
+
+# clip: each line cut to the screen width, trailing blanks dropped (as
+# capture-pane shows a line that was cut at the edge)
+clip() {
+	local l w=$1
+	while IFS= read -r l || [ -n "$l" ]; do
+		l=${l:0:$w}
+		printf '%s\n' "${l%"${l##*[! ]}"}"
+	done
+}
+# body: the screen above the status line (line H), trailing empty lines
+# dropped
+body() {
+	sed -n "1,$((H - 1))p" <<<"$SCREEN" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+}
+norm() { tr '\n' ' ' | tr -s ' \t' '  ' | sed 's/^ //; s/ $//'; }
+
+# check_dialog NAME EXPECTED-LINES DESC [SECONDS]: the dialog (the screen
+# above the status line) shows exactly these lines.  A line wider than the
+# screen may be wrapped, never cut: the whitespace-normalised texts must be
+# equal.
+check_dialog() {
+	local name=$1 want=$2 desc=$3 i n=$(( ${4:-5} * 20 )) got w long=0 l
+	w=$(width "$name")
+	while IFS= read -r l; do
+		[ ${#l} -gt "$w" ] && long=1
+	done <<<"$want"
+	for ((i = 0; i < n; i++)); do
+		SCREEN=$(cap "$name")
+		got=$(body)
+		[ "$got" = "$want" ] && { pass "$desc"; return 0; }
+		if [ "$long" = 1 ] && [ "$(norm <<<"$got")" = "$(norm <<<"$want")" ]; then
+			pass "$desc (lines wider than $w columns wrapped)"
+			return 0
+		fi
+		# the whole dialog is there, with its long lines cut: final
+		[ "$long" = 1 ] && [ "$got" = "$(clip "$w" <<<"$want")" ] && break
+		sleep 0.05
+	done
+	if [ "$long" = 1 ] && [ "$got" = "$(clip "$w" <<<"$want")" ]; then
+		fail "$desc: every line is right but those wider than the $w-column screen are cut at its edge, not wrapped, so their ends cannot be read; the full lines:"
+	else
+		fail "$desc: expected:"
+	fi
+	printf '%s\n' "$want" | sed 's/^/    >/'
+	return 1
+}
+
+# pick_row KNOB VALUE [REASON]: the start of the knob's row in the pick
+# screen (" %-11s %-28s %-20s "); REASON: the text after it
+pick_row() {
+	printf ' %-11s %-28s %-20s %s' "$1" "$(file_of "$1")" "$2" "${3:-}"
+}
+# check_pick NAME HEADER-PATH REASON DESC: the pick screen: the header line
+# and one row per v1 knob with the current value of GROUP and either the
+# REASON (every knob disabled) or a help text (not a reason), cut at the
+# screen width like a table.
+check_pick() {
+	local name=$1 group=$2 hdr=$3 reason=$4 desc=$5 i w got want k v ok r l
+	w=$(width "$name")
+	for ((i = 0; i < 100; i++)); do
+		SCREEN=$(cap "$name")
+		got=$(body)
+		ok=1
+		want=$(printf 'Edit %s  (Up/Down choose, Enter edits, Esc cancels)' "$hdr" | clip "$w")
+		[ "$(sed -n 1p <<<"$got")" = "$want" ] || ok=0
+		r=2
+		for k in limit soft memsw swappiness; do
+			v=$(kval "$group" "$(file_of $k)")
+			l=$(sed -n "${r}p" <<<"$got")
+			if [ $k = memsw ] && [ "$HAS_MEMSW" = 0 ]; then
+				want=$(pick_row $k - "this group has no such file (not this kernel, or swap accounting is off)" | clip "$w")
+				[ "$l" = "$want" ] || ok=0
+			elif [ -n "$reason" ]; then
+				want=$(pick_row $k "$v" "$reason" | clip "$w")
+				[ "$l" = "$want" ] || ok=0
+			else
+				want=$(pick_row $k "$v")
+				# a help text, not one of the reasons a knob is disabled
+				[[ $l == "$want"?* ]] || ok=0
+				case ${l:${#want}} in
+				"no permission"* | "--readonly"* | "no such group"* | "this group has no such file"* | "the root group"*) ok=0 ;;
+				esac
+			fi
+			r=$((r + 1))
+		done
+		[ "$(wc -l <<<"$got")" = 5 ] || ok=0
+		[ "$ok" = 1 ] && { pass "$desc"; return 0; }
+		sleep 0.05
+	done
+	fail "$desc: expected the header 'Edit $hdr  (...)' and rows limit, soft, memsw, swappiness with the values of $group$([ -n "$reason" ] && echo " and '$reason'")"
+	return 1
+}
+
+# search NAME TEXT: "/" TEXT Enter; then the tree is back
+search() {
+	keys "$1" /
+	lit "$1" "$2"
+	keys "$1" Enter
+}
+# tree NAME DESC: the tree is shown (not a dialog)
+tree_shown() { wait_for "$1" '^ ▼ USAGE  LIMIT   SOFT ' "${2:-5}"; }
+
+# ---- the main session ----------------------------------------------------------
+S=main
+start $S "" --audit-log "$AUD" -d 60 "$T" ||
+	abort "cannot start tmux"
+check_has $S "^ .* ▾ $T\$" "start: memcgtop shows $T at ${W}x$H"
+check_has $S '^ .*     load$' "start: the tree shows load"
+
+# ---- soft=32M on load --------------------------------------------------------------
+search $S /load
+keys $S e
+check_pick $S "$T/load" "$T/load" "" "e on load: Edit $T/load lists limit, soft, memsw, swappiness with their values and help"
+keys $S Down Enter
+check_status $S "soft of $T/load (now max): " "Down Enter: the status line asks for soft of $T/load (now max)"
+lit $S 32M
+keys $S Enter
+check_dialog $S "Change soft (memory.soft_limit_in_bytes)
+  $T/load: max -> 33554432 (32.0M)
+Apply to 1 group? y applies, any other key cancels" "soft=32M: the confirmation"
+check_file "$T/load" soft max "soft=32M: nothing written before y"
+keys $S y
+check_dialog $S "Changed soft (memory.soft_limit_in_bytes)
+  $T/load: done, the kernel holds 33554432
+1 done, 0 refused; any key returns (u undoes)" "soft=32M: y: the result"
+check_status $S "change soft: 1 done, 0 refused" "soft=32M: the status line sums it up"
+check_file "$T/load" soft 33554432 "soft=32M"
+audit "$T/load" soft max 33554432 ok 33554432
+
+# ---- u undoes it ------------------------------------------------------------------
+# The result screen says "(u undoes)": u there should bring the undo's
+# confirmation.
+undo_conf="Change soft (memory.soft_limit_in_bytes): undo
+  $T/load: 33554432 -> max
+Apply to 1 group? y applies, any other key cancels"
+keys $S u
+if check_dialog $S "$undo_conf" "u on the result screen (it says 'u undoes'): the undo's confirmation" 3; then
+	:
+else
+	# the documented key of the tree
+	if tree_shown $S 1; then
+		keys $S u
+		check_dialog $S "$undo_conf" "u in the tree: the undo's confirmation"
+	fi
+fi
+keys $S y
+check_dialog $S "Changed soft (memory.soft_limit_in_bytes)
+  $T/load: done, the kernel holds max
+1 done, 0 refused; any key returns" "undo: y: the result (soft back to max; nothing more to undo)"
+check_file "$T/load" soft max "undo"
+audit "$T/load" soft 33554432 -1 ok max
+keys $S x
+tree_shown $S && pass "x on the result screen returns to the tree" ||
+	fail "x on the result screen: the tree is not shown"
+keys $S u
+check_status $S "nothing to undo" "u after the undo: nothing to undo"
+
+# ---- a malformed limit, then 100M ----------------------------------------------------
+keys $S e
+check_pick $S "$T/load" "$T/load" "" "e again: the pick screen (soft back to max)"
+keys $S Enter
+check_status $S "limit of $T/load (now max): " "Enter on limit: the prompt"
+lit $S 12abc
+keys $S Enter
+err="limit: '12abc' is not a value for memory.limit_in_bytes; it takes a size"
+if wait_for $S "$(sed 's/[].()[*^$|?+\\]/\\&/g' <<<"$err")" 3; then
+	pass "12abc: the error is shown: $(grep -F -- "$err" <<<"$SCREEN" | head -n 1)"
+else
+	fail "12abc: the error '$err ...' is not shown (the status line keeps showing the prompt)"
+fi
+if ! grep -q '^Change limit' <<<"$(cap $S)"; then
+	pass "12abc: no confirmation"
+else
+	fail "12abc: a confirmation for a malformed value"
+fi
+check_file "$T/load" limit max "12abc: nothing written"
+keys $S BSpace BSpace BSpace BSpace BSpace
+check_status $S "limit of $T/load (now max): " "12abc: the prompt is kept; Backspace x5 empties the typed text"
+lit $S 100M
+keys $S Enter
+check_dialog $S "Change limit (memory.limit_in_bytes)
+  $T/load: max -> 104857600$(human 104857600)
+Apply to 1 group? y applies, any other key cancels" "limit=100M: the confirmation (usage $(human "$(cat "$TROOT/load/memory.usage_in_bytes")" | tr -d ' ()') is below: no warning)"
+if grep -qF "limit: '12abc'" <<<"$(status_of)"; then
+	fail "limit=100M: the confirmation's status line still shows the error about 12abc, a value no longer typed"
+else
+	pass "limit=100M: the confirmation's status line holds no stale error about 12abc"
+fi
+keys $S y
+check_dialog $S "Changed limit (memory.limit_in_bytes)
+  $T/load: done, the kernel holds 104857600
+1 done, 0 refused; any key returns (u undoes)" "limit=100M: y: the result"
+check_file "$T/load" limit 104857600 "limit=100M"
+audit "$T/load" limit max 104857600 ok 104857600
+keys $S x
+tree_shown $S || fail "limit=100M: x does not return to the tree"
+
+# ---- swappiness: n cancels, then 30 ---------------------------------------------------------
+sw0=$(kval "$T/load" memory.swappiness)
+keys $S e
+check_pick $S "$T/load" "$T/load" "" "e: the pick screen shows limit 104857600"
+keys $S Down Down Down Enter
+check_status $S "swappiness of $T/load (now $sw0): " "Down x3 Enter: the prompt for swappiness (now $sw0)"
+lit $S 30
+keys $S Enter
+check_dialog $S "Change swappiness (memory.swappiness)
+  $T/load: $sw0 -> 30
+Apply to 1 group? y applies, any other key cancels" "swappiness=30: the confirmation"
+keys $S n
+check_status $S "nothing changed" "swappiness=30: n cancels: nothing changed"
+tree_shown $S && pass "n: back to the tree" || fail "n: the tree is not shown"
+check_file "$T/load" swappiness "$sw0" "n: nothing written"
+keys $S e
+check_pick $S "$T/load" "$T/load" "" "e: the pick screen"
+keys $S Down Down Down Enter
+check_status $S "swappiness of $T/load (now $sw0): " "the prompt for swappiness again"
+lit $S 30
+keys $S Enter y
+check_dialog $S "Changed swappiness (memory.swappiness)
+  $T/load: done, the kernel holds 30
+1 done, 0 refused; any key returns (u undoes)" "swappiness=30: y: the result"
+check_file "$T/load" swappiness 30 "swappiness=30"
+audit "$T/load" swappiness "$sw0" 30 ok 30
+keys $S x
+tree_shown $S || fail "swappiness: x does not return to the tree"
+
+# ---- limit=16M below what load can reclaim to: EBUSY -----------------------------------------
+u0=$(cat "$TROOT/load/memory.usage_in_bytes")
+keys $S e
+check_pick $S "$T/load" "$T/load" "" "e: the pick screen shows swappiness 30"
+keys $S Enter
+check_status $S "limit of $T/load (now 104857600): " "Enter on limit: the prompt shows now 104857600"
+lit $S 16M
+keys $S Enter
+# the usage in the warning is read when the change is planned: find the
+# number shown and check it against the kernel's usage
+wait_for $S '^      usage [0-9.]+M is above it' 5
+shown=$(sed -n 's/^      usage \([0-9.]*M\) is above it.*/\1/p' <<<"$SCREEN" | head -n 1)
+u1=$(cat "$TROOT/load/memory.usage_in_bytes")
+if [ -n "$shown" ] && awk -v s="${shown%M}" -v a="$u0" -v b="$u1" 'BEGIN {
+	lo = (a < b ? a : b) / 1048576 - 0.1; hi = (a > b ? a : b) / 1048576 + 0.1
+	exit !(s >= lo && s <= hi) }'; then
+	pass "limit=16M: the warning names the usage $shown (the kernel: $u0 .. $u1 bytes)"
+else
+	fail "limit=16M: the warning's usage '${shown:-none}' is not the kernel's $u0 .. $u1 bytes"
+	shown=$(human "$u1" | tr -d ' ()')
+fi
+check_dialog $S "Change limit (memory.limit_in_bytes)
+  $T/load: 104857600 -> 16777216 (16.0M)
+      usage $shown is above it: the kernel reclaims now, and refuses the change (EBUSY) if it cannot get below
+Apply to 1 group? y applies, any other key cancels" "limit=16M: the confirmation with the warning line"
+keys $S y
+ebusy_result="Changed limit (memory.limit_in_bytes)
+  $T/load: refused: Device or resource busy: the kernel could not reclaim the group down to the new limit and kept the old one
+0 done, 1 refused; any key returns (u undoes)"
+check_dialog $S "$ebusy_result" "limit=16M: y: the refusal line" 30
+check_status $S "change limit: 0 done, 1 refused" "limit=16M: the status line counts the refusal"
+check_file "$T/load" limit 104857600 "limit=16M refused: the old limit kept"
+kill -0 "$loadpid" 2>/dev/null && pass "limit=16M: the load still runs (v1 refuses, no OOM kill)" ||
+	SCREEN='' fail "limit=16M: the load died"
+audit "$T/load" limit 104857600 16777216 EBUSY 104857600
+# the same screen at 200 columns: every line whole
+tm resize-window -t $S -x 200 -y $H
+check_dialog $S "$ebusy_result" "limit=16M: at 200 columns the result lines are whole"
+tm resize-window -t $S -x $W -y $H
+keys $S x
+tree_shown $S || fail "EBUSY: x does not return to the tree"
+
+# ---- three tagged groups: limit=48M, and its undo -------------------------------------------
+for g in idle1 idle2 idle3; do
+	search $S "/$g"
+	keys $S Space
+done
+for g in idle1 idle2 idle3; do
+	check_has $S "^\*.* $g\$" "Space: $g is tagged (* in the first column)"
+done
+if grep -qE '^\*.* (load|'"$TNAME"')$' <<<"$SCREEN"; then
+	fail "Space: a group other than idle1..3 is tagged"
+else
+	pass "Space: only idle1, idle2, idle3 are tagged"
+fi
+keys $S e
+wait_for $S '^Edit ' 5
+first=$(sed -n "s|^Edit $T/\(idle[123]\) and the other tagged groups.*|\1|p" <<<"$SCREEN")
+if [ -n "$first" ]; then
+	check_pick $S "$T/$first" "$T/$first and the other tagged groups" "" "e with tags: Edit $T/$first and the other tagged groups"
+else
+	fail "e with tags: the header does not name a tagged group 'and the other tagged groups'"
+	first=idle1
+fi
+keys $S Enter
+check_status $S "limit of $T/$first and the tagged (now max): " "Enter on limit: the prompt names $T/$first and the tagged"
+lit $S 48M
+keys $S Enter
+# the order of the groups is the program's; the lines are what is checked
+wait_for $S '^Apply to these 3 groups\? y applies, any other key cancels$' 5
+order=$(sed -n "s|^  $T/\(idle[123]\): max -> 50331648 (48.0M)\$|\1|p" <<<"$SCREEN" | tr '\n' ' ')
+if [ "$(tr ' ' '\n' <<<"$order" | sed '/^$/d' | sort | tr '\n' ' ')" = "idle1 idle2 idle3 " ]; then
+	pass "limit=48M with tags: the confirmation lists idle1, idle2, idle3 (in the order $order)"
+else
+	fail "limit=48M with tags: the confirmation does not list each of idle1..3 once ('$order')"
+	order="idle1 idle2 idle3 "
+fi
+want="Change limit (memory.limit_in_bytes)"
+for g in $order; do want+=$'\n'"  $T/$g: max -> 50331648 (48.0M)"; done
+want+=$'\n'"Apply to these 3 groups? y applies, any other key cancels"
+check_dialog $S "$want" "limit=48M with tags: the confirmation screen"
+for g in idle1 idle2 idle3; do check_file "$T/$g" limit max "limit=48M: nothing written before y"; done
+keys $S y
+want="Changed limit (memory.limit_in_bytes)"
+for g in $order; do want+=$'\n'"  $T/$g: done, the kernel holds 50331648"; done
+want+=$'\n'"3 done, 0 refused; any key returns (u undoes)"
+check_dialog $S "$want" "limit=48M with tags: y: three result lines"
+check_status $S "change limit: 3 done, 0 refused" "limit=48M with tags: the status line"
+for g in idle1 idle2 idle3; do check_file "$T/$g" limit 50331648 "limit=48M with tags"; done
+for g in $order; do audit "$T/$g" limit max 50331648 ok 50331648; done
+check_file "$T/load" limit 104857600 "limit=48M with tags: the untagged load"
+keys $S x
+tree_shown $S || fail "tags: x does not return to the tree"
+keys $S u
+want="Change limit (memory.limit_in_bytes): undo"
+for g in $order; do want+=$'\n'"  $T/$g: 50331648 -> max"; done
+want+=$'\n'"Apply to these 3 groups? y applies, any other key cancels"
+check_dialog $S "$want" "u: the undo of the tagged change lists the three groups"
+keys $S y
+want="Changed limit (memory.limit_in_bytes)"
+for g in $order; do want+=$'\n'"  $T/$g: done, the kernel holds max"; done
+want+=$'\n'"3 done, 0 refused; any key returns"
+check_dialog $S "$want" "undo with tags: y: three result lines"
+for g in idle1 idle2 idle3; do check_file "$T/$g" limit max "undo with tags"; done
+for g in $order; do audit "$T/$g" limit 50331648 -1 ok max; done
+keys $S x
+tree_shown $S || fail "undo with tags: x does not return to the tree"
+keys $S U
+check_status $S "all tags cleared" "U: all tags cleared"
+if wait_for $S '^\*' 1; then fail "U: a row is still tagged"; else pass "U: no row tagged"; fi
+
+lit $S q
+check_has $S '^EXIT=0$' "q quits with status 0"
+tm kill-session -t $S
+
+# ---- --readonly ---------------------------------------------------------------------------
+before=$(snapshot)
+naud=$(wc -l <"$AUD" 2>/dev/null || echo 0)
+S=ro
+start $S "" --readonly --audit-log "$AUD" -d 60 "$T"
+check_has $S '^ .*     load$' "--readonly: the tree shows load"
+search $S /load
+keys $S e
+check_status $S "editing is disabled: --readonly" "--readonly: e says editing is disabled: --readonly"
+tree_shown $S 1 && pass "--readonly: e opens no dialog" || fail "--readonly: the tree is not shown after e"
+keys $S x
+keys $S F7
+check_status $S "editing is disabled: --readonly" "--readonly: F7 says the same"
+lit $S u
+check_status $S "nothing to undo" "--readonly: u: nothing to undo"
+lit $S q
+check_has $S '^EXIT=0$' "--readonly: q quits with status 0"
+tm kill-session -t $S
+after=$(snapshot)
+[ "$before" = "$after" ] && SCREEN='' pass "--readonly: no knob of the test groups changed" ||
+	SCREEN='' fail "--readonly: knobs changed: $(diff <(echo "$before") <(echo "$after") | grep '^[<>]' | tr '\n' ' ')"
+n2=$(wc -l <"$AUD" 2>/dev/null || echo 0)
+[ "$n2" = "$naud" ] && SCREEN='' pass "--readonly: no audit line" ||
+	SCREEN='' fail "--readonly: $((n2 - naud)) audit lines appended"
+
+# ---- nobody -------------------------------------------------------------------------------
+ubin=$MEMCGTOP
+nb=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+if ! "${nb[@]}" test -x "$ubin"; then
+	mkdir -p "$TMPD/bin" && cp "$MEMCGTOP" "$TMPD/bin/memcgtop" &&
+		chmod 755 "$TMPD/bin" "$TMPD/bin/memcgtop" || abort "cannot copy memcgtop for nobody"
+	ubin=$TMPD/bin/memcgtop
+fi
+before=$(snapshot)
+S=nobody
+PREFIX=("${nb[@]}")
+saved=$MEMCGTOP MEMCGTOP=$ubin
+start $S "" -d 60 "$T"
+PREFIX=() MEMCGTOP=$saved
+check_has $S '^ .*     load$' "nobody: the tree shows load"
+search $S /load
+keys $S e
+check_pick $S "$T/load" "$T/load" "no permission to write it" "nobody: e: every knob row says no permission to write it"
+keys $S Enter
+check_status $S "limit: no permission to write it" "nobody: Enter on limit refuses: limit: no permission to write it"
+if wait_for $S ' of .* \(now ' 1; then fail "nobody: a value prompt appeared"; else pass "nobody: no value prompt"; fi
+keys $S Down Down Down Enter
+check_status $S "swappiness: no permission to write it" "nobody: Enter on swappiness refuses too"
+lit $S q
+tree_shown $S && pass "nobody: q leaves the dialog" || fail "nobody: q does not leave the dialog"
+lit $S q
+check_has $S '^EXIT=0$' "nobody: q quits with status 0"
+tm kill-session -t $S
+after=$(snapshot)
+[ "$before" = "$after" ] && SCREEN='' pass "nobody: no knob of the test groups changed" ||
+	SCREEN='' fail "nobody: knobs changed: $(diff <(echo "$before") <(echo "$after") | grep '^[<>]' | tr '\n' ' ')"
+
+# ---- the audit log ---------------------------------------------------------------------------
+SCREEN=''
+m=$(stat -c %a "$AUD" 2>/dev/null)
+[ "$m" = 600 ] && pass "--audit-log: created with mode 0600" || fail "--audit-log: mode ${m:-missing}, expected 600"
+printf '%s\n' "${audit_exp[@]}" >"$TMPD/audit.exp"
+if cmp -s "$TMPD/audit.exp" "$AUD"; then
+	pass "--audit-log: exactly the ${#audit_exp[@]} expected lines, one per attempted write, in order"
+else
+	fail "--audit-log: differs from the expected ${#audit_exp[@]} lines:"$'\n'"$(diff "$TMPD/audit.exp" "$AUD" | head -n 30)"
+fi
+grep -q "^uid=0 group=$T/load file=memory.limit_in_bytes old=104857600 new=16777216 result=EBUSY now=104857600\$" "$AUD" &&
+	pass "--audit-log: the EBUSY refusal is logged: $(grep -m1 'result=EBUSY' "$AUD")" ||
+	fail "--audit-log: no line for the EBUSY refusal"
+
+# ---- cleanup and its verification --------------------------------------------------------------
+started=("${pids[@]}")
+cleanup
+left=()
+for p in "${started[@]}"; do
+	kill -0 "$p" 2>/dev/null && left+=("$p")
+done
+if [ ! -e "$TROOT" ] && [ ${#left[@]} = 0 ] && [ ! -e "$TMPD" ]; then
+	pass "cleanup: test tree, temp dir, tmux server and the load are gone"
+else
+	fail "cleanup: left behind: $([ -e "$TROOT" ] && echo "$TROOT ")$([ -e "$TMPD" ] && echo "$TMPD ")pids ${left[*]}"
+fi
+echo "tui-edit: run time $(awk -v a="$t_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s" >&2
+summary
