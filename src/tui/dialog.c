@@ -387,21 +387,13 @@ void tui_draw_dialog(struct tui *t)
 		attrset(t->ed.lines[i].attr);
 		/* Long lines wrap: a refusal's meaning is read to its end. */
 		for (c = safe; y < LINES - 1;) {
-			const char *end = c;
-			int cols = 0;
+			const char *next, *end = tui_wrap(c, COLS, &next);
 
-			while (*end && cols < COLS) {
-				size_t n = fmt_utf8_len((const unsigned char *)end,
-							strlen(end));
-
-				end += n ? n : 1;
-				cols++;
-			}
 			mvhline(y, 0, ' ', COLS);
 			mvaddnstr(y++, 0, c, (int)(end - c));
-			if (!*end)
+			if (!*next)
 				break;
-			c = end;
+			c = next;
 		}
 		attrset(A_NORMAL);
 	}

@@ -82,6 +82,36 @@ static void put(const struct tui *t, int y, int *vx, const char *s, int attr,
 	attrset(A_NORMAL);
 }
 
+/*
+ * Where a line of screen text that is wider than cols is broken: after
+ * the last space that fits (the next line starts after it), else at cols.
+ * Returns the end of this line's text; *ret_next is where the next starts.
+ */
+const char *tui_wrap(const char *s, int cols, const char **ret_next)
+{
+	const char *end = s, *space = NULL;
+	int n = 0;
+
+	while (*end && n < cols) {
+		size_t l = fmt_utf8_len((const unsigned char *)end, strlen(end));
+
+		if (*end == ' ')
+			space = end;
+		end += l ? l : 1;
+		n++;
+	}
+	if (!*end || !space || space == s) {
+		*ret_next = end;
+		return end;
+	}
+	if (*end == ' ') {
+		*ret_next = end + 1;
+		return end;
+	}
+	*ret_next = space + 1;
+	return space;
+}
+
 /* Fills the rest of line y with attr (a highlighted row, the title bar). */
 static void fill(int y, int x, int attr)
 {

@@ -135,18 +135,10 @@ static void pline(struct pane_out *p, int attr, const char *fmt, ...)
 	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
 	fmt_escape(safe, sizeof(safe), raw, strlen(raw));
-	/* Long lines wrap: one screen line per COLS characters. */
+	/* Long lines wrap, at a space where there is one. */
 	for (const char *c = safe; ; ) {
-		const char *end = c;
-		int cols = 0;
+		const char *next, *end = tui_wrap(c, COLS, &next);
 
-		while (*end && cols < COLS) {
-			size_t n = fmt_utf8_len((const unsigned char *)end,
-						strlen(end));
-
-			end += n ? n : 1;
-			cols++;
-		}
 		p->total++;
 		if (p->skip > 0) {
 			p->skip--;
@@ -156,9 +148,9 @@ static void pline(struct pane_out *p, int attr, const char *fmt, ...)
 			attrset(A_NORMAL);
 			p->y++;
 		}
-		if (!*end)
+		if (!*next)
 			break;
-		c = end;
+		c = next;
 	}
 }
 

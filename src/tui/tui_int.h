@@ -156,6 +156,7 @@ int tui_setup_key(struct tui *t, int ch);
 void tui_draw_setup(struct tui *t);
 
 /* draw.c */
+const char *tui_wrap(const char *s, int cols, const char **ret_next);
 void tui_draw(struct tui *t);
 int tui_list_rows(const struct tui *t);
 const char *tui_set_name(int set);
