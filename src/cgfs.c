@@ -357,10 +357,12 @@ static int open_file(int dirfd, const char *name)
  */
 static void note_removed(struct cgfs *cg, int dirfd, int err)
 {
-	if (cg->kernfs && err == -ENOENT &&
-	    faccessat(dirfd, "cgroup.procs", F_OK,
-					AT_SYMLINK_NOFOLLOW) < 0 &&
-	    errno == ENOENT)
+	/* kernfs answers ENODEV for a file of a group being removed. */
+	if (err == -ENODEV)
+		cg->stale = 1;
+	else if (cg->kernfs && err == -ENOENT &&
+		 faccessat(dirfd, "cgroup.procs", F_OK,
+			   AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
 		cg->stale = 1;
 }
 
@@ -422,6 +424,8 @@ static ssize_t read_cf(struct cgfs *cg, int dirfd, struct gh *h, enum cgfile f)
 		return fd;
 	}
 	n = read_whole(cg, fd);
+	if (n == -ENODEV)
+		cg->stale = 1;	/* removed between the open and the read */
 	if (h && n >= 0 && cg->fd_kept < cg->fd_budget) {
 		h->fd[f] = fd;
 		cg->fd_kept++;
@@ -923,8 +927,10 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 		child = (int)(g - snap->groups);
 		h = gh_get(cg, snap_path(snap, g), g->path_len);
 		fd = group_dirfd(cg, dirfd, name, h, &kept);
-		if (fd == -ENOENT || fd == -ENODEV || fd == -ENOTDIR) {
-			/* Removed while we walked: not shown. */
+		if (fd < 0 && fd != -EACCES && fd != -EPERM) {
+			/* Removed while we walked (ENOENT, ENODEV, ENOTDIR,
+			 * or whatever a group half torn down answers): not
+			 * shown. */
 			snap->n--;
 			snap->paths_len = g->path_off;
 			continue;
