@@ -100,12 +100,12 @@ const char *tui_wrap(const char *s, int cols, const char **ret_next)
 		end += l ? l : 1;
 		n++;
 	}
-	if (!*end || !space || space == s) {
-		*ret_next = end;
-		return end;
-	}
 	if (*end == ' ') {
 		*ret_next = end + 1;
+		return end;
+	}
+	if (!*end || !space || space == s) {
+		*ret_next = end;
 		return end;
 	}
 	*ret_next = space + 1;

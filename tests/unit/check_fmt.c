@@ -154,6 +154,32 @@ START_TEST(utf8_validation)
 }
 END_TEST
 
+/* The screen's line breaking (src/tui/draw.c), pure string work. */
+const char *tui_wrap(const char *s, int cols, const char **ret_next);
+
+START_TEST(wrapping)
+{
+	const char *s = "kept the old one", *next, *end;
+
+	end = tui_wrap(s, 10, &next);
+	ck_assert_int_eq((int)(end - s), 8);		/* "kept the" */
+	ck_assert_str_eq(next, "old one");
+	end = tui_wrap(next, 10, &next);
+	ck_assert_str_eq(end, "");
+	ck_assert_str_eq(next, "");
+	/* A break exactly at a space. */
+	s = "abcd efgh";
+	end = tui_wrap(s, 4, &next);
+	ck_assert_int_eq((int)(end - s), 4);
+	ck_assert_str_eq(next, "efgh");
+	/* No space to break at: hard break; UTF-8 counts characters. */
+	s = "caf\xC3\xA9" "caf\xC3\xA9";
+	end = tui_wrap(s, 4, &next);
+	ck_assert_int_eq((int)(end - s), 5);
+	ck_assert_str_eq(next, "caf\xC3\xA9");
+}
+END_TEST
+
 Suite *fmt_suite(void)
 {
 	Suite *s = suite_create("fmt");
@@ -167,6 +193,7 @@ Suite *fmt_suite(void)
 	tcase_add_test(t, csv_fields);
 	tcase_add_test(t, openmetrics_labels);
 	tcase_add_test(t, utf8_validation);
+	tcase_add_test(t, wrapping);
 	suite_add_tcase(s, t);
 	return s;
 }
