@@ -64,7 +64,7 @@
 # of the record of each removed group (~450 removed after warm-up, each a
 # path, two samples of ~70 values and kept descriptors: > 640 bytes each)
 # or of a few KiB per iteration (~100 iterations after warm-up) goes past
-# it.  With an ASan build the bound is skipped (a SKIP: line): ASan's
+# it.  With an ASan build the bound is skipped (a note line, not counted): ASan's
 # quarantine keeps freed memory.
 #
 # Run time: ~30 s (VM step ~28 s: boot ~4 s, batch pass ~16 s, whole pass
