@@ -957,7 +957,30 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 				continue;
 			}
 			cg->cur_path = snap_path(snap, &snap->groups[child]);
-			read_group(cg, fd, h, 0, files, &snap->groups[child].s);
+			if (read_group(cg, fd, h, 0, files,
+				       &snap->groups[child].s) == -ENODEV) {
+				/* Still going away: leave it out. */
+				if (!kept)
+					close(fd);
+				if (h)
+					gh_close(cg, h);
+				snap->n--;
+				snap->paths_len = snap->groups[child].path_off;
+				continue;
+			}
+		}
+		/* Nothing could be read and the name is gone from its parent:
+		 * removed in between, whatever the files answered. */
+		if (files && !snap->groups[child].s.valid &&
+		    faccessat(dirfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
+		    errno == ENOENT) {
+			if (!kept)
+				close(fd);
+			if (h)
+				gh_close(cg, h);
+			snap->n--;
+			snap->paths_len = snap->groups[child].path_off;
+			continue;
 		}
 		r = walk(cg, fd, child, files, maxdepth, reldepth + 1, snap);
 		if (!kept)
