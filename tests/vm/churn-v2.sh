@@ -96,55 +96,11 @@ BOUND_KIB=512
 WARMUP_S=5
 t0=$(date +%s.%N)
 
-skip() {
-	if [ "${CI:-}" = true ]; then
-		echo "FAIL: churn v2: environment not usable on CI: $*"
-		echo "churn-v2: 0 passed, 1 failed"
-		exit 1
-	fi
-	echo "SKIP: churn v2: $*"
-	exit 77
-}
-fail_early() {
-	echo "FAIL: churn v2: $*"
-	echo "churn-v2: 0 passed, 1 failed"
-	exit 1
-}
-
-# ----------------------------------------------------------- host tools --
+NAME="churn v2"
+. "$HERE/lib.sh"
 [ "$(id -u)" = 0 ] || skip "not root (qemu's 9p share with security_model=none)"
-command -v python3 >/dev/null 2>&1 || skip "python3 not found"
-command -v gcc >/dev/null 2>&1 || skip "gcc not found"
-missing=
-for c in qemu-system-x86_64 busybox cpio xz timeout; do
-	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
-done
-if [ -n "$missing" ]; then
-	if command -v apt-get >/dev/null 2>&1; then
-		echo "churn-v2: installing qemu-system-x86 busybox-static cpio xz-utils (missing:$missing)" >&2
-		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-			qemu-system-x86 busybox-static cpio xz-utils ||
-		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			--no-install-recommends qemu-system-x86 busybox-static cpio xz-utils; }; } \
-			> "${TMPDIR:-/tmp}/churn-v2-apt.log" 2>&1
-		missing=
-		for c in qemu-system-x86_64 busybox cpio xz timeout; do
-			command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
-		done
-	fi
-	[ -z "$missing" ] || skip "missing host tools:$missing (apt-get install qemu-system-x86 busybox-static cpio xz-utils)"
-fi
-
-mkdir -p "$BUILD" 2>/dev/null || skip "cannot create $BUILD"
-if ! prep=$("$HERE/vm.sh" prepare 2>&1); then
-	skip "vm.sh prepare failed: $(printf '%s\n' "$prep" | tail -n 1)"
-fi
-
-# ------------------------------------------------------------- binaries --
-bin=${MEMCGTOP:-$ROOT/memcgtop}
-case $bin in /*) ;; *) bin=$ROOT/$bin ;; esac
-[ -x "$bin" ] || fail_early "memcgtop binary $bin not found or not executable (run make)"
-bin=$(readlink -f "$bin")
+vm_host_ready
+vm_binary
 asan=
 grep -qa __asan_init "$bin" && asan=1
 

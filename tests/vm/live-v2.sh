@@ -42,60 +42,10 @@ SETTLE=${LIVE_V2_SETTLE:-3}
 TMO=${LIVE_V2_TIMEOUT:-240}
 t0=$(date +%s.%N)
 
-# unavailable environment: SKIP, but a failure on CI
-skip() {
-	if [ "${CI:-}" = true ]; then
-		echo "FAIL: live v2: environment not usable on CI: $*"
-		echo "live-v2: 0 passed, 1 failed"
-		exit 1
-	fi
-	echo "SKIP: live v2: $*"
-	exit 77
-}
-fail_early() {
-	echo "FAIL: live v2: $*"
-	echo "live-v2: 0 passed, 1 failed"
-	exit 1
-}
-
-# ----------------------------------------------------------- host tools --
-command -v python3 >/dev/null 2>&1 || skip "python3 not found"
-command -v gcc >/dev/null 2>&1 || skip "gcc not found"
-missing=
-for c in qemu-system-x86_64 busybox cpio xz timeout; do
-	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
-done
-if [ -n "$missing" ]; then
-	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-		echo "live-v2: installing qemu-system-x86 busybox-static cpio xz-utils (missing:$missing)" >&2
-		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-			qemu-system-x86 busybox-static cpio xz-utils ||
-		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			--no-install-recommends qemu-system-x86 busybox-static cpio xz-utils; }; } \
-			> "${TMPDIR:-/tmp}/live-v2-apt.log" 2>&1
-		missing=
-		for c in qemu-system-x86_64 busybox cpio xz timeout; do
-			command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
-		done
-	fi
-	[ -z "$missing" ] || skip "missing host tools:$missing (apt-get install qemu-system-x86 busybox-static cpio xz-utils)"
-fi
-
-# kernel + initramfs (downloads the kernel .deb once; cached in $BUILD)
-mkdir -p "$BUILD" 2>/dev/null || skip "cannot create $BUILD"
-if ! prep=$("$HERE/vm.sh" prepare 2>&1); then
-	skip "vm.sh prepare failed: $(printf '%s\n' "$prep" | tail -n 1)"
-fi
-
-# ------------------------------------------------------------- binaries --
-if [ -n "${MEMCGTOP:-}" ]; then
-	bin=$MEMCGTOP
-else
-	make -C "$ROOT" -s memcgtop >&2 || fail_early "make memcgtop failed"
-	bin=$ROOT/memcgtop
-fi
-[ -x "$bin" ] || fail_early "memcgtop binary $bin not found or not executable"
-bin=$(readlink -f "$bin")
+NAME="live v2"
+. "$HERE/lib.sh"
+vm_host_ready
+vm_binary
 
 share=$BUILD/live-v2-share
 rm -rf "$share"

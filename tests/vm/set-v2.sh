@@ -49,58 +49,10 @@ BUILD=${VM_BUILD:-$ROOT/build/vm}
 TMO=${SET_V2_TIMEOUT:-120}
 t0=$(date +%s.%N)
 
-skip() {
-	if [ "${CI:-}" = true ]; then
-		echo "FAIL: set v2: environment not usable on CI: $*"
-		echo "set-v2: 0 passed, 1 failed"
-		exit 1
-	fi
-	echo "SKIP: set v2: $*"
-	exit 77
-}
-fail_early() {
-	echo "FAIL: set v2: $*"
-	echo "set-v2: 0 passed, 1 failed"
-	exit 1
-}
-
-# ----------------------------------------------------------- host tools --
-command -v python3 >/dev/null 2>&1 || skip "python3 not found"
-command -v gcc >/dev/null 2>&1 || skip "gcc not found"
-missing=
-for c in qemu-system-x86_64 busybox cpio xz timeout; do
-	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
-done
-if [ -n "$missing" ]; then
-	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-		echo "set-v2: installing qemu-system-x86 busybox-static cpio xz-utils (missing:$missing)" >&2
-		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-			qemu-system-x86 busybox-static cpio xz-utils ||
-		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			--no-install-recommends qemu-system-x86 busybox-static cpio xz-utils; }; } \
-			> "${TMPDIR:-/tmp}/set-v2-apt.log" 2>&1
-		missing=
-		for c in qemu-system-x86_64 busybox cpio xz timeout; do
-			command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
-		done
-	fi
-	[ -z "$missing" ] || skip "missing host tools:$missing (apt-get install qemu-system-x86 busybox-static cpio xz-utils)"
-fi
-
-mkdir -p "$BUILD" 2>/dev/null || skip "cannot create $BUILD"
-if ! prep=$("$HERE/vm.sh" prepare 2>&1); then
-	skip "vm.sh prepare failed: $(printf '%s\n' "$prep" | tail -n 1)"
-fi
-
-# ------------------------------------------------------------- binaries --
-if [ -n "${MEMCGTOP:-}" ]; then
-	bin=$MEMCGTOP
-else
-	make -C "$ROOT" -s memcgtop >&2 || fail_early "make memcgtop failed"
-	bin=$ROOT/memcgtop
-fi
-[ -x "$bin" ] || fail_early "memcgtop binary $bin not found or not executable"
-bin=$(readlink -f "$bin")
+NAME="set v2"
+. "$HERE/lib.sh"
+vm_host_ready
+vm_binary
 
 share=$BUILD/set-v2-share
 rm -rf "$share"

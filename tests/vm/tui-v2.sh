@@ -65,57 +65,12 @@ fail() {
 		printf '%s\n' "$SCREEN" | sed 's/^/    |/'
 	fi
 }
-skip() {
-	if [ "${CI:-}" = true ]; then
-		echo "FAIL: tui v2: environment not usable on CI: $*"
-		echo "tui-v2: 0 passed, 1 failed"
-		exit 1
-	fi
-	echo "SKIP: tui v2: $*"
-	exit 77
-}
-fail_early() {
-	echo "FAIL: tui v2: $*"
-	echo "tui-v2: 0 passed, 1 failed"
-	exit 1
-}
-
-# ----------------------------------------------------------- host tools --
+NAME="tui v2"
+. "$HERE/lib.sh"
+vm_host_ready
 TMUX_BIN=$(command -v tmux 2>/dev/null) || skip "tmux not found"
 TMUX_BIN=$(readlink -f "$TMUX_BIN")
-missing=
-for c in qemu-system-x86_64 busybox cpio xz timeout; do
-	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
-done
-if [ -n "$missing" ]; then
-	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-		echo "tui-v2: installing qemu-system-x86 busybox-static cpio xz-utils (missing:$missing)" >&2
-		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-			qemu-system-x86 busybox-static cpio xz-utils ||
-		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			--no-install-recommends qemu-system-x86 busybox-static cpio xz-utils; }; } \
-			> "${TMPDIR:-/tmp}/tui-v2-apt.log" 2>&1
-		missing=
-		for c in qemu-system-x86_64 busybox cpio xz timeout; do
-			command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
-		done
-	fi
-	[ -z "$missing" ] || skip "missing host tools:$missing (apt-get install qemu-system-x86 busybox-static cpio xz-utils)"
-fi
-mkdir -p "$BUILD" 2>/dev/null || skip "cannot create $BUILD"
-if ! prep=$("$HERE/vm.sh" prepare 2>&1); then
-	skip "vm.sh prepare failed: $(printf '%s\n' "$prep" | tail -n 1)"
-fi
-
-# ------------------------------------------------------------- binaries --
-if [ -n "${MEMCGTOP:-}" ]; then
-	bin=$MEMCGTOP
-else
-	make -C "$ROOT" -s memcgtop >&2 || fail_early "make memcgtop failed"
-	bin=$ROOT/memcgtop
-fi
-[ -x "$bin" ] || fail_early "memcgtop binary $bin not found or not executable"
-bin=$(readlink -f "$bin")
+vm_binary
 
 share=$(mktemp -d "$BUILD/tui-v2-share.XXXXXX") || skip "cannot create a share below $BUILD"
 mkdir -p "$share/out"
