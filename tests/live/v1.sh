@@ -49,49 +49,9 @@ top=$(cd "$here/../.." && pwd)
 MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
 CGM=/sys/fs/cgroup/memory
 
-npass=0
-nfail=0
-pass() { echo "PASS: $*"; npass=$((npass + 1)); }
-fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
-summary() {
-	echo "live-v1: $npass passed, $nfail failed"
-	[ "$nfail" -eq 0 ]
-}
-# Count the PASS/FAIL lines of a helper's output (already printed by it).
-tally() {
-	local line
-	while IFS= read -r line; do
-		echo "$line"
-		case $line in
-		PASS:*) npass=$((npass + 1)) ;;
-		FAIL:*) nfail=$((nfail + 1)) ;;
-		esac
-	done <"$1"
-}
-
-cannot_run() {
-	if [ "${CI:-}" = true ]; then
-		fail "live v1: $1 (CI=true: not skipping)"
-		summary
-		exit 1
-	fi
-	echo "SKIP: live v1: $1"
-	exit 77
-}
-
-# ---- can this host run the test? -------------------------------------------
-[ "$(id -u)" = 0 ] || cannot_run "not root"
-# mountinfo: ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [OPTIONAL...] - FSTYPE SRC SUPEROPTS
-mnt_ok=$(awk -v m="$CGM" '
-	$5 == m {
-		for (i = 7; i <= NF && $i != "-"; i++) ;
-		if ($(i + 1) == "cgroup" && ("," $(i + 3) ",") ~ /,memory,/ &&
-		    ("," $6 ",") ~ /,rw,/) ok = 1
-	}
-	END { print ok + 0 }' /proc/self/mountinfo)
-[ "$mnt_ok" = 1 ] || cannot_run "$CGM is not a read-write cgroup v1 memory mount"
-[ -f "$CGM/memory.usage_in_bytes" ] && [ -w "$CGM" ] ||
-	cannot_run "$CGM has no writable v1 memory controller"
+NAME="live v1"
+. "$here/lib.sh"
+v1_host_ready
 for tool in python3 gcc setpriv; do
 	command -v "$tool" >/dev/null 2>&1 || cannot_run "$tool not installed"
 done

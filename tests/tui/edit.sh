@@ -61,9 +61,10 @@ CGM=/sys/fs/cgroup/memory
 W=100 H=30
 t_start=$(date +%s.%N)
 
-npass=0 nfail=0
+NAME="tui edit"
+. "$here/../live/lib.sh"
+# A failure shows the screen it was judged on.
 SCREEN=''
-pass() { echo "PASS: $*"; npass=$((npass + 1)); }
 fail() {
 	echo "FAIL: $*"
 	nfail=$((nfail + 1))
@@ -74,31 +75,10 @@ fail() {
 }
 summary() {
 	SCREEN=''
-	echo "tui-edit: $npass passed, $nfail failed"
+	echo "$TAG: $npass passed, $nfail failed"
 	[ "$nfail" -eq 0 ]
 }
-cannot_run() {
-	if [ "${CI:-}" = true ]; then
-		fail "tui edit: $1 (CI=true: not skipping)"
-		summary
-		exit 1
-	fi
-	echo "SKIP: tui edit: $1"
-	exit 77
-}
-
-# ---- can this host run the test? -------------------------------------------
-[ "$(id -u)" = 0 ] || cannot_run "not root"
-mnt_ok=$(awk -v m="$CGM" '
-	$5 == m {
-		for (i = 7; i <= NF && $i != "-"; i++) ;
-		if ($(i + 1) == "cgroup" && ("," $(i + 3) ",") ~ /,memory,/ &&
-		    ("," $6 ",") ~ /,rw,/) ok = 1
-	}
-	END { print ok + 0 }' /proc/self/mountinfo)
-[ "$mnt_ok" = 1 ] || cannot_run "$CGM is not a read-write cgroup v1 memory mount"
-[ -f "$CGM/memory.usage_in_bytes" ] && [ -w "$CGM" ] ||
-	cannot_run "$CGM has no writable v1 memory controller"
+v1_host_ready
 for tool in tmux gcc setpriv; do
 	command -v "$tool" >/dev/null 2>&1 || cannot_run "$tool not installed"
 done

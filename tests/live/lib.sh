@@ -1,0 +1,48 @@
+# tests/live/lib.sh - what the live v1 tests share, sourced after they set
+# NAME (e.g. "live v1") and CGM (the v1 memory mount): PASS/FAIL counting,
+# the final summary line, SKIP (a FAIL with CI=true) and the host check.
+TAG=${NAME// /-}
+npass=0
+nfail=0
+pass() { echo "PASS: $*"; npass=$((npass + 1)); }
+fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+summary() {
+	echo "$TAG: $npass passed, $nfail failed"
+	[ "$nfail" -eq 0 ]
+}
+# Shows a helper's output (a file) and counts its PASS/FAIL lines.
+tally() {
+	local line
+	while IFS= read -r line; do
+		echo "$line"
+		case $line in
+		PASS:*) npass=$((npass + 1)) ;;
+		FAIL:*) nfail=$((nfail + 1)) ;;
+		esac
+	done <"$1"
+}
+cannot_run() {
+	if [ "${CI:-}" = true ]; then
+		fail "$NAME: $1 (CI=true: not skipping)"
+		summary
+		exit 1
+	fi
+	echo "SKIP: $NAME: $1"
+	exit 77
+}
+# Root, and $CGM a read-write cgroup v1 mount with the memory controller.
+v1_host_ready() {
+	local mnt_ok
+	[ "$(id -u)" = 0 ] || cannot_run "not root"
+	# mountinfo: ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [OPTIONAL...] - FSTYPE SRC SUPEROPTS
+	mnt_ok=$(awk -v m="$CGM" '
+		$5 == m {
+			for (i = 7; i <= NF && $i != "-"; i++) ;
+			if ($(i + 1) == "cgroup" && ("," $(i + 3) ",") ~ /,memory,/ &&
+			    ("," $6 ",") ~ /,rw,/) ok = 1
+		}
+		END { print ok + 0 }' /proc/self/mountinfo)
+	[ "$mnt_ok" = 1 ] || cannot_run "$CGM is not a read-write cgroup v1 memory mount"
+	[ -f "$CGM/memory.usage_in_bytes" ] && [ -w "$CGM" ] ||
+		cannot_run "$CGM has no writable v1 memory controller"
+}
