@@ -456,5 +456,36 @@ else
 	fail "audit: --audit-log a symlink: exit $rc, target '$(cat "$TMPD/aud/target")', limit now $v (expected exit 1, 4242, 209715200)"
 fi
 
+# ---- a planted symlink: not followed, and the screen says why ---------------
+if command -v tmux >/dev/null 2>&1; then
+	cp -r "$top/tests/fixtures/edge-vanish/cg/0" "$TMPD/sl"
+	echo 5 >"$TMPD/sl-outside"
+	rm "$TMPD/sl/a/memory.limit_in_bytes"
+	ln -s "$TMPD/sl-outside" "$TMPD/sl/a/memory.limit_in_bytes"
+	tmux -L "$SOCK" -f /dev/null new-session -d -s sl -x 100 -y 30 \
+		"env TERM=tmux-256color LANG=C.UTF-8 XDG_CONFIG_HOME=$TMPD/cfg '$MEMCGTOP' --root '$TMPD/sl' -d 60; sleep 60"
+	sl_screen=
+	for _ in $(seq 1 50); do
+		sl_screen=$(tmux -L "$SOCK" capture-pane -p -t sl 2>/dev/null)
+		grep -q ' a$' <<<"$sl_screen" && break
+		sleep 0.1
+	done
+	tmux -L "$SOCK" send-keys -t sl / a Enter d
+	for _ in $(seq 1 50); do
+		sl_screen=$(tmux -L "$SOCK" capture-pane -p -t sl 2>/dev/null)
+		grep -q '^memory.limit_in_bytes ' <<<"$sl_screen" && break
+		sleep 0.1
+	done
+	if grep -qx 'memory.limit_in_bytes    not available: Too many levels of symbolic links' <<<"$sl_screen" &&
+	   [ "$(cat "$TMPD/sl-outside")" = 5 ]; then
+		pass "symlink: the detail pane says why the planted memory.limit_in_bytes is not available (not followed)"
+	else
+		fail "symlink: the detail pane does not name the link: $(grep -n limit_in_bytes <<<"$sl_screen")"
+	fi
+	tmux -L "$SOCK" kill-session -t sl 2>/dev/null
+else
+	fail "symlink: tmux not installed"
+fi
+
 cleanup
 summary
