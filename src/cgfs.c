@@ -889,8 +889,8 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 			if (d->d_name[0] == '.' && (l == 1 ||
 			    (l == 2 && d->d_name[1] == '.')))
 				continue;
-			if (is_control_name(cg, d->d_name))
-				continue;
+			/* Most entries are control files: the type rules them
+			 * out before any name is compared. */
 			if (d->d_type == DT_UNKNOWN) {
 				struct stat st;
 
@@ -901,6 +901,8 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 			} else if (d->d_type != DT_DIR) {
 				continue;
 			}
+			if (is_control_name(cg, d->d_name))
+				continue;
 			if (ncap < nlen + l + 1) {
 				void *np = names;
 
