@@ -209,11 +209,12 @@ static const struct keymap v1_oomctl_keys[] = {
 };
 
 /*
- * A group's descriptors, kept across refreshes on a live hierarchy.
- * cgroupfs answers pread(fd, buf, len, 0) on a kept descriptor with fresh
- * content, at about half the cost of openat + read + close (measured on
- * 6.18); each kept descriptor also holds the kernel's read buffer (a page
- * or more), so they are budgeted.
+ * What is kept of a group across refreshes of a live hierarchy: its
+ * directory descriptor, through which its files are opened without a path
+ * lookup, and its last listing (see walk()).  Control file descriptors are
+ * not kept: pread on a kept one saves about 1 us a read (measured on 6.18,
+ * 8,192 groups) but pins the kernel's read buffer, about 4.4 KiB a
+ * descriptor charged to our memory cgroup; a directory costs a struct file.
  */
 struct gh {
 	char *path;
@@ -221,7 +222,13 @@ struct gh {
 	struct gh *next;	/* hash chain */
 	unsigned gen;		/* the refresh that last walked it */
 	int dirfd;		/* -1: not kept */
-	int fd[CF_NR];		/* -1: not kept */
+	dev_t dev;		/* and what it is */
+	ino_t ino;
+	/* The subgroup names of its last listing (NUL-separated) and how
+	 * many subdirectories that listing saw, or nsub -1. */
+	char *sub;
+	size_t sublen;
+	long nsub;
 };
 
 struct cgfs {
@@ -254,8 +261,9 @@ struct cgfs {
 	struct gh **gh;
 	size_t gh_cap, gh_n;
 	unsigned gen;
-	long fd_budget, fd_kept;
-	int stale;		/* read_group met a removed group's fd */
+	long fd_budget;		/* directory descriptors we may keep */
+	long fd_dirs;		/* kept now */
+	int stale;		/* read_group met a removed group */
 	int kernfs;		/* the tree is a mounted cgroup filesystem */
 };
 
@@ -382,42 +390,27 @@ static ssize_t read_small(struct cgfs *cg, int dirfd, const char *name)
 	return n;
 }
 
+/* Forgets what is kept for a group: its directory may be a new one. */
 static void gh_close(struct cgfs *cg, struct gh *h)
 {
-	for (int f = 0; f < CF_NR; f++)
-		if (h->fd[f] >= 0) {
-			close(h->fd[f]);
-			h->fd[f] = -1;
-			cg->fd_kept--;
-		}
 	if (h->dirfd >= 0) {
 		close(h->dirfd);
 		h->dirfd = -1;
-		cg->fd_kept--;
+		cg->fd_dirs--;
 	}
+	free(h->sub);
+	h->sub = NULL;
+	h->sublen = 0;
+	h->nsub = -1;
 }
 
-/*
- * Reads control file f of a group: through its kept descriptor when it
- * has one, else opened by name, and kept when the budget allows.
- */
-static ssize_t read_cf(struct cgfs *cg, int dirfd, struct gh *h, enum cgfile f)
+
+/* Reads control file f of a group into cg->buf: its length or -errno. */
+static ssize_t read_cf(struct cgfs *cg, int dirfd, enum cgfile f)
 {
 	ssize_t n;
 	int fd;
 
-	if (h && h->fd[f] >= 0) {
-		n = read_whole(cg, h->fd[f]);
-		/* ENODEV: the group was removed (and maybe made again under
-		 * its name) since the descriptor was opened; the caller
-		 * reopens it by name and reads again. */
-		if (n == -ENODEV)
-			cg->stale = 1;
-		if (n >= 0 && cg->rec && cg->cur_path)
-			record_file(cg->rec, cg->cur_path, cg->file[f], cg->buf,
-				    (size_t)n);
-		return n;
-	}
 	fd = open_file(dirfd, cg->file[f]);
 	if (fd < 0) {
 		note_removed(cg, dirfd, fd);
@@ -426,22 +419,17 @@ static ssize_t read_cf(struct cgfs *cg, int dirfd, struct gh *h, enum cgfile f)
 	n = read_whole(cg, fd);
 	if (n == -ENODEV)
 		cg->stale = 1;	/* removed between the open and the read */
-	if (h && n >= 0 && cg->fd_kept < cg->fd_budget) {
-		h->fd[f] = fd;
-		cg->fd_kept++;
-	} else {
-		close(fd);
-	}
+	close(fd);
 	if (n >= 0 && cg->rec && cg->cur_path)
 		record_file(cg->rec, cg->cur_path, cg->file[f], cg->buf,
 			    (size_t)n);
 	return n;
 }
 
-static int read_value(struct cgfs *cg, int dirfd, struct gh *h,
-		      enum cgfile f, uint64_t *ret_val)
+static int read_value(struct cgfs *cg, int dirfd, enum cgfile f,
+		      uint64_t *ret_val)
 {
-	ssize_t n = read_cf(cg, dirfd, h, f);
+	ssize_t n = read_cf(cg, dirfd, f);
 	int r;
 
 	if (n < 0)
@@ -457,25 +445,16 @@ static int read_value(struct cgfs *cg, int dirfd, struct gh *h,
 
 /* cgroup.procs can be long (the root lists every process): count it in
  * passes through the buffer instead of holding it whole. */
-static int count_procs(struct cgfs *cg, int dirfd, struct gh *h,
-		       uint64_t *ret_n)
+static int count_procs(struct cgfs *cg, int dirfd, uint64_t *ret_n)
 {
 	uint64_t n = 0;
 	off_t off = 0;
 	int fd, in_line = 0;
 
-	if (h && h->fd[CF_PROCS] >= 0) {
-		fd = h->fd[CF_PROCS];
-	} else {
-		fd = open_file(dirfd, cg->file[CF_PROCS]);
-		if (fd < 0) {
-			note_removed(cg, dirfd, fd);
-			return fd;
-		}
-		if (h && cg->fd_kept < cg->fd_budget) {
-			h->fd[CF_PROCS] = fd;
-			cg->fd_kept++;
-		}
+	fd = open_file(dirfd, cg->file[CF_PROCS]);
+	if (fd < 0) {
+		note_removed(cg, dirfd, fd);
+		return fd;
 	}
 	for (;;) {
 		ssize_t r = pread(fd, cg->buf, cg->bufcap, off);
@@ -485,8 +464,7 @@ static int count_procs(struct cgfs *cg, int dirfd, struct gh *h,
 		if (r < 0) {
 			int e = errno;
 
-			if (!h || h->fd[CF_PROCS] != fd)
-				close(fd);
+			close(fd);
 			if (e == ENODEV)
 				cg->stale = 1;
 			return -e;
@@ -503,8 +481,7 @@ static int count_procs(struct cgfs *cg, int dirfd, struct gh *h,
 			}
 		}
 	}
-	if (!h || h->fd[CF_PROCS] != fd)
-		close(fd);
+	close(fd);
 	*ret_n = n + (uint64_t)in_line;
 	return 0;
 }
@@ -538,11 +515,12 @@ static void kv_store(const char *key, size_t keylen, uint64_t val, void *ctx)
 }
 
 /*
- * Reads the files a group's fields need.  Returns -ENODEV when a kept
- * descriptor found the group removed (the caller reopens it and reads
- * again), else 0.
+ * Reads the files a group's fields need.  Returns -ENODEV when the group
+ * turned out removed (a file answered ENODEV, or every name in the
+ * directory is gone; see note_removed()): the caller reopens it by name,
+ * in case it was made again, and reads again.  Else 0.
  */
-static int read_group(struct cgfs *cg, int dirfd, struct gh *h, int is_root,
+static int read_group(struct cgfs *cg, int dirfd, int is_root,
 		      unsigned files, struct sample *s)
 {
 	unsigned want_usage = files & CFBIT(CF_USAGE);
@@ -559,36 +537,36 @@ static int read_group(struct cgfs *cg, int dirfd, struct gh *h, int is_root,
 			files |= CFBIT(CF_STAT);
 		files &= CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS);
 	}
-	if ((files & CFBIT(CF_USAGE)) && read_value(cg, dirfd, h, CF_USAGE, &v) == 0)
+	if ((files & CFBIT(CF_USAGE)) && read_value(cg, dirfd, CF_USAGE, &v) == 0)
 		sample_set(s, F_USAGE, v);
-	if ((files & CFBIT(CF_LIMIT)) && read_value(cg, dirfd, h, CF_LIMIT, &v) == 0)
+	if ((files & CFBIT(CF_LIMIT)) && read_value(cg, dirfd, CF_LIMIT, &v) == 0)
 		sample_set(s, F_LIMIT, v);
-	if ((files & CFBIT(CF_HIGH)) && read_value(cg, dirfd, h, CF_HIGH, &v) == 0)
+	if ((files & CFBIT(CF_HIGH)) && read_value(cg, dirfd, CF_HIGH, &v) == 0)
 		sample_set(s, F_HIGH, v);
-	if ((files & CFBIT(CF_LOW)) && read_value(cg, dirfd, h, CF_LOW, &v) == 0)
+	if ((files & CFBIT(CF_LOW)) && read_value(cg, dirfd, CF_LOW, &v) == 0)
 		sample_set(s, F_LOW, v);
-	if ((files & CFBIT(CF_MIN)) && read_value(cg, dirfd, h, CF_MIN, &v) == 0)
+	if ((files & CFBIT(CF_MIN)) && read_value(cg, dirfd, CF_MIN, &v) == 0)
 		sample_set(s, F_MIN, v);
-	if ((files & CFBIT(CF_SOFT)) && read_value(cg, dirfd, h, CF_SOFT, &v) == 0)
+	if ((files & CFBIT(CF_SOFT)) && read_value(cg, dirfd, CF_SOFT, &v) == 0)
 		sample_set(s, F_SOFT, v);
 	if ((files & CFBIT(CF_SWAPCUR)) &&
-	    read_value(cg, dirfd, h, CF_SWAPCUR, &v) == 0)
+	    read_value(cg, dirfd, CF_SWAPCUR, &v) == 0)
 		sample_set(s, F_SWAP, v);
 	if ((files & CFBIT(CF_SWAPMAX)) &&
-	    read_value(cg, dirfd, h, CF_SWAPMAX, &v) == 0)
+	    read_value(cg, dirfd, CF_SWAPMAX, &v) == 0)
 		sample_set(s, F_SWAP_LIMIT, v);
 	if ((files & CFBIT(CF_SWAPPINESS)) &&
-	    read_value(cg, dirfd, h, CF_SWAPPINESS, &v) == 0 && v != VAL_MAX)
+	    read_value(cg, dirfd, CF_SWAPPINESS, &v) == 0 && v != VAL_MAX)
 		sample_set(s, F_SWAPPINESS, v);
-	if ((files & CFBIT(CF_KMEM)) && read_value(cg, dirfd, h, CF_KMEM, &v) == 0)
+	if ((files & CFBIT(CF_KMEM)) && read_value(cg, dirfd, CF_KMEM, &v) == 0)
 		sample_set(s, F_KERNEL, v);
 	if ((files & CFBIT(CF_FAILCNT)) &&
-	    read_value(cg, dirfd, h, CF_FAILCNT, &v) == 0 && v != VAL_MAX)
+	    read_value(cg, dirfd, CF_FAILCNT, &v) == 0 && v != VAL_MAX)
 		sample_set(s, F_FAILCNT, v);
 	if (files & CFBIT(CF_STAT)) {
 		struct kvctx c = { .map = cg->stat_keys, .s = s };
 
-		n = read_cf(cg, dirfd, h, CF_STAT);
+		n = read_cf(cg, dirfd, CF_STAT);
 		if (n >= 0)
 			parse_keyvals(cg->buf, (size_t)n, kv_store, &c);
 		if (cg->version == 1) {
@@ -599,7 +577,7 @@ static int read_group(struct cgfs *cg, int dirfd, struct gh *h, int is_root,
 
 			if (!(files & CFBIT(CF_MEMSW)))
 				;
-			else if (read_value(cg, dirfd, h, CF_MEMSW, &memsw) == 0) {
+			else if (read_value(cg, dirfd, CF_MEMSW, &memsw) == 0) {
 				if (sample_has(s, F_USAGE) && memsw != VAL_MAX)
 					sample_set(s, F_SWAP,
 						   memsw > s->v[F_USAGE] ?
@@ -624,7 +602,7 @@ static int read_group(struct cgfs *cg, int dirfd, struct gh *h, int is_root,
 			.s = s,
 		};
 
-		n = read_cf(cg, dirfd, h, f);
+		n = read_cf(cg, dirfd, f);
 		if (n >= 0)
 			parse_keyvals(cg->buf, (size_t)n, kv_store, &c);
 	}
@@ -633,7 +611,7 @@ static int read_group(struct cgfs *cg, int dirfd, struct gh *h, int is_root,
 
 		/* With PSI disabled (psi=0) the file is missing or reads
 		 * EOPNOTSUPP: not available, like any unreadable file. */
-		n = read_cf(cg, dirfd, h, CF_PRESSURE);
+		n = read_cf(cg, dirfd, CF_PRESSURE);
 		if (n >= 0 && parse_psi(cg->buf, (size_t)n, &p) == 0) {
 			if (p.has_some)
 				sample_set(s, F_PSI_SOME10, p.some_avg10);
@@ -643,12 +621,12 @@ static int read_group(struct cgfs *cg, int dirfd, struct gh *h, int is_root,
 	}
 	if ((files & CFBIT(CF_PROCS)) && cg->rec) {
 		/* Recorded: read whole (up to 1 MiB) so the file is kept. */
-		n = read_cf(cg, dirfd, h, CF_PROCS);
+		n = read_cf(cg, dirfd, CF_PROCS);
 		if (n >= 0)
 			sample_set(s, F_PROCS, parse_count_lines(cg->buf,
 								 (size_t)n));
 	} else if ((files & CFBIT(CF_PROCS)) &&
-		   count_procs(cg, dirfd, h, &v) == 0) {
+		   count_procs(cg, dirfd, &v) == 0) {
 		sample_set(s, F_PROCS, v);
 	}
 	return cg->stale ? -ENODEV : 0;
@@ -778,8 +756,7 @@ static struct gh *gh_get(struct cgfs *cg, const char *path, size_t len)
 	h->path[len] = '\0';
 	h->len = len;
 	h->dirfd = -1;
-	for (int f = 0; f < CF_NR; f++)
-		h->fd[f] = -1;
+	h->nsub = -1;
 	h->next = cg->gh[b];
 	cg->gh[b] = h;
 	cg->gh_n++;
@@ -810,6 +787,20 @@ static void gh_sweep(struct cgfs *cg, int all)
 	}
 }
 
+/* Keeps fd as the group's directory, with what it is (see walk_sub). */
+static int keep_dir(struct cgfs *cg, struct gh *h, int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	h->dirfd = fd;
+	h->dev = st.st_dev;
+	h->ino = st.st_ino;
+	cg->fd_dirs++;
+	return 0;
+}
+
 /* A directory descriptor, kept for the group when the budget allows. */
 static int group_dirfd(struct cgfs *cg, int parentfd, const char *name,
 		       struct gh *h, int *ret_kept)
@@ -825,11 +816,9 @@ static int group_dirfd(struct cgfs *cg, int parentfd, const char *name,
 		    O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (h && cg->fd_kept < cg->fd_budget) {
-		h->dirfd = fd;
-		cg->fd_kept++;
+	if (h && cg->fd_dirs < cg->fd_budget &&
+	    keep_dir(cg, h, fd) == 0)
 		*ret_kept = 1;
-	}
 	return fd;
 }
 
@@ -846,25 +835,18 @@ static int is_control_name(const struct cgfs *cg, const char *name)
 	return 0;
 }
 
-static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
-		int maxdepth, int reldepth, struct snapshot *snap)
+/*
+ * Lists the subgroup names of a directory into a new NUL-separated buffer;
+ * *ret_ndirs counts every subdirectory seen, as kernfs' link count does.
+ */
+static int list_sub(struct cgfs *cg, int dirfd, char **ret_names,
+		    size_t *ret_len, long *ret_ndirs)
 {
-	/* Names are collected first: the dents buffer is reused below. */
 	char *names = NULL;
 	size_t nlen = 0, ncap = 0;
-	int r = 0, eof = 0;
+	long ndirs = 0;
+	int eof = 0;
 
-	if (maxdepth >= 0 && reldepth >= maxdepth)
-		return 0;
-	/* kernfs counts a directory's links as 2 + its subdirectories, so a
-	 * group without children (most of a big tree) needs no listing of
-	 * its thirty-odd control files. */
-	if (cg->kernfs) {
-		struct stat st;
-
-		if (fstat(dirfd, &st) == 0 && st.st_nlink == 2)
-			return 0;
-	}
 	/* A kept directory descriptor is read again from its start. */
 	if (lseek(dirfd, 0, SEEK_SET) < 0)
 		return -errno;
@@ -872,8 +854,10 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 		ssize_t n = getdents64(dirfd, cg->dents, cg->dentscap);
 
 		if (n < 0) {
-			r = -errno;
-			break;
+			int e = errno;
+
+			free(names);
+			return -e;
 		}
 		if (n == 0)
 			break;
@@ -883,14 +867,11 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 			eof = 1;
 		for (ssize_t pos = 0; pos < n;) {
 			struct linux_dirent64 *d = (void *)(cg->dents + pos);
-			size_t l = strlen(d->d_name);
+			size_t l;
 
 			pos += d->d_reclen;
-			if (d->d_name[0] == '.' && (l == 1 ||
-			    (l == 2 && d->d_name[1] == '.')))
-				continue;
 			/* Most entries are control files: the type rules them
-			 * out before any name is compared. */
+			 * out before any name is looked at. */
 			if (d->d_type == DT_UNKNOWN) {
 				struct stat st;
 
@@ -901,97 +882,228 @@ static int walk(struct cgfs *cg, int dirfd, int idx, unsigned files,
 			} else if (d->d_type != DT_DIR) {
 				continue;
 			}
+			l = strlen(d->d_name);
+			if (d->d_name[0] == '.' && (l == 1 ||
+			    (l == 2 && d->d_name[1] == '.')))
+				continue;
+			ndirs++;
 			if (is_control_name(cg, d->d_name))
 				continue;
-			if (ncap < nlen + l + 1) {
-				void *np = names;
-
-				if (grow(&np, &ncap, nlen + l + 1, 1) < 0) {
-					free(names);
-					return -ENOMEM;
-				}
-				names = np;
+			if (grow((void **)&names, &ncap, nlen + l + 1, 1) < 0) {
+				free(names);
+				return -ENOMEM;
 			}
 			memcpy(names + nlen, d->d_name, l + 1);
 			nlen += l + 1;
 		}
 	}
-	for (size_t pos = 0; pos < nlen; pos += strlen(names + pos) + 1) {
-		const char *name = names + pos;
-		struct snap_group *g;
-		struct gh *h;
-		int fd, child, kept;
+	*ret_names = names;
+	*ret_len = nlen;
+	*ret_ndirs = ndirs;
+	return 0;
+}
 
-		r = add_group(snap, idx, name, strlen(name),
-			      snap->groups[idx].depth + 1, &g);
-		if (r < 0)
-			break;
-		child = (int)(g - snap->groups);
-		h = gh_get(cg, snap_path(snap, g), g->path_len);
-		fd = group_dirfd(cg, dirfd, name, h, &kept);
-		if (fd < 0 && fd != -EACCES && fd != -EPERM) {
-			/* Removed while we walked (ENOENT, ENODEV, ENOTDIR,
-			 * or whatever a group half torn down answers): not
-			 * shown. */
-			snap->n--;
-			snap->paths_len = g->path_off;
-			continue;
-		}
-		if (fd < 0) {
-			/* Cannot enter it (permissions): shown, nothing
-			 * available. */
-			memset(&g->s, 0, sizeof(g->s));
-			continue;
-		}
-		cg->cur_path = snap_path(snap, g);
-		if (read_group(cg, fd, h, 0, files, &g->s) == -ENODEV) {
-			/* Removed since its directory was opened, and maybe
-			 * made again under the same name: open it anew, or
-			 * leave it out. */
-			if (!kept)
-				close(fd);
-			if (h)
-				gh_close(cg, h);
-			fd = group_dirfd(cg, dirfd, name, h, &kept);
-			if (fd < 0) {
-				snap->n--;
-				snap->paths_len = g->path_off;
-				continue;
-			}
-			cg->cur_path = snap_path(snap, &snap->groups[child]);
-			if (read_group(cg, fd, h, 0, files,
-				       &snap->groups[child].s) == -ENODEV) {
-				/* Still going away: leave it out. */
-				if (!kept)
-					close(fd);
-				if (h)
-					gh_close(cg, h);
-				snap->n--;
-				snap->paths_len = snap->groups[child].path_off;
-				continue;
-			}
-		}
-		/* Nothing could be read and the name is gone from its parent:
-		 * removed in between, whatever the files answered. */
-		if (files && !snap->groups[child].s.valid &&
-		    faccessat(dirfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
-		    errno == ENOENT) {
-			if (!kept)
-				close(fd);
-			if (h)
-				gh_close(cg, h);
-			snap->n--;
-			snap->paths_len = snap->groups[child].path_off;
-			continue;
-		}
-		r = walk(cg, fd, child, files, maxdepth, reldepth + 1, snap);
+static int walk(struct cgfs *cg, int dirfd, struct gh *h,
+		const struct stat *st, int idx, unsigned files, int maxdepth,
+		int reldepth, struct snapshot *snap);
+
+/* Drops the group just appended, and its path, from the snapshot. */
+static void drop_last(struct snapshot *snap, int child)
+{
+	snap->n--;
+	snap->paths_len = snap->groups[child].path_off;
+}
+
+/*
+ * Adds subgroup name of group idx (directory dirfd), reads it and walks
+ * below it.  Returns 1 when it turned out to be gone (left out), 0 when
+ * it is in the snapshot, -ENOMEM.
+ */
+static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
+		    unsigned files, int maxdepth, int reldepth,
+		    struct snapshot *snap)
+{
+	struct snap_group *g;
+	struct gh *h;
+	struct stat st;
+	int fd, child, kept, r, have_st = 0;
+
+	r = add_group(snap, idx, name, strlen(name),
+		      snap->groups[idx].depth + 1, &g);
+	if (r < 0)
+		return r;
+	child = (int)(g - snap->groups);
+	h = gh_get(cg, snap_path(snap, g), g->path_len);
+	/* A kept directory may have been renamed (v1 allows it), or
+	 * removed and its name made again: the name must still lead to it.
+	 * The one lookup also gives walk() the link count it needs. */
+	if (h && h->dirfd >= 0 && cg->kernfs) {
+		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    st.st_ino == h->ino && st.st_dev == h->dev)
+			have_st = 1;
+		else
+			gh_close(cg, h);
+	}
+	fd = group_dirfd(cg, dirfd, name, h, &kept);
+	if (fd < 0 && fd != -EACCES && fd != -EPERM) {
+		/* Removed while we walked (ENOENT, ENODEV, ENOTDIR, or
+		 * whatever a group half torn down answers): not shown. */
+		drop_last(snap, child);
+		return 1;
+	}
+	if (fd < 0) {
+		/* Cannot enter it (permissions): shown, nothing available. */
+		memset(&g->s, 0, sizeof(g->s));
+		return 0;
+	}
+	cg->cur_path = snap_path(snap, g);
+	if (read_group(cg, fd, 0, files, &g->s) == -ENODEV) {
+		/* Removed since its directory was opened, and maybe made
+		 * again under the same name: open it anew, or leave it out. */
 		if (!kept)
 			close(fd);
-		if (r == -ENOMEM)
-			break;
-		r = 0;
+		if (h)
+			gh_close(cg, h);
+		fd = group_dirfd(cg, dirfd, name, h, &kept);
+		if (fd < 0) {
+			drop_last(snap, child);
+			return 1;
+		}
+		cg->cur_path = snap_path(snap, &snap->groups[child]);
+		if (read_group(cg, fd, 0, files,
+			       &snap->groups[child].s) == -ENODEV) {
+			/* Still going away: leave it out. */
+			if (!kept)
+				close(fd);
+			if (h)
+				gh_close(cg, h);
+			drop_last(snap, child);
+			return 1;
+		}
 	}
-	free(names);
+	/* Nothing could be read and the name is gone from its parent:
+	 * removed in between, whatever the files answered. */
+	if (files && !snap->groups[child].s.valid &&
+	    faccessat(dirfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
+	    errno == ENOENT) {
+		if (!kept)
+			close(fd);
+		if (h)
+			gh_close(cg, h);
+		drop_last(snap, child);
+		return 1;
+	}
+	r = walk(cg, fd, kept ? h : NULL, have_st ? &st : NULL, child, files,
+		 maxdepth, reldepth + 1, snap);
+	if (!kept)
+		close(fd);
+	return r == -ENOMEM ? r : 0;
+}
+
+/* Whether subgroup name of the group at path ppath was walked already in
+ * this refresh. */
+static int walked(struct cgfs *cg, const char *ppath, size_t plen,
+		  const char *name)
+{
+	char path[PATH_MAX];
+	int len;
+	struct gh *h;
+
+	if (!cg->gh_cap)
+		return 0;
+	len = snprintf(path, sizeof(path), "%.*s/%s", plen > 1 ? (int)plen : 0,
+		       ppath, name);
+	if (len < 0 || (size_t)len >= sizeof(path))
+		return 0;
+	h = cg->gh[(size_t)hash_path(path, (size_t)len) & (cg->gh_cap - 1)];
+	for (; h; h = h->next)
+		if (h->len == (size_t)len && memcmp(h->path, path, h->len) == 0)
+			return h->gen == cg->gen;
+	return 0;
+}
+
+/*
+ * Walks the subgroups of group idx, whose directory is dirfd (h: its kept
+ * descriptors, when the directory descriptor is kept, else NULL; st: the
+ * directory's fresh stat, or NULL).
+ *
+ * On kernfs a directory's link count is 2 + its subdirectories, current at
+ * every fstat.  A group without subgroups (most of a big tree) needs no
+ * listing of its thirty-odd control files; and a group whose count equals
+ * its last listing's needs none either, as long as every name of that
+ * listing is still there: the walk below finds out, by reading each.  If
+ * one is gone, another may have come under the same count, so the group
+ * is listed again and the newcomers walked.
+ */
+static int walk(struct cgfs *cg, int dirfd, struct gh *h,
+		const struct stat *st, int idx, unsigned files, int maxdepth,
+		int reldepth, struct snapshot *snap)
+{
+	char *names = NULL, *fresh;
+	size_t nlen = 0, flen;
+	long nsub = -1, ndirs;
+	int r, cached = 0, gone = 0;
+
+	if (maxdepth >= 0 && reldepth >= maxdepth)
+		return 0;
+	if (cg->kernfs) {
+		struct stat own;
+
+		if (!st && fstat(dirfd, &own) == 0)
+			st = &own;
+		if (st) {
+			if (st->st_nlink == 2)
+				return 0;
+			nsub = (long)st->st_nlink - 2;
+		}
+	}
+	/* Without files to read, a gone name would go unnoticed. */
+	if (h && h->sub && files && nsub >= 0 && h->nsub == nsub) {
+		names = h->sub;
+		nlen = h->sublen;
+		cached = 1;
+	} else {
+		r = list_sub(cg, dirfd, &names, &nlen, &ndirs);
+		if (r < 0)
+			return r;
+		if (h && cg->kernfs) {
+			free(h->sub);
+			h->sub = names;
+			h->sublen = nlen;
+			h->nsub = ndirs;
+		}
+	}
+	for (size_t pos = 0; pos < nlen; pos += strlen(names + pos) + 1) {
+		r = walk_sub(cg, dirfd, idx, names + pos, files, maxdepth,
+			     reldepth, snap);
+		if (r < 0)
+			goto out;
+		gone += r;
+	}
+	r = 0;
+	if (!cached || !gone)
+		goto out;
+	r = list_sub(cg, dirfd, &fresh, &flen, &ndirs);
+	if (r < 0)
+		goto out;
+	free(h->sub);
+	h->sub = fresh;
+	h->sublen = flen;
+	h->nsub = ndirs;
+	for (size_t pos = 0; pos < flen; pos += strlen(fresh + pos) + 1) {
+		const struct snap_group *pg = &snap->groups[idx];
+
+		if (walked(cg, snap_path(snap, pg), pg->path_len, fresh + pos))
+			continue;
+		r = walk_sub(cg, dirfd, idx, fresh + pos, files, maxdepth,
+			     reldepth, snap);
+		if (r < 0)
+			goto out;
+	}
+	r = 0;
+out:
+	if (!cached && !(h && cg->kernfs))
+		free(names);
 	return r;
 }
 
@@ -1055,7 +1167,7 @@ static uint64_t limit_above(struct cgfs *cg, int rootfd)
 		if (fd < 0)
 			continue;
 		cg->cur_path = shown;
-		if (read_value(cg, fd, NULL, CF_LIMIT, &v) == 0 && v < lim)
+		if (read_value(cg, fd, CF_LIMIT, &v) == 0 && v < lim)
 			lim = v;
 		cg->cur_path = NULL;
 		close(fd);
@@ -1071,7 +1183,8 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	char dir[PATH_MAX];
 	struct snap_group *g;
 	struct gh *h;
-	int rootfd, fd, depth = 0, r, kept = 0;
+	struct stat st;
+	int rootfd, fd, depth = 0, r, kept = 0, have_st = 0;
 	size_t sample = cg->next;
 
 	if (cg->series) {
@@ -1126,16 +1239,24 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	}
 	h = gh_get(cg, snap_path(snap, g), g->path_len);
 	cg->cur_path = snap_path(snap, g);
+	/* The start group's kept directory must still be the one its path
+	 * leads to (see walk_sub). */
+	if (h && h->dirfd >= 0 && cg->kernfs) {
+		if (fstatat(rootfd, *cg->start ? cg->start : ".", &st,
+			    AT_SYMLINK_NOFOLLOW) == 0 && st.st_ino == h->ino &&
+		    st.st_dev == h->dev)
+			have_st = 1;
+		else
+			gh_close(cg, h);
+	}
 	if (h && h->dirfd >= 0) {
 		fd = h->dirfd;
 		kept = 1;
 	} else {
 		fd = open_rel(rootfd, cg->start);
-		if (fd >= 0 && h && cg->fd_kept < cg->fd_budget) {
-			h->dirfd = fd;
-			cg->fd_kept++;
+		if (fd >= 0 && h && cg->fd_dirs < cg->fd_budget &&
+		    keep_dir(cg, h, fd) == 0)
 			kept = 1;
-		}
 	}
 	if (fd < 0) {
 		r = fd;
@@ -1144,11 +1265,12 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		close(rootfd);
 		return r;
 	}
-	if (read_group(cg, fd, h, *cg->start == '\0', files, &g->s) ==
+	if (read_group(cg, fd, *cg->start == '\0', files, &g->s) ==
 	    -ENODEV && h) {
 		/* The start group itself was made again: reopen it. */
 		gh_close(cg, h);
 		kept = 0;
+		have_st = 0;
 		fd = open_rel(rootfd, cg->start);
 		if (fd < 0) {
 			r = fd;
@@ -1157,11 +1279,12 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 			close(rootfd);
 			return r;
 		}
-		read_group(cg, fd, NULL, *cg->start == '\0', files, &g->s);
+		read_group(cg, fd, *cg->start == '\0', files, &g->s);
 	}
 	if (cg->version == 2 && *cg->start && (fields & FBIT(F_LIMIT)))
 		snap->above_limit = limit_above(cg, rootfd);
-	r = walk(cg, fd, 0, files, maxdepth, 0, snap);
+	r = walk(cg, fd, kept ? h : NULL, have_st ? &st : NULL, 0, files,
+		 maxdepth, 0, snap);
 	if (!kept)
 		close(fd);
 	close(rootfd);
