@@ -38,7 +38,7 @@ struct snapshot {
 	size_t paths_len, paths_cap;
 	double mono;		/* CLOCK_MONOTONIC seconds of this refresh */
 	int64_t wall;		/* Unix time of this refresh */
-	uint64_t above_limit;	/* smallest memory.max above the start */
+	uint64_t above_limit;	/* smallest memory limit above the start */
 	struct sysinfo sys;
 };
 

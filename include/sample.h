@@ -46,7 +46,6 @@ enum field {
 	F_PSI_SOME10,		/* hundredths of a percent */
 	F_PSI_FULL10,
 	F_PROCS,
-	F_HIER_LIMIT,		/* v1 stat hierarchical_memory_limit */
 	F_NR
 };
 

@@ -85,7 +85,7 @@ static const unsigned v1_need[F_NR] = {
 	[F_USAGE] = CFBIT(CF_USAGE),
 	[F_LIMIT] = CFBIT(CF_LIMIT),
 	[F_SOFT] = CFBIT(CF_SOFT),
-	[F_SWAP] = CFBIT(CF_USAGE) | CFBIT(CF_MEMSW) | CFBIT(CF_STAT),
+	[F_SWAP] = CFBIT(CF_USAGE) | CFBIT(CF_MEMSW),
 	[F_SWAPPINESS] = CFBIT(CF_SWAPPINESS),
 	[F_ANON] = CFBIT(CF_STAT),
 	[F_FILE] = CFBIT(CF_STAT),
@@ -103,7 +103,6 @@ static const unsigned v1_need[F_NR] = {
 	[F_EV_OOM_KILL] = CFBIT(CF_OOMCTL),
 	[F_FAILCNT] = CFBIT(CF_FAILCNT),
 	[F_PROCS] = CFBIT(CF_PROCS),
-	[F_HIER_LIMIT] = CFBIT(CF_STAT),
 };
 
 static const unsigned v2_need[F_NR] = {
@@ -165,7 +164,6 @@ static const struct keymap v1_stat_keys[] = {
 	K("total_workingset_refault_file", F_REFAULT_FILE),
 	K("total_pgfault", F_PGFAULT),
 	K("total_pgmajfault", F_PGMAJFAULT),
-	K("hierarchical_memory_limit", F_HIER_LIMIT),
 	K("total_swap", -1),	/* swap fallback without memsw, see below */
 	{ NULL, 0, 0 }
 };
@@ -504,10 +502,7 @@ static void kv_store(const char *key, size_t keylen, uint64_t val, void *ctx)
 			c->extra = val;
 			c->has_extra = 1;
 		} else if (!sample_has(c->s, (enum field)m->field)) {
-			/* A key repeated: the first one counts.  A limit in
-			 * memory.stat spells "none" as v1's huge number. */
-			if (m->field == F_HIER_LIMIT && val >= V1_UNLIMITED_MIN)
-				val = VAL_MAX;
+			/* A key repeated: the first one counts. */
 			sample_set(c->s, (enum field)m->field, val);
 		}
 		return;
@@ -524,6 +519,7 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 		      unsigned files, struct sample *s)
 {
 	unsigned want_usage = files & CFBIT(CF_USAGE);
+	struct kvctx stat = { .map = cg->stat_keys, .s = s };
 	uint64_t v;
 	ssize_t n;
 
@@ -564,35 +560,40 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 	    read_value(cg, dirfd, CF_FAILCNT, &v) == 0 && v != VAL_MAX)
 		sample_set(s, F_FAILCNT, v);
 	if (files & CFBIT(CF_STAT)) {
-		struct kvctx c = { .map = cg->stat_keys, .s = s };
-
 		n = read_cf(cg, dirfd, CF_STAT);
 		if (n >= 0)
-			parse_keyvals(cg->buf, (size_t)n, kv_store, &c);
-		if (cg->version == 1) {
-			/* Without swap accounting there is no memsw file; the
-			 * stat's total_swap is then the figure (it is absent
-			 * too when swap accounting is off entirely). */
-			uint64_t memsw;
-
-			if (!(files & CFBIT(CF_MEMSW)))
-				;
-			else if (read_value(cg, dirfd, CF_MEMSW, &memsw) == 0) {
-				if (sample_has(s, F_USAGE) && memsw != VAL_MAX)
-					sample_set(s, F_SWAP,
-						   memsw > s->v[F_USAGE] ?
-						   memsw - s->v[F_USAGE] : 0);
-			} else if (c.has_extra) {
-				sample_set(s, F_SWAP, c.extra);
-			}
-		} else if (is_root && want_usage) {
+			parse_keyvals(cg->buf, (size_t)n, kv_store, &stat);
+		if (cg->version == 2 && is_root && want_usage) {
 			/* v2 root usage: anon + file + kernel + sock. */
 			s->valid &= ~FBIT(F_USAGE);
 			if (sample_has(s, F_ANON) && sample_has(s, F_FILE) &&
-			    sample_has(s, F_KERNEL) && c.has_extra)
+			    sample_has(s, F_KERNEL) && stat.has_extra)
 				sample_set(s, F_USAGE, s->v[F_ANON] +
 					   s->v[F_FILE] + s->v[F_KERNEL] +
-					   c.extra);
+					   stat.extra);
+		}
+	}
+	if (cg->version == 1 && (files & CFBIT(CF_MEMSW))) {
+		uint64_t memsw;
+
+		if (read_value(cg, dirfd, CF_MEMSW, &memsw) == 0) {
+			if (sample_has(s, F_USAGE) && memsw != VAL_MAX)
+				sample_set(s, F_SWAP, memsw > s->v[F_USAGE] ?
+					   memsw - s->v[F_USAGE] : 0);
+		} else {
+			/* Without swap accounting there is no memsw file;
+			 * memory.stat's total_swap is then the figure (absent
+			 * too when swap accounting is off entirely).  The
+			 * stat is read for it only then: it costs the kernel
+			 * more than three value files. */
+			if (!(files & CFBIT(CF_STAT))) {
+				n = read_cf(cg, dirfd, CF_STAT);
+				if (n >= 0)
+					parse_keyvals(cg->buf, (size_t)n,
+						      kv_store, &stat);
+			}
+			if (stat.has_extra)
+				sample_set(s, F_SWAP, stat.extra);
 		}
 	}
 	if (files & (CFBIT(CF_EVENTS) | CFBIT(CF_OOMCTL))) {
@@ -1145,7 +1146,7 @@ static int open_rel(int dirfd, const char *rel)
 	return fd;
 }
 
-/* v2: the smallest memory.max strictly above the start group. */
+/* The smallest memory limit strictly above the start group. */
 static uint64_t limit_above(struct cgfs *cg, int rootfd)
 {
 	uint64_t lim = VAL_MAX, v;
@@ -1281,7 +1282,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		}
 		read_group(cg, fd, *cg->start == '\0', files, &g->s);
 	}
-	if (cg->version == 2 && *cg->start && (fields & FBIT(F_LIMIT)))
+	if (*cg->start && (fields & FBIT(F_LIMIT)))
 		snap->above_limit = limit_above(cg, rootfd);
 	r = walk(cg, fd, kept ? h : NULL, have_st ? &st : NULL, 0, files,
 		 maxdepth, 0, snap);

@@ -42,11 +42,11 @@ const struct column columns[] = {
 	    "(0 when the soft limit is unlimited), v2 usage above memory.low "
 	    "(all of it when low is 0)"),
 	DER("eff_limit", "EFFLIM", 6, U_BYTES, D_EFF_LIMIT,
-	    FBIT(F_LIMIT) | FBIT(F_HIER_LIMIT),
-	    "effective limit, the smallest limit on the path to the root: v1 "
-	    "memory.stat hierarchical_memory_limit, v2 computed from memory.max"),
+	    FBIT(F_LIMIT),
+	    "effective limit, the smallest memory limit on the path to the "
+	    "root (v1 memory.limit_in_bytes, v2 memory.max)"),
 	DER("use_pct", "USE%", 5, U_PCT, D_USE_PCT,
-	    FBIT(F_USAGE) | FBIT(F_LIMIT) | FBIT(F_HIER_LIMIT),
+	    FBIT(F_USAGE) | FBIT(F_LIMIT),
 	    "usage as a percentage of the effective limit"),
 	RAW("swap", "SWAP", 6, U_BYTES, F_SWAP,
 	    "swap used: v1 memory.memsw.usage_in_bytes minus usage (or "

@@ -123,10 +123,7 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 	g->chain_limit = p ? p->chain_limit : above_limit;
 	if (sample_has(s, F_LIMIT) && s->v[F_LIMIT] < g->chain_limit)
 		g->chain_limit = s->v[F_LIMIT];
-	if (m->version == 1 && sample_has(s, F_HIER_LIMIT)) {
-		g->eff_limit = s->v[F_HIER_LIMIT];
-		g->derived_valid |= 1u << D_EFF_LIMIT;
-	} else if (sample_has(s, F_LIMIT)) {
+	if (sample_has(s, F_LIMIT)) {
 		g->eff_limit = g->chain_limit;
 		g->derived_valid |= 1u << D_EFF_LIMIT;
 	}

@@ -115,7 +115,7 @@ void tui_set_changed(struct tui *t)
 	for (size_t i = 0; i < t->setn[t->cur_set]; i++)
 		f |= t->set[t->cur_set][i]->fields;
 	/* Colours read usage, limits and events whatever the set. */
-	f |= FBIT(F_USAGE) | FBIT(F_LIMIT) | FBIT(F_HIER_LIMIT) |
+	f |= FBIT(F_USAGE) | FBIT(F_LIMIT) |
 		FBIT(F_EV_OOM_KILL) | FBIT(F_PGSCAN);
 	if (!(f & ~t->fields))
 		return;

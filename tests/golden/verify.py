@@ -237,17 +237,14 @@ def v1_group(d, path, limits):
         g['excess'] = None
     stat = read_kv(os.path.join(d, 'memory.stat'))
     st = lambda k: None if stat is None else stat.get(k)
-    if stat is not None and 'hierarchical_memory_limit' in stat:
-        h = stat['hierarchical_memory_limit']
-        g['eff_limit'] = MAX if is_int(h) and h >= V1_MAX else h
+    # the smallest memory.limit_in_bytes of self and ancestors (what
+    # memory.stat calls hierarchical_memory_limit; not read from there)
+    lims = [limits.get(p) for p in ancestors(path)]
+    nums = [l for l in lims if is_int(l)]
+    if any(l is None for l in lims):
+        g['eff_limit'] = None
     else:
-        # spec: "if stat lacks it, min(limit of self and ancestors)"
-        lims = [limits.get(p) for p in ancestors(path)]
-        nums = [l for l in lims if is_int(l)]
-        if any(l is None for l in lims):
-            g['eff_limit'] = None
-        else:
-            g['eff_limit'] = min(nums) if nums else MAX
+        g['eff_limit'] = min(nums) if nums else MAX
     memsw_path = os.path.join(d, 'memory.memsw.usage_in_bytes')
     if read_lines(memsw_path) is not None:
         m = read_value(memsw_path, True)

@@ -289,17 +289,20 @@ START_TEST(effective_limit)
 	ck_assert_double_eq(g->use_pct, 20.0);
 	model_free(&m);
 
-	/* v1 takes the kernel's hierarchical_memory_limit; unlimited has
-	 * no percentage. */
+	/* v1 too: the smallest memory.limit_in_bytes on the path (what its
+	 * memory.stat calls hierarchical_memory_limit); unlimited has no
+	 * percentage. */
 	model_init(&m, 1);
 	snap_reset(&s, 1.0);
 	snap_add(&s, "/", -1);
-	sample_set(smp(&s, 0), F_HIER_LIMIT, VAL_MAX);
+	sample_set(smp(&s, 0), F_LIMIT, VAL_MAX);
 	sample_set(smp(&s, 0), F_USAGE, 100);
 	a = snap_add(&s, "/a", 0);
-	sample_set(smp(&s, a), F_HIER_LIMIT, 2048);
-	sample_set(smp(&s, a), F_LIMIT, 4096);
+	sample_set(smp(&s, a), F_LIMIT, 2048);
 	sample_set(smp(&s, a), F_USAGE, 1024);
+	b = snap_add(&s, "/a/b", a);
+	sample_set(smp(&s, b), F_LIMIT, 4096);
+	sample_set(smp(&s, b), F_USAGE, 512);
 	ck_assert_int_eq(model_update(&m, &s), 0);
 	g = find(&m, "/");
 	ck_assert_uint_eq(g->eff_limit, VAL_MAX);
@@ -307,6 +310,9 @@ START_TEST(effective_limit)
 	g = find(&m, "/a");
 	ck_assert_uint_eq(g->eff_limit, 2048);
 	ck_assert_double_eq(g->use_pct, 50.0);
+	g = find(&m, "/a/b");
+	ck_assert_uint_eq(g->eff_limit, 2048);
+	ck_assert_double_eq(g->use_pct, 25.0);
 	model_free(&m);
 	snapshot_free(&s);
 }
