@@ -29,6 +29,49 @@ static double mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/*
+ * MEMCGTOP_FRAME_STATS=FILE: the CPU time of every frame that follows a
+ * refresh (the tree put in order and laid out, then drawn and written to
+ * the terminal), summed up in FILE at the end.  make bench reads it.
+ */
+#define FRAMES_MAX 8192
+static struct {
+	const char *file;
+	double us[FRAMES_MAX];
+	size_t n;
+	double rebuild_us;	/* of the refresh the next draw follows */
+	int pending;
+} frames;
+
+static double cpu_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void frames_write(void)
+{
+	FILE *f;
+	size_t n = frames.n;
+
+	if (!frames.file || !(f = fopen(frames.file, "w")))
+		return;
+	qsort(frames.us, n, sizeof(frames.us[0]), cmp_double);
+	fprintf(f, "frames %zu median_us %.0f p90_us %.0f max_us %.0f\n", n,
+		n ? frames.us[n / 2] : 0.0, n ? frames.us[n * 9 / 10] : 0.0,
+		n ? frames.us[n - 1] : 0.0);
+	fclose(f);
+}
+
 void tui_message(struct tui *t, int error, const char *fmt, ...)
 {
 	va_list ap;
@@ -305,6 +348,14 @@ void tui_refresh_now(struct tui *t)
 		tui_message(t, 1, "%s", strerror(-r));
 		return;
 	}
+	if (frames.file) {
+		double c = cpu_us();
+
+		tui_rebuild(t);
+		frames.rebuild_us = cpu_us() - c;
+		frames.pending = 1;
+		return;
+	}
 	tui_rebuild(t);
 }
 
@@ -366,6 +417,9 @@ int tui_run(const struct tui_opts *o)
 	sigset_t stopset, waitmask;
 
 	memset(&t, 0, sizeof(t));
+	frames.file = getenv("MEMCGTOP_FRAME_STATS");
+	if (frames.file && !*frames.file)
+		frames.file = NULL;
 	t.o = o;
 	t.cg = o->cg;
 	t.delay = o->delay;
@@ -460,7 +514,17 @@ int tui_run(const struct tui_opts *o)
 			if (t.next_refresh < now)
 				t.next_refresh = now + t.delay;
 		}
-		tui_draw(&t);
+		if (frames.pending) {
+			double c = cpu_us();
+
+			tui_draw(&t);
+			if (frames.n < FRAMES_MAX)
+				frames.us[frames.n++] = frames.rebuild_us +
+							cpu_us() - c;
+			frames.pending = 0;
+		} else {
+			tui_draw(&t);
+		}
 		wait = t.paused ? 1.0 : t.next_refresh - mono_now();
 		if (wait < 0)
 			wait = 0;
@@ -512,6 +576,7 @@ int tui_run(const struct tui_opts *o)
 	}
 	endwin();
 	delscreen(scr);
+	frames_write();
 	free(t.order);
 	free(t.vis);
 	free(t.match);

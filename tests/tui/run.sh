@@ -785,6 +785,25 @@ r=$(awk -v a="$(statkey "$V2/cg/$((last - 1))/fixture/work/reclaim" pgscan)" \
 check_has $B " $(human_rate "$r") +[^ ]+         reclaim$" "series: reclaim's SCAN/s is $(human_rate "$r") from the last two samples"
 tm kill-session -t $B
 
+echo "== MEMCGTOP_FRAME_STATS"
+# Every sample read is followed by one frame (the first included); the
+# series ends after its last sample, so the count is exact.
+B=v2frames
+n=$(wc -l <"$V2/cg/timestamps")
+start $B 120 24 "TERM=xterm-256color LANG=C.UTF-8 MEMCGTOP_FRAME_STATS=$tmp/frames" -d 0.1 --root "$V2/cg" --proc "$V2/proc"
+check_line $B 24 "end of the recorded series" "frame stats: the series plays to its end"
+lit $B q
+wait_for $B '^EXIT=0$' || fail "frame stats: q did not end memcgtop"
+f=$(cat "$tmp/frames" 2>/dev/null)
+if [[ $f =~ ^frames\ $n\ median_us\ ([0-9]+)\ p90_us\ ([0-9]+)\ max_us\ ([0-9]+)$ ]] &&
+	[ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] &&
+	[ "${BASH_REMATCH[2]}" -le "${BASH_REMATCH[3]}" ] && [ "${BASH_REMATCH[3]}" -gt 0 ]; then
+	pass "frame stats: one line, $n frames for $n samples, median <= p90 <= max"
+else
+	fail "frame stats: file holds '$f' (wanted frames $n median_us M p90_us P max_us X)"
+fi
+tm kill-session -t $B
+
 echo "== stepping through a recording"
 B=v2step
 start $B 120 24 "TERM=tmux-256color LANG=C.UTF-8" -d 60 --root "$V2/cg" --proc "$V2/proc"
