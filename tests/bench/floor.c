@@ -1,16 +1,19 @@
 /*
  * floor - the cost floor for one memcgtop refresh on cgroup v1.
  *
- *   floor [-n N] [-e] [-p] [-m MOUNT] [-f FILE,FILE,...] SUBTREE
+ *   floor [-n N] [-s MS] [-e] [-p] [-m MOUNT] [-f FILE,FILE,...] SUBTREE
  *
  * Walks MOUNT/SUBTREE (default mount /sys/fs/cgroup/memory) ONCE, keeping an
  * O_DIRECTORY fd open for every group, then runs N refreshes (default 5).  A
  * refresh is the naive loop: for every group, for every FILE,
  * openat(dirfd, FILE) + read() into a 64 KiB buffer + close(), parsing
- * nothing.  With -e each file is read until read() returns 0 (as a reader that
- * does not trust a short read does; memcgtop does this), else one read().
+ * nothing.  With -s, it sleeps MS milliseconds before each refresh, as a
+ * monitor does between its refreshes (the caches cool down meanwhile).
+ * With -e each file is read until read() returns 0 (as a reader that does
+ * not trust a short read does), else one read().
  *
- * With -p, the kept-descriptor variant (DESIGN.md, "Performance design"):
+ * With -p, the kept-descriptor variant, which memcgtop does not use (each
+ * kept cgroupfs file holds a kernel read buffer, charged to the reader):
  * the files are opened once, after the walk, as long as the descriptor
  * budget lasts (RLIMIT_NOFILE minus the directory fds minus 64), and a
  * refresh reads them with pread(fd, buf, len, 0) (with -e, pread on at the
@@ -140,13 +143,15 @@ int main(int argc, char **argv)
 	char *files_arg = NULL, *files[MAXFILES], *tok, *save;
 	char path[4096];
 	int nfiles = 0, n = 5, to_eof = 0, use_pread = 0, opt, root;
+	int pause_ms = 0;
 	size_t nkept = 0;
 	unsigned long long reads = 0, failed = 0;	/* over all refreshes */
 	double *wall, *user, *sys, *cpu, t0, u0, s0, walk_ms;
 	struct rlimit rl = { 0, 0 };
 
-	while ((opt = getopt(argc, argv, "n:epm:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:epm:f:s:")) != -1) {
 		switch (opt) {
+		case 's': pause_ms = atoi(optarg); break;
 		case 'n': n = atoi(optarg); break;
 		case 'e': to_eof = 1; break;
 		case 'p': use_pread = 1; break;
@@ -210,6 +215,12 @@ int main(int argc, char **argv)
 	for (int r = 0; r < n; r++) {
 		double u1, s1;
 
+		if (pause_ms > 0) {
+			struct timespec ts = { pause_ms / 1000,
+					       (pause_ms % 1000) * 1000000L };
+
+			nanosleep(&ts, NULL);
+		}
 		cpu_ms(&u0, &s0);
 		t0 = mono_ms();
 		for (size_t g = 0; g < ndirs; g++) {
@@ -258,7 +269,7 @@ int main(int argc, char **argv)
 	       median(user, n), median(sys, n), median(cpu, n), nkept);
 	return 0;
 usage:
-	fputs("usage: floor [-n N] [-e] [-p] [-m MOUNT] [-f FILE,...] "
+	fputs("usage: floor [-n N] [-s MS] [-e] [-p] [-m MOUNT] [-f FILE,...] "
 	      "SUBTREE\n", stderr);
 	return 2;
 }

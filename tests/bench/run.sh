@@ -20,10 +20,18 @@
 #   floor             build/bench/floor (tests/bench/floor.c): the same files
 #                     per group as memcgtop reads, openat+read+close through
 #                     directory fds opened once; median of $FLOOR_N
-#                     refreshes.  Run four ways: one read() per file; each
+#                     refreshes, $FLOOR_PAUSE ms apart as memcgtop's are (the
+#                     same refreshes back to back cost up to a third less:
+#                     the kernel's and the CPU's caches stay warm).  Run four ways: one read() per file; each
 #                     file read to EOF (-e, as memcgtop does); and both again
 #                     with kept file fds read by pread (-p, within the fd
-#                     budget, the rest by openat; memcgtop's own design).
+#                     budget, the rest by openat: what memcgtop does not do,
+#                     see the kernel memory line).
+#   kernel memory     memcgtop -b -n $K_LO and floor -p -n 2, each in a v1
+#                     memory cgroup of its own: the peak kernel memory
+#                     charged to it (memory.kmem.max_usage_in_bytes), which
+#                     RSS does not show; a control file kept open holds a
+#                     kernel read buffer.
 #   systemd-cgtop     systemd-cgtop -b -n 1 --depth=20 -m /TREE (cold, one
 #                     sample) and, like memcgtop, -n K_LO / -n K_HI with
 #                     -d 0.05 for a per-refresh figure.  On v1 it walks the
@@ -36,7 +44,9 @@
 # (steady figures: the median of the per-round differences).  Then, at
 # $TUI_SIZE groups (default 8192, if in SIZES), the interactive screen: bytes
 # memcgtop writes to an 80x24 terminal per steady refresh (-d 0.5, in a
-# private tmux server, pipe-pane), and the same for top -d 0.5.
+# private tmux server, pipe-pane), and the same for top -d 0.5; and the CPU
+# of each frame after a refresh (tree order, layout, draw, terminal write),
+# which memcgtop itself reports with MEMCGTOP_FRAME_STATS=FILE.
 #
 # Results: a table per size, the ratios and the growth from the smallest to
 # the largest size, printed and written to build/bench/results.txt (raw
@@ -45,7 +55,7 @@
 # tmux server) is removed on exit or interrupt.
 #
 # Environment: SIZES ("512 1024 4096 8192"), REPS (5), K_LO (2), K_HI (12),
-# FLOOR_N (5), TUI (1; 0 skips the screen part), TUI_SIZE (8192),
+# FLOOR_N (5), FLOOR_PAUSE (50 ms), TUI (1; 0 skips the screen part), TUI_SIZE (8192),
 # TUI_WARM (3 s), TUI_SECS (10 s), MEMCGTOP (./memcgtop).  Quick run:
 #   SIZES="512 1024" REPS=2 TUI=0 tests/bench/run.sh
 set -u
@@ -56,6 +66,7 @@ REPS=${REPS:-5}
 K_LO=${K_LO:-2}
 K_HI=${K_HI:-12}
 FLOOR_N=${FLOOR_N:-5}
+FLOOR_PAUSE=${FLOOR_PAUSE:-50}
 TUI=${TUI:-1}
 TUI_SIZE=${TUI_SIZE:-8192}
 TUI_WARM=${TUI_WARM:-3}
@@ -80,7 +91,7 @@ FORMAT=${FORMAT:-text}
 # The files memcgtop reads per group for that output on v1 (strace shows
 # them: strace -e trace=openat,pread64 memcgtop -b -F FORMAT ...).
 case $FORMAT in
-text) FLOOR_FILES=memory.usage_in_bytes,memory.limit_in_bytes,memory.soft_limit_in_bytes,memory.stat,memory.memsw.usage_in_bytes ;;
+text) FLOOR_FILES=memory.usage_in_bytes,memory.limit_in_bytes,memory.soft_limit_in_bytes,memory.memsw.usage_in_bytes ;;
 json) FLOOR_FILES=memory.usage_in_bytes,memory.limit_in_bytes,memory.soft_limit_in_bytes,memory.swappiness,memory.kmem.usage_in_bytes,memory.failcnt,memory.stat,memory.memsw.usage_in_bytes,memory.oom_control,cgroup.procs ;;
 *) die "FORMAT must be text or json" ;;
 esac
@@ -94,9 +105,11 @@ MC_SUM=$(sha256sum "$MEMCGTOP" | cut -c1-12)
 
 CUR=""		# the tree that exists now, removed by cleanup
 TMUX_UP=0
+KMEM_G=""	# kmem_run's cgroup while it exists
 cleanup() {
 	trap - EXIT INT TERM HUP
 	[ "$TMUX_UP" = 1 ] && tmux_down
+	[ -n "$KMEM_G" ] && rmdir "$KMEM_G" 2>/dev/null
 	[ -n "$CUR" ] && "$TREE" destroy "$CUR"
 	rm -rf "$TMPD"
 }
@@ -119,6 +132,9 @@ t0 = time.monotonic()
 pid = os.fork()
 if pid == 0:
     try:
+        if os.environ.get("KMEM_CG"):
+            with open(os.environ["KMEM_CG"] + "/cgroup.procs", "w") as cg:
+                cg.write(str(os.getpid()))
         os.dup2(fd, 1)
         os.dup2(err, 2)
         os.execvp(cmd[0], cmd)
@@ -132,6 +148,26 @@ EOF
 export ERRLOG=$TMPD/err
 RAW=$OUT/raw.txt
 record() { echo "$*" >>"$RAW"; }
+
+# kmem_run SIZE KIND ROUND CMD...: runs CMD (stdout to /dev/null) in a
+# memory cgroup of its own (outside the tree), records its peak kernel
+# memory charge (memory.kmem.max_usage_in_bytes, the read buffers of open
+# control files among it) as "SIZE KIND ROUND 0 0 0 KIB".
+kmem_run() {
+	local size=$1 kind=$2 round=$3 g r
+	shift 3
+	g=$CGM/memcgtop-bench-kmem-$$
+	KMEM_G=$g
+	mkdir "$g" || die "cannot make $g"
+	r=$(KMEM_CG=$g python3 "$TMPD/measure.py" /dev/null "$@") || die "cannot run $1"
+	# shellcheck disable=SC2086  # split into its fields
+	set -- $r
+	[ "${5:-}" = 0 ] || die "command failed (exit ${5:-?}): $(tail -3 "$ERRLOG")"
+	r=$(cat "$g/memory.kmem.max_usage_in_bytes") || die "no kmem figure in $g"
+	rmdir "$g"
+	KMEM_G=""
+	record "$size $kind $round 0 0 0 $((r / 1024))"
+}
 
 # measure SIZE KIND ROUND CMD...: runs CMD (stdout to /dev/null), records
 # "SIZE KIND ROUND wall user sys maxrss".
@@ -151,7 +187,7 @@ echo "# size kind round wall_ms user_ms sys_ms maxrss_kib (floor*: files kept op
 floor_run() {
 	local size=$1 round=$2 name=$3 kind=$4 line
 	shift 4
-	"$OUT/floor" -n "$FLOOR_N" -f "$FLOOR_FILES" "$@" "$name" >"$TMPD/floor.out" 2>>"$ERRLOG" ||
+	"$OUT/floor" -n "$FLOOR_N" -s "$FLOOR_PAUSE" -f "$FLOOR_FILES" "$@" "$name" >"$TMPD/floor.out" 2>>"$ERRLOG" ||
 		die "floor failed: $(tail -3 "$ERRLOG")"
 	line=$(tail -1 "$TMPD/floor.out")
 	# shellcheck disable=SC2086  # split into its fields
@@ -280,9 +316,11 @@ tui_part() {
 	fi
 	echo "-- screen at $size groups: memcgtop -d 0.5 and top -d 0.5 at 80x24"
 	TMUX_UP=1	# set here: tui_bytes runs in a subshell
-	r=$(tui_bytes memcgtop "$MEMCGTOP" -d 0.5 "/$name") ||
-		die "tmux run of memcgtop failed"
+	r=$(tui_bytes memcgtop env "MEMCGTOP_FRAME_STATS=$TMPD/frames" \
+		"$MEMCGTOP" -d 0.5 "/$name") || die "tmux run of memcgtop failed"
 	TUI_LINES+=("tui memcgtop $size $r")
+	[ -s "$TMPD/frames" ] || die "memcgtop wrote no frame figures"
+	TUI_LINES+=("frames memcgtop $size $(cat "$TMPD/frames")")
 	r=$(tui_bytes top top -d 0.5) || die "tmux run of top failed"
 	TUI_LINES+=("tui top $size $r")
 	tmux_down
@@ -315,6 +353,10 @@ for size in $SIZES; do
 		floor_run "$size" "$round" "$name" floor_eof -e
 		floor_run "$size" "$round" "$name" floor_p -p
 		floor_run "$size" "$round" "$name" floor_p_eof -p -e
+		kmem_run "$size" mc_kmem "$round" \
+			"$MEMCGTOP" -b -F "$FORMAT" -n "$K_LO" -d "$DELAY" "/$name"
+		kmem_run "$size" floor_p_kmem "$round" \
+			"$OUT/floor" -n 2 -p -f "$FLOOR_FILES" "$name"
 		if [ -n "$CGTOP" ]; then
 			measure "$size" cg_cold "$round" \
 				"$CGTOP" -b -n 1 --depth=20 -m "/$name"
@@ -338,7 +380,7 @@ for l in "${TUI_LINES[@]+"${TUI_LINES[@]}"}"; do
 done
 {
 	echo "memcgtop benchmark, $(date -u '+%Y-%m-%d %H:%M:%SZ')"
-	echo "command: FORMAT=$FORMAT SIZES=\"$SIZES\" REPS=$REPS K_LO=$K_LO K_HI=$K_HI FLOOR_N=$FLOOR_N TUI=$TUI tests/bench/run.sh"
+	echo "command: FORMAT=$FORMAT SIZES=\"$SIZES\" REPS=$REPS K_LO=$K_LO K_HI=$K_HI FLOOR_N=$FLOOR_N FLOOR_PAUSE=$FLOOR_PAUSE TUI=$TUI tests/bench/run.sh"
 	echo "machine: $(uname -srm), $(nproc) CPUs, RLIMIT_NOFILE hard $(ulimit -Hn)"
 	echo "binaries: $("$MEMCGTOP" -V 2>/dev/null) ($MC_SRC, sha256 $MC_SUM...)," \
 		"${CGTOP:+$("$CGTOP" --version | head -1)}${CGTOP:-no systemd-cgtop}"
@@ -348,9 +390,13 @@ import sys, statistics as st
 raw, klo, khi, have_cg = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
 rows = {}
 tui = []
+frames = []
 for line in open(raw):
     if line.startswith("# tui"):
         tui.append(line[2:].split())
+        continue
+    if line.startswith("# frames"):
+        frames.append(line[2:].split())
         continue
     if line.startswith("#"):
         continue
@@ -417,6 +463,8 @@ for size in sorted(rows):
         row("systemd-cgtop -b -n 1 cold (1 sample)", [cgc[0], cgc[1], cgc[2], cgc[3]], cgc[4])
     else:
         print("%-46s %9s" % ("systemd-cgtop", "SKIP"))
+    print("peak kernel memory charged: memcgtop %s KiB, floor -p (files kept open) %s KiB"
+          % (f(single(d, "mc_kmem")[4], 0), f(single(d, "floor_p_kmem")[4], 0)))
     print("memcgtop steady CPU per group and refresh: %s us (floor %s us, floor -e %s us)"
           % (f(mcs[3] * 1e3 / size, 2), f(fl[3] * 1e3 / size, 2), f(fle[3] * 1e3 / size, 2)))
     print("ratio memcgtop/floor (steady CPU per refresh): %s   (/floor -e %s, /floor -p %s, /floor -p -e %s)"
@@ -450,6 +498,11 @@ if tui:
         kv = dict(zip(t[3::2], t[4::2]))
         print("%-9s (tree of %s groups): %s bytes/refresh (%s bytes in %s refreshes, %s s)"
               % (t[1], t[2], kv["bytes_per_refresh"], kv["bytes"], kv["refreshes"], kv["seconds"]))
+for t in frames:
+    kv = dict(zip(t[3::2], t[4::2]))
+    print("memcgtop frame after a refresh (order + layout + draw + write), tree of %s groups:"
+          " CPU median %s us, p90 %s us, max %s us (%s frames)"
+          % (t[2], kv["median_us"], kv["p90_us"], kv["max_us"], kv["frames"]))
 EOF
 } | tee "$OUT/results.txt"
 echo "(written to $OUT/results.txt, raw figures in $RAW)"
