@@ -559,23 +559,7 @@ EOF
 # ------------------------------------------------------------------ run --
 echo "== churn v2: -b -F json -d 0.1 -n $NITER /churn during $UNITS units of churn; whole hierarchy -n $WHOLE_NITER"
 set +e
-tv=$(date +%s.%N)
-VM_BINS="$bin" "$HERE/vm.sh" run "$share" "$TMO" 2> "$share/vm.err"
-rc=$?
-vmsecs=$(awk -v a="$tv" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-if [ "$rc" != 0 ] || ! grep -q GUEST-OK "$share/console.log" 2>/dev/null; then
-	why=$(cat "$share/out/guest-fail" 2>/dev/null || echo "see $share/console.log")
-	case $rc in
-	124) why="VM timed out after $TMO s: $why" ;;
-	125) why="VM did not boot or guest.sh never finished: $why" ;;
-	esac
-	echo "FAIL: churn v2: guest status $rc: $why"
-	tail -n 20 "$share/console.log" 2>/dev/null | tr -d '\r\033' | sed -e 's/^/  console: /' -e '$a\'
-	echo "churn-v2: 0 passed, 1 failed"
-	echo "churn-v2: output kept in $share" >&2
-	exit 1
-fi
-echo "VM step: $vmsecs s ($(grep -o 'qemu ran.*' "$share/vm.err"))"
+vm_guest_run "$share" "$TMO"
 grep '^guest:' "$share/console.log"
 mkdir -p "$share/out/g"
 tar -C "$share/out/g" -xf "$share/out/guest.tar" || fail_early "cannot unpack $share/out/guest.tar"

@@ -61,3 +61,34 @@ vm_binary() {
 	[ -x "$bin" ] || fail_early "memcgtop binary $bin not found or not executable"
 	bin=$(readlink -f "$bin")
 }
+
+# vm_guest_run SHARE TIMEOUT [EXTRA_BINS]: runs SHARE/guest.sh in the VM
+# (tests/vm/vm.sh run) with $bin and EXTRA_BINS; sets vmsecs (qemu's run
+# time).  A VM that fails, times out or whose guest.sh never printed
+# GUEST-OK is one FAIL line with the guest's reason, the console's tail and
+# vm.sh's messages, then "$TAG: 0 passed, 1 failed" and exit 1; the share
+# is left for inspection.
+vm_guest_run() {
+	local share=$1 tmo=$2 tv rc why
+	tv=$(date +%s.%N)
+	VM_BINS="$bin${3:+ $3}" "$HERE/vm.sh" run "$share" "$tmo" 2> "$share/vm.err"
+	rc=$?
+	# qemu's own run time when vm.sh tells it, else the host's wall time
+	vmsecs=$(sed -n 's/.*qemu ran \([0-9.]*\) s.*/\1/p' "$share/vm.err")
+	[ -n "$vmsecs" ] ||
+		vmsecs=$(awk -v a="$tv" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	if [ "$rc" != 0 ] || ! grep -q GUEST-OK "$share/console.log" 2>/dev/null; then
+		why=$(cat "$share/out/guest-fail" 2>/dev/null || echo "see $share/console.log")
+		case $rc in
+		124) why="VM timed out after $tmo s: $why" ;;
+		125) why="VM did not boot or guest.sh never finished: $why" ;;
+		esac
+		echo "FAIL: $NAME: guest status $rc: $why"
+		tail -n 20 "$share/console.log" 2>/dev/null | tr -d '\r\033' | sed -e 's/^/  console: /' -e '$a\'
+		sed 's/^/  vm.sh: /' "$share/vm.err" 2>/dev/null
+		echo "$TAG: 0 passed, 1 failed"
+		echo "$TAG: output kept in $share" >&2
+		exit 1
+	fi
+	echo "VM step: $vmsecs s ($(grep -o 'qemu ran.*' "$share/vm.err"))"
+}

@@ -234,20 +234,7 @@ EOF
 
 # ------------------------------------------------------------------ run --
 set +e
-VM_BINS="$bin" "$HERE/vm.sh" run "$share" "$TMO" 2> "$share/vm.err"
-rc=$?
-if [ "$rc" != 0 ] || ! grep -q GUEST-OK "$share/console.log" 2>/dev/null; then
-	why=$(cat "$share/out/guest-fail" 2>/dev/null || echo "see $share/console.log")
-	case $rc in
-	124) why="VM timed out after $TMO s: $why" ;;
-	125) why="VM did not boot or guest.sh never finished: $why" ;;
-	esac
-	echo "FAIL: live v2: guest status $rc: $why"
-	tail -n 20 "$share/console.log" 2>/dev/null | sed 's/^/  console: /'
-	echo "live-v2: 0 passed, 1 failed"
-	exit 1
-fi
-grep 'qemu ran' "$share/vm.err" >&2
+vm_guest_run "$share" "$TMO"
 mkdir -p "$share/out/ref"
 tar -C "$share/out/ref" -xf "$share/out/ref.tar" || fail_early "cannot unpack $share/out/ref.tar"
 

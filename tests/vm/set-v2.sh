@@ -138,20 +138,7 @@ EOF
 
 # ------------------------------------------------------------------ run --
 set +e
-VM_BINS="$bin" "$HERE/vm.sh" run "$share" "$TMO" 2> "$share/vm.err"
-rc=$?
-if [ "$rc" != 0 ] || ! grep -q GUEST-OK "$share/console.log" 2>/dev/null; then
-	why=$(cat "$share/out/guest-fail" 2>/dev/null || echo "see $share/console.log")
-	case $rc in
-	124) why="VM timed out after $TMO s: $why" ;;
-	125) why="VM did not boot or guest.sh never finished: $why" ;;
-	esac
-	echo "FAIL: set v2: guest status $rc: $why"
-	tail -n 20 "$share/console.log" 2>/dev/null | sed 's/^/  console: /'
-	echo "set-v2: 0 passed, 1 failed"
-	exit 1
-fi
-vmsecs=$(sed -n 's/.*qemu ran \([0-9.]*\) s.*/\1/p' "$share/vm.err")
+vm_guest_run "$share" "$TMO"
 
 # --------------------------------------------------------------- checks --
 python3 - "$share/out" "$vmsecs" <<'PYEOF'
