@@ -935,10 +935,11 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 		return r;
 	child = (int)(g - snap->groups);
 	h = gh_get(cg, snap_path(snap, g), g->path_len);
-	/* A kept directory may have been renamed (v1 allows it), or
-	 * removed and its name made again: the name must still lead to it.
-	 * The one lookup also gives walk() the link count it needs. */
-	if (h && h->dirfd >= 0 && cg->kernfs) {
+	/* v1 can rename a group (v2 cannot): a kept directory's name must
+	 * still lead to it, or the listing kept for its parent is out of
+	 * date.  The one lookup also catches a group removed and made again
+	 * under its name, and gives walk() the link count it needs. */
+	if (h && h->dirfd >= 0 && cg->kernfs && cg->version == 1) {
 		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    st.st_ino == h->ino && st.st_dev == h->dev)
 			have_st = 1;
