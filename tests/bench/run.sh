@@ -385,9 +385,10 @@ done
 	echo "binaries: $("$MEMCGTOP" -V 2>/dev/null) ($MC_SRC, sha256 $MC_SUM...)," \
 		"${CGTOP:+$("$CGTOP" --version | head -1)}${CGTOP:-no systemd-cgtop}"
 	echo "run time: $((T_END - T_START)) s"
-	python3 - "$RAW" "$K_LO" "$K_HI" "${CGTOP:+1}" <<'EOF'
+	python3 - "$RAW" "$K_LO" "$K_HI" "${CGTOP:+1}" "$FLOOR_FILES" <<'EOF'
 import sys, statistics as st
 raw, klo, khi, have_cg = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
+nfiles = len(sys.argv[5].split(","))
 rows = {}
 tui = []
 frames = []
@@ -456,7 +457,7 @@ for size in sorted(rows):
     row("memcgtop cold -b -n 1 -d 0.05 (2 samples)", [mcc[0], mcc[1], mcc[2], mcc[3]], mcc[4])
     row("floor, per refresh (1 read per file)", [fl[0], fl[1], fl[2], fl[3]])
     row("floor -e, per refresh (read to EOF)", [fle[0], fle[1], fle[2], fle[3]])
-    row("floor -p, kept fds+pread (%d of %d kept)" % (kept, size * 10), [flp[0], flp[1], flp[2], flp[3]])
+    row("floor -p, kept fds+pread (%d of %d kept)" % (kept, size * nfiles), [flp[0], flp[1], flp[2], flp[3]])
     row("floor -p -e, kept fds+pread to EOF", [flpe[0], flpe[1], flpe[2], flpe[3]])
     if have_cg:
         row("systemd-cgtop steady, per refresh", cgs, single(d, "cg_hi")[4])
