@@ -54,6 +54,8 @@ suite "live cgroup v1" tests/live/v1.sh
 suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/v1.sh
 suite "live listing (v1)" tests/live/listing.sh
 suite "live listing (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/listing.sh
+suite "live fd limit (v1)" tests/live/fdlimit.sh
+suite "live fd limit (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/fdlimit.sh
 suite "live churn (v1)" tests/live/churn.sh
 suite "live churn (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/churn.sh
 suite "edit dialog (tmux, live v1)" tests/tui/edit.sh
