@@ -22,7 +22,8 @@
 #                     directory fds opened once; median of $FLOOR_N
 #                     refreshes, $FLOOR_PAUSE ms apart as memcgtop's are (the
 #                     same refreshes back to back cost up to a third less:
-#                     the kernel's and the CPU's caches stay warm).  Run four ways: one read() per file; each
+#                     the kernel's and the CPU's caches stay warm; that
+#                     figure is shown too, "back to back").  Run four ways: one read() per file; each
 #                     file read to EOF (-e, as memcgtop does); and both again
 #                     with kept file fds read by pread (-p, within the fd
 #                     budget, the rest by openat: what memcgtop does not do,
@@ -350,6 +351,7 @@ for size in $SIZES; do
 		measure "$size" mc_cold "$round" \
 			"$MEMCGTOP" -b -F "$FORMAT" -n 1 -d "$DELAY" "/$name"
 		floor_run "$size" "$round" "$name" floor
+		floor_run "$size" "$round" "$name" floor_b2b -s 0
 		floor_run "$size" "$round" "$name" floor_eof -e
 		floor_run "$size" "$round" "$name" floor_p -p
 		floor_run "$size" "$round" "$name" floor_p_eof -p -e
@@ -440,13 +442,14 @@ for size in sorted(rows):
     mcc = single(d, "mc_cold")
     mch = single(d, "mc_hi")
     fl = single(d, "floor")
+    flb = single(d, "floor_b2b")
     fle = single(d, "floor_eof")
     flp = single(d, "floor_p")
     flpe = single(d, "floor_p_eof")
     kept = flp[4]
     cgc = single(d, "cg_cold") if have_cg else None
     cgs = steady(d, "cg_lo", "cg_hi") if have_cg else None
-    summary[size] = (mcs, fl, fle, cgs, mcc, cgc, flpe)
+    summary[size] = (mcs, fl, fle, cgs, mcc, cgc, flpe, flb)
     print()
     print("== %d groups, 12 levels below the tree root, %d rounds, medians" % (size, n))
     print("%-46s %9s %9s %9s %9s %10s" % ("", "cpu ms", "user ms", "sys ms", "wall ms", "maxrss KiB"))
@@ -456,6 +459,7 @@ for size in sorted(rows):
     row("memcgtop steady, per refresh (-d 0.05)", mcs, mch[4])
     row("memcgtop cold -b -n 1 -d 0.05 (2 samples)", [mcc[0], mcc[1], mcc[2], mcc[3]], mcc[4])
     row("floor, per refresh (1 read per file)", [fl[0], fl[1], fl[2], fl[3]])
+    row("floor, back to back (no pause)", [flb[0], flb[1], flb[2], flb[3]])
     row("floor -e, per refresh (read to EOF)", [fle[0], fle[1], fle[2], fle[3]])
     row("floor -p, kept fds+pread (%d of %d kept)" % (kept, size * nfiles), [flp[0], flp[1], flp[2], flp[3]])
     row("floor -p -e, kept fds+pread to EOF", [flpe[0], flpe[1], flpe[2], flpe[3]])
@@ -468,8 +472,8 @@ for size in sorted(rows):
           % (f(single(d, "mc_kmem")[4], 0), f(single(d, "floor_p_kmem")[4], 0)))
     print("memcgtop steady CPU per group and refresh: %s us (floor %s us, floor -e %s us)"
           % (f(mcs[3] * 1e3 / size, 2), f(fl[3] * 1e3 / size, 2), f(fle[3] * 1e3 / size, 2)))
-    print("ratio memcgtop/floor (steady CPU per refresh): %s   (/floor -e %s, /floor -p %s, /floor -p -e %s)"
-          % (f(ratio(mcs[3], fl[3]), 2), f(ratio(mcs[3], fle[3]), 2),
+    print("ratio memcgtop/floor (steady CPU per refresh): %s   (/floor back to back %s, /floor -e %s, /floor -p %s, /floor -p -e %s)"
+          % (f(ratio(mcs[3], fl[3]), 2), f(ratio(mcs[3], flb[3]), 2), f(ratio(mcs[3], fle[3]), 2),
              f(ratio(mcs[3], flp[3]), 2), f(ratio(mcs[3], flpe[3]), 2)))
     if have_cg:
         print("ratio memcgtop/systemd-cgtop: steady CPU per refresh %s, cold process CPU %s, cold wall %s"
@@ -484,6 +488,7 @@ if len(summary) >= 2:
     print("== growth %d vs %d groups (x%.0f groups), steady CPU per refresh" % (hi, lo, hi / lo))
     print("memcgtop      %s   (%s -> %s ms)" % (f(ratio(b[0][3], a[0][3]), 2), f(a[0][3]), f(b[0][3])))
     print("floor         %s   (%s -> %s ms)" % (f(ratio(b[1][3], a[1][3]), 2), f(a[1][3]), f(b[1][3])))
+    print("floor b2b     %s   (%s -> %s ms)" % (f(ratio(b[7][3], a[7][3]), 2), f(a[7][3]), f(b[7][3])))
     print("floor -p -e   %s   (%s -> %s ms)" % (f(ratio(b[6][3], a[6][3]), 2), f(a[6][3]), f(b[6][3])))
     if have_cg:
         print("systemd-cgtop %s   (%s -> %s ms)" % (f(ratio(b[3][3], a[3][3]), 2), f(a[3][3]), f(b[3][3])))
