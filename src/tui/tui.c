@@ -1,6 +1,7 @@
 /* tui.c - the console's life: set-up, the refresh loop, the tree shown. */
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -62,9 +63,20 @@ static void frames_write(void)
 {
 	FILE *f;
 	size_t n = frames.n;
+	int fd;
 
-	if (!frames.file || !(f = fopen(frames.file, "w")))
+	if (!frames.file)
 		return;
+	/* As --record's files: a link planted at the name is not followed. */
+	fd = open(frames.file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+		  O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return;
+	}
 	qsort(frames.us, n, sizeof(frames.us[0]), cmp_double);
 	fprintf(f, "frames %zu median_us %.0f p90_us %.0f max_us %.0f\n", n,
 		n ? frames.us[n / 2] : 0.0, n ? frames.us[n * 9 / 10] : 0.0,

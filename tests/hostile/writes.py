@@ -69,6 +69,10 @@ ALLOWED = {
     ("record.c", "write_stamps", "fdopen"): "--record: timestamps.tmp (w)",
     ("record.c", "write_stamps", "fprintf"): "--record: the timestamp lines",
     ("record.c", "write_stamps", "renameat"): "--record: renamed to timestamps",
+    # MEMCGTOP_FRAME_STATS=FILE: one summary line at the end (O_NOFOLLOW).
+    ("tui/tui.c", "frames_write", "open"): "MEMCGTOP_FRAME_STATS: FILE (O_NOFOLLOW)",
+    ("tui/tui.c", "frames_write", "fdopen"): "MEMCGTOP_FRAME_STATS: FILE (w)",
+    ("tui/tui.c", "frames_write", "fprintf"): "MEMCGTOP_FRAME_STATS: the summary line",
     # --list-keys: main.c calls tui_list_keys(stdout).
     ("tui/keys.c", "tui_list_keys", "fprintf"): "--list-keys to stdout",
     # Batch printers: o->f is stdout (main.c sets out.f = stdout).
