@@ -17,27 +17,11 @@
 #   MEMCGTOP  the binary to test (default: ./memcgtop of this checkout)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
 NAME="live fdlimit"
 CGM=/sys/fs/cgroup/memory
 . "$here/lib.sh"
-MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
-case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
-
-v1_host_ready
-command -v python3 >/dev/null || cannot_run "no python3"
-[ -x "$MEMCGTOP" ] || { fail "no memcgtop binary at $MEMCGTOP"; summary; exit 1; }
-
-TNAME=memcgtop-fdlimit-$$-$RANDOM
+live_tree_setup fdlimit
 T=$CGM/$TNAME
-TMPD=$(mktemp -d /tmp/memcgtop-fdlimit.XXXXXX) || exit 1
-cleanup() {
-	trap - EXIT INT TERM HUP
-	[ -d "$T" ] && find "$T" -depth -type d -exec rmdir {} + 2>/dev/null
-	rm -rf "$TMPD"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
 
 # mk: the tree as described above.
 mk() {
@@ -106,10 +90,4 @@ for hard in 1024 200 129 64; do
 	python3 "$TMPD/check.py" "$MEMCGTOP" "$CGM" "$TNAME" "$hard" >"$TMPD/out" 2>&1
 	tally "$TMPD/out"
 done
-cleanup
-if [ -e "$T" ]; then
-	fail "cleanup: $T still there"
-else
-	pass "cleanup: the test tree is gone"
-fi
-summary
+live_tree_done

@@ -46,3 +46,40 @@ v1_host_ready() {
 	[ -f "$CGM/memory.usage_in_bytes" ] && [ -w "$CGM" ] ||
 		cannot_run "$CGM has no writable v1 memory controller"
 }
+
+# For a test driving memcgtop on a tree of its own, after NAME and CGM:
+# live_tree_setup WORD sets MEMCGTOP (absolute; default ./memcgtop of this
+# checkout), checks the host, python3 and the binary, and sets TNAME
+# (memcgtop-WORD-PID-RANDOM, the tree's name below $CGM, not made yet) and
+# TMPD (a fresh temporary folder).  On exit or interrupt the tree is removed
+# deepest first, and TMPD with it; live_tree_done does that at once, checks
+# that the tree is gone and prints the summary.
+live_tree_setup() {
+	local top
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
+	case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
+	v1_host_ready
+	command -v python3 >/dev/null || cannot_run "no python3"
+	[ -x "$MEMCGTOP" ] || { fail "no memcgtop binary at $MEMCGTOP"; summary; exit 1; }
+	TNAME=memcgtop-$1-$$-$RANDOM
+	TMPD=$(mktemp -d "/tmp/memcgtop-$1.XXXXXX") || exit 1
+	trap live_tree_cleanup EXIT
+	trap 'exit 130' INT TERM HUP
+}
+live_tree_cleanup() {
+	trap - EXIT INT TERM HUP
+	if [ -d "$CGM/$TNAME" ]; then
+		find "$CGM/$TNAME" -depth -type d -exec rmdir {} + 2>/dev/null
+	fi
+	rm -rf "$TMPD"
+}
+live_tree_done() {
+	live_tree_cleanup
+	if [ -e "$CGM/$TNAME" ]; then
+		fail "cleanup: $CGM/$TNAME still there"
+	else
+		pass "cleanup: the test tree is gone"
+	fi
+	summary
+}
