@@ -81,39 +81,14 @@ cleaned=
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 
 cleanup() {
-	local p d t i
 	[ -n "$cleaned" ] && return
 	cleaned=1
 	[ -n "$TMPD" ] && : >"$TMPD/stop" 2>/dev/null
 	tm kill-server 2>/dev/null
 	# tmux leaves the socket file of a killed server behind
 	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
-	for p in "${pids[@]}"; do
-		kill -TERM "$p" 2>/dev/null
-	done
-	for i in $(seq 50); do
-		t=0
-		for p in "${pids[@]}"; do
-			kill -0 "$p" 2>/dev/null && t=1
-		done
-		[ "$t" = 0 ] && break
-		sleep 0.1
-	done
-	for p in "${pids[@]}"; do
-		kill -KILL "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	if [ -d "$TROOT" ]; then
-		while IFS= read -r -d '' d; do
-			for i in 1 2 3 4 5 6 7 8 9 10; do
-				while read -r t; do
-					echo "$t" >"$CGM/cgroup.procs" 2>/dev/null
-				done <"$d/cgroup.procs"
-				rmdir "$d" 2>/dev/null && break
-				sleep 0.2
-			done
-		done < <(find "$TROOT" -depth -type d -print0)
-	fi
+	stop_pids "${pids[@]}"
+	remove_tree "$TROOT"
 	[ -n "$TMPD" ] && rm -rf "$TMPD"
 }
 trap cleanup EXIT

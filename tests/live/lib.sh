@@ -47,6 +47,47 @@ v1_host_ready() {
 		cannot_run "$CGM has no writable v1 memory controller"
 }
 
+# stop_pids PID...: ends processes the test started, by pid only: TERM, up
+# to 5 s for them to go, then KILL, and reaps them.
+stop_pids() {
+	local p t i
+	[ $# -gt 0 ] || return 0
+	for p; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for i in $(seq 50); do
+		t=0
+		for p; do
+			kill -0 "$p" 2>/dev/null && t=1
+		done
+		[ "$t" = 0 ] && break
+		sleep 0.1
+	done
+	for p; do
+		kill -KILL "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	return 0
+}
+
+# remove_tree DIR: removes a test's cgroup tree below $CGM deepest first; a
+# task still in a group is moved to the hierarchy root first, and each
+# rmdir is tried for 2 s.
+remove_tree() {
+	local d t i
+	[ -d "$1" ] || return 0
+	while IFS= read -r -d '' d; do
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			while read -r t; do
+				echo "$t" >"$CGM/cgroup.procs" 2>/dev/null
+			done <"$d/cgroup.procs"
+			rmdir "$d" 2>/dev/null && break
+			sleep 0.2
+		done
+	done < <(find "$1" -depth -type d -print0)
+	return 0
+}
+
 # For a test driving memcgtop on a tree of its own, after NAME and CGM:
 # live_tree_setup WORD sets MEMCGTOP (absolute; default ./memcgtop of this
 # checkout), checks the host, python3 and the binary, and sets TNAME
@@ -69,9 +110,7 @@ live_tree_setup() {
 }
 live_tree_cleanup() {
 	trap - EXIT INT TERM HUP
-	if [ -d "$CGM/$TNAME" ]; then
-		find "$CGM/$TNAME" -depth -type d -exec rmdir {} + 2>/dev/null
-	fi
+	remove_tree "$CGM/$TNAME"
 	rm -rf "$TMPD"
 }
 live_tree_done() {

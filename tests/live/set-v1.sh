@@ -69,40 +69,15 @@ devlog_ino=    # inode of /dev/log when this test made it
 cleaned=
 
 cleanup() {
-	local p d t i
 	[ -n "$cleaned" ] && return
 	cleaned=1
-	for p in "${pids[@]}"; do
-		kill -TERM "$p" 2>/dev/null
-	done
-	for i in $(seq 50); do
-		t=0
-		for p in "${pids[@]}"; do
-			kill -0 "$p" 2>/dev/null && t=1
-		done
-		[ "$t" = 0 ] && break
-		sleep 0.1
-	done
-	for p in "${pids[@]}"; do
-		kill -KILL "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
+	stop_pids "${pids[@]}"
 	# /dev/log only if it is still the socket this test bound there
 	if [ -n "$devlog_ino" ] && [ -S /dev/log ] && [ ! -L /dev/log ] &&
 		[ "$(stat -c %i /dev/log 2>/dev/null)" = "$devlog_ino" ]; then
 		rm -f /dev/log
 	fi
-	if [ -d "$TROOT" ]; then
-		while IFS= read -r -d '' d; do
-			for i in 1 2 3 4 5 6 7 8 9 10; do
-				while read -r t; do
-					echo "$t" >"$CGM/cgroup.procs" 2>/dev/null
-				done <"$d/cgroup.procs"
-				rmdir "$d" 2>/dev/null && break
-				sleep 0.2
-			done
-		done < <(find "$TROOT" -depth -type d -print0)
-	fi
+	remove_tree "$TROOT"
 	[ -n "$TMPD" ] && rm -rf "$TMPD"
 }
 trap cleanup EXIT

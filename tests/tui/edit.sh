@@ -97,32 +97,11 @@ cleaned=
 tm() { tmux -S "$TMPD/tmux.sock" -f /dev/null "$@"; }
 
 cleanup() {
-	local p d i t
 	[ -n "$cleaned" ] && return
 	cleaned=1
 	[ -n "$TMPD" ] && tm kill-server 2>/dev/null
-	for p in "${pids[@]}"; do
-		kill -TERM "$p" 2>/dev/null
-	done
-	for p in "${pids[@]}"; do
-		for i in $(seq 50); do
-			kill -0 "$p" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -KILL "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	if [ -d "$TROOT" ]; then
-		while IFS= read -r -d '' d; do
-			for i in $(seq 20); do
-				while read -r t; do
-					echo "$t" >"$CGM/cgroup.procs" 2>/dev/null
-				done <"$d/cgroup.procs"
-				rmdir "$d" 2>/dev/null && break
-				sleep 0.1
-			done
-		done < <(find "$TROOT" -depth -type d -print0)
-	fi
+	stop_pids "${pids[@]}"
+	remove_tree "$TROOT"
 	[ -n "$TMPD" ] && rm -rf "$TMPD"
 }
 trap cleanup EXIT
