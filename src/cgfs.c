@@ -402,7 +402,6 @@ static void gh_close(struct cgfs *cg, struct gh *h)
 	h->nsub = -1;
 }
 
-
 /* Reads control file f of a group into cg->buf: its length or -errno. */
 static ssize_t read_cf(struct cgfs *cg, int dirfd, enum cgfile f)
 {
@@ -966,6 +965,7 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 			close(fd);
 		if (h)
 			gh_close(cg, h);
+		have_st = 0;	/* that stat was of the directory just gone */
 		fd = group_dirfd(cg, dirfd, name, h, &kept);
 		if (fd < 0) {
 			drop_last(snap, child);
