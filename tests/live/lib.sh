@@ -70,6 +70,50 @@ stop_pids() {
 	return 0
 }
 
+# start_load DIR MEMLOAD: runs MEMLOAD (tests/load/memload.c, built by
+# the test) with 64 MiB of anonymous memory in the group DIR, adds its pid
+# to pids, waits up to 30 s until it is ready and checks that the 64 MiB
+# are charged to DIR; sets loadpid and rss (DIR's rss).  On failure it
+# calls the test's abort.
+start_load() {
+	local i
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" anon 64' sh \
+		"$1" "$2" >"$TMPD/load.out" 2>&1 &
+	loadpid=$!
+	pids+=("$loadpid")
+	for i in $(seq 300); do
+		grep -q '^ready' "$TMPD/load.out" && break
+		kill -0 "$loadpid" 2>/dev/null || abort "memload died: $(cat "$TMPD/load.out")"
+		sleep 0.1
+	done
+	grep -q '^ready' "$TMPD/load.out" || abort "memload not ready after 30 s"
+	rss=$(awk '$1 == "rss" { print $2 }' "$1/memory.stat")
+	[ "${rss:-0}" -ge $((64 << 20)) ] ||
+		abort "memload's 64 MiB not charged to $1 (rss ${rss:-?})"
+}
+
+# human VALUE: " (95.4M)" as the man page's text output (powers of 1024),
+# "" below 1K and for max.
+human() {
+	awk -v v="$1" 'BEGIN {
+		if (v !~ /^[0-9]+$/ || v + 0 < 1024) exit
+		u = "KMGTPE"; x = v + 0; i = 0
+		while (x >= 1024 && i < 6) { x /= 1024; i++ }
+		if (x < 99.95) printf " (%.1f%s)", x, substr(u, i, 1)
+		else printf " (%.0f%s)", x, substr(u, i, 1)
+	}'
+}
+
+# file_of KNOB: the v1 file of a knob of --set.
+file_of() {
+	case $1 in
+	limit) echo memory.limit_in_bytes ;;
+	soft) echo memory.soft_limit_in_bytes ;;
+	memsw) echo memory.memsw.limit_in_bytes ;;
+	swappiness) echo memory.swappiness ;;
+	esac
+}
+
 # remove_tree DIR: removes a test's cgroup tree below $CGM deepest first; a
 # task still in a group is moved to the hierarchy root first, and each
 # rmdir is tried for 2 s.

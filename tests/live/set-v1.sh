@@ -150,19 +150,7 @@ done
 mkdir "$TROOT" "$TROOT/load" "$TROOT/idle" || abort "mkdir in $TROOT"
 LOAD=/$TNAME/load
 IDLE=/$TNAME/idle
-sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" anon 64' sh \
-	"$TROOT/load" "$TMPD/memload" >"$TMPD/load.out" 2>&1 &
-loadpid=$!
-pids+=("$loadpid")
-for i in $(seq 300); do
-	grep -q '^ready' "$TMPD/load.out" && break
-	kill -0 "$loadpid" 2>/dev/null || abort "memload died: $(cat "$TMPD/load.out")"
-	sleep 0.1
-done
-grep -q '^ready' "$TMPD/load.out" || abort "memload not ready after 30 s"
-rss=$(awk '$1 == "rss" { print $2 }' "$TROOT/load/memory.stat")
-[ "${rss:-0}" -ge $((64 << 20)) ] ||
-	abort "memload's 64 MiB not charged to $LOAD (rss ${rss:-?})"
+start_load "$TROOT/load" "$TMPD/memload"
 pass "setup: $TNAME/{load,idle}, anon 64M resident in load (rss $rss), syslog: $syslog_mode"
 
 # ---- helpers -----------------------------------------------------------------
@@ -175,24 +163,6 @@ kval() {
 	v=$(cat "$CGM$1/$2") || return 1
 	[ "$v" = "$UNL" ] && v=max
 	printf '%s' "$v"
-}
-# human VALUE: " (95.4M)" as the man page's text output, "" below 1K or max
-human() {
-	awk -v v="$1" 'BEGIN {
-		if (v !~ /^[0-9]+$/ || v + 0 < 1024) exit
-		u = "KMGTPE"; x = v + 0; i = 0
-		while (x >= 1024 && i < 6) { x /= 1024; i++ }
-		if (x < 99.95) printf " (%.1f%s)", x, substr(u, i, 1)
-		else printf " (%.0f%s)", x, substr(u, i, 1)
-	}'
-}
-file_of() {
-	case $1 in
-	limit) echo memory.limit_in_bytes ;;
-	soft) echo memory.soft_limit_in_bytes ;;
-	memsw) echo memory.memsw.limit_in_bytes ;;
-	swappiness) echo memory.swappiness ;;
-	esac
 }
 
 # mc NAME ARGS...: runs memcgtop ARGS; sets rc, out, err.

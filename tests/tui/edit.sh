@@ -133,49 +133,19 @@ HAS_MEMSW=0
 # ---- the tree and the load --------------------------------------------------
 mkdir "$TROOT" "$TROOT/idle1" "$TROOT/idle2" "$TROOT/idle3" "$TROOT/load" ||
 	abort "mkdir in $TROOT"
-sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" anon 64' sh \
-	"$TROOT/load" "$TMPD/memload" >"$TMPD/load.out" 2>&1 &
-loadpid=$!
-pids+=("$loadpid")
-for i in $(seq 300); do
-	grep -q '^ready' "$TMPD/load.out" && break
-	kill -0 "$loadpid" 2>/dev/null || abort "memload died: $(cat "$TMPD/load.out")"
-	sleep 0.1
-done
-grep -q '^ready' "$TMPD/load.out" || abort "memload not ready after 30 s"
-rss=$(awk '$1 == "rss" { print $2 }' "$TROOT/load/memory.stat")
-[ "${rss:-0}" -ge $((64 << 20)) ] ||
-	abort "memload's 64 MiB not charged to $T/load (rss ${rss:-?})"
+start_load "$TROOT/load" "$TMPD/memload"
 pass "setup: $T/{idle1,idle2,idle3,load}, anon 64M resident in load (rss $rss)"
 
 # ---- helpers -----------------------------------------------------------------
 AUD=$TMPD/audit.log
 audit_exp=()
 
-file_of() {
-	case $1 in
-	limit) echo memory.limit_in_bytes ;;
-	soft) echo memory.soft_limit_in_bytes ;;
-	memsw) echo memory.memsw.limit_in_bytes ;;
-	swappiness) echo memory.swappiness ;;
-	esac
-}
 # kval GROUP FILE: the file's value as memcgtop shows it ("max" for unlimited)
 kval() {
 	local v
 	v=$(cat "$CGM$1/$2" 2>/dev/null) || { printf -- -; return; }
 	[ "$v" = "$UNL" ] && v=max
 	printf '%s' "$v"
-}
-# human VALUE: " (95.4M)" in powers of 1024; "" below 1K and for max
-human() {
-	awk -v v="$1" 'BEGIN {
-		if (v !~ /^[0-9]+$/ || v + 0 < 1024) exit
-		u = "KMGTPE"; x = v + 0; i = 0
-		while (x >= 1024 && i < 6) { x /= 1024; i++ }
-		if (x < 99.95) printf " (%.1f%s)", x, substr(u, i, 1)
-		else printf " (%.0f%s)", x, substr(u, i, 1)
-	}'
 }
 # snapshot: every knob file of every test group, one "group file value" a line
 snapshot() {
