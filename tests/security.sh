@@ -47,22 +47,10 @@ ASAN=$top/build/asan/memcgtop
 TMPL=$top/tests/fixtures/edge-vanish/cg/0
 t0=$(date +%s.%N)
 
-npass=0 nfail=0
-pass() { echo "PASS: $*"; npass=$((npass + 1)); }
-fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+. "$top/tests/count.sh"
 summary() {
 	echo "security: $npass passed, $nfail failed ($(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }'))"
 	[ "$nfail" -eq 0 ]
-}
-tally() {
-	local line
-	while IFS= read -r line; do
-		echo "$line"
-		case $line in
-		PASS:*) npass=$((npass + 1)) ;;
-		FAIL:*) nfail=$((nfail + 1)) ;;
-		esac
-	done <"$1"
 }
 
 SOCK=memcgtop-security-$$

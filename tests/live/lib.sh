@@ -2,24 +2,10 @@
 # NAME (e.g. "live v1") and CGM (the v1 memory mount): PASS/FAIL counting,
 # the final summary line, SKIP (a FAIL with CI=true) and the host check.
 TAG=${NAME// /-}
-npass=0
-nfail=0
-pass() { echo "PASS: $*"; npass=$((npass + 1)); }
-fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+. "$(dirname "${BASH_SOURCE[0]}")/../count.sh"
 summary() {
 	echo "$TAG: $npass passed, $nfail failed"
 	[ "$nfail" -eq 0 ]
-}
-# Shows a helper's output (a file) and counts its PASS/FAIL lines.
-tally() {
-	local line
-	while IFS= read -r line; do
-		echo "$line"
-		case $line in
-		PASS:*) npass=$((npass + 1)) ;;
-		FAIL:*) nfail=$((nfail + 1)) ;;
-		esac
-	done <"$1"
 }
 cannot_run() {
 	if [ "${CI:-}" = true ]; then
