@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # memcgtop - a top-like console for Linux memory cgroups
 #
 #   make            build ./memcgtop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* audit.h - the record of every attempted change.
  *
  * Each write, done or refused, goes to syslog (LOG_AUTHPRIV | LOG_NOTICE,

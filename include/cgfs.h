@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgfs.h - the only module that touches the filesystem.
  *
  * It finds the memory cgroup hierarchy (libcgroup on a live host, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* columns.h - the one table of every column.
  *
  * Each row is defined once: its stable key (used by -c, -o, CSV and JSON

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* config.h - the interactive screen's start-up settings file.
  *
  * $XDG_CONFIG_HOME/memcgtop/memcgtoprc (default ~/.config/...): lines of

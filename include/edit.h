@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* edit.h - one change to one group: plan, confirm, write, verify, record.
  *
  * Shared by --set and the screen's edit dialog, so both make the same

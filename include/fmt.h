@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fmt.h - number formatting and escaping for every output. */
 #ifndef MEMCGTOP_FMT_H
 #define MEMCGTOP_FMT_H

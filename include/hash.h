@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hash.h - the one string hash: groups by path in the model and in cgfs. */
 #ifndef MEMCGTOP_HASH_H
 #define MEMCGTOP_HASH_H

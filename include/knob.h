@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* knob.h - what an operator can change, and the values it accepts.
  *
  * One table of knobs per cgroup version, each with its control file, the

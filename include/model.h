@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* model.h - the tree of groups across refreshes, deltas and derived fields.
  *
  * Pure functions over samples: no I/O, no curses.  Groups are keyed by path;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* out.h - batch printers: text, CSV, JSON and OpenMetrics.
  *
  * They read the model through the column table and never touch a file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse.h - parsers for the text the kernel and the user give memcgtop.
  *
  * Every parser takes a buffer and its length (the buffer need not be

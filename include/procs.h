@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* procs.h - the processes of a group, through libproc2. */
 #ifndef MEMCGTOP_PROCS_H
 #define MEMCGTOP_PROCS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* record.h - writing what a refresh read as a series, for exact replay.
  *
  * A recording is a series (see cgfs.h): DIR/timestamps, one whole tree of

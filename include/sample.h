@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sample.h - one refresh's raw, version-neutral values.
  *
  * A value the kernel does not provide (or that could not be read or

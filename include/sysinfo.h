@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysinfo.h - system-wide memory figures for the header (cgfs's helper).
  *
  * On a live host they come from libproc2 (meminfo, vmstat) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* theme.h - colour themes: built-in styles and theme files. */
 #ifndef MEMCGTOP_THEME_H
 #define MEMCGTOP_THEME_H

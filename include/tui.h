@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tui.h - the interactive ncurses console.
  *
  * It reads the model and the column table only; every file it shows comes

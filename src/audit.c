@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* audit.c - syslog and the optional audit log file. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgfs.c - find, walk and read the memory cgroup hierarchy. */
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* columns.c - the column table, values, comparison and formatting. */
 #include <errno.h>
 #include <inttypes.h>

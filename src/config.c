@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* config.c - reading and writing memcgtoprc. */
 #include <errno.h>
 #include <fcntl.h>

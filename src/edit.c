@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* edit.c - checking, writing, verifying and recording one change. */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fmt.c - human units and the escaping rules of each output format. */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* knob.c - the knob table and the checking of new values. */
 #include <errno.h>
 #include <inttypes.h>

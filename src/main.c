@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* main.c - options, the refresh loop and batch output. */
 #include <errno.h>
 #include <getopt.h>

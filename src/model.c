@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* model.c - groups by path, deltas, derived fields, tree order. */
 #include <errno.h>
 #include <stdlib.h>

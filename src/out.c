@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* out.c - choosing a batch printer. */
 #include <errno.h>
 #include <string.h>

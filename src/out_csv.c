@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* out_csv.c - RFC 4180 CSV: one header row, then one row per group. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* out_json.c - one JSON object per iteration, one line each. */
 #include <inttypes.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* out_openmetrics.c - OpenMetrics and Prometheus text exposition.
  *
  * Names are memcgtop_<column key> with the unit as suffix: byte gauges end

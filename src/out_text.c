@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* out_text.c - top -b style text: a header, then the tree. */
 #include <inttypes.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse.c - bounded, strict parsers for kernel and user text. */
 #include <errno.h>
 #include <math.h>

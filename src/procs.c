@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* procs.c - pid, user, RSS, swap and command of given pids (libproc2). */
 #include <errno.h>
 #include <libproc2/pids.h>

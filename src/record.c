@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* record.c - the files of each refresh, kept as a replayable series. */
 #include <dirent.h>
 #include <errno.h>

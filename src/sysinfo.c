@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysinfo.c - system memory, vmstat reclaim counters and PSI. */
 #include <errno.h>
 #include <fcntl.h>

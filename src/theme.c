@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* theme.c - colour themes: the built-in ones and the theme file parser. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Command-line behaviour: exit codes and the exact error line for bad input,
 # options that shape the output, and the agreement of --help, the man page
 # and the column table.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # completion.sh - the bash completion contrib/bash-completion/memcgtop.
 #
 # Sources it in this bash (without bash-completion), fills COMP_LINE,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/count.sh - PASS/FAIL counting for the shell tests, sourced.  Each
 # check prints one "PASS: ..." or "FAIL: ..." line (tests/run-all.sh counts
 # them); the test prints its own summary from npass and nfail.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs every test suite this machine can run and sums them up in one line:
 # "N passed, N failed, N skipped".  Each suite prints PASS:/FAIL:/SKIP:
 # lines (the unit tests print Check's summary, counted here per check).

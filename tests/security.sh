@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # security.sh - what memcgtop writes, and what hostile files make it read.
 # No root needed (as root, the same checks run; nothing of the host's
 # cgroups is touched: every tree is a fixture copy in a temp dir).

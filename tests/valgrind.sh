@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # valgrind.sh - memcgtop under valgrind's memcheck: no memory errors and no
 # definite leaks, in batch mode and on the interactive screen.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* dialog.c - the edit dialog: pick a knob, type a value, confirm, report.
  *
  * Changes go through edit.c, as --set does: the same checks, the same

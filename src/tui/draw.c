@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* draw.c - the screen: header, column titles, the tree, panes, status.
  *
  * Every frame is drawn into curses' buffer in full and curses sends only

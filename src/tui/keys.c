@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* keys.c - the key table (its rows are the help screen) and input lines. */
 #include <curses.h>
 #include <stdio.h>

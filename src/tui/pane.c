@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pane.c - the detail and process panes below the tree. */
 #include <curses.h>
 #include <inttypes.h>

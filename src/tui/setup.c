@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* setup.c - the setup screen: the custom column set, saving settings. */
 #include <curses.h>
 #include <stdio.h>

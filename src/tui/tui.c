@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tui.c - the console's life: set-up, the refresh loop, the tree shown. */
 #include <curses.h>
 #include <errno.h>

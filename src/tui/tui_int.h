@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tui_int.h - the console's state, shared by its source files. */
 #ifndef MEMCGTOP_TUI_INT_H
 #define MEMCGTOP_TUI_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * floor - the cost floor for one memcgtop refresh on cgroup v1.
  *

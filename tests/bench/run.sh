@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh - the memcgtop benchmark (make bench).  As root, on a machine with
 # the cgroup v1 memory controller mounted at /sys/fs/cgroup/memory.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tree.sh create|destroy NAME COUNT
 #
 # Builds (or removes) the benchmark tree /sys/fs/cgroup/memory/NAME: a cgroup

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # capture-v1.sh - capture the v1-live fixture from this host's cgroup v1
 # memory controller.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/capture/capture-v2.sh - capture the live cgroup v2 fixture series
 # tests/fixtures/v2-live/{cg,proc} in the qemu test VM (tests/vm/vm.sh).
 #

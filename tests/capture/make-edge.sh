@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make-edge.sh - write the hand-made edge-case fixtures.
 #
 # Usage: tests/capture/make-edge.sh OUTDIR [NAME...]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * snap - copy one sample of a cgroup v2 memory fixture in one process
  * (forks are slow in the TCG test VM).

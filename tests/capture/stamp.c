@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stamp - print "MONO WALL": CLOCK_MONOTONIC seconds with 9 decimals and
  * CLOCK_REALTIME seconds (integer), read back to back.  One line of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * v1copy - copy cgroup and procfs files for one fixture sample in a single
  * process, so that the files of one sample are read within a few

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh - the Debian package: build it, check it with lintian, install it,
 # run the installed program, remove it.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz.h - helpers shared by the libFuzzer targets in tests/fuzz/.
  *
  * Every target copies the input into a heap buffer of exactly its size, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_config.c - config_parse (memcgtoprc).
  *
  * On success: every string terminated inside its array, with no newline,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_escape.c - the escaping writers of fmt.h: fmt_escape (group names
  * and memory.numa_stat lines on the screen and in messages),
  * fmt_json_string, fmt_csv_field, fmt_om_label, and fmt_utf8_len.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_meminfo.c - parse_meminfo (/proc/meminfo), compared call by call
  * with a reference parser: "KEY:<spaces>VALUE[ kB]\n", KEY up to the first
  * ':' and not empty, kB values times 1024 without overflow. */

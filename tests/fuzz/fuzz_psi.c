@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_psi.c - parse_psi (memory.pressure, /proc/pressure/memory) against
  * a reference: complete lines "some ..." / "full ..." of space-separated
  * tokens; the line counts when avg10=CENTI and total=U64 are both there

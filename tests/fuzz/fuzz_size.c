@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_size.c - knob_parse_size, and knob_parse + knob_format for every
  * knob of knobs[] with a few current values.
  *

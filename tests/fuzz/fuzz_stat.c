@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_stat.c - parse_keyvals (memory.stat, memory.events,
  * memory.oom_control, /proc/vmstat) and parse_count_lines.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_theme.c - theme_parse (theme files).
  *
  * On success: every colour -1..255, only known attribute bits, an empty

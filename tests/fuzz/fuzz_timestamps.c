@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_timestamps.c - parse_timestamps (a series' timestamps file).
  *
  * On success: one sample per line, MONO finite, >= 0 and strictly

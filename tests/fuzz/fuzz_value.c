@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_value.c - parse_u64, parse_value, parse_value_file (which needs
  * the file's newline) and parse_centi, each over the whole input and
  * compared with a reference parser. */

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # libFuzzer targets for the pure parsers and writers (tests/fuzz/fuzz_*.c).
 #
 #   tests/fuzz/run.sh             about 3 s per target (make check)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Regenerates the seed corpora tests/fuzz/corpus/<target>/ from the fixtures
 # (tests/fixtures/*/cg/0/**, proc/*/, timestamps), the themes and a few
 # hand-made inputs.  Files are named by content hash, so a seed is kept

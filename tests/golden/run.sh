@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/golden/run.sh - golden-output tests of memcgtop's batch formats.
 #
 #   tests/golden/run.sh            compare with tests/golden/*, then verify

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """verify.py - independent checker for memcgtop batch output on a fixture.
 
 Usage: verify.py FIXTURE_DIR --json FILE [--csv FILE] [--om FILE]

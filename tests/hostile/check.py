@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # check.py - helper of tests/live/hostile.sh: makes groups with hostile
 # names and checks memcgtop's outputs against the real names (as bytes).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # writes.py - helper of tests/security.sh: finds every call in src/**/*.c
 # that can write, create, remove or rename a file (or run a program that
 # could), and compares them with ALLOWED below.  Prints PASS:/FAIL: lines.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # churn.sh - memcgtop watching a live cgroup v1 subtree in which ~1000 groups
 # are created and removed while it runs.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """churn_check.py - checks of tests/live/churn.sh.
 
   churn_check.py rss PID OUTFILE

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """churn_load.py - creates and removes cgroup v1 memory groups under a test
 group while memcgtop watches it (helper of tests/live/churn.sh).
 

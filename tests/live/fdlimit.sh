@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fdlimit.sh - memcgtop keeps each group's directory open between refreshes,
 # within RLIMIT_NOFILE (less 128 for everything else).  A tree with more
 # groups than that must still be read whole and exactly: the directories

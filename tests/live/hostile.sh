@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # hostile.sh - groups with hostile names: no name may reach a terminal as
 # an escape sequence, break a row, a CSV record, a JSON line or an
 # OpenMetrics exposition, or make --set write to another group.

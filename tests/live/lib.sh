@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/live/lib.sh - what the live v1 tests share, sourced after they set
 # NAME (e.g. "live v1") and CGM (the v1 memory mount): PASS/FAIL counting,
 # the final summary line, SKIP (a FAIL with CI=true) and the host check.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """listing.py - tests/live/listing.sh's driver.
 
   listing.py MEMCGTOP MOUNT TREE

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # listing.sh - memcgtop re-lists a live v1 group only when its subgroups
 # may have changed (kernfs link count, a name gone).  listing.py changes a
 # test tree between samples in every way that keeps the counts the same

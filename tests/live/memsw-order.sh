@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # v1: one --set run that raises or lowers both the memory limit and the
 # memory+swap limit of a group is written in the order the kernel accepts
 # (memsw stays at least limit), says so, and succeeds on the live kernel.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --record on the live v1 hierarchy and --root replay: the replayed JSON is
 # byte for byte what the live run printed; --record-max keeps the newest
 # samples; a recording packed with tar replays the same elsewhere.

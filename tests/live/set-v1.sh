@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # set-v1.sh - live test of memcgtop --set against this host's cgroup v1
 # memory controller: the one output line, what the kernel then holds, the
 # kernel's refusals, usage errors, the audit log file and syslog.

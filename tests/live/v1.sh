@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # v1.sh - live test of memcgtop against this host's cgroup v1 memory controller.
 #
 # Usage (as root):  tests/live/v1.sh

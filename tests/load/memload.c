@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
 #define _GNU_SOURCE
  * memload - small, predictable memory loads for the live tests and the

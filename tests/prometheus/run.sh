@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh - memcgtop's Prometheus text format through a real node_exporter
 # textfile collector and a real Prometheus server, on a live cgroup v1 group.
 #

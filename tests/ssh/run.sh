@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh - memcgtop over ssh: on a terminal that ssh gives it, when that
 # connection drops, and in batch mode without a terminal.
 #

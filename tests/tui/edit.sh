@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # edit.sh - the interactive screen's edit dialog (e / F7, u, Space tags)
 # against this host's live cgroup v1 memory controller, driven in tmux.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh - drives the real memcgtop binary in tmux and checks the text a
 # person sees on the interactive screen.
 #

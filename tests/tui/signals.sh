@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # signals.sh - signals and a vanishing terminal under the interactive screen.
 #
 # Usage:  tests/tui/signals.sh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests: the column table's invariants, values, order, formatting. */
 #include <check.h>
 #include <stdlib.h>

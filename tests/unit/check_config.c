@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests: the settings file. */
 #include <check.h>
 #include <stdio.h>

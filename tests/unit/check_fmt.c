@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests: human units and the escaping of each output format. */
 #include <check.h>
 #include <stdio.h>

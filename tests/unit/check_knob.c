@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests: knob values, checked before anything is written. */
 #include <check.h>
 #include <stdint.h>

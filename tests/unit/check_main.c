@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Runs every unit test suite; Check prints its closing line. */
 #include <check.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests: identity across refreshes, rates, derived fields, order. */
 #include <check.h>
 #include <stdio.h>

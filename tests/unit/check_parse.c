@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests: the parsers of kernel text. */
 #include <check.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests: the built-in themes, the shipped theme files, the parser. */
 #include <check.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The unit test suites, one per module. */
 #ifndef MEMCGTOP_UNITS_H
 #define MEMCGTOP_UNITS_H

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/vm/churn-v2.sh - memcgtop watching a live cgroup v2 subtree in which
 # several hundred groups are made and removed while it runs, in the qemu
 # test VM (tests/vm/vm.sh: Debian's 6.1 kernel, a pure cgroup v2 hierarchy).

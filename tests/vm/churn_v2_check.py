@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """churn_v2_check.py - the host's checks of tests/vm/churn-v2.sh.
 
   churn_v2_check.py DIR NITER WHOLE_NITER WARMUP_S BOUND_KIB ASAN

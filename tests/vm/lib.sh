@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/vm/lib.sh - what the VM tests share, sourced after they set NAME
 # (e.g. "live v2"), HERE, ROOT and BUILD: the SKIP/FAIL conventions, the
 # host tools (installed as root when missing), the kernel and initramfs

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/vm/listing-v2.sh - memcgtop re-lists a live cgroup v2 group only when
 # its subgroups may have changed (kernfs link count, a name gone), in the
 # qemu test VM (tests/vm/vm.sh: Debian's 6.1 kernel, a pure cgroup v2

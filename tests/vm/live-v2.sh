@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/vm/live-v2.sh - run memcgtop live against a real cgroup v2 kernel in
 # the qemu test VM (tests/vm/vm.sh) and check its JSON output against the
 # kernel's own files.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/vm/set-v2.sh - run memcgtop --set against live cgroup v2 groups in
 # the qemu test VM (tests/vm/vm.sh) and check each output line, exit status
 # and what the kernel holds afterwards.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/vm/smoke.sh - boot the test VM and check that it has a cgroup v2
 # hierarchy with the memory controller.  Prints PASS/FAIL; exit 0 on PASS.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/vm/tui-v2.sh - the interactive screen's edit dialog against live
 # cgroup v2 groups in the qemu test VM (tests/vm/vm.sh), driven in tmux.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/vm/vm.sh - boot Debian's 6.1 kernel under qemu (TCG) with a pure
 # cgroup v2 hierarchy, run a script from a host folder, and return its status.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """vmcheck.py - what the VM tests' host-side checkers share: PASS/FAIL
 counting, the summary line, a crash counted as a failure, and reading a
 file the guest left in the share.
