@@ -326,6 +326,15 @@ int col_parse_list(const char *list, const struct column ***ret_cols,
 			free(cols);
 			return -EINVAL;
 		}
+		/* Every format keys its output by column: a second one
+		 * would be a second HELP line or a duplicate JSON key. */
+		for (size_t j = 0; j < n; j++)
+			if (cols[j] == c) {
+				snprintf(err, errlen, "-c: column '%s' given "
+					 "twice in '%s'", key, list);
+				free(cols);
+				return -EINVAL;
+			}
 		cols[n++] = c;
 		p += l;
 		if (!*p)

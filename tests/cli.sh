@@ -48,6 +48,8 @@ expect 2 "memcgtop: -o: unknown column 'bogus' (memcgtop --list-columns shows th
 expect 2 "memcgtop: -o: unknown column '' (memcgtop --list-columns shows them)" -o -
 expect 2 "memcgtop: unknown column 'bogus' (memcgtop --list-columns shows them)" -c usage,bogus
 expect 2 "memcgtop: -c: empty or overlong column key in 'usage,,limit'" -c usage,,limit
+expect 2 "memcgtop: -c: column 'usage' given twice in 'usage,usage'" -c usage,usage
+expect 2 "memcgtop: -c: column 'usage' given twice in 'usage,limit,usage'" $V1 -b -F openmetrics -c usage,limit,usage
 expect 2 "memcgtop: unexpected argument 'b' (one CGROUP at most)" a b
 expect 2 "memcgtop: ../etc: not a cgroup path (no '.' or '..' components)" ../etc
 expect 2 "memcgtop: a/../../b: not a cgroup path (no '.' or '..' components)" a/../../b
