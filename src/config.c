@@ -218,10 +218,48 @@ int config_load(struct config *ret, char *err, size_t errlen)
 	return r;
 }
 
-/* mkdir -p for the file's folder, private to the user. */
-static int make_dirs(char *path)
+/*
+ * The folder the settings go below: XDG_CONFIG_HOME, else HOME.  It is
+ * never created, and it must belong to the user memcgtop runs as, real and
+ * effective: sudo keeps HOME, and root's ~/.config (0700) in a user's HOME
+ * would lock the user out of it.  Returns 0, or a negative errno with the
+ * reason in err.
+ */
+static int check_base(size_t *ret_len, char *err, size_t errlen)
 {
-	for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
+	const char *x = getenv("XDG_CONFIG_HOME"), *h = getenv("HOME");
+	const char *base = x && x[0] == '/' ? x : h,
+		*name = x && x[0] == '/' ? "XDG_CONFIG_HOME" : "HOME";
+	struct stat st;
+
+	if (stat(base, &st) < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "%s %s: %s (not creating it)", name,
+			 base, strerror(e));
+		return -e;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s %s: not a directory", name, base);
+		return -ENOTDIR;
+	}
+	if (st.st_uid != getuid() || st.st_uid != geteuid()) {
+		snprintf(err, errlen, "%s %s belongs to uid %u, memcgtop runs "
+			 "as uid %u (effective %u): not writing there", name,
+			 base, (unsigned)st.st_uid, (unsigned)getuid(),
+			 (unsigned)geteuid());
+		return -EPERM;
+	}
+	*ret_len = strlen(base);
+	return 0;
+}
+
+/* mkdir -p for the file's folder below the first `skip` bytes (the base
+ * folder, which exists), private to the user. */
+static int make_dirs(char *path, size_t skip)
+{
+	for (char *s = strchr(path + skip + 1, '/'); s;
+	     s = strchr(s + 1, '/')) {
 		*s = '\0';
 		if (mkdir(path, 0700) < 0 && errno != EEXIST) {
 			int e = errno;
@@ -238,6 +276,7 @@ int config_save(const struct config *c, char *err, size_t errlen)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 16];
 	FILE *f;
+	size_t blen = 0;
 	int fd, r;
 
 	if (config_path(path, sizeof(path)) < 0) {
@@ -245,7 +284,10 @@ int config_save(const struct config *c, char *err, size_t errlen)
 			 "configuration to");
 		return -ENOENT;
 	}
-	r = make_dirs(path);
+	r = check_base(&blen, err, errlen);
+	if (r < 0)
+		return r;
+	r = make_dirs(path, blen);
 	if (r < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(-r));
 		return r;

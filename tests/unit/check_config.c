@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests: the settings file. */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "units.h"
@@ -113,6 +116,80 @@ START_TEST(save_and_load)
 }
 END_TEST
 
+/*
+ * HOME is never created, and not written when it belongs to another user
+ * than the real and effective one (sudo keeps HOME): nothing is made
+ * there, the reason names it.
+ */
+START_TEST(save_foreign_home)
+{
+	char dir[] = "/tmp/memcgtop-home-XXXXXX", home[64], want[256];
+	char err[600], cfg[128], *oh = getenv("HOME") ? strdup(getenv("HOME"))
+		: NULL, *ox = getenv("XDG_CONFIG_HOME") ?
+		strdup(getenv("XDG_CONFIG_HOME")) : NULL;
+	struct config c = { 0 };
+	struct stat st;
+	uid_t other;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	unsetenv("XDG_CONFIG_HOME");
+	c.has = CONFIG_HAS_SORT;
+	strcpy(c.sort, "-usage");
+
+	/* A HOME that does not exist stays so. */
+	snprintf(home, sizeof(home), "%s/gone", dir);
+	setenv("HOME", home, 1);
+	ck_assert_int_eq(config_save(&c, err, sizeof(err)), -ENOENT);
+	snprintf(want, sizeof(want), "HOME %s: No such file or directory "
+		 "(not creating it)", home);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(stat(home, &st), -1);
+
+	/* Another user's HOME: root chowns it away; others use / (root's). */
+	if (getuid() == 0) {
+		snprintf(home, sizeof(home), "%s/user", dir);
+		ck_assert_int_eq(mkdir(home, 0755), 0);
+		ck_assert_int_eq(chown(home, 65534, 65534), 0);
+		other = 65534;
+	} else {
+		snprintf(home, sizeof(home), "/");
+		other = 0;
+	}
+	setenv("HOME", home, 1);
+	ck_assert_int_eq(config_save(&c, err, sizeof(err)), -EPERM);
+	snprintf(want, sizeof(want), "HOME %s belongs to uid %u, memcgtop "
+		 "runs as uid %u (effective %u): not writing there", home,
+		 (unsigned)other, (unsigned)getuid(), (unsigned)geteuid());
+	ck_assert_str_eq(err, want);
+	snprintf(cfg, sizeof(cfg), "%s/.config", strcmp(home, "/") ? home : "");
+	ck_assert_int_eq(stat(cfg, &st) == 0 && st.st_uid == getuid(), 0);
+
+	/* The user's own HOME: ~/.config/memcgtop made 0700. */
+	snprintf(home, sizeof(home), "%s", dir);
+	setenv("HOME", home, 1);
+	ck_assert_int_eq(config_save(&c, err, sizeof(err)), 0);
+	snprintf(cfg, sizeof(cfg), "%s/.config/memcgtop/memcgtoprc", dir);
+	ck_assert_int_eq(stat(cfg, &st), 0);
+	snprintf(cfg, sizeof(cfg), "%s/.config", dir);
+	ck_assert_int_eq(stat(cfg, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0700);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+	if (oh)
+		setenv("HOME", oh, 1);
+	else
+		unsetenv("HOME");
+	if (ox)
+		setenv("XDG_CONFIG_HOME", ox, 1);
+	free(oh);
+	free(ox);
+}
+END_TEST
+
 Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -121,6 +198,7 @@ Suite *config_suite(void)
 	tcase_add_test(t, settings);
 	tcase_add_test(t, errors);
 	tcase_add_test(t, save_and_load);
+	tcase_add_test(t, save_foreign_home);
 	suite_add_tcase(s, t);
 	return s;
 }
