@@ -3,14 +3,16 @@
  *
  * Each write, done or refused, goes to syslog (LOG_AUTHPRIV | LOG_NOTICE,
  * ident memcgtop) and, with --audit-log FILE, as the same line to FILE.
+ * A write to a fixture (--root on plain files) goes only to FILE, marked
+ * fixture=yes.
  */
 #ifndef MEMCGTOP_AUDIT_H
 #define MEMCGTOP_AUDIT_H
 
 #include <stddef.h>
 
-/* Opens syslog and, when file is not NULL, the log file (O_APPEND,
- * created 0600).  Returns 0 or a negative errno with a reason in err. */
+/* Opens the log file when file is not NULL (O_APPEND, created 0600).
+ * Returns 0 or a negative errno with a reason in err. */
 int audit_open(const char *file, char *err, size_t errlen);
 void audit_close(void);
 /*
@@ -19,7 +21,14 @@ void audit_close(void);
  * log file could not take it (audit_error() says why).
  */
 int audit_record(const char *path, const char *file, const char *old,
-		 const char *new_value, const char *result, const char *now);
+		 const char *new_value, const char *result, const char *now,
+		 int fixture);
 const char *audit_error(void);
+/* The syslog socket: $MEMCGTOP_SYSLOG_SOCKET, else /dev/log. */
+const char *audit_syslog_path(void);
+/* 1 when a syslog daemon takes a connection on it now, else 0. */
+int audit_syslog_listening(void);
+/* 1 when an audit log file is open. */
+int audit_has_file(void);
 
 #endif

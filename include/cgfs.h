@@ -137,5 +137,12 @@ int cgfs_can_write(struct cgfs *cg, const char *path, const char *file);
  */
 int cgfs_write(struct cgfs *cg, const char *path, const char *file,
 	       const char *value);
+/*
+ * Waits for and takes the advisory lock of the group at `path` (flock on
+ * its directory), which every memcgtop holds while it changes the group;
+ * *ret_fd is for cgfs_unlock_group.  Returns 0 or a negative errno.
+ */
+int cgfs_lock_group(struct cgfs *cg, const char *path, int *ret_fd);
+void cgfs_unlock_group(int fd);
 
 #endif

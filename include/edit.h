@@ -20,11 +20,14 @@ struct edit_plan {
 	char value[96];		/* what will be written */
 	char shown[128];	/* the new value as shown to the operator */
 	char warn[256];		/* what the kernel will do, or "" */
+	char text[96];		/* as typed: computed again at the write */
 };
 
 struct edit_result {
 	int err;		/* 0 or the kernel's errno */
 	int audit_failed;	/* the audit log could not be written */
+	char old[64];		/* the value the write replaced */
+	char value[96];		/* what was written */
 	char now[64];		/* the value the kernel holds afterwards */
 	char msg[4800];		/* one line for the operator */
 };
@@ -36,7 +39,12 @@ struct edit_result {
 int edit_plan(struct cgfs *cg, const char *path, const struct knob *k,
 	      const char *text, struct edit_plan *ret, char *err,
 	      size_t errlen);
-/* Writes it, reads back what the kernel holds, records it.  0 if done. */
+/*
+ * Under the group's lock (cgfs_lock_group): reads the value again, computes
+ * a relative change from it, writes, reads back what the kernel holds and
+ * records it (marked fixture=yes, and not in syslog, off a live hierarchy).
+ * 0 if done.
+ */
 int edit_apply(struct cgfs *cg, const struct edit_plan *p,
 	       struct edit_result *ret);
 /* What the kernel's refusal (errno) means for this change in particular. */

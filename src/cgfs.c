@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/statfs.h>
@@ -1954,4 +1955,35 @@ int cgfs_write(struct cgfs *cg, const char *path, const char *file,
 	if (close(fd) < 0 && r == 0 && errno != EINTR)
 		r = -errno;
 	return r;
+}
+
+/*
+ * flock(2) on the group's directory: every memcgtop takes it around the
+ * read, compute, write and read-back of a change, so relative changes of
+ * the same group in parallel runs add up.  Advisory: other tools writing
+ * the files do not take it.
+ */
+int cgfs_lock_group(struct cgfs *cg, const char *path, int *ret_fd)
+{
+	int fd, r;
+
+	fd = open_group_rw(cg, path);
+	if (fd < 0)
+		return fd;
+	do {
+		r = flock(fd, LOCK_EX);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+void cgfs_unlock_group(int fd)
+{
+	if (fd >= 0)
+		close(fd);
 }

@@ -124,6 +124,11 @@ int edit_plan(struct cgfs *cg, const char *path, const struct knob *k,
 	r = knob_parse(k, text, cur, has_cur, &v, err, errlen);
 	if (r < 0)
 		return r;
+	if (strlen(text) >= sizeof(ret->text)) {
+		snprintf(err, errlen, "%s: the value is too long", k->name);
+		return -EINVAL;
+	}
+	snprintf(ret->text, sizeof(ret->text), "%s", text);
 	knob_format(k, &v, ret->value, sizeof(ret->value));
 	if (v.unlimited)
 		snprintf(ret->shown, sizeof(ret->shown), "max");
@@ -145,40 +150,84 @@ const char *edit_explain(const struct edit_plan *p, int err)
 	return knob_explain(p->k, err);
 }
 
+/*
+ * Under the group's lock: the value the kernel holds now, and the value to
+ * write computed from it again (a relative change adds to what another
+ * run may have written since the plan).  0, or a negative errno with the
+ * reason in err.
+ */
+static int replan(struct cgfs *cg, const struct edit_plan *p, char *old,
+		  size_t oldlen, char *value, size_t valuelen, char *err,
+		  size_t errlen)
+{
+	struct knob_value v;
+	uint64_t cur = 0;
+	int has_cur = 0, r;
+	char raw[64];
+
+	snprintf(old, oldlen, "-");
+	if (p->k->kind != KNOB_RECLAIM &&
+	    cgfs_read_knob(cg, p->path, p->k->file, raw, sizeof(raw)) == 0) {
+		normalise(raw, old, oldlen);
+		has_cur = parse_value(raw, strlen(raw), &cur) == 0;
+	}
+	r = knob_parse(p->k, p->text, cur, has_cur, &v, err, errlen);
+	if (r < 0)
+		return r;
+	knob_format(p->k, &v, value, valuelen);
+	return 0;
+}
+
 int edit_apply(struct cgfs *cg, const struct edit_plan *p,
 	       struct edit_result *ret)
 {
 	const struct knob *k = p->k;
-	char raw[64], h[32], path[4096];
-	int r;
+	char raw[64], h[32], path[4096], err[600];
+	int r, lockfd = -1, fixture = !cgfs_is_live(cg);
 
 	memset(ret, 0, sizeof(*ret));
 	snprintf(ret->now, sizeof(ret->now), "-");
-	r = cgfs_write(cg, p->path, k->file, p->value);
+	snprintf(ret->old, sizeof(ret->old), "%s", p->old);
+	snprintf(ret->value, sizeof(ret->value), "%s", p->value);
+	/* A group name may hold any byte: the line shows it escaped. */
+	fmt_escape(path, sizeof(path), p->path, strlen(p->path));
+	/* Read, compute, write and read back under the group's lock: the
+	 * old value in the audit line is the one the write replaced. */
+	r = cgfs_lock_group(cg, p->path, &lockfd);
+	if (r == 0 && replan(cg, p, ret->old, sizeof(ret->old), ret->value,
+			     sizeof(ret->value), err, sizeof(err)) < 0) {
+		/* Nothing reached the kernel: no audit line. */
+		cgfs_unlock_group(lockfd);
+		ret->err = EINVAL;
+		snprintf(ret->msg, sizeof(ret->msg), "%s: %s (%s): not "
+			 "written: %s", path, k->name, k->file, err);
+		return -EINVAL;
+	}
+	if (r == 0)
+		r = cgfs_write(cg, p->path, k->file, ret->value);
 	ret->err = r < 0 ? -r : 0;
 	/* Show what the kernel holds, whatever happened: it rounds down to
 	 * pages, and a refused change leaves the old value. */
 	if (k->kind != KNOB_RECLAIM &&
 	    cgfs_read_knob(cg, p->path, k->file, raw, sizeof(raw)) == 0)
 		normalise(raw, ret->now, sizeof(ret->now));
+	cgfs_unlock_group(lockfd);
 	human(ret->now, h, sizeof(h));
-	/* A group name may hold any byte: the line shows it escaped. */
-	fmt_escape(path, sizeof(path), p->path, strlen(p->path));
 	if (r == 0)
 		snprintf(ret->msg, sizeof(ret->msg), "%s: %s (%s): %s -> %s: "
-			 "done%s%s%s", path, k->name, k->file, p->old,
-			 p->value, k->kind == KNOB_RECLAIM ? "" :
+			 "done%s%s%s", path, k->name, k->file, ret->old,
+			 ret->value, k->kind == KNOB_RECLAIM ? "" :
 			 ", the kernel holds ", k->kind == KNOB_RECLAIM ? "" :
 			 ret->now, h);
 	else
 		snprintf(ret->msg, sizeof(ret->msg), "%s: %s (%s): %s -> %s: "
-			 "refused: %s: %s", path, k->name, k->file, p->old,
-			 p->value, strerror(-r), cgfs_readonly(cg) ?
+			 "refused: %s: %s", path, k->name, k->file, ret->old,
+			 ret->value, strerror(-r), cgfs_readonly(cg) ?
 			 "--readonly" : edit_explain(p, -r));
 	/* The errno's name keeps the audit line key=value. */
-	if (audit_record(p->path, k->file, p->old, p->value,
+	if (audit_record(p->path, k->file, ret->old, ret->value,
 			 r == 0 ? "ok" : strerrorname_np(-r) ?
-			 strerrorname_np(-r) : "error", ret->now) < 0) {
+			 strerrorname_np(-r) : "error", ret->now, fixture) < 0) {
 		size_t l = strlen(ret->msg);
 
 		snprintf(ret->msg + l, sizeof(ret->msg) - l,

@@ -437,6 +437,23 @@ static int split_set(const char *spec, int version, char *path, size_t plen,
 	return -EINVAL;
 }
 
+/*
+ * One spelling per group, so that checks keyed by path see the same group
+ * as the same: "/g", "g", "/g/", "//g" and "/g//" are all "/g", and "/" and
+ * "//" the root.  In place; p starts with '/'.
+ */
+static void group_key(char *p)
+{
+	char *w = p;
+
+	for (const char *r = p; *r; r++)
+		if (*r != '/' || w == p || w[-1] != '/')
+			*w++ = *r;
+	if (w > p + 1 && w[-1] == '/')
+		w--;
+	*w = '\0';
+}
+
 static void knob_names(int version, char *buf, size_t len)
 {
 	size_t o = 0;
@@ -556,10 +573,9 @@ static int run_sets(const struct opts *o, struct cgfs *cg)
 			free(plans);
 			return 2;
 		}
+		group_key(path);
 		for (size_t j = 0; j < i; j++)
-			if (plans[j].k == k && !strcmp(plans[j].path,
-							path[1] == '/' ?
-							path + 1 : path)) {
+			if (plans[j].k == k && !strcmp(plans[j].path, path)) {
 				/* Both would be planned against the value
 				 * from before the run. */
 				char prev[600], gp[600];
@@ -574,8 +590,7 @@ static int run_sets(const struct opts *o, struct cgfs *cg)
 				free(plans);
 				return 2;
 			}
-		r = edit_plan(cg, path[1] == '/' ? path + 1 : path, k, value,
-			      &plans[i], err, sizeof(err));
+		r = edit_plan(cg, path, k, value, &plans[i], err, sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "memcgtop: --set '%s': %s\n", spec,
 				err);
@@ -589,6 +604,12 @@ static int run_sets(const struct opts *o, struct cgfs *cg)
 		free(plans);
 		return 1;
 	}
+	/* Said once, before the first write: the operator may rely on the
+	 * record.  A fixture's changes go to no syslog anyway. */
+	if (cgfs_is_live(cg) && !audit_has_file() && !audit_syslog_listening())
+		fprintf(stderr, "memcgtop: no syslog is listening on %s: these "
+			"changes are recorded nowhere (give --audit-log FILE, "
+			"or start a syslog daemon)\n", audit_syslog_path());
 	for (size_t i = 0; i < o->nsets; i++) {
 		struct edit_result res;
 

@@ -129,10 +129,11 @@ want="/a: limit (memory.limit_in_bytes): 536870912 -> 1073741824: done, the kern
 	|| bad "--set: rc $(cat "$tmp/rc") out '$(cat "$tmp/out")' err '$(cat "$tmp/err")'"
 [ "$(cat "$tmp/w/a/memory.limit_in_bytes")" = 1073741824 ] && [ "$(cat "$tmp/w/odd:na=me/memory.swappiness")" = 30 ] \
 	&& ok "--set changed exactly the files named" || bad "--set files: $(cat "$tmp/w/a/memory.limit_in_bytes")"
-want="uid=$(id -u) group=/a file=memory.limit_in_bytes old=536870912 new=1073741824 result=ok now=1073741824
-uid=$(id -u) group=/a file=memory.soft_limit_in_bytes old=max new=104857600 result=ok now=104857600
-uid=$(id -u) group=/odd:na=me file=memory.swappiness old=60 new=30 result=ok now=30"
-[ "$(cat "$tmp/audit")" = "$want" ] && ok "--audit-log has one line per change" || bad "audit log: '$(cat "$tmp/audit")'"
+# A fixture is no live hierarchy: its lines say so.
+want="uid=$(id -u) group=/a file=memory.limit_in_bytes old=536870912 new=1073741824 result=ok now=1073741824 fixture=yes
+uid=$(id -u) group=/a file=memory.soft_limit_in_bytes old=max new=104857600 result=ok now=104857600 fixture=yes
+uid=$(id -u) group=/odd:na=me file=memory.swappiness old=60 new=30 result=ok now=30 fixture=yes"
+[ "$(cat "$tmp/audit")" = "$want" ] && ok "--audit-log has one line per change, marked fixture=yes" || bad "audit log: '$(cat "$tmp/audit")'"
 [ "$(stat -c %a "$tmp/audit")" = 600 ] && ok "--audit-log file created 0600" || bad "audit log mode $(stat -c %a "$tmp/audit")"
 setrun --set /a:limit=-25%
 [ "$(cat "$tmp/w/a/memory.limit_in_bytes")" = 805306368 ] && ok "--set relative -25%" \
@@ -181,6 +182,50 @@ setrun --set /a/b:limit=1G
 	&& ok "--set reports an audit line that could not be written, exit 1" || bad "audit /dev/full: rc $rc out '$(cat "$tmp/out")' err '$(cat "$tmp/err")'"
 # A recording is never written.
 setcheck 1 "memcgtop: --set '/a:limit=1G': limit: a recording cannot be changed" --root "$FIX/edge-vanish/cg" --set /a:limit=1G
+# One group, however spelt, is one key: a second change of the same knob
+# is refused, and limit and memsw are put in the kernel's order.
+cp "$tmp/w/a/memory.limit_in_bytes" "$tmp/before"
+for sp in /a// //a a/ /a/; do
+	setcheck 2 "memcgtop: --set '$sp:limit=3G': limit of /a is already changed by '/a:limit=2G'" --set /a:limit=2G --set "$sp:limit=3G"
+done
+setcheck 2 "memcgtop: --set '//:limit=3G': limit of / is already changed by '/:limit=2G'" --set /:limit=2G --set //:limit=3G
+echo 2147483648 >"$tmp/w/a/memory.limit_in_bytes"
+echo 4294967296 >"$tmp/w/a/memory.memsw.limit_in_bytes"
+setrun --set /a:memsw=1G --set //a/:limit=512M
+want="/a: limit is written before memsw: the kernel keeps memsw at least limit
+/a: limit (memory.limit_in_bytes): 2147483648 -> 536870912: done, the kernel holds 536870912 (512M)
+/a: memsw (memory.memsw.limit_in_bytes): 4294967296 -> 1073741824: done, the kernel holds 1073741824 (1.0G)"
+[ "$(cat "$tmp/rc")" = 0 ] && [ "$(cat "$tmp/out")" = "$want" ] \
+	&& ok "--set /a:memsw and //a/:limit: one group, limit written first" \
+	|| bad "--set memsw/limit spelt apart: rc $(cat "$tmp/rc") out '$(cat "$tmp/out")' err '$(cat "$tmp/err")'"
+# A fixture's changes go to the --audit-log file only, never to syslog, and
+# no syslog is no notice for them.
+if command -v python3 >/dev/null; then
+	python3 -c '
+import socket, sys, os
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+open(sys.argv[2], "w").close()
+s.settimeout(30)
+try:
+    d = s.recv(65536)
+    open(sys.argv[3], "wb").write(d)
+except socket.timeout:
+    pass' "$tmp/log.sock" "$tmp/log.ready" "$tmp/log.got" &
+	lpid=$!
+	for _ in $(seq 100); do [ -e "$tmp/log.ready" ] && break; sleep 0.05; done
+	MEMCGTOP_SYSLOG_SOCKET=$tmp/log.sock "$BIN" --root "$tmp/w" --set /a:swappiness=50 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	# A message known to arrive, after which nothing of memcgtop's can.
+	python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.sendto(b"end", sys.argv[1])' "$tmp/log.sock"
+	wait "$lpid"
+	[ $rc = 0 ] && [ ! -s "$tmp/err" ] && [ "$(cat "$tmp/log.got" 2>/dev/null)" = end ] \
+		&& ok "--set on a fixture: nothing to syslog, no notice" \
+		|| bad "--set on a fixture: rc $rc, err '$(cat "$tmp/err")', syslog got '$(cat "$tmp/log.got" 2>/dev/null)'"
+	# No syslog and no --audit-log on a fixture: no notice either.
+else
+	echo "SKIP: --set on a fixture and syslog: no python3"
+fi
 
 # --help, the man page and the column table agree.
 "$BIN" --help >"$tmp/help"; rc=$?

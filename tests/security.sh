@@ -401,7 +401,7 @@ v=$(cat "$T/root/a/memory.limit_in_bytes")
 	pass "--set /a:limit=100M in the same tree: exit 0, written (104857600)" ||
 	fail "--set /a:limit=100M: exit $rc, file holds $v"
 l=$(tail -n 1 "$TMPD/t-audit.log" 2>/dev/null)
-[ "$l" = "uid=$(id -u) group=/a file=memory.limit_in_bytes old=536870912 new=104857600 result=ok now=104857600" ] &&
+[ "$l" = "uid=$(id -u) group=/a file=memory.limit_in_bytes old=536870912 new=104857600 result=ok now=104857600 fixture=yes" ] &&
 	pass "the valid --set left its audit line: $l" ||
 	fail "the valid --set's audit line is missing or differs: '$l'"
 
@@ -418,9 +418,9 @@ rc=$?
 [ "$rc" = 1 ] && pass "audit: one write done, two refused by the file system: exit 1" ||
 	fail "audit: exit $rc, expected 1 (stderr: $(cat "$TMPD/aud.err"))"
 uid=$(id -u)
-exp="uid=$uid group=/a file=memory.limit_in_bytes old=536870912 new=209715200 result=ok now=209715200
-uid=$uid group=/a file=memory.soft_limit_in_bytes old=- new=1048576 result=EISDIR now=-
-uid=$uid group=/a file=memory.swappiness old=- new=10 result=ELOOP now=-"
+exp="uid=$uid group=/a file=memory.limit_in_bytes old=536870912 new=209715200 result=ok now=209715200 fixture=yes
+uid=$uid group=/a file=memory.soft_limit_in_bytes old=- new=1048576 result=EISDIR now=- fixture=yes
+uid=$uid group=/a file=memory.swappiness old=- new=10 result=ELOOP now=- fixture=yes"
 got=$(cat "$AUD" 2>/dev/null)
 if [ "$got" = "$exp" ]; then
 	pass "audit: the log has the done write and both refusals, result=EISDIR and result=ELOOP"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit.h"
 #include "edit.h"
 #include "fmt.h"
 #include "parse.h"
@@ -148,6 +149,11 @@ static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 			add_line(t, t->attr[TE_NEAR_LIMIT], "      %s", p->warn);
 	}
 	(void)syntax_only;
+	if (t->ed.nplans && cgfs_is_live(t->cg) && !audit_has_file() &&
+	    !audit_syslog_listening())
+		add_line(t, t->attr[TE_NEAR_LIMIT], "No syslog is listening on "
+			 "%s: this change is recorded nowhere (--audit-log FILE "
+			 "or a syslog daemon keeps it)", audit_syslog_path());
 	if (t->ed.nplans)
 		add_line(t, A_BOLD, "Apply %s %zu group%s? y applies, any other "
 			 "key cancels", t->ed.nplans == 1 ? "to" : "to these",

@@ -471,6 +471,9 @@ def run_set():
                                              b"9223372036854771712",
                                              b"18446744073709551615") else
                                          before[rel].strip())
+        # a fixture's line says so
+        if "--root" in extra:
+            want += b" fixture=yes"
         out(al == [want], "--set %s: one audit line, path escaped: %s (got %s)"
             % (r(rel), r(want), [r(x) for x in al]))
     # an error naming a hostile path: one line, no byte a terminal

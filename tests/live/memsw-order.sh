@@ -30,8 +30,10 @@ mkdir "$MNT/$G"
 echo 100M >"$MNT/$G/memory.limit_in_bytes"
 echo 200M >"$MNT/$G/memory.memsw.limit_in_bytes"
 
+# --audit-log: without a syslog daemon --set would say on stderr that the
+# changes are recorded nowhere.
 # Raising both, limit named first: limit 300M > memsw 200M would be EINVAL.
-"$BIN" --set "/$G:limit=300M" --set "/$G:memsw=400M" >"$tmp/out" 2>"$tmp/err"; rc=$?
+"$BIN" --set "/$G:limit=300M" --set "/$G:memsw=400M" --audit-log "$tmp/audit" >"$tmp/out" 2>"$tmp/err"; rc=$?
 want="/$G: memsw is written before limit: the kernel keeps memsw at least limit
 /$G: memsw (memory.memsw.limit_in_bytes): 209715200 -> 419430400: done, the kernel holds 419430400 (400M)
 /$G: limit (memory.limit_in_bytes): 104857600 -> 314572800: done, the kernel holds 314572800 (300M)"
@@ -41,7 +43,7 @@ want="/$G: memsw is written before limit: the kernel keeps memsw at least limit
 	&& ok "raising limit and memsw: memsw first, both done" \
 	|| bad "raising both: rc $rc out '$(cat "$tmp/out")' err '$(cat "$tmp/err")'"
 # Lowering both, memsw named first: memsw 100M < limit 300M would be EINVAL.
-"$BIN" --set "/$G:memsw=100M" --set "/$G:limit=50M" >"$tmp/out" 2>"$tmp/err"; rc=$?
+"$BIN" --set "/$G:memsw=100M" --set "/$G:limit=50M" --audit-log "$tmp/audit" >"$tmp/out" 2>"$tmp/err"; rc=$?
 want="/$G: limit is written before memsw: the kernel keeps memsw at least limit
 /$G: limit (memory.limit_in_bytes): 314572800 -> 52428800: done, the kernel holds 52428800 (50.0M)
 /$G: memsw (memory.memsw.limit_in_bytes): 419430400 -> 104857600: done, the kernel holds 104857600 (100M)"
