@@ -30,7 +30,13 @@
 # (the others applied, exit 1); the --audit-log file (mode 0600, one line
 # per attempted write in the AUDIT format); syslog (authpriv.notice, ident
 # memcgtop, the same lines); --set as nobody (exit 1, nothing written);
-# --readonly --set (exit 2).
+# --readonly --set (exit 2); one group however spelt (/g and /g// are
+# one key; memsw and limit of //g/ and /g in the kernel's order); 40
+# parallel limit=+1M runs end exactly 40M higher, with one audit line per old
+# value; a run waits while flock(1) holds the group's directory; with
+# MEMCGTOP_SYSLOG_SOCKET on no listener and no --audit-log, the one stderr
+# notice; a listening one gets the line; a fixture's change goes to no
+# syslog and its audit line ends with fixture=yes.
 #
 # Syslog: when /dev/log does not exist (no syslog daemon), a small python3
 # listener is bound there for the test and removed afterwards; when it
@@ -425,6 +431,157 @@ PYEOF
 prc=$?
 tally "$TMPD/syslog.chk"
 [ "$prc" = 0 ] || fail "syslog: checker exited with status $prc"
+
+# ---- 12. one group however spelt, the per-group lock, where the audit goes ---------------------------------
+NOLOG=$TMPD/nolog    # no socket: no syslog daemon listens there
+export MEMCGTOP_SYSLOG_SOCKET=$NOLOG
+PAR=$TMPD/par.log
+# /g and /g// are one group: the second limit is a usage error, nothing written
+l0=$(cat "$TROOT/idle/memory.limit_in_bytes")
+mc spelt --set "$IDLE:limit=1G" --set "$IDLE//:limit=2G" --audit-log "$PAR"
+experr="memcgtop: --set '$IDLE//:limit=2G': limit of $IDLE is already changed by '$IDLE:limit=1G'"
+l=$(cat "$TROOT/idle/memory.limit_in_bytes")
+if [ "$rc" = 2 ] && [ "$err" = "$experr" ] && [ -z "$out" ] && [ "$l" = "$l0" ] && [ ! -s "$PAR" ]; then
+	pass "$IDLE and $IDLE// are one group: exit 2, '$err', nothing written"
+else
+	fail "$IDLE and $IDLE//: exit $rc (want 2), stderr '$err' (want '$experr'), stdout '$out', limit $l (was $l0)"
+fi
+if [ "$HAS_MEMSW" = 1 ]; then
+	# memsw below the old limit, spelt //T/idle/: the limit must go first
+	echo -1 >"$TROOT/idle/memory.memsw.limit_in_bytes"
+	echo 100M >"$TROOT/idle/memory.limit_in_bytes"
+	echo 200M >"$TROOT/idle/memory.memsw.limit_in_bytes"
+	mc spelt2 --set "/$TNAME//idle/:memsw=32M" --set "$IDLE:limit=16M" --audit-log "$PAR"
+	exp="$IDLE: limit is written before memsw: the kernel keeps memsw at least limit
+$IDLE: limit (memory.limit_in_bytes): 104857600 -> 16777216: done, the kernel holds 16777216 (16.0M)
+$IDLE: memsw (memory.memsw.limit_in_bytes): 209715200 -> 33554432: done, the kernel holds 33554432 (32.0M)"
+	if [ "$rc" = 0 ] && [ "$out" = "$exp" ] && [ -z "$err" ] &&
+		[ "$(cat "$TROOT/idle/memory.limit_in_bytes")" = 16777216 ] &&
+		[ "$(cat "$TROOT/idle/memory.memsw.limit_in_bytes")" = 33554432 ]; then
+		pass "memsw of /$TNAME//idle/ and limit of $IDLE: one group, limit written first, both done"
+	else
+		fail "memsw of /$TNAME//idle/ and limit of $IDLE: exit $rc, stderr '$err', output"$'\n'"  expected: $exp"$'\n'"  got:      $out"
+	fi
+	echo -1 >"$TROOT/idle/memory.memsw.limit_in_bytes"
+fi
+# 40 runs in parallel, each limit=+1M: under the lock every one adds up, and
+# each audit line's old value is the one its write replaced.  Their
+# --audit-log is a FIFO: each run blocks opening it after planning its change
+# (in the kernel's wait_for_partner) until a reader comes, so all 40 are
+# between planning and writing at once, the widest window parallel runs can
+# have; then the reader starts and they go on together.
+echo 64M >"$TROOT/idle/memory.limit_in_bytes"
+mkfifo "$TMPD/par.fifo" || abort "mkfifo"
+ppids=()
+for i in $(seq 40); do
+	"$MEMCGTOP" --set "$IDLE:limit=+1M" --audit-log "$TMPD/par.fifo" \
+		>"$TMPD/par$i.out" 2>"$TMPD/par$i.err" </dev/null &
+	ppids+=($!)
+	pids+=($!)
+done
+for i in $(seq 600); do
+	n=0
+	for p in "${ppids[@]}"; do
+		[ "$(cat "/proc/$p/wchan" 2>/dev/null)" = wait_for_partner ] && n=$((n + 1))
+	done
+	[ "$n" = 40 ] && break
+	sleep 0.05
+done
+[ "$n" = 40 ] && pass "40 parallel limit=+1M: all 40 planned and waiting to open the audit FIFO" ||
+	fail "40 parallel limit=+1M: only $n of 40 waiting at the audit FIFO"
+cat "$TMPD/par.fifo" >"$PAR" &
+reader=$!
+nbad=0
+for p in "${ppids[@]}"; do
+	wait "$p" || nbad=$((nbad + 1))
+done
+wait "$reader"
+l=$(cat "$TROOT/idle/memory.limit_in_bytes")
+[ "$nbad" = 0 ] && pass "40 parallel limit=+1M: all exit 0" || fail "40 parallel limit=+1M: $nbad exited non-zero: $(cat "$TMPD"/par*.err | head -c 300)"
+[ "$l" = $(((64 + 40) << 20)) ] && pass "40 parallel limit=+1M: the kernel holds exactly 64M + 40M = $l" ||
+	fail "40 parallel limit=+1M: the kernel holds $l, expected $(((64 + 40) << 20)) (lost $(( ($(((64 + 40) << 20)) - l) >> 20 )) updates)"
+exp=
+for i in $(seq 64 103); do
+	exp+="uid=0 group=$IDLE file=memory.limit_in_bytes old=$((i << 20)) new=$(((i + 1) << 20)) result=ok now=$(((i + 1) << 20))"$'\n'
+done
+if [ "$(sort -t= -k5 -n "$PAR")" = "$(printf '%s' "$exp" | sort -t= -k5 -n)" ]; then
+	pass "40 parallel limit=+1M: 40 audit lines, old=64M..103M each once, new = old + 1M = now"
+else
+	fail "40 parallel limit=+1M: audit lines differ:"$'\n'"$(diff <(printf '%s' "$exp" | sort -t= -k5 -n) <(sort -t= -k5 -n "$PAR") | head -n 10)"
+fi
+# A run waits while another holds the group's lock: flock(1) holds it, the
+# run's waiter shows in /proc/locks, nothing is written until it is free.
+ino=$(stat -c %i "$TROOT/idle")
+flock "$TROOT/idle" -c "touch '$TMPD/held'; while [ ! -e '$TMPD/release' ]; do sleep 0.05; done" &
+holder=$!
+pids+=("$holder")
+for i in $(seq 200); do [ -e "$TMPD/held" ] && break; sleep 0.05; done
+"$MEMCGTOP" --set "$IDLE:limit=+1M" --audit-log "$PAR" >"$TMPD/wait.out" 2>"$TMPD/wait.err" </dev/null &
+waiter=$!
+pids+=("$waiter")
+blocked=0
+for i in $(seq 200); do
+	grep -Eq "^[0-9]+: -> FLOCK +ADVISORY +WRITE +$waiter [0-9a-f]+:[0-9a-f]+:$ino " /proc/locks &&
+		{ blocked=1; break; }
+	kill -0 "$waiter" 2>/dev/null || break
+	sleep 0.05
+done
+l=$(cat "$TROOT/idle/memory.limit_in_bytes")
+if [ "$blocked" = 1 ] && [ "$l" = $((104 << 20)) ]; then
+	pass "lock held elsewhere: --set waits on the group's flock (in /proc/locks), limit still $l"
+else
+	fail "lock held elsewhere: --set did not wait on flock of $TROOT/idle (waiter seen: $blocked; limit $l, want $((104 << 20)))"
+fi
+touch "$TMPD/release"
+wait "$waiter"
+rc=$?
+wait "$holder"
+exp="$IDLE: limit (memory.limit_in_bytes): 109051904 -> 110100480: done, the kernel holds 110100480 (105M)"
+[ "$rc" = 0 ] && [ "$(cat "$TMPD/wait.out")" = "$exp" ] &&
+	pass "lock released: the waiting --set wrote: $exp" ||
+	fail "lock released: exit $rc, output '$(cat "$TMPD/wait.out")', want '$exp' (stderr $(cat "$TMPD/wait.err"))"
+# No syslog daemon and no --audit-log: said once on stderr, the change made.
+mc nolog --set "$IDLE:swappiness=20"
+experr="memcgtop: no syslog is listening on $NOLOG: these changes are recorded nowhere (give --audit-log FILE, or start a syslog daemon)"
+if [ "$rc" = 0 ] && [ "$err" = "$experr" ] && [ "$(cat "$TROOT/idle/memory.swappiness")" = 20 ]; then
+	pass "no syslog, no --audit-log: exit 0, written, stderr is exactly: $err"
+else
+	fail "no syslog, no --audit-log: exit $rc, swappiness $(cat "$TROOT/idle/memory.swappiness"), stderr"$'\n'"  expected: $experr"$'\n'"  got:      $err"
+fi
+# A listening socket: no notice, and the line arrives there.
+nsys=$(wc -l <"$SYSLOG")
+MEMCGTOP_SYSLOG_SOCKET=$sock mc withlog --set "$IDLE:swappiness=25"
+for i in $(seq 50); do
+	[ "$(wc -l <"$SYSLOG")" -gt "$nsys" ] && break
+	sleep 0.1
+done
+if [ "$rc" = 0 ] && [ -z "$err" ] && tail -n +$((nsys + 1)) "$SYSLOG" |
+	grep -q "memcgtop\[[0-9]*\]: uid=0 group=$IDLE file=memory.swappiness old=20 new=25 result=ok now=25\"$"; then
+	pass "MEMCGTOP_SYSLOG_SOCKET=$sock (listening): no notice, the audit line sent there"
+else
+	fail "MEMCGTOP_SYSLOG_SOCKET=$sock: exit $rc, stderr '$err', syslog: $(tail -n +$((nsys + 1)) "$SYSLOG" | head -c 300)"
+fi
+# A fixture: its change is no system change, not for syslog; its audit line
+# says fixture=yes.  A marker datagram sent after it tells when the listener
+# has read all memcgtop could have sent.
+FX=$TMPD/fx
+cp -r "$top/tests/fixtures/edge-vanish/cg/0" "$FX" && mv "$FX/a" "$FX/fx-$TNAME" ||
+	abort "fixture copy"
+MEMCGTOP_SYSLOG_SOCKET=$sock mc fx --root "$FX" --set "/fx-$TNAME:limit=1G" --audit-log "$TMPD/fx.log"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(sys.argv[2].encode(), sys.argv[1])' \
+	"$sock" "marker-$TNAME"
+for i in $(seq 50); do
+	grep -q "marker-$TNAME" "$SYSLOG" && break
+	sleep 0.1
+done
+exp="uid=0 group=/fx-$TNAME file=memory.limit_in_bytes old=536870912 new=1073741824 result=ok now=1073741824 fixture=yes"
+if [ "$rc" = 0 ] && [ -z "$err" ] && [ "$(cat "$TMPD/fx.log")" = "$exp" ] &&
+	grep -q "marker-$TNAME" "$SYSLOG" && ! grep -q "group=/fx-$TNAME" "$SYSLOG"; then
+	pass "--set on a fixture: not sent to syslog, no notice, audit line: $exp"
+else
+	fail "--set on a fixture: exit $rc, stderr '$err', audit '$(cat "$TMPD/fx.log")' (want '$exp'), syslog: $(grep "fx-$TNAME" "$SYSLOG" | head -c 300)"
+fi
+unset MEMCGTOP_SYSLOG_SOCKET
 
 # ---- cleanup and its verification -------------------------------------------------------------------
 started=("${pids[@]}")

@@ -32,8 +32,10 @@
 # swappiness (n cancels, then 30), limit=16M below what load can reclaim to
 # (EBUSY: the warning, the refusal, the old limit kept; also at 200 columns),
 # three tagged groups' limit=48M and its undo, --readonly, nobody
-# (no permission), and the --audit-log file (mode 0600, one line per
-# attempted write, in the AUDIT format).
+# (no permission), with no syslog and no --audit-log the confirm dialog's
+# notice, y waiting while flock(1) holds the group's directory, and the
+# --audit-log file (mode 0600, one line per attempted write, in the AUDIT
+# format).
 #
 # A dialog line longer than the screen must still be readable: the check
 # compares the whitespace-normalised text of the screen with the expected
@@ -618,6 +620,55 @@ tm kill-session -t $S
 after=$(snapshot)
 [ "$before" = "$after" ] && SCREEN='' pass "nobody: no knob of the test groups changed" ||
 	SCREEN='' fail "nobody: knobs changed: $(diff <(echo "$before") <(echo "$after") | grep '^[<>]' | tr '\n' ' ')"
+
+# ---- no syslog and no --audit-log; the group's lock ----------------------------------------------
+# MEMCGTOP_SYSLOG_SOCKET names a socket no one listens on: the confirm
+# dialog says the change would be recorded nowhere.  Then flock(1) holds
+# idle1's directory: y waits on that lock (its waiter shows in /proc/locks)
+# and writes nothing until the lock is free.
+S=nolog
+start $S "MEMCGTOP_SYSLOG_SOCKET=$TMPD/nolog" -d 60 "$T"
+check_has $S '^ .*     idle1$' "no syslog: the tree shows idle1"
+search $S /idle1
+keys $S e
+wait_for $S "^Edit $T/idle1 " || fail "no syslog: e on idle1 opens no dialog"
+keys $S Enter
+old1=$(kval "$T/idle1" memory.limit_in_bytes)
+check_status $S "limit of $T/idle1 (now $old1): " "no syslog: Enter asks for limit of $T/idle1 (now $old1)"
+lit $S 20M
+keys $S Enter
+check_dialog $S "Change limit (memory.limit_in_bytes)
+  $T/idle1: $old1 -> 20971520 (20.0M)
+No syslog is listening on $TMPD/nolog: this change is recorded nowhere (--audit-log FILE or a syslog daemon keeps it)
+Apply to 1 group? y applies, any other key cancels" "no syslog, no --audit-log: the confirm dialog says the change is recorded nowhere"
+ino=$(stat -c %i "$TROOT/idle1")
+flock "$TROOT/idle1" -c "touch '$TMPD/held'; while [ ! -e '$TMPD/release' ]; do sleep 0.05; done" &
+holder=$!
+pids+=("$holder")
+for i in $(seq 200); do [ -e "$TMPD/held" ] && break; sleep 0.05; done
+keys $S y
+blocked=0
+for i in $(seq 200); do
+	grep -Eq "^[0-9]+: -> FLOCK +ADVISORY +WRITE +[0-9]+ [0-9a-f]+:[0-9a-f]+:$ino " /proc/locks &&
+		{ blocked=1; break; }
+	sleep 0.05
+done
+v=$(kval "$T/idle1" memory.limit_in_bytes)
+if [ "$blocked" = 1 ] && [ "$v" = "$old1" ]; then
+	SCREEN='' pass "lock held elsewhere: y waits on the flock of $T/idle1 (in /proc/locks), limit still $v"
+else
+	SCREEN='' fail "lock held elsewhere: y did not wait on the flock of $TROOT/idle1 (waiter seen: $blocked; limit $v, want $old1)"
+fi
+touch "$TMPD/release"
+wait "$holder"
+check_dialog $S "Changed limit (memory.limit_in_bytes)
+  $T/idle1: done, the kernel holds 20971520
+1 done, 0 refused; any key returns (u undoes)" "lock released: the change is made"
+check_file "$T/idle1" limit 20971520 "lock released"
+keys $S Escape
+lit $S q
+check_has $S '^EXIT=0$' "no syslog: q quits with status 0"
+tm kill-session -t $S
 
 # ---- the audit log ---------------------------------------------------------------------------
 SCREEN=''
