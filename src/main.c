@@ -605,7 +605,7 @@ static int run_sets(const struct opts *o, struct cgfs *cg)
 
 /*
  * The screen's start-up settings; the command line wins over them.  A bad
- * setting is a usage error naming the file and the setting.
+ * setting is a usage error naming the file, the line and the setting.
  */
 static int apply_config(struct opts *o, struct config *cfg)
 {
@@ -628,8 +628,8 @@ static int apply_config(struct opts *o, struct config *cfg)
 					     cfg->sort[0] == '-');
 
 		if (!col_find(k)) {
-			fprintf(stderr, "memcgtop: %s: sort: unknown column "
-				"'%s'\n", path, k);
+			fprintf(stderr, "memcgtop: %s: line %u: sort: unknown "
+				"column '%s'\n", path, cfg->sort_line, k);
 			config_free(cfg);
 			return -EINVAL;
 		}
@@ -640,7 +640,8 @@ static int apply_config(struct opts *o, struct config *cfg)
 	if ((cfg->has & CONFIG_HAS_CUSTOM) && !o->cols_arg) {
 		if (col_parse_list(cfg->custom, &o->cols, &o->ncols, err,
 				   sizeof(err)) < 0) {
-			fprintf(stderr, "memcgtop: %s: custom: %s\n", path, err);
+			fprintf(stderr, "memcgtop: %s: line %u: custom: %s\n",
+				path, cfg->custom_line, err);
 			config_free(cfg);
 			return -EINVAL;
 		}
@@ -650,9 +651,10 @@ static int apply_config(struct opts *o, struct config *cfg)
 		for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
 			ok |= strcmp(cfg->set, sets[i]) == 0;
 		if (!ok) {
-			fprintf(stderr, "memcgtop: %s: columns: unknown set '%s' "
-				"(overview, LRU, reclaim, events, limits, "
-				"custom)\n", path, cfg->set);
+			fprintf(stderr, "memcgtop: %s: line %u: columns: "
+				"unknown set '%s' (overview, LRU, reclaim, "
+				"events, limits, custom)\n", path,
+				cfg->set_line, cfg->set);
 			config_free(cfg);
 			return -EINVAL;
 		}
@@ -664,7 +666,8 @@ static int apply_config(struct opts *o, struct config *cfg)
 		struct theme th;
 
 		if (theme_load(cfg->theme, &th, err, sizeof(err)) < 0) {
-			fprintf(stderr, "memcgtop: %s: theme: %s\n", path, err);
+			fprintf(stderr, "memcgtop: %s: line %u: theme: %s\n",
+				path, cfg->theme_line, err);
 			config_free(cfg);
 			return -EINVAL;
 		}

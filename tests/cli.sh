@@ -210,5 +210,31 @@ nman=$(awk '/^\.SS KEYS/{f=1;next} /^\.S[HS]/{f=0} f && /^\.B /{n++} END{print n
 [ "$nman" = "$nkeys" ] && ok "man page has exactly the $nkeys key bindings" \
 	|| bad "man page lists $nman keys, the key table has $nkeys"
 
+# A settings line the interactive screen cannot use is a usage error naming
+# the file and its line (the screen needs a terminal: script(1) gives one).
+rc_line() {
+	local want=$1 got rc
+	mkdir -p "$tmp/xdg/memcgtop"
+	printf '%b' "$2" >"$tmp/xdg/memcgtop/memcgtoprc"
+	XDG_CONFIG_HOME=$tmp/xdg script -qec "$(printf '%q ' "$BIN" --root "$FIX/v1-live/cg" --proc "$FIX/v1-live/proc")" /dev/null \
+		</dev/null >"$tmp/pty" 2>&1
+	rc=$?
+	got=$(tr -d '\r' <"$tmp/pty")
+	if [ "$rc" = 2 ] && [ "$got" = "memcgtop: $tmp/xdg/memcgtop/memcgtoprc: $want" ]; then
+		ok "settings error names the line: $want"
+	else
+		bad "settings error: exit $rc (want 2), '$got' (want '$want')"
+	fi
+}
+if command -v script >/dev/null; then
+	rc_line "line 4: sort: unknown column 'bogus'" '# c\ninterval = 1\n\nsort = -bogus\n'
+	rc_line "line 2: columns: unknown set 'nope' (overview, LRU, reclaim, events, limits, custom)" 'sort = usage\ncolumns = nope\n'
+	rc_line "line 3: custom: unknown column 'zz' (memcgtop --list-columns shows them)" '\n\n  custom = usage,zz\n'
+	printf 'x\n' >"$tmp/bad.theme"
+	rc_line "line 2: theme: $tmp/bad.theme: line 1: unknown element 'x' (header, colhead, colsort, row, selected, tagged, near_limit, excess, reclaim, oom, status, error, help, dim)" "\ntheme = $tmp/bad.theme\n# x\n"
+else
+	echo "SKIP: script(1) missing: settings line numbers"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
