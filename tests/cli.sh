@@ -236,5 +236,21 @@ else
 	echo "SKIP: script(1) missing: settings line numbers"
 fi
 
+# The man page's node_exporter example is the command the shipped systemd
+# unit runs (the one tests/prometheus/run.sh exercises): --output, never a
+# shell redirection, and -F prometheus.
+ex=$(grep -E '^\.B memcgtop .*node\\-exporter' man/memcgtop.1 | sed 's/^\.B //; s/\\-/-/g')
+unit=$(sed -n 's|^ExecStart=/usr/bin/||p' contrib/memcgtop-textfile.service)
+if [ -n "$ex" ] && [ "$ex" = "$unit" ]; then
+	ok "man page node_exporter example is the unit's command"
+else
+	bad "man page node_exporter example '$ex' is not the unit's '$unit'"
+fi
+if grep -E '^\.B memcgtop .*>' man/memcgtop.1; then
+	bad "a man page example redirects into a file"
+else
+	ok "no man page example redirects into a file"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
