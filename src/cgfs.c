@@ -1319,8 +1319,8 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 			 "recorded again; record the live hierarchy");
 		return -EINVAL;
 	}
-	r = record_open(dir, max, cgfs_mode(cg), cgfs_root(cg), &cg->rec, err,
-			errlen);
+	r = record_open(dir, max, cgfs_mode(cg), cgfs_root(cg), cg->start,
+			&cg->rec, err, errlen);
 	if (r < 0)
 		return r;
 	/* The system figures come from the files themselves while recording
@@ -1450,12 +1450,18 @@ static int load_series(struct cgfs *cg, const char *path, char *err,
 	return r;
 }
 
+static int normalise_start(const char *in, char **ret);
+
 /* A recording's DIR/info: the mode and root of the host it was made on,
- * shown on replay as they were shown live. */
-static void read_info(struct cgfs *cg)
+ * shown on replay as they were shown live, and the group the recording
+ * started at, where replay starts unless a CGROUP was given (ret_start,
+ * NULL when the info has none). */
+static void read_info(struct cgfs *cg, char **ret_start)
 {
 	char path[PATH_MAX + 8], line[PATH_MAX + 8];
 	FILE *f;
+
+	*ret_start = NULL;
 
 	snprintf(path, sizeof(path), "%s/info", cg->root);
 	f = fopen(path, "re");
@@ -1469,6 +1475,9 @@ static void read_info(struct cgfs *cg)
 			cg->shown_mode = strdup(line + 5);
 		else if (!strncmp(line, "root ", 5) && !cg->shown_root)
 			cg->shown_root = strdup(line + 5);
+		else if (!strncmp(line, "start /", 7) && !*ret_start &&
+			 normalise_start(line + 6, ret_start) < 0)
+			*ret_start = NULL;
 	}
 	fclose(f);
 }
@@ -1569,7 +1578,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	      char *err, size_t errlen)
 {
 	struct cgfs *cg = calloc(1, sizeof(*cg));
-	char path[PATH_MAX];
+	char path[PATH_MAX], *start;
 	struct stat st;
 	int r;
 
@@ -1603,6 +1612,13 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 			if (r < 0) {
 				cgfs_close(cg);
 				return r;
+			}
+			read_info(cg, &start);
+			if (start && !opts->start) {
+				free(cg->start);
+				cg->start = start;
+			} else {
+				free(start);
 			}
 			snprintf(path, sizeof(path), "%s/%ld", opts->root,
 				 cg->slot[0]);
@@ -1662,8 +1678,6 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		}
 	}
 	cg->proc_given = opts->proc != NULL;
-	if (cg->series)
-		read_info(cg);
 	/* A series replays the system figures only from its own recording:
 	 * --proc, or the proc series a recording keeps beside its samples. */
 	if (!opts->proc && cg->series) {
