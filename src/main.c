@@ -91,7 +91,8 @@ static const char usage_text[] =
 "  -F, --format FMT         text | csv | json | openmetrics | prometheus\n"
 "                           (default text)\n"
 "      --depth N            show groups at most N levels below the start\n"
-"  -f, --filter TEXT        show only groups whose path contains TEXT\n"
+"  -f, --filter TEXT        show only groups whose path contains TEXT, and\n"
+"                           their ancestors\n"
 "  -r, --raw                exact numbers (bytes, per-second) in text output\n"
 "      --root DIR           read the cgroup hierarchy at DIR (a fixture, a\n"
 "                           recorded series or a container's mount)\n"
@@ -790,6 +791,7 @@ int main(int argc, char **argv)
 	struct cgfs *cg = NULL;
 	uint64_t fields = 0;
 	int *order = NULL, *rows = NULL;
+	unsigned char *match = NULL;
 	size_t order_cap = 0;
 	char err[512];
 	double next;
@@ -916,9 +918,11 @@ int main(int argc, char **argv)
 		if (m.n > order_cap) {
 			free(order);
 			free(rows);
+			free(match);
 			order = malloc(m.n * sizeof(*order));
 			rows = malloc(m.n * sizeof(*rows));
-			if (!order || !rows) {
+			match = malloc(m.n);
+			if (!order || !rows || !match) {
 				fprintf(stderr, "memcgtop: %s\n",
 					strerror(ENOMEM));
 				status = 1;
@@ -928,10 +932,21 @@ int main(int argc, char **argv)
 		}
 		n = model_order(&m, sort_cmp, &sa, order);
 		start_depth = m.n ? m.groups[0]->depth : 0;
+		if (o.filter) {
+			/* Matches and their ancestors, as on the screen: a
+			 * match keeps its place in the tree and its name is
+			 * read below its parents'. */
+			memset(match, 0, m.n);
+			for (size_t i = 0; i < m.n; i++) {
+				if (!strstr(m.groups[i]->path, o.filter))
+					continue;
+				for (int g = (int)i; g >= 0 && !match[g];
+				     g = m.groups[g]->parent)
+					match[g] = 1;
+			}
+		}
 		for (size_t i = 0; i < n; i++) {
-			const struct mgroup *g = m.groups[order[i]];
-
-			if (o.filter && !strstr(g->path, o.filter))
+			if (o.filter && !match[order[i]])
 				continue;
 			rows[k++] = order[i];
 		}
@@ -958,6 +973,7 @@ int main(int argc, char **argv)
 	}
 	free(order);
 	free(rows);
+	free(match);
 	free(o.cols);
 	model_free(&m);
 	snapshot_free(&snap);

@@ -93,8 +93,18 @@ want="/fixture /fixture/batch /fixture/idle /fixture/web "
 [ "$paths" = "$want" ] && ok "--depth 1 shows the start and its children" || bad "--depth: got '$paths'"
 # shellcheck disable=SC2086
 paths=$("$BIN" $V1 -b -F csv -c path -f deep | tail -n +2 | cut -d, -f3 | tr -d '\r' | tr '\n' ' ')
-want="/fixture/batch/deep /fixture/batch/deep/leaf "
-[ "$paths" = "$want" ] && ok "-f keeps only matching paths" || bad "-f: got '$paths'"
+want="/ /fixture /fixture/batch /fixture/batch/deep /fixture/batch/deep/leaf "
+[ "$paths" = "$want" ] && ok "-f keeps matching paths and their ancestors" || bad "-f: got '$paths'"
+# Two groups of one name under different parents: the text tree tells them
+# apart by their ancestors, as the screen's filter does.
+for d in . a a/writer b b/writer c; do
+	mkdir -p "$tmp/two/$d"
+	echo 9223372036854771712 >"$tmp/two/$d/memory.limit_in_bytes"
+	echo 4096 >"$tmp/two/$d/memory.usage_in_bytes"
+done
+got=$("$BIN" --root "$tmp/two" --proc "$FIX/v1-live/proc" -b -r -c usage,path -o +path -f writer | tail -n +6)
+want=$(printf '%s\n' ' USAGE GROUP' '  4096 /' '  4096   a' '  4096     writer' '  4096   b' '  4096     writer')
+[ "$got" = "$want" ] && ok "-f in text shows the matches under their ancestors" || bad "-f text: got '$got'"
 # shellcheck disable=SC2086
 hdr=$("$BIN" $V1 -b -F csv -c usage,path,failcnt_per_s | head -1 | tr -d '\r')
 [ "$hdr" = "time,iteration,usage,path,failcnt_per_s" ] && ok "-c picks and orders CSV columns" \
