@@ -381,9 +381,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
  * for text. */
 static void default_columns(struct opts *o, int version)
 {
+	/* v1 has no pgscan or pgsteal: limit hits and refaults instead. */
 	static const char *const overview_v1[] = {
 		"usage", "limit", "soft", "excess", "use_pct", "swap",
-		"pgscan_per_s", "pgsteal_per_s", "path",
+		"failcnt_per_s", "refault_file_per_s", "path",
 	};
 	static const char *const overview_v2[] = {
 		"usage", "limit", "low", "excess", "use_pct", "swap",
