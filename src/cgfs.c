@@ -520,7 +520,8 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 {
 	unsigned want_usage = files & CFBIT(CF_USAGE);
 	struct kvctx stat = { .map = cg->stat_keys, .s = s };
-	uint64_t v;
+	uint64_t v, memsw = 0;
+	int has_memsw = 0;
 	ssize_t n;
 
 	cg->stale = 0;
@@ -533,8 +534,18 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 			files |= CFBIT(CF_STAT);
 		files &= CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS);
 	}
+	if (cg->version == 1 && is_root && (files & CFBIT(CF_USAGE)))
+		files |= CFBIT(CF_KMEM);	/* for the root's usage, below */
+	if (cg->version == 1 && (files & CFBIT(CF_MEMSW)) &&
+	    read_value(cg, dirfd, CF_MEMSW, &memsw) == 0)
+		has_memsw = 1;
+	/* v1 swap is memsw - usage: the two files are read back to back, so
+	 * that the group moves as little as possible in between. */
 	if ((files & CFBIT(CF_USAGE)) && read_value(cg, dirfd, CF_USAGE, &v) == 0)
 		sample_set(s, F_USAGE, v);
+	if (has_memsw && sample_has(s, F_USAGE) && memsw != VAL_MAX)
+		sample_set(s, F_SWAP, memsw > s->v[F_USAGE] ?
+			   memsw - s->v[F_USAGE] : 0);
 	if ((files & CFBIT(CF_LIMIT)) && read_value(cg, dirfd, CF_LIMIT, &v) == 0)
 		sample_set(s, F_LIMIT, v);
 	if ((files & CFBIT(CF_HIGH)) && read_value(cg, dirfd, CF_HIGH, &v) == 0)
@@ -573,28 +584,30 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 					   stat.extra);
 		}
 	}
-	if (cg->version == 1 && (files & CFBIT(CF_MEMSW))) {
-		uint64_t memsw;
-
-		if (read_value(cg, dirfd, CF_MEMSW, &memsw) == 0) {
-			if (sample_has(s, F_USAGE) && memsw != VAL_MAX)
-				sample_set(s, F_SWAP, memsw > s->v[F_USAGE] ?
-					   memsw - s->v[F_USAGE] : 0);
-		} else {
-			/* Without swap accounting there is no memsw file;
-			 * memory.stat's total_swap is then the figure (absent
-			 * too when swap accounting is off entirely).  The
-			 * stat is read for it only then: it costs the kernel
-			 * more than three value files. */
-			if (!(files & CFBIT(CF_STAT))) {
-				n = read_cf(cg, dirfd, CF_STAT);
-				if (n >= 0)
-					parse_keyvals(cg->buf, (size_t)n,
-						      kv_store, &stat);
-			}
-			if (stat.has_extra)
-				sample_set(s, F_SWAP, stat.extra);
+	if (cg->version == 1 && (files & CFBIT(CF_MEMSW)) && !has_memsw) {
+		/* Without swap accounting there is no memsw file;
+		 * memory.stat's total_swap is then the figure (absent too
+		 * when swap accounting is off entirely).  The stat is read
+		 * for it only then: it costs the kernel more than three
+		 * value files. */
+		if (!(files & CFBIT(CF_STAT))) {
+			n = read_cf(cg, dirfd, CF_STAT);
+			if (n >= 0)
+				parse_keyvals(cg->buf, (size_t)n, kv_store,
+					      &stat);
 		}
+		if (stat.has_extra)
+			sample_set(s, F_SWAP, stat.extra);
+	}
+	if (cg->version == 1 && is_root && want_usage &&
+	    sample_has(s, F_USAGE)) {
+		/* The kernel makes the v1 root's usage from the global file
+		 * and anon page counts, leaving out the kernel memory it
+		 * charges to the groups below; the root's kmem counter holds
+		 * all of that, so with it the root is not smaller than its
+		 * children.  Without the kmem file the kernel's figure stays. */
+		if (sample_has(s, F_KERNEL))
+			sample_set(s, F_USAGE, s->v[F_USAGE] + s->v[F_KERNEL]);
 	}
 	if (files & (CFBIT(CF_EVENTS) | CFBIT(CF_OOMCTL))) {
 		enum cgfile f = cg->version == 2 ? CF_EVENTS : CF_OOMCTL;
@@ -1179,6 +1192,26 @@ static uint64_t limit_above(struct cgfs *cg, int rootfd)
 	return lim;
 }
 
+/*
+ * No group holds more swap than the host has, and none at all where the
+ * host has no swap.  v1's swap is memsw - usage, two files read one after
+ * the other: a group that is charged or uncharged in between shows the
+ * difference as swap (measured: 100K on the v1 root of a swapless host).
+ */
+static void clamp_swap(struct snapshot *snap)
+{
+	uint64_t total = snap->sys.v[S_SWAP_TOTAL];
+
+	if (!(snap->sys.valid & FBIT(S_SWAP_TOTAL)))
+		return;
+	for (size_t i = 0; i < snap->n; i++) {
+		struct sample *s = &snap->groups[i].s;
+
+		if (sample_has(s, F_SWAP) && s->v[F_SWAP] > total)
+			s->v[F_SWAP] = total;
+	}
+}
+
 int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		       struct snapshot *snap, char *err, size_t errlen)
 {
@@ -1301,6 +1334,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	cg->cur_path = NULL;
 	sysinfo_read(cg->sys, cg->series ? (size_t)cg->slot[sample] : 0,
 		     &snap->sys);
+	clamp_swap(snap);
 	if (cg->rec) {
 		r = record_end(cg->rec, snap->mono, snap->wall, err, errlen);
 		if (r < 0)

@@ -246,6 +246,26 @@ else
 	echo "SKIP: script(1) missing: settings line numbers"
 fi
 
+# v1 swap is memsw - usage: none where the host has no swap, never more
+# than SwapTotal; the v1 root's usage adds its kmem counter (the kernel
+# memory of the whole hierarchy, which the kernel's root figure leaves out).
+mkdir -p "$tmp/sw/c" "$tmp/swp0" "$tmp/swp4"
+printf '%s\n' 104857600 >"$tmp/sw/memory.usage_in_bytes"
+printf '%s\n' 108003328 >"$tmp/sw/memory.memsw.usage_in_bytes"
+printf '%s\n' 31457280 >"$tmp/sw/memory.kmem.usage_in_bytes"
+printf '%s\n' 125829120 >"$tmp/sw/c/memory.usage_in_bytes"
+printf '%s\n' 131072000 >"$tmp/sw/c/memory.memsw.usage_in_bytes"
+printf '%s\n' 20971520 >"$tmp/sw/c/memory.kmem.usage_in_bytes"
+for d in "$tmp/sw" "$tmp/sw/c"; do echo 9223372036854771712 >"$d/memory.limit_in_bytes"; done
+printf 'MemTotal: 1048576 kB\nMemAvailable: 524288 kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n' >"$tmp/swp0/meminfo"
+printf 'MemTotal: 1048576 kB\nMemAvailable: 524288 kB\nSwapTotal: 4096 kB\nSwapFree: 0 kB\n' >"$tmp/swp4/meminfo"
+got=$("$BIN" --root "$tmp/sw" --proc "$tmp/swp0" -b -F csv -c path,usage,swap -o +path | tail -n +2 | cut -d, -f3- | tr -d '\r' | tr '\n' ' ')
+[ "$got" = "/,136314880,0 /c,125829120,0 " ] && ok "v1: no swap where the host has none; root usage = usage + kmem" \
+	|| bad "v1 swap with SwapTotal 0: got '$got'"
+got=$("$BIN" --root "$tmp/sw" --proc "$tmp/swp4" -b -F csv -c path,swap -o +path | tail -n +2 | cut -d, -f3- | tr -d '\r' | tr '\n' ' ')
+[ "$got" = "/,3145728 /c,4194304 " ] && ok "v1: swap is memsw - usage, at most SwapTotal" \
+	|| bad "v1 swap with SwapTotal 4M: got '$got'"
+
 # The man page's node_exporter example is the command the shipped systemd
 # unit runs (the one tests/prometheus/run.sh exercises): --output, never a
 # shell redirection, and -F prometheus.
