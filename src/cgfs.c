@@ -534,15 +534,19 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 			files |= CFBIT(CF_STAT);
 		files &= CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS);
 	}
-	if (cg->version == 1 && is_root && (files & CFBIT(CF_USAGE)))
-		files |= CFBIT(CF_KMEM);	/* for the root's usage, below */
 	if (cg->version == 1 && (files & CFBIT(CF_MEMSW)) &&
 	    read_value(cg, dirfd, CF_MEMSW, &memsw) == 0)
 		has_memsw = 1;
-	/* v1 swap is memsw - usage: the two files are read back to back, so
-	 * that the group moves as little as possible in between. */
+	/* v1 swap is memsw - usage and the v1 root's usage adds kmem (see
+	 * below): the files are read back to back, so that the group moves
+	 * as little as possible in between. */
 	if ((files & CFBIT(CF_USAGE)) && read_value(cg, dirfd, CF_USAGE, &v) == 0)
 		sample_set(s, F_USAGE, v);
+	if (cg->version == 1 && is_root && want_usage) {
+		if (read_value(cg, dirfd, CF_KMEM, &v) == 0)
+			sample_set(s, F_KERNEL, v);
+		files &= ~CFBIT(CF_KMEM);
+	}
 	if (has_memsw && sample_has(s, F_USAGE) && memsw != VAL_MAX)
 		sample_set(s, F_SWAP, memsw > s->v[F_USAGE] ?
 			   memsw - s->v[F_USAGE] : 0);
