@@ -18,6 +18,9 @@ struct config {
 	char **folded;		/* group paths shown folded */
 	size_t nfolded;
 	unsigned has;		/* CONFIG_HAS_* */
+	/* The line each of sort, columns, custom and theme came from (the
+	 * last one given), for errors found when the value is used. */
+	unsigned sort_line, set_line, custom_line, theme_line;
 };
 
 #define CONFIG_HAS_DELAY 1u

@@ -4,7 +4,7 @@
  * A recording is a series (see cgfs.h): DIR/timestamps, one whole tree of
  * the files read per sample in DIR/SLOT/, the procfs files in
  * DIR/proc/SLOT/ with DIR/proc/timestamps, and DIR/info naming the host's
- * mode and root.  With a maximum, slots are reused oldest first and
+ * mode and root and the start group.  With a maximum, slots are reused oldest first and
  * timestamps lists the samples in order as "MONO WALL SLOT".
  */
 #ifndef MEMCGTOP_RECORD_H
@@ -16,10 +16,11 @@
 struct recorder;
 
 /* max 0: keep every sample.  Creates DIR (mode 0755) if missing; refuses
- * a DIR that holds anything but an earlier recording. */
+ * a DIR that holds anything but an earlier recording.  start: the start
+ * group, "" for the root, else "a/b". */
 int record_open(const char *dir, long max, const char *mode,
-		const char *root, struct recorder **ret, char *err,
-		size_t errlen);
+		const char *root, const char *start, struct recorder **ret,
+		char *err, size_t errlen);
 void record_close(struct recorder *r);
 
 /* A new sample: its slot is made empty. */

@@ -521,7 +521,8 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 {
 	unsigned want_usage = files & CFBIT(CF_USAGE);
 	struct kvctx stat = { .map = cg->stat_keys, .s = s };
-	uint64_t v;
+	uint64_t v, memsw = 0;
+	int has_memsw = 0;
 	ssize_t n;
 
 	cg->stale = 0;
@@ -534,8 +535,22 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 			files |= CFBIT(CF_STAT);
 		files &= CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS);
 	}
+	if (cg->version == 1 && (files & CFBIT(CF_MEMSW)) &&
+	    read_value(cg, dirfd, CF_MEMSW, &memsw) == 0)
+		has_memsw = 1;
+	/* v1 swap is memsw - usage and the v1 root's usage adds kmem (see
+	 * below): the files are read back to back, so that the group moves
+	 * as little as possible in between. */
 	if ((files & CFBIT(CF_USAGE)) && read_value(cg, dirfd, CF_USAGE, &v) == 0)
 		sample_set(s, F_USAGE, v);
+	if (cg->version == 1 && is_root && want_usage) {
+		if (read_value(cg, dirfd, CF_KMEM, &v) == 0)
+			sample_set(s, F_KERNEL, v);
+		files &= ~CFBIT(CF_KMEM);
+	}
+	if (has_memsw && sample_has(s, F_USAGE) && memsw != VAL_MAX)
+		sample_set(s, F_SWAP, memsw > s->v[F_USAGE] ?
+			   memsw - s->v[F_USAGE] : 0);
 	if ((files & CFBIT(CF_LIMIT)) && read_value(cg, dirfd, CF_LIMIT, &v) == 0)
 		sample_set(s, F_LIMIT, v);
 	if ((files & CFBIT(CF_HIGH)) && read_value(cg, dirfd, CF_HIGH, &v) == 0)
@@ -574,28 +589,30 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 					   stat.extra);
 		}
 	}
-	if (cg->version == 1 && (files & CFBIT(CF_MEMSW))) {
-		uint64_t memsw;
-
-		if (read_value(cg, dirfd, CF_MEMSW, &memsw) == 0) {
-			if (sample_has(s, F_USAGE) && memsw != VAL_MAX)
-				sample_set(s, F_SWAP, memsw > s->v[F_USAGE] ?
-					   memsw - s->v[F_USAGE] : 0);
-		} else {
-			/* Without swap accounting there is no memsw file;
-			 * memory.stat's total_swap is then the figure (absent
-			 * too when swap accounting is off entirely).  The
-			 * stat is read for it only then: it costs the kernel
-			 * more than three value files. */
-			if (!(files & CFBIT(CF_STAT))) {
-				n = read_cf(cg, dirfd, CF_STAT);
-				if (n >= 0)
-					parse_keyvals(cg->buf, (size_t)n,
-						      kv_store, &stat);
-			}
-			if (stat.has_extra)
-				sample_set(s, F_SWAP, stat.extra);
+	if (cg->version == 1 && (files & CFBIT(CF_MEMSW)) && !has_memsw) {
+		/* Without swap accounting there is no memsw file;
+		 * memory.stat's total_swap is then the figure (absent too
+		 * when swap accounting is off entirely).  The stat is read
+		 * for it only then: it costs the kernel more than three
+		 * value files. */
+		if (!(files & CFBIT(CF_STAT))) {
+			n = read_cf(cg, dirfd, CF_STAT);
+			if (n >= 0)
+				parse_keyvals(cg->buf, (size_t)n, kv_store,
+					      &stat);
 		}
+		if (stat.has_extra)
+			sample_set(s, F_SWAP, stat.extra);
+	}
+	if (cg->version == 1 && is_root && want_usage &&
+	    sample_has(s, F_USAGE)) {
+		/* The kernel makes the v1 root's usage from the global file
+		 * and anon page counts, leaving out the kernel memory it
+		 * charges to the groups below; the root's kmem counter holds
+		 * all of that, so with it the root is not smaller than its
+		 * children.  Without the kmem file the kernel's figure stays. */
+		if (sample_has(s, F_KERNEL))
+			sample_set(s, F_USAGE, s->v[F_USAGE] + s->v[F_KERNEL]);
 	}
 	if (files & (CFBIT(CF_EVENTS) | CFBIT(CF_OOMCTL))) {
 		enum cgfile f = cg->version == 2 ? CF_EVENTS : CF_OOMCTL;
@@ -1180,6 +1197,26 @@ static uint64_t limit_above(struct cgfs *cg, int rootfd)
 	return lim;
 }
 
+/*
+ * No group holds more swap than the host has, and none at all where the
+ * host has no swap.  v1's swap is memsw - usage, two files read one after
+ * the other: a group that is charged or uncharged in between shows the
+ * difference as swap (measured: 100K on the v1 root of a swapless host).
+ */
+static void clamp_swap(struct snapshot *snap)
+{
+	uint64_t total = snap->sys.v[S_SWAP_TOTAL];
+
+	if (!(snap->sys.valid & FBIT(S_SWAP_TOTAL)))
+		return;
+	for (size_t i = 0; i < snap->n; i++) {
+		struct sample *s = &snap->groups[i].s;
+
+		if (sample_has(s, F_SWAP) && s->v[F_SWAP] > total)
+			s->v[F_SWAP] = total;
+	}
+}
+
 int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		       struct snapshot *snap, char *err, size_t errlen)
 {
@@ -1302,6 +1339,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	cg->cur_path = NULL;
 	sysinfo_read(cg->sys, cg->series ? (size_t)cg->slot[sample] : 0,
 		     &snap->sys);
+	clamp_swap(snap);
 	if (cg->rec) {
 		r = record_end(cg->rec, snap->mono, snap->wall, err, errlen);
 		if (r < 0)
@@ -1320,8 +1358,8 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 			 "recorded again; record the live hierarchy");
 		return -EINVAL;
 	}
-	r = record_open(dir, max, cgfs_mode(cg), cgfs_root(cg), &cg->rec, err,
-			errlen);
+	r = record_open(dir, max, cgfs_mode(cg), cgfs_root(cg), cg->start,
+			&cg->rec, err, errlen);
 	if (r < 0)
 		return r;
 	/* The system figures come from the files themselves while recording
@@ -1451,12 +1489,18 @@ static int load_series(struct cgfs *cg, const char *path, char *err,
 	return r;
 }
 
+static int normalise_start(const char *in, char **ret);
+
 /* A recording's DIR/info: the mode and root of the host it was made on,
- * shown on replay as they were shown live. */
-static void read_info(struct cgfs *cg)
+ * shown on replay as they were shown live, and the group the recording
+ * started at, where replay starts unless a CGROUP was given (ret_start,
+ * NULL when the info has none). */
+static void read_info(struct cgfs *cg, char **ret_start)
 {
 	char path[PATH_MAX + 8], line[PATH_MAX + 8];
 	FILE *f;
+
+	*ret_start = NULL;
 
 	snprintf(path, sizeof(path), "%s/info", cg->root);
 	f = fopen(path, "re");
@@ -1470,6 +1514,9 @@ static void read_info(struct cgfs *cg)
 			cg->shown_mode = strdup(line + 5);
 		else if (!strncmp(line, "root ", 5) && !cg->shown_root)
 			cg->shown_root = strdup(line + 5);
+		else if (!strncmp(line, "start /", 7) && !*ret_start &&
+			 normalise_start(line + 6, ret_start) < 0)
+			*ret_start = NULL;
 	}
 	fclose(f);
 }
@@ -1570,7 +1617,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	      char *err, size_t errlen)
 {
 	struct cgfs *cg = calloc(1, sizeof(*cg));
-	char path[PATH_MAX];
+	char path[PATH_MAX], *start;
 	struct stat st;
 	int r;
 
@@ -1604,6 +1651,13 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 			if (r < 0) {
 				cgfs_close(cg);
 				return r;
+			}
+			read_info(cg, &start);
+			if (start && !opts->start) {
+				free(cg->start);
+				cg->start = start;
+			} else {
+				free(start);
 			}
 			snprintf(path, sizeof(path), "%s/%ld", opts->root,
 				 cg->slot[0]);
@@ -1663,8 +1717,6 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		}
 	}
 	cg->proc_given = opts->proc != NULL;
-	if (cg->series)
-		read_info(cg);
 	/* A series replays the system figures only from its own recording:
 	 * --proc, or the proc series a recording keeps beside its samples. */
 	if (!opts->proc && cg->series) {

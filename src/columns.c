@@ -24,8 +24,9 @@ const struct column columns[] = {
 	  "levels below the hierarchy root (the root is 0)" },
 	RAW("usage", "USAGE", 6, U_BYTES, F_USAGE,
 	    "memory charged to the group and its descendants: v1 "
-	    "memory.usage_in_bytes, v2 memory.current (v2 root: memory.stat "
-	    "anon + file + kernel + sock)"),
+	    "memory.usage_in_bytes (v1 root: plus memory.kmem.usage_in_bytes), "
+	    "v2 memory.current (v2 root: memory.stat anon + file + kernel + "
+	    "sock)"),
 	RAW("limit", "LIMIT", 6, U_BYTES, F_LIMIT,
 	    "hard limit: v1 memory.limit_in_bytes, v2 memory.max"),
 	RAW("high", "HIGH", 6, U_BYTES, F_HIGH,
@@ -51,7 +52,8 @@ const struct column columns[] = {
 	    "usage as a percentage of the effective limit"),
 	RAW("swap", "SWAP", 6, U_BYTES, F_SWAP,
 	    "swap used: v1 memory.memsw.usage_in_bytes minus usage (or "
-	    "memory.stat total_swap), v2 memory.swap.current"),
+	    "memory.stat total_swap), v2 memory.swap.current; at most the "
+	    "host's SwapTotal"),
 	RAW("swap_limit", "SWPMAX", 6, U_BYTES, F_SWAP_LIMIT,
 	    "v2 memory.swap.max"),
 	RAW("swappiness", "SWPNS", 5, U_INT, F_SWAPPINESS,

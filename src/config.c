@@ -125,15 +125,19 @@ int config_parse(const char *buf, size_t len, struct config *ret, char *err,
 			c.has |= CONFIG_HAS_DELAY;
 		} else if (KEY("sort")) {
 			r = set_str(c.sort, sizeof(c.sort), v, vl);
+			c.sort_line = lineno;
 			c.has |= CONFIG_HAS_SORT;
 		} else if (KEY("columns")) {
 			r = set_str(c.set, sizeof(c.set), v, vl);
+			c.set_line = lineno;
 			c.has |= CONFIG_HAS_SET;
 		} else if (KEY("custom")) {
 			r = set_str(c.custom, sizeof(c.custom), v, vl);
+			c.custom_line = lineno;
 			c.has |= CONFIG_HAS_CUSTOM;
 		} else if (KEY("theme")) {
 			r = set_str(c.theme, sizeof(c.theme), v, vl);
+			c.theme_line = lineno;
 			c.has |= CONFIG_HAS_THEME;
 		} else if (KEY("folded")) {
 			r = vl && v[0] == '/' ? add_folded(&c, v, vl) : -EINVAL;

@@ -78,7 +78,8 @@ static const char usage_text[] =
 "Usage: memcgtop [OPTIONS] [CGROUP]\n"
 "Show memory cgroups: usage, limits, protections, LRU sizes and reclaim.\n"
 "Interactive on a terminal (h inside for the keys); batch output otherwise.\n"
-"CGROUP starts the tree at that group (a path below the hierarchy root).\n"
+"CGROUP starts the tree at that group (a path below the hierarchy root;\n"
+"without it, a recording replays from the group it started at).\n"
 "\n"
 "  -b, --batch              batch output; implied when stdout is not a terminal\n"
 "  -n, --iterations N       refreshes to print, then exit (batch default 1;\n"
@@ -90,7 +91,8 @@ static const char usage_text[] =
 "  -F, --format FMT         text | csv | json | openmetrics | prometheus\n"
 "                           (default text)\n"
 "      --depth N            show groups at most N levels below the start\n"
-"  -f, --filter TEXT        show only groups whose path contains TEXT\n"
+"  -f, --filter TEXT        show only groups whose path contains TEXT, and\n"
+"                           their ancestors\n"
 "  -r, --raw                exact numbers (bytes, per-second) in text output\n"
 "      --root DIR           read the cgroup hierarchy at DIR (a fixture, a\n"
 "                           recorded series or a container's mount)\n"
@@ -379,9 +381,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
  * for text. */
 static void default_columns(struct opts *o, int version)
 {
+	/* v1 has no pgscan or pgsteal: limit hits and refaults instead. */
 	static const char *const overview_v1[] = {
 		"usage", "limit", "soft", "excess", "use_pct", "swap",
-		"pgscan_per_s", "pgsteal_per_s", "path",
+		"failcnt_per_s", "refault_file_per_s", "path",
 	};
 	static const char *const overview_v2[] = {
 		"usage", "limit", "low", "excess", "use_pct", "swap",
@@ -626,7 +629,7 @@ static int run_sets(const struct opts *o, struct cgfs *cg)
 
 /*
  * The screen's start-up settings; the command line wins over them.  A bad
- * setting is a usage error naming the file and the setting.
+ * setting is a usage error naming the file, the line and the setting.
  */
 static int apply_config(struct opts *o, struct config *cfg)
 {
@@ -649,8 +652,8 @@ static int apply_config(struct opts *o, struct config *cfg)
 					     cfg->sort[0] == '-');
 
 		if (!col_find(k)) {
-			fprintf(stderr, "memcgtop: %s: sort: unknown column "
-				"'%s'\n", path, k);
+			fprintf(stderr, "memcgtop: %s: line %u: sort: unknown "
+				"column '%s'\n", path, cfg->sort_line, k);
 			config_free(cfg);
 			return -EINVAL;
 		}
@@ -661,7 +664,8 @@ static int apply_config(struct opts *o, struct config *cfg)
 	if ((cfg->has & CONFIG_HAS_CUSTOM) && !o->cols_arg) {
 		if (col_parse_list(cfg->custom, &o->cols, &o->ncols, err,
 				   sizeof(err)) < 0) {
-			fprintf(stderr, "memcgtop: %s: custom: %s\n", path, err);
+			fprintf(stderr, "memcgtop: %s: line %u: custom: %s\n",
+				path, cfg->custom_line, err);
 			config_free(cfg);
 			return -EINVAL;
 		}
@@ -671,9 +675,10 @@ static int apply_config(struct opts *o, struct config *cfg)
 		for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
 			ok |= strcmp(cfg->set, sets[i]) == 0;
 		if (!ok) {
-			fprintf(stderr, "memcgtop: %s: columns: unknown set '%s' "
-				"(overview, LRU, reclaim, events, limits, "
-				"custom)\n", path, cfg->set);
+			fprintf(stderr, "memcgtop: %s: line %u: columns: "
+				"unknown set '%s' (overview, LRU, reclaim, "
+				"events, limits, custom)\n", path,
+				cfg->set_line, cfg->set);
 			config_free(cfg);
 			return -EINVAL;
 		}
@@ -685,7 +690,8 @@ static int apply_config(struct opts *o, struct config *cfg)
 		struct theme th;
 
 		if (theme_load(cfg->theme, &th, err, sizeof(err)) < 0) {
-			fprintf(stderr, "memcgtop: %s: theme: %s\n", path, err);
+			fprintf(stderr, "memcgtop: %s: line %u: theme: %s\n",
+				path, cfg->theme_line, err);
 			config_free(cfg);
 			return -EINVAL;
 		}
@@ -807,6 +813,7 @@ int main(int argc, char **argv)
 	struct cgfs *cg = NULL;
 	uint64_t fields = 0;
 	int *order = NULL, *rows = NULL;
+	unsigned char *match = NULL;
 	size_t order_cap = 0;
 	char err[512];
 	double next;
@@ -933,9 +940,11 @@ int main(int argc, char **argv)
 		if (m.n > order_cap) {
 			free(order);
 			free(rows);
+			free(match);
 			order = malloc(m.n * sizeof(*order));
 			rows = malloc(m.n * sizeof(*rows));
-			if (!order || !rows) {
+			match = malloc(m.n);
+			if (!order || !rows || !match) {
 				fprintf(stderr, "memcgtop: %s\n",
 					strerror(ENOMEM));
 				status = 1;
@@ -945,10 +954,21 @@ int main(int argc, char **argv)
 		}
 		n = model_order(&m, sort_cmp, &sa, order);
 		start_depth = m.n ? m.groups[0]->depth : 0;
+		if (o.filter) {
+			/* Matches and their ancestors, as on the screen: a
+			 * match keeps its place in the tree and its name is
+			 * read below its parents'. */
+			memset(match, 0, m.n);
+			for (size_t i = 0; i < m.n; i++) {
+				if (!strstr(m.groups[i]->path, o.filter))
+					continue;
+				for (int g = (int)i; g >= 0 && !match[g];
+				     g = m.groups[g]->parent)
+					match[g] = 1;
+			}
+		}
 		for (size_t i = 0; i < n; i++) {
-			const struct mgroup *g = m.groups[order[i]];
-
-			if (o.filter && !strstr(g->path, o.filter))
+			if (o.filter && !match[order[i]])
 				continue;
 			rows[k++] = order[i];
 		}
@@ -975,6 +995,7 @@ int main(int argc, char **argv)
 	}
 	free(order);
 	free(rows);
+	free(match);
 	free(o.cols);
 	model_free(&m);
 	snapshot_free(&snap);

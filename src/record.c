@@ -103,8 +103,8 @@ static int usable(int fd)
 }
 
 int record_open(const char *dir, long max, const char *mode,
-		const char *root, struct recorder **ret, char *err,
-		size_t errlen)
+		const char *root, const char *start, struct recorder **ret,
+		char *err, size_t errlen)
 {
 	struct recorder *r = calloc(1, sizeof(*r));
 	FILE *f;
@@ -157,6 +157,10 @@ int record_open(const char *dir, long max, const char *mode,
 		return -EIO;
 	}
 	fprintf(f, "mode %s\nroot %s\n", mode, root);
+	/* Where replay starts without a CGROUP; a name with a newline would
+	 * not read back as one line, and is left to the command line. */
+	if (!strchr(start, '\n'))
+		fprintf(f, "start /%s\n", start);
 	if (fclose(f) != 0) {
 		snprintf(err, errlen, "--record %s/info: %s", dir,
 			 strerror(errno));

@@ -95,8 +95,18 @@ want="/fixture /fixture/batch /fixture/idle /fixture/web "
 [ "$paths" = "$want" ] && ok "--depth 1 shows the start and its children" || bad "--depth: got '$paths'"
 # shellcheck disable=SC2086
 paths=$("$BIN" $V1 -b -F csv -c path -f deep | tail -n +2 | cut -d, -f3 | tr -d '\r' | tr '\n' ' ')
-want="/fixture/batch/deep /fixture/batch/deep/leaf "
-[ "$paths" = "$want" ] && ok "-f keeps only matching paths" || bad "-f: got '$paths'"
+want="/ /fixture /fixture/batch /fixture/batch/deep /fixture/batch/deep/leaf "
+[ "$paths" = "$want" ] && ok "-f keeps matching paths and their ancestors" || bad "-f: got '$paths'"
+# Two groups of one name under different parents: the text tree tells them
+# apart by their ancestors, as the screen's filter does.
+for d in . a a/writer b b/writer c; do
+	mkdir -p "$tmp/two/$d"
+	echo 9223372036854771712 >"$tmp/two/$d/memory.limit_in_bytes"
+	echo 4096 >"$tmp/two/$d/memory.usage_in_bytes"
+done
+got=$("$BIN" --root "$tmp/two" --proc "$FIX/v1-live/proc" -b -r -c usage,path -o +path -f writer | tail -n +6)
+want=$(printf '%s\n' ' USAGE GROUP' '  4096 /' '  4096   a' '  4096     writer' '  4096   b' '  4096     writer')
+[ "$got" = "$want" ] && ok "-f in text shows the matches under their ancestors" || bad "-f text: got '$got'"
 # shellcheck disable=SC2086
 hdr=$("$BIN" $V1 -b -F csv -c usage,path,failcnt_per_s | head -1 | tr -d '\r')
 [ "$hdr" = "time,iteration,usage,path,failcnt_per_s" ] && ok "-c picks and orders CSV columns" \
@@ -256,6 +266,68 @@ done < <("$BIN" --list-keys)
 nman=$(awk '/^\.SS KEYS/{f=1;next} /^\.S[HS]/{f=0} f && /^\.B /{n++} END{print n+0}' man/memcgtop.1)
 [ "$nman" = "$nkeys" ] && ok "man page has exactly the $nkeys key bindings" \
 	|| bad "man page lists $nman keys, the key table has $nkeys"
+
+# A settings line the interactive screen cannot use is a usage error naming
+# the file and its line (the screen needs a terminal: script(1) gives one).
+rc_line() {
+	local want=$1 got rc
+	mkdir -p "$tmp/xdg/memcgtop"
+	printf '%b' "$2" >"$tmp/xdg/memcgtop/memcgtoprc"
+	XDG_CONFIG_HOME=$tmp/xdg script -qec "$(printf '%q ' "$BIN" --root "$FIX/v1-live/cg" --proc "$FIX/v1-live/proc")" /dev/null \
+		</dev/null >"$tmp/pty" 2>&1
+	rc=$?
+	got=$(tr -d '\r' <"$tmp/pty")
+	if [ "$rc" = 2 ] && [ "$got" = "memcgtop: $tmp/xdg/memcgtop/memcgtoprc: $want" ]; then
+		ok "settings error names the line: $want"
+	else
+		bad "settings error: exit $rc (want 2), '$got' (want '$want')"
+	fi
+}
+if command -v script >/dev/null; then
+	rc_line "line 4: sort: unknown column 'bogus'" '# c\ninterval = 1\n\nsort = -bogus\n'
+	rc_line "line 2: columns: unknown set 'nope' (overview, LRU, reclaim, events, limits, custom)" 'sort = usage\ncolumns = nope\n'
+	rc_line "line 3: custom: unknown column 'zz' (memcgtop --list-columns shows them)" '\n\n  custom = usage,zz\n'
+	printf 'x\n' >"$tmp/bad.theme"
+	rc_line "line 2: theme: $tmp/bad.theme: line 1: unknown element 'x' (header, colhead, colsort, row, selected, tagged, near_limit, excess, reclaim, oom, status, error, help, dim)" "\ntheme = $tmp/bad.theme\n# x\n"
+else
+	echo "SKIP: script(1) missing: settings line numbers"
+fi
+
+# v1 swap is memsw - usage: none where the host has no swap, never more
+# than SwapTotal; the v1 root's usage adds its kmem counter (the kernel
+# memory of the whole hierarchy, which the kernel's root figure leaves out).
+mkdir -p "$tmp/sw/c" "$tmp/swp0" "$tmp/swp4"
+printf '%s\n' 104857600 >"$tmp/sw/memory.usage_in_bytes"
+printf '%s\n' 108003328 >"$tmp/sw/memory.memsw.usage_in_bytes"
+printf '%s\n' 31457280 >"$tmp/sw/memory.kmem.usage_in_bytes"
+printf '%s\n' 125829120 >"$tmp/sw/c/memory.usage_in_bytes"
+printf '%s\n' 131072000 >"$tmp/sw/c/memory.memsw.usage_in_bytes"
+printf '%s\n' 20971520 >"$tmp/sw/c/memory.kmem.usage_in_bytes"
+for d in "$tmp/sw" "$tmp/sw/c"; do echo 9223372036854771712 >"$d/memory.limit_in_bytes"; done
+printf 'MemTotal: 1048576 kB\nMemAvailable: 524288 kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n' >"$tmp/swp0/meminfo"
+printf 'MemTotal: 1048576 kB\nMemAvailable: 524288 kB\nSwapTotal: 4096 kB\nSwapFree: 0 kB\n' >"$tmp/swp4/meminfo"
+got=$("$BIN" --root "$tmp/sw" --proc "$tmp/swp0" -b -F csv -c path,usage,swap -o +path | tail -n +2 | cut -d, -f3- | tr -d '\r' | tr '\n' ' ')
+[ "$got" = "/,136314880,0 /c,125829120,0 " ] && ok "v1: no swap where the host has none; root usage = usage + kmem" \
+	|| bad "v1 swap with SwapTotal 0: got '$got'"
+got=$("$BIN" --root "$tmp/sw" --proc "$tmp/swp4" -b -F csv -c path,swap -o +path | tail -n +2 | cut -d, -f3- | tr -d '\r' | tr '\n' ' ')
+[ "$got" = "/,3145728 /c,4194304 " ] && ok "v1: swap is memsw - usage, at most SwapTotal" \
+	|| bad "v1 swap with SwapTotal 4M: got '$got'"
+
+# The man page's node_exporter example is the command the shipped systemd
+# unit runs (the one tests/prometheus/run.sh exercises): --output, never a
+# shell redirection, and -F prometheus.
+ex=$(grep -E '^\.B memcgtop .*node\\-exporter' man/memcgtop.1 | sed 's/^\.B //; s/\\-/-/g')
+unit=$(sed -n 's|^ExecStart=/usr/bin/||p' contrib/memcgtop-textfile.service)
+if [ -n "$ex" ] && [ "$ex" = "$unit" ]; then
+	ok "man page node_exporter example is the unit's command"
+else
+	bad "man page node_exporter example '$ex' is not the unit's '$unit'"
+fi
+if grep -E '^\.B memcgtop .*>' man/memcgtop.1; then
+	bad "a man page example redirects into a file"
+else
+	ok "no man page example redirects into a file"
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -181,7 +181,12 @@ static void k_sort_right(struct tui *t) { sort_step(t, 1); }
 static void k_invert(struct tui *t) { sort_by(t, t->sort, !t->sort_desc); }
 static void k_by_usage(struct tui *t) { sort_by(t, col_find("usage"), 1); }
 static void k_by_excess(struct tui *t) { sort_by(t, col_find("excess"), 1); }
-static void k_by_scan(struct tui *t) { sort_by(t, col_find("pgscan_per_s"), 1); }
+/* v1 has no pgscan: its reclaim shows as limit hits. */
+static void k_by_scan(struct tui *t)
+{
+	sort_by(t, col_find(cgfs_version(t->cg) == 2 ? "pgscan_per_s" :
+			    "failcnt_per_s"), 1);
+}
 
 static void k_tag(struct tui *t)
 {
@@ -344,7 +349,8 @@ static const struct binding bindings[] = {
 	{ { 'I' }, "I", "invert the sort order", k_invert },
 	{ { 'M' }, "M", "sort by usage", k_by_usage },
 	{ { 'E' }, "E", "sort by excess", k_by_excess },
-	{ { 'R' }, "R", "sort by pages scanned per second", k_by_scan },
+	{ { 'R' }, "R", "sort by pages scanned per second (v1: failcnt per second)",
+	  k_by_scan },
 	{ { ' ' }, "Space", "tag or untag the group, then move down", k_tag },
 	{ { 'U' }, "U", "untag every group", k_untag },
 	{ { KEY_ENTER, '\r', '\n', 'd' }, "Enter d",

@@ -117,13 +117,26 @@ static void init_sets(struct tui *t)
 		[SET_LIMITS] = { "usage", "limit", "high", "low", "min", "soft",
 				 "eff_limit", "swap_limit", "swappiness", NULL },
 	};
+	/* v1 memory.stat has no pgscan or pgsteal and v1 groups no pressure
+	 * file: those places go to what v1 has of reclaim, the limit hits
+	 * and the refaults. */
+	static const char *const keys_v1[SET_CUSTOM][12] = {
+		[SET_OVERVIEW] = { "usage", "limit", "soft", "excess",
+				   "use_pct", "swap", "failcnt_per_s",
+				   "refault_file_per_s", NULL },
+		[SET_RECLAIM] = { "failcnt_per_s", "excess",
+				  "refault_anon_per_s", "refault_file_per_s",
+				  "pgmajfault_per_s", "swap", NULL },
+	};
 	int v2 = cgfs_version(t->cg) == 2;
 
 	for (int s = 0; s < SET_CUSTOM; s++) {
+		const char *const *set = !v2 && keys_v1[s][0] ? keys_v1[s] :
+			keys[s];
 		size_t n = 0;
 
-		for (int i = 0; keys[s][i]; i++) {
-			const char *k = keys[s][i];
+		for (int i = 0; set[i]; i++) {
+			const char *k = set[i];
 
 			if (strcmp(k, "#prot") == 0)
 				k = v2 ? "low" : "soft";

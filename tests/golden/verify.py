@@ -258,6 +258,13 @@ def v1_group(d, path, limits):
     g['file'] = st('total_cache')
     g['shmem'] = st('total_shmem')
     g['kernel'] = val('memory.kmem.usage_in_bytes')
+    # The v1 root: the kernel's usage (global file + anon pages) plus its
+    # kmem counter, the kernel memory of the whole hierarchy; swap above
+    # came from the kernel's usage.
+    if path == '/' and is_int(u) and is_int(g['kernel']):
+        g['usage'] = u + g['kernel']
+        if is_int(s):
+            g['excess'] = 0 if s == MAX else max(0, g['usage'] - s)
     for k in ('active_anon', 'inactive_anon', 'active_file', 'inactive_file',
               'unevictable'):
         g[k] = st('total_' + k)
@@ -742,7 +749,13 @@ def main():
     samples = []
     for k in range(nit + 1):
         v1, groups = read_sample(os.path.join(F, 'cg', str(k)))
-        samples.append((v1, groups, read_system(os.path.join(F, 'proc', str(k)))))
+        system = read_system(os.path.join(F, 'proc', str(k)))
+        # No group has more swap than the host: none where it has none.
+        total = system['swap_total']
+        for g in groups.values():
+            if is_int(total) and is_int(g['swap']) and g['swap'] > total:
+                g['swap'] = total
+        samples.append((v1, groups, system))
     exp = [expected_iteration(k, samples, ts, root_arg)
            for k in range(1, nit + 1)]
     ck = Checker()

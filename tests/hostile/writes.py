@@ -63,7 +63,7 @@ ALLOWED = {
     ("record.c", "record_open", "unlinkat"): "--record: old timestamps of DIR",
     ("record.c", "record_open", "openat"): "--record: DIR/info (O_NOFOLLOW)",
     ("record.c", "record_open", "fdopen"): "--record: DIR/info (w)",
-    ("record.c", "record_open", "fprintf"): "--record: DIR/info's two lines",
+    ("record.c", "record_open", "fprintf"): "--record: DIR/info's lines",
     ("record.c", "write_at", "openat"): "--record: one recorded file (O_NOFOLLOW)",
     ("record.c", "write_at", "write"): "--record: its content",
     ("record.c", "write_stamps", "openat"): "--record: timestamps.tmp (O_NOFOLLOW)",

@@ -61,6 +61,18 @@ done
 	grep -qx "mode hybrid\|mode v1\|mode v2" "$tmp/rec/info" \
 	&& ok "recording layout: 5 samples (4 iterations), groups, proc files, info" \
 	|| bad "recording layout: $(ls "$tmp/rec") $(cat "$tmp/rec/info")"
+# Without a CGROUP, replay starts where the recording started (DIR/info
+# says where); an explicit CGROUP still wins.
+grep -qxF "start /$T" "$tmp/rec/info" && ok "info names the start group /$T" \
+	|| bad "info: $(cat "$tmp/rec/info")"
+"$BIN" -b -F prometheus -n 4 --root "$tmp/rec" >"$tmp/replay0.prom" 2>"$tmp/err"
+cmp -s "$tmp/live.prometheus" "$tmp/replay0.prom" && [ ! -s "$tmp/err" ] \
+	&& ok "replay without CGROUP starts at the recorded group, byte for byte" \
+	|| bad "replay without CGROUP: $(cmp "$tmp/live.prometheus" "$tmp/replay0.prom" 2>&1 | head -1) $(head -c 200 "$tmp/err")"
+"$BIN" -b -F csv -c path,usage -n 1 --root "$tmp/rec" / 2>"$tmp/err" | tr -d '\r' >"$tmp/replay1.csv"
+sed -n 2p "$tmp/replay1.csv" | grep -q ',1,/,$' && grep -q ",1,/$T,[0-9]" "$tmp/replay1.csv" \
+	&& ok "replay with CGROUP / starts at the root as asked" \
+	|| bad "replay with /: $(head -3 "$tmp/replay1.csv") $(head -c 200 "$tmp/err")"
 # The kernel's own file and the recorded one are the same bytes.
 want=$(cat "$MNT/$T/c/memory.swappiness")
 [ "$(cat "$tmp/rec/4/$T/c/memory.swappiness")" = "$want" ] && ok "recorded memory.swappiness is the kernel's ($want)" \

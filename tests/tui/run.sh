@@ -838,10 +838,14 @@ if [[ $l1 == "memcgtop $T1  "* && $l1 == *"v1 $V1/cg"* && $l1 == *"every 30.0s"*
 else
 	fail "v1 80x24: header line 1 lacks 'memcgtop $T1', 'v1 $V1/cg' or 'every 30.0s'"
 fi
-check_line $C 4 ' ▼ USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  SCAN/s STEAL/s GROUP' "v1: column titles (SOFT in place of LOW)"
-# frontend: soft limit, excess = usage - soft, eff limit from the stat file.
+check_line $C 4 ' ▼ USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  FAIL/s   RFF/s GROUP' "v1: column titles (SOFT in place of LOW; FAIL/s and RFF/s, as v1 has no pgscan or pgsteal)"
+# frontend: soft limit, excess = usage - soft, eff limit from the stat file;
+# failcnt and file refaults per second from samples 0 and 1.
 v1_row() {
-	local p=$1 d=$V1/cg/1$1 u l s x e pct sw ms
+	local p=$1 d=$V1/cg/1$1 u l s x e pct sw ms dt fr rf
+	dt=$(awk -v a="$(mono "$V1" 0)" -v b="$(mono "$V1" 1)" 'BEGIN { printf "%.9f", b - a }')
+	fr=$(awk -v a="$(readv "$V1/cg/0$p/memory.failcnt")" -v b="$(readv "$d/memory.failcnt")" -v t="$dt" 'BEGIN { print (b - a) / t }')
+	rf=$(rate total_workingset_refault_file "$V1/cg/0$p" "$d" "$dt")
 	u=$(readv "$d/memory.usage_in_bytes")
 	l=$(readv "$d/memory.limit_in_bytes"); [ "$l" -ge 9223372036854771712 ] && l=max
 	s=$(readv "$d/memory.soft_limit_in_bytes"); [ "$s" -ge 9223372036854771712 ] && s=max
@@ -852,7 +856,7 @@ v1_row() {
 	ms=$(readv "$d/memory.memsw.usage_in_bytes")
 	sw=$(( ms > u ? ms - u : 0 ))
 	printf '  %6s %6s %6s %6s %5s %6s %7s %7s %*s%s\n' "$(human "$u")" "$(human "$l")" \
-		"$(human "$s")" "$(human "$x")" "$pct" "$(human "$sw")" - - \
+		"$(human "$s")" "$(human "$x")" "$pct" "$(human "$sw")" "$(human_rate "$fr")" "$(human_rate "$rf")" \
 		$((2 * $(tr -cd / <<<"$p" | wc -c) + 2)) '' "${p##*/}"
 }
 for g in /fixture/web/frontend /fixture/web/backend /fixture/batch/hog /fixture/batch/cache; do
@@ -860,9 +864,9 @@ for g in /fixture/web/frontend /fixture/web/backend /fixture/batch/hog /fixture/
 	check_has $C "^$(sed 's/[].()[*^$]/\\&/g' <<<"$want")\$" "v1: row of $g"
 done
 V1_TITLES=(
-' ▼ USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  SCAN/s STEAL/s GROUP'
+' ▼ USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  FAIL/s   RFF/s GROUP'
 ' ▼ USAGE A-ANON I-ANON A-FILE I-FILE UNEVIC   RFA/s   RFF/s GROUP'
-'   SCNK/s  SCND/s  STLK/s  STLD/s   EFF   RFA/s   RFF/s  PSI-S  PSI-F GROUP'
+'   FAIL/s EXCESS   RFA/s   RFF/s   MAJ/s   SWAP GROUP'
 '  OOMKILL  KILL/s  FAILCNT  FAIL/s GROUP'
 ' ▼ USAGE  LIMIT   SOFT EFFLIM SWPNS GROUP'
 '  GROUP'
@@ -871,6 +875,9 @@ for i in 1 2 3 4 5 0; do
 	keys $C Tab
 	check_line $C 4 "${V1_TITLES[$i]}" "v1 sets: Tab to ${SETS[$i]}: column titles"
 done
+lit $C R
+check_line $C 3 "Columns: overview  Sort: failcnt_per_s desc  Groups: 11 shown of 11" "v1: R sorts by failcnt per second (v1 has no pgscan)"
+check_line $C 4 '   USAGE  LIMIT   SOFT EXCESS  USE%   SWAP▼ FAIL/s   RFF/s GROUP' "v1: R marks FAIL/s"
 lit $C q
 check_has $C '^EXIT=0' "v1: q quits with status 0"
 tm kill-session -t $C
