@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* out_text.c - top -b style text: a header, then the tree. */
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fmt.h"
@@ -34,36 +36,107 @@ static void header(struct out_ctx *o)
 		st.full);
 }
 
+static int indent_of(const struct out_ctx *o, const struct mgroup *g)
+{
+	int indent = 2 * (g->depth - o->start_depth);
+
+	return indent > 0 ? indent : 0;
+}
+
+/* The group's name as printed; returns its width on the terminal. */
+static size_t name_of(const struct mgroup *g, char *buf, size_t len)
+{
+	const char *shown = g->parent < 0 ? g->path : g->name;
+
+	return fmt_escape(buf, len, shown, strlen(shown));
+}
+
+/* Columns of a value column: its widest value, at least its own width
+ * (-r prints numbers wider than the titles). */
+static int value_width(const struct out_ctx *o, const struct column *c)
+{
+	char buf[64];
+	int w = c->width;
+
+	for (size_t r = 0; r < o->nrows; r++) {
+		col_format(c, col_value(c, o->m, o->m->groups[o->rows[r]]),
+			   o->human, buf, sizeof(buf));
+		if ((int)strlen(buf) > w)
+			w = (int)strlen(buf);
+	}
+	return w;
+}
+
+/*
+ * Columns come in the order of -c; GROUP goes last when the list has no
+ * path.  Unless last, GROUP is as wide as its widest indented name.
+ */
 void out_text(struct out_ctx *o)
 {
-	char buf[64], name[1024];
+	char buf[64], name[1100];
+	size_t n = o->ncols, path = o->ncols, gw = strlen("GROUP");
+	const char *sep;
+	int last, *w = calloc(n ? n : 1, sizeof(*w));
+
+	if (!w) {
+		fputs("memcgtop: out of memory\n", stderr);
+		exit(1);
+	}
 
 	if (o->iteration > 1)
 		fputc('\n', o->f);
 	header(o);
-	for (size_t i = 0; i < o->ncols; i++) {
+	for (size_t i = 0; i < n; i++)
+		if (o->cols[i]->unit == U_PATH && path == n)
+			path = i;
+	last = path + 1 >= n;
+	for (size_t i = 0; i < n; i++)
+		w[i] = o->cols[i]->unit == U_PATH ? 0 : value_width(o, o->cols[i]);
+	for (size_t r = 0; !last && r < o->nrows; r++) {
+		const struct mgroup *g = o->m->groups[o->rows[r]];
+		size_t cw = (size_t)indent_of(o, g) + name_of(g, name,
+							      sizeof(name));
+
+		gw = cw > gw ? cw : gw;
+	}
+	/* Cells are separated by one space, with none at the end of a line. */
+	sep = "";
+	for (size_t i = 0; i < n; i++) {
 		const struct column *c = o->cols[i];
 
-		if (c->unit == U_PATH)
+		if (c->unit != U_PATH)
+			fprintf(o->f, "%s%*s", sep, w[i], c->title);
+		else if (i == path && !last)
+			fprintf(o->f, "%s%-*s", sep, (int)gw, "GROUP");
+		else
 			continue;
-		fprintf(o->f, "%*s ", c->width, c->title);
+		sep = " ";
 	}
-	fputs("GROUP\n", o->f);
+	fprintf(o->f, "%s\n", last ? (*sep ? " GROUP" : "GROUP") : "");
 	for (size_t r = 0; r < o->nrows; r++) {
 		const struct mgroup *g = o->m->groups[o->rows[r]];
-		int indent = 2 * (g->depth - o->start_depth);
-		const char *shown = g->parent < 0 ? g->path : g->name;
+		int indent = indent_of(o, g);
+		size_t cw = (size_t)indent + name_of(g, name, sizeof(name));
 
-		for (size_t i = 0; i < o->ncols; i++) {
+		sep = "";
+		for (size_t i = 0; i < n; i++) {
 			const struct column *c = o->cols[i];
 
-			if (c->unit == U_PATH)
+			if (c->unit != U_PATH) {
+				col_format(c, col_value(c, o->m, g), o->human,
+					   buf, sizeof(buf));
+				fprintf(o->f, "%s%*s", sep, w[i], buf);
+			} else if (i == path && !last) {
+				fprintf(o->f, "%s%*s%s%*s", sep, indent, "",
+					name, (int)(gw - cw), "");
+			} else {
 				continue;
-			col_format(c, col_value(c, o->m, g), o->human, buf,
-				   sizeof(buf));
-			fprintf(o->f, "%*s ", c->width, buf);
+			}
+			sep = " ";
 		}
-		fmt_escape(name, sizeof(name), shown, strlen(shown));
-		fprintf(o->f, "%*s%s\n", indent, "", name);
+		if (last)
+			fprintf(o->f, "%s%*s%s", sep, indent, "", name);
+		fputc('\n', o->f);
 	}
+	free(w);
 }

@@ -119,6 +119,48 @@ first=$("$BIN" $V1 -b -F csv -c path,usage -o -usage /fixture/web | sed -n 3p | 
 first=$("$BIN" $V1 -b -F csv -c path,usage -o +usage /fixture/web | sed -n 3p | cut -d, -f3)
 [ "$first" = "/fixture/web/frontend" ] && ok "-o +usage puts the smaller sibling first" \
 	|| bad "-o +usage: first child '$first'"
+# Text output keeps the order of -c, GROUP included (last when -c has no
+# path); edge-vanish sample 1 (see tests/fixtures/README.md): / 1088 MiB,
+# /a 200 MiB of 512 MiB, /c 50 MiB unlimited.
+EV="--root $FIX/edge-vanish/cg --proc $FIX/edge-vanish/proc"
+textcase() { # DESC EXPECTED ARGS...
+	local desc=$1 want=$2 got
+	shift 2
+	# shellcheck disable=SC2086
+	got=$("$BIN" $EV -b -n 1 "$@" | tail -n +6)
+	[ "$got" = "$want" ] && ok "$desc" || {
+		bad "$desc: got"; printf '%s\n' "$got" | sed 's/^/    |/'; }
+}
+textcase "text: -c path,usage,limit puts GROUP first, padded to the widest name" \
+"GROUP  USAGE  LIMIT
+/       1.1G    max
+  a     200M   512M
+  c    50.0M    max" -c path,usage,limit
+textcase "text: -c usage,path,limit puts GROUP between USAGE and LIMIT" \
+" USAGE GROUP  LIMIT
+  1.1G /        max
+  200M   a     512M
+ 50.0M   c      max" -c usage,path,limit
+textcase "text: -c without path adds GROUP last" \
+" USAGE  LIMIT GROUP
+  1.1G    max /
+  200M   512M   a
+ 50.0M    max   c" -c usage,limit
+textcase "text: -r widens a column to its widest value" \
+"     USAGE     LIMIT GROUP
+1140850688       max /
+ 209715200 536870912   a
+  52428800       max   c" -r -c usage,limit,path
+# Every -r row of the default columns ends each value where its title ends.
+# shellcheck disable=SC2086
+"$BIN" $V1 -b -n 1 -r | tail -n +6 >"$tmp/raw"
+if awk 'NR == 1 { for (i = 1; i <= length($0); i++) if (substr($0, i, 1) != " " && substr($0, i + 1, 1) == " ") end[++n] = i; next }
+	{ k = 0; for (i = 1; i <= length($0) && k < n; i++) if (substr($0, i, 1) != " " && substr($0, i + 1, 1) == " ") if (i != end[++k]) { bad = 1; exit } }
+	END { exit bad || n < 8 }' "$tmp/raw"; then
+	ok "text -r: every value ends in its title's column (v1-live)"
+else
+	bad "text -r: values and titles are not aligned:"; sed 's/^/    |/' "$tmp/raw"
+fi
 # Not a terminal: batch is implied, one iteration by default.
 # shellcheck disable=SC2086
 n=$("$BIN" $V1 | grep -c '^memcgtop - ')

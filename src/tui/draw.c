@@ -7,6 +7,7 @@
  */
 #include <curses.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,15 +57,13 @@ static int char_cols(const struct tui *t, const char *s, size_t n)
 }
 
 /*
- * Draws text at virtual column *vx of line y, clipped by the horizontal
- * scroll (when scroll) and the screen width.  The text is safe for the
- * terminal already (escaped).
+ * Draws text at virtual column *vx of line y, clipped on the left at
+ * column off (0: not at all) and on the right by the screen width.  The
+ * text is safe for the terminal already (escaped).
  */
 static void put(const struct tui *t, int y, int *vx, const char *s, int attr,
-		int scroll)
+		int off)
 {
-	int off = scroll ? t->hscroll : 0;
-
 	attrset(attr);
 	while (*s) {
 		size_t n = fmt_utf8_len((const unsigned char *)s, strlen(s));
@@ -198,49 +197,190 @@ static void draw_header(const struct tui *t)
 	fill(2, vx, A_NORMAL);
 }
 
-/* Where the set has the group column; setn when it has none. */
-static size_t path_index(const struct tui *t)
+/*
+ * The table's layout.  The group column is always drawn, where the set
+ * has it or last when the set has none; [ and ] scroll the other columns
+ * by whole columns while the group column stays.  Columns that do not
+ * fit are left out from the right, never the group name, which keeps at
+ * least NAME_MIN columns (its glyph and the end of its name).
+ */
+#define NAME_MIN 12
+#define TABLE_MIN_COLS 24	/* the tag, a 9-column cell and the name */
+
+struct layout {
+	const struct column *col[SET_MAX_COLS + 1];
+	int w[SET_MAX_COLS + 1];	/* width of the cell after its space */
+	size_t n;
+};
+
+/* Display width of escaped text (the text as put() draws it). */
+static int text_cols(const struct tui *t, const char *s)
 {
-	for (size_t i = 0; i < t->setn[t->cur_set]; i++)
-		if (t->set[t->cur_set][i]->unit == U_PATH)
-			return i;
-	return t->setn[t->cur_set];
+	int w = 0;
+
+	while (*s) {
+		size_t n = fmt_utf8_len((const unsigned char *)s, strlen(s));
+
+		if (n == 0)
+			n = 1;
+		w += char_cols(t, s, n);
+		s += n;
+	}
+	return w;
 }
 
-static void draw_titles(const struct tui *t, int y)
+/* The marker of the sort column, before its title. */
+static const char *sort_mark(const struct tui *t)
 {
-	const struct column *const *cols = t->set[t->cur_set];
-	int vx = 0;
+	return t->utf8 ? (t->sort_desc ? "\xE2\x96\xBC" : "\xE2\x96\xB2") :
+		(t->sort_desc ? "v" : "^");
+}
 
-	put(t, y, &vx, " ", t->attr[TE_COLHEAD], 1);
-	/* The group column has no width of its own: it always comes last,
-	 * wherever the set puts it. */
-	for (size_t j = 0; j <= t->setn[t->cur_set]; j++) {
-		size_t i = j < t->setn[t->cur_set] ? j : path_index(t);
-		const struct column *c;
+/* A value column's width: one more for the sort column when its title
+ * fills it, so that a space always separates the marker from the title
+ * on its left. */
+static int value_cols(const struct tui *t, const struct column *c)
+{
+	return c->width + (c == t->sort && (int)strlen(c->title) >= c->width);
+}
 
-		if (i >= t->setn[t->cur_set] ||
-		    (j < t->setn[t->cur_set] && cols[i]->unit == U_PATH))
-			continue;
-		c = cols[i];
-		int sorted = c == t->sort;
-		const char *mark = !sorted ? " " : t->utf8 ?
-			(t->sort_desc ? "\xE2\x96\xBC" : "\xE2\x96\xB2") :
-			(t->sort_desc ? "v" : "^");
-		char cell[64];
+/* The set's columns other than the group column, and how many come
+ * before the group column. */
+static size_t value_list(const struct tui *t, const struct column **ret,
+			 size_t *ret_before)
+{
+	size_t n = 0;
+
+	*ret_before = SIZE_MAX;
+	for (size_t i = 0; i < t->setn[t->cur_set]; i++) {
+		const struct column *c = t->set[t->cur_set][i];
 
 		if (c->unit == U_PATH) {
-			put(t, y, &vx, mark, t->attr[sorted ? TE_COLSORT :
-				       TE_COLHEAD], 1);
-			put(t, y, &vx, c->title, t->attr[sorted ? TE_COLSORT :
-				       TE_COLHEAD], 1);
+			if (*ret_before == SIZE_MAX)
+				*ret_before = n;
 			continue;
 		}
-		snprintf(cell, sizeof(cell), "%*s", c->width, c->title);
-		put(t, y, &vx, mark, t->attr[sorted ? TE_COLSORT : TE_COLHEAD], 1);
-		put(t, y, &vx, cell, t->attr[sorted ? TE_COLSORT : TE_COLHEAD], 1);
+		ret[n++] = c;
 	}
-	fill(y, vx - t->hscroll, t->attr[TE_COLHEAD]);
+	if (*ret_before == SIZE_MAX)
+		*ret_before = n;
+	return n;
+}
+
+/* How many value columns from the first one fit beside the name. */
+static size_t fitting(const struct tui *t, const struct column **vals,
+		      size_t n, size_t first)
+{
+	int room = COLS - 1 - (1 + NAME_MIN);
+	size_t k = 0;
+
+	for (size_t i = first; i < n; i++, k++) {
+		room -= 1 + value_cols(t, vals[i]);
+		if (room < 0)
+			break;
+	}
+	return k;
+}
+
+/* The largest horizontal scroll: the last column is in view. */
+int tui_hscroll_max(const struct tui *t)
+{
+	const struct column *vals[SET_MAX_COLS];
+	size_t before, n = value_list(t, vals, &before), h = 0;
+
+	while (h < n && h + fitting(t, vals, n, h) < n)
+		h++;
+	return (int)h;
+}
+
+/* Indent, glyph and name of the widest row on the screen. */
+static int names_width(const struct tui *t, int rows)
+{
+	int start_depth = t->m.n ? t->m.groups[0]->depth : 0, w = 0;
+	char name[1100];
+
+	for (int y = 0; y < rows && (size_t)(t->top + y) < t->nvis; y++) {
+		const struct mgroup *g = t->m.groups[t->vis[t->top + y]];
+		int cw;
+
+		screen_name(t, g->parent < 0 ? g->path : g->name, name,
+			    sizeof(name));
+		cw = 2 * (g->depth - start_depth) + 2 + text_cols(t, name);
+		w = cw > w ? cw : w;
+	}
+	return w;
+}
+
+static void layout(struct tui *t, int rows, struct layout *ret)
+{
+	const struct column *vals[SET_MAX_COLS];
+	size_t before, n = value_list(t, vals, &before), k, name;
+	int used = 1, room;
+
+	if (t->hscroll > tui_hscroll_max(t))
+		t->hscroll = tui_hscroll_max(t);
+	if (t->hscroll < 0)
+		t->hscroll = 0;
+	k = fitting(t, vals, n, (size_t)t->hscroll);
+	name = before < (size_t)t->hscroll ? 0 :
+		before - (size_t)t->hscroll > k ? k : before - (size_t)t->hscroll;
+	ret->n = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (i == name)
+			ret->col[ret->n++] = NULL;
+		ret->col[ret->n] = vals[(size_t)t->hscroll + i];
+		ret->w[ret->n] = value_cols(t, ret->col[ret->n]);
+		used += 1 + ret->w[ret->n++];
+	}
+	if (name == k)
+		ret->col[ret->n++] = NULL;
+	/* The group column takes the rest of the line; in the middle, no
+	 * more than its widest row needs. */
+	room = COLS - used - 1;
+	for (size_t i = 0; i < ret->n; i++) {
+		if (ret->col[i])
+			continue;
+		ret->w[i] = room;
+		if (i + 1 < ret->n) {
+			int want = names_width(t, rows);
+
+			want = want > (int)strlen("GROUP") + 1 ? want :
+				(int)strlen("GROUP") + 1;
+			ret->w[i] = want < room ? want : room;
+		}
+	}
+}
+
+static void draw_titles(const struct tui *t, int y, const struct layout *l)
+{
+	const struct column *path = col_find("path");
+	int vx = 0;
+
+	put(t, y, &vx, " ", t->attr[TE_COLHEAD], 0);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct column *c = l->col[i] ? l->col[i] : path;
+		int sorted = c == t->sort;
+		int attr = t->attr[sorted ? TE_COLSORT : TE_COLHEAD];
+		const char *mark = sorted ? sort_mark(t) : "";
+		char cell[80];
+
+		/* The marker touches its own title: on the left of a
+		 * right-aligned one, a space always before it. */
+		if (!l->col[i]) {
+			int end = vx + 1 + l->w[i];
+
+			snprintf(cell, sizeof(cell), " %s%s", mark, c->title);
+			put(t, y, &vx, cell, attr, 0);
+			while (i + 1 < l->n && vx < end && vx < COLS)
+				put(t, y, &vx, " ", attr, 0);
+			continue;
+		}
+		snprintf(cell, sizeof(cell), "%*s%s%s", l->w[i] + 1 -
+			 (int)strlen(c->title) - (sorted ? 1 : 0), "", mark,
+			 c->title);
+		put(t, y, &vx, cell, attr, 0);
+	}
+	fill(y, vx, t->attr[TE_COLHEAD]);
 }
 
 /* The colour a value earns by its meaning. */
@@ -283,54 +423,94 @@ static int has_children(const struct tui *t, size_t vis_idx, int *ret_folded)
 	return t->kids[t->vis[vis_idx]];
 }
 
-static void draw_row(const struct tui *t, int y, size_t vis_idx)
+/*
+ * The group's cell of w columns: indent, glyph, name.  When they do not
+ * fit, the indent shrinks and "…/" before the name says that ancestors'
+ * levels are missing; a name wider than the cell keeps its end after "…".
+ */
+static void draw_name(const struct tui *t, int y, int *vx, size_t vis_idx,
+		      int w, int base, int attr)
 {
 	const struct mgroup *g = t->m.groups[t->vis[vis_idx]];
-	const struct column *const *cols = t->set[t->cur_set];
+	int start_depth = t->m.n ? t->m.groups[0]->depth : 0;
+	int indent = 2 * (g->depth - start_depth), folded, kids, nw;
+	const char *glyph, *more = t->utf8 ? "\xE2\x80\xA6/" : "../";
+	const char *cut = t->utf8 ? "\xE2\x80\xA6" : "..";
+	char name[1100];
+	const char *shown = name;
+
+	kids = has_children(t, vis_idx, &folded);
+	glyph = !kids ? "  " : t->utf8 ? (folded ? "\xE2\x96\xB8 " :
+					  "\xE2\x96\xBE ") :
+		(folded ? "+ " : "- ");
+	screen_name(t, g->parent < 0 ? g->path : g->name, name, sizeof(name));
+	nw = text_cols(t, name);
+	if (indent < 0)
+		indent = 0;
+	if (indent + 2 + nw > w) {
+		int mw = text_cols(t, more), cw = text_cols(t, cut);
+
+		if (indent > 0 && 2 + mw + nw <= w) {
+			indent = w - 2 - mw - nw;
+		} else {
+			/* Drop leading characters until the rest fits. */
+			indent = 0;
+			more = "";
+			while (*shown && 2 + cw + nw > w) {
+				size_t n = fmt_utf8_len(
+					(const unsigned char *)shown,
+					strlen(shown));
+
+				n = n ? n : 1;
+				nw -= char_cols(t, shown, n);
+				shown += n;
+			}
+			if (shown != name)
+				more = cut;
+		}
+	} else {
+		more = "";
+	}
+	for (int i = 0; i < indent; i++)
+		put(t, y, vx, " ", base, 0);
+	put(t, y, vx, glyph, base, 0);
+	put(t, y, vx, more, base, 0);
+	put(t, y, vx, shown, attr, 0);
+}
+
+static void draw_row(const struct tui *t, int y, size_t vis_idx,
+		     const struct layout *l)
+{
+	const struct mgroup *g = t->m.groups[t->vis[vis_idx]];
 	int selected = (int)vis_idx == t->sel;
 	int tagged = (g->view & VIEW_TAGGED) != 0;
 	int oom = (g->rate_valid & FBIT(F_EV_OOM_KILL)) &&
 		g->rate[F_EV_OOM_KILL] > 0;
 	int base = selected ? t->attr[TE_SELECTED] : t->attr[TE_ROW];
-	int start_depth = t->m.n ? t->m.groups[0]->depth : 0;
 	int vx = 0;
 
 	put(t, y, &vx, tagged ? "*" : " ", selected ? base : t->attr[TE_TAGGED],
-	    1);
-	for (size_t j = 0; j <= t->setn[t->cur_set]; j++) {
-		size_t i = j < t->setn[t->cur_set] ? j : path_index(t);
-		const struct column *c;
-		char val[64], cell[80], name[1100];
-		int folded, kids, a;
+	    0);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct column *c = l->col[i];
+		char val[64], cell[80];
 
-		if (i >= t->setn[t->cur_set] ||
-		    (j < t->setn[t->cur_set] && cols[i]->unit == U_PATH))
-			continue;
-		c = cols[i];
+		if (!c) {
+			int end = vx + 1 + l->w[i];
 
-		if (c->unit == U_PATH) {
-			const char *glyph;
-
-			kids = has_children(t, vis_idx, &folded);
-			glyph = !kids ? "  " : t->utf8 ?
-				(folded ? "\xE2\x96\xB8 " : "\xE2\x96\xBE ") :
-				(folded ? "+ " : "- ");
-			snprintf(cell, sizeof(cell), " %*s", 2 * (g->depth -
-				 start_depth), "");
-			put(t, y, &vx, cell, base, 1);
-			put(t, y, &vx, glyph, base, 1);
-			screen_name(t, g->parent < 0 ? g->path : g->name, name,
-				    sizeof(name));
-			a = selected ? base : oom ? t->attr[TE_OOM] :
-				tagged ? t->attr[TE_TAGGED] : base;
-			put(t, y, &vx, name, a, 1);
+			put(t, y, &vx, " ", base, 0);
+			draw_name(t, y, &vx, vis_idx, l->w[i], base, selected ?
+				  base : oom ? t->attr[TE_OOM] : tagged ?
+				  t->attr[TE_TAGGED] : base);
+			while (i + 1 < l->n && vx < end && vx < COLS)
+				put(t, y, &vx, " ", base, 0);
 			continue;
 		}
 		col_format(c, col_value(c, &t->m, g), 1, val, sizeof(val));
-		snprintf(cell, sizeof(cell), " %*s", c->width, val);
-		put(t, y, &vx, cell, selected ? base : cell_attr(t, c, g), 1);
+		snprintf(cell, sizeof(cell), " %*s", l->w[i], val);
+		put(t, y, &vx, cell, selected ? base : cell_attr(t, c, g), 0);
 	}
-	fill(y, vx - t->hscroll, base);
+	fill(y, vx, base);
 }
 
 /* Keeps the selected row inside the list's window. */
@@ -440,16 +620,35 @@ static void draw_status(const struct tui *t)
 
 void tui_draw(struct tui *t)
 {
+	struct layout l;
 	int rows, y;
 
 	erase();
-	if (LINES < 5 || COLS < 20) {
+	if (LINES < 5) {
 		char msg[64];
 		int vx = 0;
 
 		snprintf(msg, sizeof(msg), "terminal too small (%dx%d)", COLS,
 			 LINES);
 		put(t, 0, &vx, msg, A_NORMAL, 0);
+		refresh();
+		return;
+	}
+	/* Narrower than this the table would lose the names. */
+	if (COLS < TABLE_MIN_COLS) {
+		char msg[64];
+		const char *s = msg, *next, *end;
+
+		snprintf(msg, sizeof(msg), "terminal too narrow (need %d "
+			 "columns)", TABLE_MIN_COLS);
+		for (y = 0; *s && y < LINES; y++, s = next) {
+			char part[64];
+			int vx = 0;
+
+			end = tui_wrap(s, COLS, &next);
+			snprintf(part, sizeof(part), "%.*s", (int)(end - s), s);
+			put(t, y, &vx, part, A_NORMAL, 0);
+		}
 		refresh();
 		return;
 	}
@@ -472,11 +671,12 @@ void tui_draw(struct tui *t)
 		return;
 	}
 	draw_header(t);
-	draw_titles(t, HEADER_LINES - 1);
 	rows = tui_list_rows(t);
 	scroll_to_selection(t, rows);
+	layout(t, rows, &l);
+	draw_titles(t, HEADER_LINES - 1, &l);
 	for (y = 0; y < rows && (size_t)(t->top + y) < t->nvis; y++)
-		draw_row(t, HEADER_LINES + y, (size_t)(t->top + y));
+		draw_row(t, HEADER_LINES + y, (size_t)(t->top + y), &l);
 	if (t->pane != PANE_NONE)
 		tui_draw_pane(t, HEADER_LINES + rows, LINES - 1 - HEADER_LINES -
 			      rows);

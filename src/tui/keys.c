@@ -229,12 +229,18 @@ static void k_pane_up(struct tui *t)
 		t->detail_top--;
 }
 
+/* By whole columns, until the last one is in view. */
 static void k_scroll_left(struct tui *t)
 {
-	t->hscroll = t->hscroll > 8 ? t->hscroll - 8 : 0;
+	if (t->hscroll > 0)
+		t->hscroll--;
 }
 
-static void k_scroll_right(struct tui *t) { t->hscroll += 8; }
+static void k_scroll_right(struct tui *t)
+{
+	if (t->hscroll < tui_hscroll_max(t))
+		t->hscroll++;
+}
 
 static void k_pause(struct tui *t)
 {
@@ -358,10 +364,10 @@ static const struct binding bindings[] = {
 	{ { 'p' }, "p", "processes of the selected group", k_procs },
 	{ { 'J', KEY_SF }, "J Shift-Down", "scroll the pane down", k_pane_down },
 	{ { 'K', KEY_SR }, "K Shift-Up", "scroll the pane up", k_pane_up },
-	{ { '[', KEY_SLEFT }, "[ Shift-Left", "scroll the columns left",
+	{ { '[', KEY_SLEFT }, "[ Shift-Left", "scroll the columns left by one",
 	  k_scroll_left },
-	{ { ']', KEY_SRIGHT }, "] Shift-Right", "scroll the columns right",
-	  k_scroll_right },
+	{ { ']', KEY_SRIGHT }, "] Shift-Right",
+	  "scroll the columns right by one, to the last", k_scroll_right },
 	{ { 's' }, "s", "change the refresh interval", k_delay },
 	{ { 'Z' }, "Z", "pause or resume sampling (the screen stays)", k_pause },
 	{ { 't' }, "t", "recording: one sample back (pauses)", k_step_back },

@@ -80,7 +80,8 @@ struct tui {
 	size_t norder;
 	int *vis;		/* rows shown: folded and filtered out removed */
 	size_t nvis, cap;
-	int sel, top, hscroll;
+	int sel, top;
+	int hscroll;		/* value columns scrolled off on the left */
 	char *sel_path;		/* the selection follows this group */
 
 	enum input_mode input;
@@ -160,6 +161,7 @@ void tui_draw_setup(struct tui *t);
 const char *tui_wrap(const char *s, int cols, const char **ret_next);
 void tui_draw(struct tui *t);
 int tui_list_rows(const struct tui *t);
+int tui_hscroll_max(const struct tui *t);
 const char *tui_set_name(int set);
 
 #endif

@@ -218,7 +218,7 @@ def check_screen(screen, tname):
     if not re.fullmatch(r"Columns: overview  Sort: usage desc  Groups: "
                         r"[0-9]+ shown of [0-9]+", lines[2]):
         probs.append("header line 3 %r" % lines[2])
-    if not lines[3].startswith(" ▼ USAGE  LIMIT   SOFT EXCESS"):
+    if not lines[3].startswith("  ▼USAGE  LIMIT   SOFT EXCESS"):
         probs.append("titles %r" % lines[3])
     prev_level = -1
     nrows = 0

@@ -323,7 +323,7 @@ search() {
 	keys "$1" Enter
 }
 # tree NAME DESC: the tree is shown (not a dialog)
-tree_shown() { wait_for "$1" '^ ▼ USAGE  LIMIT   SOFT ' "${2:-5}"; }
+tree_shown() { wait_for "$1" '^  ▼USAGE  LIMIT   SOFT ' "${2:-5}"; }
 
 # ---- the main session ----------------------------------------------------------
 S=main

@@ -356,16 +356,18 @@ haskids() {
 	return 1
 }
 
-# v2_row PATH [GLYPH-OVERRIDE]: the overview row of a group, sample 0.
+# v2_row PATH [GLYPH-OVERRIDE]: the overview row of a group, sample 0;
+# EXCESS is XW columns wide.
+XW=6
 v2_row() {
 	local p=$1 name glyph ind
 	name=${p##*/}
 	[ "$p" = / ] && name=/
 	if haskids "$p"; then glyph=${2:-▾}' '; else glyph='  '; fi
 	printf -v ind '%*s' $((2 * DEPTH[$p])) ''
-	printf '  %6s %6s %6s %6s %5s %6s %7s %7s %s%s%s\n' \
+	printf '  %6s %6s %6s %*s %5s %6s %7s %7s %s%s%s\n' \
 		"$(human "${U[$p]}")" "$(human "${L[$p]}")" "$(human "${LO[$p]}")" \
-		"$(human "${X[$p]}")" "${P[$p]}" "$(human "${S[$p]}")" \
+		"$XW" "$(human "${X[$p]}")" "${P[$p]}" "$(human "${S[$p]}")" \
 		"$(hrate "${RS[$p]}")" "$(hrate "${RT[$p]}")" \
 		"$ind" "$glyph" "$name"
 }
@@ -411,7 +413,7 @@ clip() {
 HOSTNODE=$(uname -n)
 KREL=$(uname -r)
 HINT='F1 help  Tab columns  < > sort  / search  \ filter  d detail  q quit'
-TITLES_V2=' ▼ USAGE  LIMIT    LOW EXCESS  USE%   SWAP  SCAN/s STEAL/s GROUP'
+TITLES_V2='  ▼USAGE  LIMIT    LOW EXCESS  USE%   SWAP  SCAN/s STEAL/s GROUP'
 
 # --- checks --------------------------------------------------------------
 
@@ -449,7 +451,7 @@ else
 fi
 check_line $A 2 "$(mem_line "$V2" 1)" "v2 80x24: Mem/Swap/Reclaim/PSI line complete"
 check_line $A 3 "Columns: overview  Sort: usage desc  Groups: 11 shown of 11" "v2: header line 3"
-check_line $A 4 "$TITLES_V2" "v2: column titles with ▼ before USAGE"
+check_line $A 4 "$TITLES_V2" "v2: column titles with ▼ on USAGE"
 check_lines $A 5 "$ALL_ROWS" "v2: every tree row (values, rates, indentation, ▾ glyphs, usage order)" end
 check_line $A 24 "$HINT" "v2: status line hints"
 for g in /fixture/work/reclaim /fixture/work/deep/leaf; do
@@ -513,7 +515,7 @@ check_selected $A work "Backspace again selects work"
 
 # Sort keys.
 lit $A '>'
-check_line $A 4 '   USAGE▼ LIMIT    LOW EXCESS  USE%   SWAP  SCAN/s STEAL/s GROUP' "sort: > moves the marker to LIMIT"
+check_line $A 4 '   USAGE ▼LIMIT    LOW EXCESS  USE%   SWAP  SCAN/s STEAL/s GROUP' "sort: > moves the marker to LIMIT, next to its title"
 check_line $A 3 "Columns: overview  Sort: limit desc  Groups: 11 shown of 11" "sort: > header says Sort: limit desc"
 check_lines $A 5 "$(rows $(tree_order L desc))" "sort: limit desc row order (max first, ties by path)" end
 lit $A '<'
@@ -523,16 +525,20 @@ check_line $A 3 "Columns: overview  Sort: limit desc  Groups: 11 shown of 11" "s
 lit $A '<'
 check_line $A 3 "Columns: overview  Sort: usage desc  Groups: 11 shown of 11" "sort: < back to usage"
 lit $A I
-check_line $A 4 ' ▲ USAGE  LIMIT    LOW EXCESS  USE%   SWAP  SCAN/s STEAL/s GROUP' "sort: I shows ▲ before USAGE"
+check_line $A 4 '  ▲USAGE  LIMIT    LOW EXCESS  USE%   SWAP  SCAN/s STEAL/s GROUP' "sort: I shows ▲ on USAGE"
 check_line $A 3 "Columns: overview  Sort: usage asc  Groups: 11 shown of 11" "sort: I header says Sort: usage asc"
 check_lines $A 5 "$(rows $(tree_order U asc))" "sort: I reverses the sibling order" end
 lit $A E
 check_line $A 3 "Columns: overview  Sort: excess desc  Groups: 11 shown of 11" "sort: E header says Sort: excess desc"
-check_line $A 4 '   USAGE  LIMIT    LOW▼EXCESS  USE%   SWAP  SCAN/s STEAL/s GROUP' "sort: E marks EXCESS"
-check_lines $A 5 "$(rows $(tree_order X desc))" "sort: E row order by excess" end
+# EXCESS fills its width: the sort column grows by one for the marker, so
+# that a space separates it from LOW.
+check_line $A 4 '   USAGE  LIMIT    LOW ▼EXCESS  USE%   SWAP  SCAN/s STEAL/s GROUP' "sort: E marks EXCESS (one column wider, a space before the marker)"
+XW=7
+check_lines $A 5 "$(rows $(tree_order X desc))" "sort: E row order by excess, EXCESS 7 wide" end
+XW=6
 lit $A R
 check_line $A 3 "Columns: overview  Sort: pgscan_per_s desc  Groups: 11 shown of 11" "sort: R header says Sort: pgscan_per_s desc"
-check_line $A 4 '   USAGE  LIMIT    LOW EXCESS  USE%   SWAP▼ SCAN/s STEAL/s GROUP' "sort: R marks SCAN/s"
+check_line $A 4 '   USAGE  LIMIT    LOW EXCESS  USE%   SWAP ▼SCAN/s STEAL/s GROUP' "sort: R marks SCAN/s"
 check_lines $A 5 "$(rows $(tree_order RS desc))" "sort: R row order by pages scanned per second" end
 lit $A M
 check_line $A 3 "Columns: overview  Sort: usage desc  Groups: 11 shown of 11" "sort: M header says Sort: usage desc"
@@ -704,10 +710,10 @@ check_line $B 2 "$(mem_line "$V2" 1)" "header line 2 in full: Mem/Swap from memi
 SETS=(overview LRU reclaim events limits custom)
 TITLES=(
 "$TITLES_V2"
-' ▼ USAGE A-ANON I-ANON A-FILE I-FILE UNEVIC   RFA/s   RFF/s GROUP'
+'  ▼USAGE A-ANON I-ANON A-FILE I-FILE UNEVIC   RFA/s   RFF/s GROUP'
 '   SCNK/s  SCND/s  STLK/s  STLD/s   EFF   RFA/s   RFF/s  PSI-S  PSI-F GROUP'
 '   EVOOM OOMKILL  KILL/s   EVMAX   MAX/s  EVHIGH  HIGH/s GROUP'
-' ▼ USAGE  LIMIT   HIGH    LOW    MIN EFFLIM SWPMAX GROUP'
+'  ▼USAGE  LIMIT   HIGH    LOW    MIN EFFLIM SWPMAX GROUP'
 '  GROUP'
 )
 for i in 1 2 3 4 5 0; do
@@ -838,7 +844,7 @@ if [[ $l1 == "memcgtop $T1  "* && $l1 == *"v1 $V1/cg"* && $l1 == *"every 30.0s"*
 else
 	fail "v1 80x24: header line 1 lacks 'memcgtop $T1', 'v1 $V1/cg' or 'every 30.0s'"
 fi
-check_line $C 4 ' ▼ USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  FAIL/s   RFF/s GROUP' "v1: column titles (SOFT in place of LOW; FAIL/s and RFF/s, as v1 has no pgscan or pgsteal)"
+check_line $C 4 '  ▼USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  FAIL/s   RFF/s GROUP' "v1: column titles (SOFT in place of LOW; FAIL/s and RFF/s, as v1 has no pgscan or pgsteal)"
 # frontend: soft limit, excess = usage - soft, eff limit from the stat file;
 # failcnt and file refaults per second from samples 0 and 1.
 v1_row() {
@@ -864,11 +870,11 @@ for g in /fixture/web/frontend /fixture/web/backend /fixture/batch/hog /fixture/
 	check_has $C "^$(sed 's/[].()[*^$]/\\&/g' <<<"$want")\$" "v1: row of $g"
 done
 V1_TITLES=(
-' ▼ USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  FAIL/s   RFF/s GROUP'
-' ▼ USAGE A-ANON I-ANON A-FILE I-FILE UNEVIC   RFA/s   RFF/s GROUP'
+'  ▼USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  FAIL/s   RFF/s GROUP'
+'  ▼USAGE A-ANON I-ANON A-FILE I-FILE UNEVIC   RFA/s   RFF/s GROUP'
 '   FAIL/s EXCESS   RFA/s   RFF/s   MAJ/s   SWAP GROUP'
 '  OOMKILL  KILL/s  FAILCNT  FAIL/s GROUP'
-' ▼ USAGE  LIMIT   SOFT EFFLIM SWPNS GROUP'
+'  ▼USAGE  LIMIT   SOFT EFFLIM SWPNS GROUP'
 '  GROUP'
 )
 for i in 1 2 3 4 5 0; do
@@ -888,15 +894,20 @@ start $D 80 24 "TERM=xterm-256color LANG=C.UTF-8" -d 30 --root "$V2/cg" --proc "
 up $D "resize"
 tm resize-window -t $D -x 40 -y 12
 check_line $D 1 "$(clip 40 <<<"memcgtop $T0  every 30.0s  sample 2/5  v2 $V2/cg")" "resize 40x12: header cut at 40 columns"
-check_line $D 4 "$(clip 40 <<<"$TITLES_V2")" "resize 40x12: column titles cut at 40 columns"
-check_lines $D 5 "$(printf '%s\n' "$ALL_ROWS" | head -7 | clip 40)" "resize 40x12: 7 tree rows fit"
+# At 40 columns the columns that do not fit are left out, not the names:
+# USAGE, LIMIT and LOW (the tag and 3 x 7 columns), then GROUP.
+cols40() { local l; while IFS= read -r l; do printf '%s%s\n' "${l:0:22}" "${l:58}"; done; }
+check_line $D 4 "$(cols40 <<<"$TITLES_V2")" "resize 40x12: titles USAGE LIMIT LOW GROUP"
+check_lines $D 5 "$(printf '%s\n' "$ALL_ROWS" | head -7 | cols40)" "resize 40x12: 7 tree rows fit, each with its name"
 check_line $D 12 "$(clip 40 <<<"$HINT")" "resize 40x12: status line on the last line"
 tm resize-window -t $D -x 20 -y 5
-check_line $D 1 "$(clip 20 <<<"memcgtop $T0  every 30.0s")" "resize 20x5: header cut at 20 columns"
-check_line $D 4 "$(clip 20 <<<"$TITLES_V2")" "resize 20x5: column titles"
-check_line $D 5 "$(clip 20 <<<"$HINT")" "resize 20x5: status line"
-tm resize-window -t $D -x 19 -y 5
-check_line $D 1 "$(clip 19 <<<"terminal too small (19x5)")" "resize 19x5: terminal too small (cut at 19 columns)"
+check_lines $D 1 "terminal too narrow
+(need 24 columns)" "resize 20x5: terminal too narrow (need 24 columns), no broken table" end
+tm resize-window -t $D -x 24 -y 5
+check_line $D 4 "  ▼USAGE GROUP" "resize 24x5: the table from 24 columns: USAGE and GROUP"
+tm resize-window -t $D -x 23 -y 5
+check_lines $D 1 "terminal too narrow
+(need 24 columns)" "resize 23x5: terminal too narrow below 24 columns" end
 tm resize-window -t $D -x 30 -y 4
 check_line $D 1 "terminal too small (30x4)" "resize 30x4: terminal too small (30x4)"
 tm resize-window -t $D -x 80 -y 24
@@ -907,6 +918,123 @@ if ! grep -q '^EXIT=' <<<"$(cap $D)"; then pass "resize: memcgtop still runs"; e
 lit $D q
 check_has $D '^EXIT=0' "resize: q quits with status 0"
 tm kill-session -t $D
+
+echo "== table layout: deep tree, narrow terminal, column scroll, GROUP"
+# A 13-level chain /level01/.../level13 and, beside level13, a long name;
+# every group has the files of edge-v2's leaf /app/worker.
+DEEP=$tmp/deep
+mkdir -p "$DEEP/cg"
+cp tests/fixtures/edge-v2/cg/0/* "$DEEP/cg/" 2>/dev/null
+cp -r tests/fixtures/edge-v2/proc/0 "$DEEP/proc"
+LONG=a-rather-long-name-of-a-service.scope
+p=$DEEP/cg
+for i in 01 02 03 04 05 06 07 08 09 10 11 12 13; do
+	p=$p/level$i
+	mkdir "$p"
+	cp tests/fixtures/edge-v2/cg/0/app/worker/* "$p/"
+done
+mkdir "${p%/*}/$LONG"
+cp tests/fixtures/edge-v2/cg/0/app/worker/* "${p%/*}/$LONG/"
+# name_cell W DEPTH GLYPH NAME: the group cell of W columns as the man page
+# says: indent, glyph, name; else a shorter indent and "…/" before the
+# name; else the glyph and "…" with the end of the name.
+name_cell() {
+	local w=$1 ind=$((2 * $2)) g=$3 n=$4
+	if ((ind + 2 + ${#n} <= w)); then
+		printf '%*s%s%s\n' "$ind" '' "$g" "$n"
+	elif ((ind > 0 && 4 + ${#n} <= w)); then
+		printf '%*s%s…/%s\n' $((w - 4 - ${#n})) '' "$g" "$n"
+	else
+		printf '%s…%s\n' "$g" "${n: -$((w - 3))}"
+	fi
+}
+# deep_names W: the group cells of the deep tree's rows, in screen order.
+deep_names() {
+	local i
+	name_cell "$1" 0 '▾ ' /
+	for i in 01 02 03 04 05 06 07 08 09 10 11 12; do
+		name_cell "$1" $((10#$i)) '▾ ' level$i
+	done
+	name_cell "$1" 13 '  ' "$LONG"
+	name_cell "$1" 13 '  ' level13
+}
+# names_from NAME COL: lines 5..19 of the screen from character COL on.
+names_from() {
+	local l
+	SCREEN=$(cap "$1")
+	sed -n 5,19p <<<"$SCREEN" | while IFS= read -r l; do printf '%s\n' "${l:$2}"; done
+}
+check_names() { # NAME COL W DESC
+	local got want i
+	want=$(deep_names "$3" | sed 's/^/ /')
+	for ((i = 0; i < 60; i++)); do
+		got=$(names_from "$1" "$2")
+		[ "$got" = "$want" ] && break
+		sleep 0.05
+	done
+	if [ "$got" = "$want" ]; then
+		pass "$4"
+	else
+		fail "$4: the group cells from column $2 are not:"
+		printf '%s\n' "$want" | sed 's/^/    >/'
+	fi
+}
+L=layout
+start $L 80 24 "TERM=tmux-256color LANG=C.UTF-8" -d 60 --root "$DEEP/cg" --proc "$DEEP/proc"
+check_line $L 3 "Columns: overview  Sort: usage desc  Groups: 15 shown of 15" "deep 80x24: 15 groups, 13 levels"
+check_line $L 4 "$TITLES_V2" "deep 80x24: titles"
+check_names $L 58 21 "deep 80x24: every row ends with its name; levels 7-13 as …/NAME, the long name as …of-a-service.scope"
+tm resize-window -t $L -x 40 -y 20
+check_line $L 4 "$(cols40 <<<"$TITLES_V2")" "deep 40x20: titles USAGE LIMIT LOW GROUP"
+check_names $L 22 17 "deep 40x20: every row ends with its name (…/ from level 5)"
+lit $L q
+check_has $L '^EXIT=0' "deep: q quits with status 0"
+tm kill-session -t $L
+
+# ] and [ scroll by whole columns; ] stops when the last one is in view.
+L=hscroll
+start $L 40 20 "TERM=tmux-256color LANG=C.UTF-8" -d 60 --root "$V2/cg" --proc "$V2/proc"
+up $L "hscroll"
+for _ in 1 2 3 4 5 6 7 8 9 10; do lit $L ']'; done
+# 5 columns scrolled off: SWAP, SCAN/s and STEAL/s (the last) with GROUP.
+scrolled() { local l; while IFS= read -r l; do printf '%s%s%s\n' "${l:0:1}" "${l:35:23}" "${l:58}"; done; }
+check_line $L 4 "$(scrolled <<<"$TITLES_V2")" "]: ten presses stop with STEAL/s, the last column, in view"
+check_lines $L 5 "$(printf '%s\n' "$ALL_ROWS" | head -14 | scrolled)" "]: the rows show SWAP, SCAN/s, STEAL/s and every name" end
+for _ in 1 2 3 4; do lit $L '['; done
+check_line $L 4 '   LIMIT    LOW EXCESS GROUP' "[: four presses back: LIMIT LOW EXCESS"
+lit $L '['; lit $L '['
+check_line $L 4 "$(cols40 <<<"$TITLES_V2")" "[: back at the first column, and no further"
+tm kill-session -t $L
+
+# -c without path: the screen adds GROUP last, as text output does.
+L=nopath
+start $L 80 24 "TERM=tmux-256color LANG=C.UTF-8" -d 60 -c usage,limit --root "$V2/cg" --proc "$V2/proc"
+up $L "-c usage,limit"
+check_line $L 4 "  ▼USAGE  LIMIT GROUP" "-c usage,limit: the screen shows GROUP last"
+check_lines $L 5 "$(printf '%s\n' "$ALL_ROWS" | while IFS= read -r l; do printf '%s%s\n' "${l:0:15}" "${l:58}"; done)" "-c usage,limit: every row has its name" end
+# The setup screen adds path (last), then moves it before limit: the
+# screen follows.
+lit $L S
+keys $L Space
+lit $L -
+keys $L Escape
+mid() { # ROW: USAGE, the group cell padded to 15 columns, LIMIT
+	local l=$1 n=${1:59}
+	printf '%s %s%*s%s\n' "${l:0:8}" "$n" $((15 - ${#n})) '' "${l:8:7}"
+}
+check_line $L 4 "  ▼USAGE GROUP            LIMIT" "setup: path moved before limit: GROUP between USAGE and LIMIT"
+check_lines $L 5 "$(printf '%s\n' "$ALL_ROWS" | while IFS= read -r l; do mid "$l"; done)" "setup: the rows follow, GROUP as wide as the widest name" end
+lit $L '>'
+check_line $L 4 "   USAGE ▲GROUP           LIMIT" "sort by path (ascending): the marker on GROUP, the cell as wide"
+tm kill-session -t $L
+
+# The sort marker touches its own title in ASCII without colour too.
+L=marker
+start $L 80 24 "TERM=xterm-256color LANG=C.UTF-8" --ascii --no-color -o limit -d 60 --root "$V2/cg" --proc "$V2/proc"
+check_line $L 4 '   USAGE vLIMIT    LOW EXCESS  USE%   SWAP  SCAN/s STEAL/s GROUP' "--ascii --no-color -o limit: vLIMIT"
+lit $L '<'
+check_line $L 4 '  vUSAGE  LIMIT    LOW EXCESS  USE%   SWAP  SCAN/s STEAL/s GROUP' "--ascii --no-color: < moves the marker onto USAGE"
+tm kill-session -t $L
 
 echo "== signals"
 ln -s "$top/tests/fixtures" "$tmp/fx"

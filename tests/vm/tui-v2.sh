@@ -149,7 +149,7 @@ shot() {
 keys() { t send-keys -t m "$@"; }
 lit() { t send-keys -t m -l "$1"; }
 search() { keys /; lit "$1"; keys Enter; }
-tree() { shot "$1" '^ ▼ USAGE  LIMIT    LOW '; }
+tree() { shot "$1" '^  ▼USAGE  LIMIT    LOW '; }
 
 tree start
 # edit GROUP KNOB DOWNS VALUE FILE...: one change through the dialog;
