@@ -474,15 +474,27 @@ static void draw_status(const struct tui *t)
 	fill(y, vx, t->attr[TE_STATUS]);
 	/* A typed value the dialog refused: the reason above the prompt. */
 	if (t->input == IN_EDIT && t->status_error && y > 0) {
-		int ex = 0;
-		char msg[300];
+		const char *c, *next, *end;
+		char msg[300], part[300];
+		int n = 0, ey;
 
 		snprintf(msg, sizeof(msg), "%s", t->status);
-		for (char *c = msg; *c; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7F)
-				*c = '?';
-		put(t, y - 1, &ex, msg, t->attr[TE_ERROR], 0);
-		fill(y - 1, ex, A_NORMAL);
+		for (char *m = msg; *m; m++)
+			if ((unsigned char)*m < 0x20 || *m == 0x7F)
+				*m = '?';
+		/* Wrapped at spaces, to be read to its end: it says what the
+		 * knob takes. */
+		for (c = msg; *c; c = next, n++)
+			tui_wrap(c, COLS, &next);
+		ey = y - n > 0 ? y - n : 0;
+		for (c = msg; *c && ey < y; c = next, ey++) {
+			int ex = 0;
+
+			end = tui_wrap(c, COLS, &next);
+			snprintf(part, sizeof(part), "%.*s", (int)(end - c), c);
+			put(t, ey, &ex, part, t->attr[TE_ERROR], 0);
+			fill(ey, ex, A_NORMAL);
+		}
 	}
 	if (t->input != IN_NONE) {
 		curs_set(1);

@@ -53,6 +53,7 @@ struct dialog {
 	struct dialog_line *lines;
 	size_t nlines, caplines;
 	int undo;		/* this dialog undoes the last change */
+	int offer_undo;		/* the result screen offers u */
 };
 enum pane { PANE_NONE, PANE_DETAIL, PANE_PROCS };
 
