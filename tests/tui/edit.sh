@@ -19,8 +19,9 @@
 #             KNOB FILE VALUE HELP-OR-REASON      (one row per v1 knob)
 #   prompt   KNOB of PATH (now X):                (the status line)
 #   confirm  Change KNOB (FILE)[: undo]
-#              PATH: OLD -> NEW[ (HUMAN)]
-#                  WARNING                        (limit above usage)
+#              PATH: OLD -> NEW                   (sizes: HUMAN [BYTES])
+#                  WARNING                        (limit above usage,
+#                                                  memsw below limit)
 #            Apply to 1 group? y applies, any other key cancels
 #            (Apply to these N groups? ... with tags)
 #   result   Changed KNOB (FILE)
@@ -30,8 +31,10 @@
 #
 # Steps: soft=32M, u (undo), a malformed limit (12abc) fixed to 100M,
 # swappiness (n cancels, then 30), limit=16M below what load can reclaim to
-# (EBUSY: the warning, the refusal, the old limit kept; also at 200 columns),
-# three tagged groups' limit=48M and its undo, --readonly, nobody
+# (EBUSY: the warning, the refusal, the old limit kept; also at 200 columns;
+# u there undoes nothing), memsw=64M below the limit (the warning; n),
+# three tagged groups (12abc: one error, wrapped at 80 columns; then
+# limit=48M and its undo), --readonly, nobody
 # (no permission), and the --audit-log file (mode 0600, one line per
 # attempted write, in the AUDIT format).
 #

@@ -601,10 +601,13 @@ for f in memory.current memory.max memory.high memory.low memory.min memory.swap
 	fi
 done
 check_lines $A 5 "$(rows / /fixture /fixture/bulk /fixture/work /fixture/work/reclaim /fixture/work/cache /fixture/work/deep /fixture/work/deep/leaf /fixture/protected)" "detail: the tree keeps 9 rows above the pane"
+check_line $A 15 "$(dl memory.current)" "detail: memory.current is the first line below the title"
 lit $A J
-check_line $A 14 "$(dl memory.current)" "detail: J scrolls the pane"
+check_lines $A 14 "Detail of /fixture/work  (J/K scroll, d closes)
+$(dl memory.peak)" "detail: J scrolls the pane below its title, which stays"
 lit $A K
-check_line $A 14 "Detail of /fixture/work  (J/K scroll, d closes)" "detail: K scrolls back"
+check_lines $A 14 "Detail of /fixture/work  (J/K scroll, d closes)
+$(dl memory.current)" "detail: K scrolls back"
 lit $A d
 lit $A p
 check_line $A 14 "Processes of /fixture/work" "process pane: p opens 'Processes of /fixture/work'"
