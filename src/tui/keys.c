@@ -500,8 +500,7 @@ int tui_key(struct tui *t, int ch)
 		if (ch == KEY_DOWN || ch == 'j') {
 			if (t->help_top < t->help_max_top)
 				t->help_top++;
-		}
-		else if ((ch == KEY_UP || ch == 'k') && t->help_top > 0)
+		} else if ((ch == KEY_UP || ch == 'k') && t->help_top > 0)
 			t->help_top--;
 		else
 			t->help = 0;
