@@ -35,7 +35,7 @@ LIB_OBJS  := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
 MAIN_OBJ  := $(BUILD)/main.o
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%.o,$(UNIT_SRCS))
-HEADERS   := $(wildcard include/*.h) tests/unit/units.h
+HEADERS   := $(wildcard include/*.h) src/tui/tui_int.h tests/unit/units.h
 
 # Debian packages: building, testing (unit, TUI, golden, live, VM).
 BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev

@@ -67,6 +67,30 @@ static void warn_for(struct cgfs *cg, const char *path, struct edit_plan *p,
 	uint64_t usage;
 
 	p->warn[0] = '\0';
+	/* v1 keeps the memory+swap limit at least the memory limit and
+	 * refuses a change that would break that. */
+	if (k->version == 1 && (!strcmp(k->name, "memsw") ||
+				!strcmp(k->name, "limit"))) {
+		int memsw = !strcmp(k->name, "memsw");
+		uint64_t other;
+
+		if (cgfs_read_knob(cg, path, memsw ? "memory.limit_in_bytes" :
+				   "memory.memsw.limit_in_bytes", buf,
+				   sizeof(buf)) == 0 &&
+		    parse_value(buf, strlen(buf), &other) == 0 &&
+		    other != VAL_MAX &&
+		    (memsw ? unlimited == 0 && newv < other :
+		     unlimited || newv > other)) {
+			fmt_bytes(u, sizeof(u), other);
+			snprintf(p->warn, sizeof(p->warn), memsw ?
+				 "the memory limit %s is above it: the kernel "
+				 "refuses the change (EINVAL); lower limit "
+				 "first" : "the memory+swap limit %s is below "
+				 "it: the kernel refuses the change (EINVAL); "
+				 "raise memsw first", u);
+			return;
+		}
+	}
 	if (k->kind == KNOB_RECLAIM) {
 		snprintf(p->warn, sizeof(p->warn), "the kernel reclaims this "
 			 "much from the group now");

@@ -64,6 +64,28 @@ static void add_line(struct tui *t, int attr, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A knob's value as the dialog shows it: "max" for no limit, a size in
+ * human units with its exact bytes in brackets, anything else as it is. */
+static void show_value(const struct knob *k, const char *text, char *buf,
+		       size_t len)
+{
+	uint64_t v;
+	char h[32];
+
+	if (parse_value(text, strlen(text), &v) < 0 ||
+	    (k->kind != KNOB_LIMIT && k->kind != KNOB_SIZE &&
+	     k->kind != KNOB_RECLAIM)) {
+		snprintf(buf, len, "%s", text);
+	} else if (v == VAL_MAX) {
+		snprintf(buf, len, "max");
+	} else if (v < 1024) {
+		snprintf(buf, len, "%s", text);
+	} else {
+		fmt_bytes(h, sizeof(h), v);
+		snprintf(buf, len, "%s [%.30s]", h, text);
+	}
+}
+
 /* The groups a change applies to: the tagged ones, else the selection. */
 static int take_targets(struct tui *t)
 {
@@ -123,7 +145,7 @@ void tui_dialog_open(struct tui *t)
 /* Plans the change for every target; problems are listed, not fatal. */
 static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 {
-	char err[600];
+	char err[600], old[80], new[80];
 	int syntax_only = 1;
 
 	clear_plans(t);
@@ -143,8 +165,12 @@ static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 		}
 		syntax_only = 0;
 		t->ed.nplans++;
-		add_line(t, A_NORMAL, "  %s: %s -> %s", p->path, p->old,
-			 p->shown);
+		show_value(k, p->old, old, sizeof(old));
+		if (!strcmp(p->shown, "max"))
+			snprintf(new, sizeof(new), "max");
+		else
+			show_value(k, p->value, new, sizeof(new));
+		add_line(t, A_NORMAL, "  %s: %s -> %s", p->path, old, new);
 		if (p->warn[0])
 			add_line(t, t->attr[TE_NEAR_LIMIT], "      %s", p->warn);
 	}
@@ -213,8 +239,11 @@ static void apply_all(struct tui *t)
 	} else {
 		free(u);
 	}
+	/* u on this screen undoes this change: offered only when it
+	 * changed something. */
+	t->ed.offer_undo = nu && !t->ed.undo;
 	add_line(t, A_BOLD, "%zu done, %zu refused; any key returns%s", done,
-		 refused, t->nundo ? " (u undoes)" : "");
+		 refused, t->ed.offer_undo ? " (u undoes)" : "");
 	tui_message(t, refused != 0, "%s %s: %zu done, %zu refused",
 		    t->ed.undo ? "undo" : "change", t->ed.k->name, done,
 		    refused);
@@ -291,7 +320,7 @@ int tui_dialog_key(struct tui *t, int ch)
 		return 1;
 	case ED_RESULT:
 		t->ed.stage = ED_NONE;
-		if (ch == 'u')
+		if (ch == 'u' && t->ed.offer_undo)
 			tui_undo(t);
 		return 1;
 	default:
@@ -303,13 +332,25 @@ int tui_dialog_key(struct tui *t, int ch)
 /* Enter in the value line: plan, then confirm. */
 void tui_dialog_value(struct tui *t)
 {
-	char err[600];
+	char err[600], first[600] = "";
 	struct edit_plan probe;
+	size_t bad = 0;
 
-	/* A malformed value is refused at once, the line kept for fixing. */
-	if (edit_plan(t->cg, t->ed.paths[0], t->ed.k, t->line, &probe, err,
-		      sizeof(err)) < 0 && t->ed.npaths == 1) {
-		tui_message(t, 1, "%s", err);
+	/* A value refused for every group alike (malformed, say) is refused
+	 * at once, said once, the line kept for fixing.  Reasons that differ
+	 * between groups are listed per group in the confirmation. */
+	for (size_t i = 0; i < t->ed.npaths; i++) {
+		if (edit_plan(t->cg, t->ed.paths[i], t->ed.k, t->line, &probe,
+			      err, sizeof(err)) == 0)
+			break;
+		if (i == 0)
+			snprintf(first, sizeof(first), "%s", err);
+		else if (strcmp(first, err))
+			break;
+		bad++;
+	}
+	if (bad == t->ed.npaths) {
+		tui_message(t, 1, "%s", first);
 		t->input = IN_EDIT;
 		return;
 	}
@@ -327,11 +368,10 @@ const char *tui_dialog_prompt(struct tui *t, char *buf, size_t len)
 		snprintf(now, sizeof(now), "write-only");
 	else if (cgfs_read_knob(t->cg, t->ed.paths[0], t->ed.k->file, now,
 				sizeof(now)) == 0) {
-		uint64_t v;
+		char raw[64];
 
-		if (parse_value(now, strlen(now), &v) == 0 &&
-		    v == VAL_MAX)
-			snprintf(now, sizeof(now), "max");
+		snprintf(raw, sizeof(raw), "%s", now);
+		show_value(t->ed.k, raw, now, sizeof(now));
 	}
 	{
 		char safe[600];
@@ -369,11 +409,10 @@ void tui_draw_dialog(struct tui *t)
 					   sizeof(now)) < 0)
 				snprintf(now, sizeof(now), "-");
 			{
-				uint64_t v;
+				char raw[64];
 
-				if (parse_value(now, strlen(now), &v) == 0 &&
-				    v == VAL_MAX)
-					snprintf(now, sizeof(now), "max");
+				snprintf(raw, sizeof(raw), "%s", now);
+				show_value(k, raw, now, sizeof(now));
 			}
 			snprintf(line, sizeof(line), " %-11s %-28s %-20s %s",
 				 k->name, k->file, now, why ? why : k->help);

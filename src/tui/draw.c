@@ -419,7 +419,9 @@ static int has_children(const struct tui *t, size_t vis_idx, int *ret_folded)
 {
 	const struct mgroup *g = t->m.groups[t->vis[vis_idx]];
 
-	*ret_folded = (g->view & VIEW_FOLDED) != 0;
+	/* The filter shows the matches below a folded group: not folded
+	 * while it is on. */
+	*ret_folded = (g->view & VIEW_FOLDED) && !t->filter[0];
 	return t->kids[t->vis[vis_idx]];
 }
 
@@ -528,35 +530,82 @@ static void scroll_to_selection(struct tui *t, int rows)
 
 struct helpctx {
 	struct tui *t;
-	int y, skip;
+	int y, skip, total;
 };
 
-static void help_line(const char *keys, const char *help, void *ctx)
+/* One line of the help screen; lines scrolled off the top are skipped. */
+static void help_put(struct helpctx *h, const char *keys, int keys_attr,
+		     const char *help)
 {
-	struct helpctx *h = ctx;
 	char line[256];
 	int vx = 0;
 
+	h->total++;
 	if (h->skip > 0) {
 		h->skip--;
 		return;
 	}
 	if (h->y >= LINES - 1)
 		return;
-	snprintf(line, sizeof(line), " %-16s %s", keys, help);
+	snprintf(line, sizeof(line), " %-16s", keys);
+	put(h->t, h->y, &vx, line, keys_attr, 0);
+	snprintf(line, sizeof(line), " %s", help);
 	put(h->t, h->y, &vx, line, h->t->attr[TE_HELP], 0);
 	h->y++;
 }
 
+static void help_line(const char *keys, const char *help, void *ctx)
+{
+	struct helpctx *h = ctx;
+
+	help_put(h, keys, h->t->attr[TE_HELP], help);
+}
+
+/* What the colours of the list mean, each name in its own colour (the
+ * names are those of the theme files). */
+static void help_legend(struct helpctx *h)
+{
+	static const struct {
+		enum theme_elem e;
+		const char *what;
+	} legend[] = {
+		{ TE_NEAR_LIMIT, "USAGE, USE%: 90% or more of the effective limit" },
+		{ TE_EXCESS, "EXCESS over a set soft limit (v1) or memory.low" },
+		{ TE_RECLAIM, "pages scanned or stolen per second: reclaim now" },
+		{ TE_OOM, "the name, KILL/s: OOM kills in the last interval" },
+		{ TE_TAGGED, "the name and *: tagged with Space" },
+	};
+
+	help_put(h, "", h->t->attr[TE_HELP], "");
+	help_put(h, "Colours", h->t->attr[TE_HELP] | A_BOLD, "");
+	for (size_t i = 0; i < sizeof(legend) / sizeof(legend[0]); i++)
+		help_put(h, theme_elem_name(legend[i].e),
+			 h->t->attr[legend[i].e], legend[i].what);
+}
+
 static void draw_help(struct tui *t)
 {
-	struct helpctx h = { t, 2, t->help_top };
-	int vx = 0;
+	struct helpctx h = { t, 2, t->help_top, 0 };
+	int vx = 0, rows = LINES - 3;
 
 	put(t, 0, &vx, "memcgtop keys (Up/Down scroll, any other key returns)",
 	    t->attr[TE_HEADER], 0);
 	fill(0, vx, t->attr[TE_HEADER]);
 	tui_help_lines(help_line, &h);
+	help_legend(&h);
+	/* The scroll ends where the last line is at the bottom; a screen
+	 * that grew is drawn again from there. */
+	t->help_max_top = h.total > rows ? h.total - rows : 0;
+	if (t->help_top > t->help_max_top) {
+		t->help_top = t->help_max_top;
+		for (int y = 2; y < LINES - 1; y++) {
+			move(y, 0);
+			clrtoeol();
+		}
+		h = (struct helpctx){ t, 2, t->help_top, 0 };
+		tui_help_lines(help_line, &h);
+		help_legend(&h);
+	}
 }
 
 static void draw_status(const struct tui *t)
@@ -583,7 +632,12 @@ static void draw_status(const struct tui *t)
 		break;
 	}
 	default:
-		snprintf(line, sizeof(line), "%s", t->status);
+		/* With no message, the tree's status line says where help
+		 * is. */
+		snprintf(line, sizeof(line), "%s", t->status[0] ||
+			 t->ed.stage != ED_NONE || t->setup || t->help ?
+			 t->status : "F1 help  Tab columns  < > sort  / search  "
+			 "\\ filter  d detail  q quit");
 		break;
 	}
 	/* Typed text and messages may hold any byte: no control byte may
@@ -600,15 +654,27 @@ static void draw_status(const struct tui *t)
 	fill(y, vx, t->attr[TE_STATUS]);
 	/* A typed value the dialog refused: the reason above the prompt. */
 	if (t->input == IN_EDIT && t->status_error && y > 0) {
-		int ex = 0;
-		char msg[300];
+		const char *c, *next, *end;
+		char msg[300], part[300];
+		int n = 0, ey;
 
 		snprintf(msg, sizeof(msg), "%s", t->status);
-		for (char *c = msg; *c; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7F)
-				*c = '?';
-		put(t, y - 1, &ex, msg, t->attr[TE_ERROR], 0);
-		fill(y - 1, ex, A_NORMAL);
+		for (char *m = msg; *m; m++)
+			if ((unsigned char)*m < 0x20 || *m == 0x7F)
+				*m = '?';
+		/* Wrapped at spaces, to be read to its end: it says what the
+		 * knob takes. */
+		for (c = msg; *c; c = next, n++)
+			tui_wrap(c, COLS, &next);
+		ey = y - n > 0 ? y - n : 0;
+		for (c = msg; *c && ey < y; c = next, ey++) {
+			int ex = 0;
+
+			end = tui_wrap(c, COLS, &next);
+			snprintf(part, sizeof(part), "%.*s", (int)(end - c), c);
+			put(t, ey, &ex, part, t->attr[TE_ERROR], 0);
+			fill(ey, ex, A_NORMAL);
+		}
 	}
 	if (t->input != IN_NONE) {
 		curs_set(1);

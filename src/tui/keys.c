@@ -110,24 +110,44 @@ static void k_delay(struct tui *t)
 	start_input(t, IN_DELAY, d);
 }
 
-/* The next (dir 1) or previous (-1) shown group whose path holds `what`,
- * starting at the selection (inclusive when from_here). */
+/*
+ * The next (dir 1) or previous (-1) group whose path holds `what`, in tree
+ * order from the selection (inclusive when from_here).  Folded groups are
+ * searched too: the folds above a match open.  The filter still hides
+ * what it hides.
+ */
 static int find_match(struct tui *t, const char *what, int dir, int from_here)
 {
-	long n = (long)t->nvis;
+	const struct mgroup *sel = tui_selected(t);
+	long n = (long)t->norder, cur = 0;
 
 	if (!what[0] || n == 0)
 		return 0;
+	for (long i = 0; sel && i < n; i++)
+		if (t->m.groups[t->order[i]] == sel) {
+			cur = i;
+			break;
+		}
 	for (long k = from_here ? 0 : 1; k <= n; k++) {
-		long i = ((long)t->sel + dir * k) % n;
+		long i = (cur + dir * k) % n;
+		struct mgroup *g;
+		int opened = 0;
 
 		if (i < 0)
 			i += n;
-		if (strstr(t->m.groups[t->vis[i]]->path, what)) {
-			t->sel = (int)i;
-			tui_select_path(t, t->m.groups[t->vis[i]]->path);
-			return 1;
-		}
+		g = t->m.groups[t->order[i]];
+		if ((t->filter[0] && !t->match[t->order[i]]) ||
+		    !strstr(g->path, what))
+			continue;
+		for (int a = g->parent; a >= 0; a = t->m.groups[a]->parent)
+			if (t->m.groups[a]->view & VIEW_FOLDED) {
+				t->m.groups[a]->view &= ~VIEW_FOLDED;
+				opened = 1;
+			}
+		if (opened)
+			tui_rebuild(t);
+		tui_select_path(t, g->path);
+		return 1;
 	}
 	return 0;
 }
@@ -208,18 +228,19 @@ static void k_untag(struct tui *t)
 static void k_detail(struct tui *t)
 {
 	t->pane = t->pane == PANE_DETAIL ? PANE_NONE : PANE_DETAIL;
-	t->detail_top = 0;
+	t->detail_top = t->detail_max_top = 0;
 }
 
 static void k_procs(struct tui *t)
 {
 	t->pane = t->pane == PANE_PROCS ? PANE_NONE : PANE_PROCS;
-	t->detail_top = 0;
+	t->detail_top = t->detail_max_top = 0;
 }
 
 static void k_pane_down(struct tui *t)
 {
-	if (t->pane != PANE_NONE)
+	/* Not past the page that ends with the last line. */
+	if (t->pane != PANE_NONE && t->detail_top < t->detail_max_top)
 		t->detail_top++;
 }
 
@@ -258,7 +279,7 @@ static void k_redraw(struct tui *t)
 static void k_help(struct tui *t)
 {
 	t->help = 1;
-	t->help_top = 0;
+	t->help_top = t->help_max_top = 0;
 }
 
 static void k_setup(struct tui *t)
@@ -476,6 +497,9 @@ int tui_key(struct tui *t, int ch)
 		t->hscroll = 0;
 		return 1;
 	}
+	/* A message lasts until the next key (or a few seconds): what the
+	 * key does may say something new. */
+	tui_message_clear(t);
 	if (t->input != IN_NONE) {
 		input_key(t, ch);
 		return 1;
@@ -485,9 +509,10 @@ int tui_key(struct tui *t, int ch)
 	if (t->ed.stage != ED_NONE && t->ed.stage != ED_VALUE)
 		return tui_dialog_key(t, ch);
 	if (t->help) {
-		if (ch == KEY_DOWN || ch == 'j')
-			t->help_top++;
-		else if ((ch == KEY_UP || ch == 'k') && t->help_top > 0)
+		if (ch == KEY_DOWN || ch == 'j') {
+			if (t->help_top < t->help_max_top)
+				t->help_top++;
+		} else if ((ch == KEY_UP || ch == 'k') && t->help_top > 0)
 			t->help_top--;
 		else
 			t->help = 0;

@@ -119,10 +119,62 @@ static int is_count_key(const char *k)
 	return 0;
 }
 
+/* The pane's title lines stay put; the lines below them scroll (J/K). */
 struct pane_out {
 	struct tui *t;
 	int y, y0, rows, skip, total;
 };
+
+/* A title line: drawn at the top of the pane, outside the scroll. */
+static void ptitle(struct pane_out *p, int attr, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void ptitle(struct pane_out *p, int attr, const char *fmt, ...)
+{
+	char raw[512], safe[1100];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	fmt_escape(safe, sizeof(safe), raw, strlen(raw));
+	if (p->rows <= 0)
+		return;
+	attrset(attr);
+	mvaddnstr(p->y0, 0, safe, COLS);
+	attrset(A_NORMAL);
+	p->y0++;
+	p->y++;
+	p->rows--;
+}
+
+/* A table row: cut at the screen's edge, as top and htop do.  Returns
+ * whether it was cut. */
+static int prow(struct pane_out *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int prow(struct pane_out *p, const char *fmt, ...)
+{
+	char raw[512], safe[1100];
+	int cols = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	fmt_escape(safe, sizeof(safe), raw, strlen(raw));
+	p->total++;
+	if (p->skip > 0) {
+		p->skip--;
+	} else if (p->y < p->y0 + p->rows) {
+		mvaddnstr(p->y, 0, safe, COLS);
+		p->y++;
+	}
+	/* Characters, not bytes: UTF-8 continuation bytes do not count. */
+	for (const unsigned char *c = (const unsigned char *)safe; *c; c++)
+		cols += (*c & 0xC0) != 0x80;
+	return cols > COLS;
+}
 
 static void pline(struct pane_out *p, int attr, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -191,8 +243,8 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 {
 	struct tui *t = p->t;
 
-	pline(p, t->attr[TE_HEADER], "Detail of %s  (J/K scroll, d closes)",
-	      g->path);
+	ptitle(p, t->attr[TE_HEADER], "Detail of %s  (J/K scroll, d closes)",
+	       g->path);
 	for (size_t i = 0; i < t->detail.n; i++) {
 		const char *name = t->detail.file[i].name;
 		const char *text = t->detail.file[i].text;
@@ -211,8 +263,14 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 			char human[32] = "";
 			size_t l = strcspn(text, "\n");
 
-			if (parse_value(text, l, &v) == 0 && v != VAL_MAX &&
-			    v >= 1024 && strstr(name, "swappiness") == NULL &&
+			if (parse_value(text, l, &v) == 0 && v == VAL_MAX) {
+				/* v1 spells no limit 9223372036854771712;
+				 * the table says max, and so does this. */
+				pline(p, A_NORMAL, "%-28s max", name);
+				continue;
+			}
+			if (parse_value(text, l, &v) == 0 && v >= 1024 &&
+			    strstr(name, "swappiness") == NULL &&
 			    strstr(name, "failcnt") == NULL &&
 			    strstr(name, "hierarchy") == NULL)
 				fmt_bytes(human, sizeof(human), v);
@@ -233,26 +291,55 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 static void proc_lines(struct pane_out *p, const struct mgroup *g)
 {
 	struct tui *t = p->t;
+	char *cut = NULL;
+	size_t ncut = 0;
 
 	if (!cgfs_is_live(t->cg)) {
-		pline(p, t->attr[TE_HEADER], "Processes of %s", g->path);
+		ptitle(p, t->attr[TE_HEADER], "Processes of %s", g->path);
 		pline(p, A_NORMAL, "not shown: a copy or a recording; its pids "
 		      "are not this host's processes");
 		return;
 	}
-	pline(p, t->attr[TE_HEADER], "Processes of %s: %zu  (by RSS; J/K "
-	      "scroll, p closes)", g->path, t->nprocs);
-	pline(p, A_BOLD, "%8s %-12s %8s %8s %s", "PID", "USER", "RSS", "SWAP",
-	      "COMMAND");
+	ptitle(p, t->attr[TE_HEADER], "Processes of %s: %zu  (by RSS; J/K "
+	       "scroll, p closes)", g->path, t->nprocs);
+	ptitle(p, A_BOLD, "%8s %-12s %8s %8s %s", "PID", "USER", "RSS", "SWAP",
+	       "COMMAND");
+	cut = t->nprocs ? calloc(t->nprocs, 1) : NULL;
 	for (size_t i = 0; i < t->nprocs; i++) {
 		const struct proc_row *r = &t->procs[i];
 		char rss[16], swp[16];
 
 		fmt_bytes(rss, sizeof(rss), r->rss);
 		fmt_bytes(swp, sizeof(swp), r->swap);
-		pline(p, A_NORMAL, "%8d %-12.12s %8s %8s %s", r->pid, r->user,
-		      rss, swp, r->cmd);
+		if (prow(p, "%8d %-12.12s %8s %8s %s", r->pid, r->user, rss,
+			 swp, r->cmd) && cut) {
+			cut[i] = 1;
+			ncut++;
+		}
 	}
+	if (!ncut) {
+		free(cut);
+		return;
+	}
+	/* Rows cut at the screen's edge: their whole command lines below
+	 * the table, one process each, wrapped. */
+	pline(p, A_BOLD, "Command lines cut above");
+	for (size_t i = 0; i < t->nprocs; i++) {
+		const struct proc_row *r = &t->procs[i];
+
+		if (cut[i])
+			pline(p, A_NORMAL, "%8d %s", r->pid, r->cmd);
+	}
+	free(cut);
+}
+
+static void draw_lines(struct tui *t, const struct mgroup *g,
+		       struct pane_out *p)
+{
+	if (t->pane == PANE_PROCS)
+		proc_lines(p, g);
+	else
+		detail_lines(p, g);
 }
 
 void tui_draw_pane(struct tui *t, int y0, int rows)
@@ -263,11 +350,18 @@ void tui_draw_pane(struct tui *t, int y0, int rows)
 	if (!g || rows <= 0)
 		return;
 	load(t, g);
-	if (t->pane == PANE_PROCS)
-		proc_lines(&p, g);
-	else
-		detail_lines(&p, g);
-	/* Clamp the scroll so the pane never shows an empty page. */
-	if (t->detail_top > 0 && t->detail_top >= p.total)
-		t->detail_top = p.total > 0 ? p.total - 1 : 0;
+	draw_lines(t, g, &p);
+	/* The scroll ends where the last line is at the pane's bottom; a
+	 * pane that shrank (fewer lines, a smaller screen) is drawn again
+	 * from there. */
+	t->detail_max_top = p.total > p.rows ? p.total - p.rows : 0;
+	if (t->detail_top > t->detail_max_top) {
+		t->detail_top = t->detail_max_top;
+		for (int y = y0; y < y0 + rows; y++) {
+			move(y, 0);
+			clrtoeol();
+		}
+		p = (struct pane_out){ t, y0, y0, rows, t->detail_top, 0 };
+		draw_lines(t, g, &p);
+	}
 }

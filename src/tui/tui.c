@@ -93,6 +93,13 @@ void tui_message(struct tui *t, int error, const char *fmt, ...)
 	vsnprintf(t->status, sizeof(t->status), fmt, ap);
 	va_end(ap);
 	t->status_error = error;
+	t->status_mono = mono_now();
+}
+
+void tui_message_clear(struct tui *t)
+{
+	t->status[0] = '\0';
+	t->status_error = 0;
 }
 
 /* The column sets of Tab; soft (v1) and low (v2) take the same place. */
@@ -524,8 +531,6 @@ int tui_run(const struct tui_opts *o)
 		tui_select_path(&t, "/");
 	/* Rates need a second sample: take it soon, then keep the pace. */
 	t.next_refresh = mono_now() + (t.delay < 1.0 ? t.delay : 1.0);
-	tui_message(&t, 0, "F1 help  Tab columns  < > sort  / search  "
-		    "\\ filter  d detail  q quit");
 	nodelay(stdscr, TRUE);
 	while (!t.quit && !got_signal) {
 		double now = mono_now(), wait;
@@ -540,6 +545,9 @@ int tui_run(const struct tui_opts *o)
 			if (t.next_refresh < now)
 				t.next_refresh = now + t.delay;
 		}
+		/* A message goes after a few seconds, if no key took it. */
+		if (t.status[0] && now - t.status_mono >= STATUS_SECONDS)
+			tui_message_clear(&t);
 		if (frames.pending) {
 			double c = cpu_us();
 
@@ -552,6 +560,9 @@ int tui_run(const struct tui_opts *o)
 			tui_draw(&t);
 		}
 		wait = t.paused ? 1.0 : t.next_refresh - mono_now();
+		if (t.status[0] && t.status_mono + STATUS_SECONDS - mono_now() <
+		    wait)
+			wait = t.status_mono + STATUS_SECONDS - mono_now();
 		if (wait < 0)
 			wait = 0;
 		/* Our own wait, so that a terminal that went away (POLLHUP,

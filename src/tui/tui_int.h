@@ -22,6 +22,9 @@ enum dialog_stage { ED_NONE, ED_PICK, ED_VALUE, ED_CONFIRM, ED_RESULT };
 
 #define DIALOG_MAX_KNOBS 16
 
+/* How long a message stays on the status line when no key comes. */
+#define STATUS_SECONDS 5.0
+
 struct knob;
 struct edit_plan;
 
@@ -50,6 +53,7 @@ struct dialog {
 	struct dialog_line *lines;
 	size_t nlines, caplines;
 	int undo;		/* this dialog undoes the last change */
+	int offer_undo;		/* the result screen offers u */
 };
 enum pane { PANE_NONE, PANE_DETAIL, PANE_PROCS };
 
@@ -95,8 +99,8 @@ struct tui {
 	int help;		/* the help screen is up */
 	int setup;		/* the setup screen is up */
 	int setup_sel;		/* its selected column */
-	int help_top;
-	int detail_top;
+	int help_top, help_max_top;	/* scroll, and its end at the last draw */
+	int detail_top, detail_max_top;
 
 	/* The detail pane's data: re-read each refresh, rates between the
 	 * last two reads of the same group's memory.stat. */
@@ -117,6 +121,7 @@ struct tui {
 
 	char status[256];
 	int status_error;
+	double status_mono;	/* when the message was set */
 
 	int utf8, color;
 	struct theme theme;
@@ -133,6 +138,7 @@ void tui_help_lines(void (*fn)(const char *keys, const char *help, void *ctx),
 /* tui.c */
 void tui_message(struct tui *t, int error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void tui_message_clear(struct tui *t);
 void tui_rebuild(struct tui *t);
 void tui_select_path(struct tui *t, const char *path);
 void tui_set_changed(struct tui *t);

@@ -19,8 +19,9 @@
 #             KNOB FILE VALUE HELP-OR-REASON      (one row per v1 knob)
 #   prompt   KNOB of PATH (now X):                (the status line)
 #   confirm  Change KNOB (FILE)[: undo]
-#              PATH: OLD -> NEW[ (HUMAN)]
-#                  WARNING                        (limit above usage)
+#              PATH: OLD -> NEW                   (sizes: HUMAN [BYTES])
+#                  WARNING                        (limit above usage,
+#                                                  memsw below limit)
 #            Apply to 1 group? y applies, any other key cancels
 #            (Apply to these N groups? ... with tags)
 #   result   Changed KNOB (FILE)
@@ -30,12 +31,13 @@
 #
 # Steps: soft=32M, u (undo), a malformed limit (12abc) fixed to 100M,
 # swappiness (n cancels, then 30), limit=16M below what load can reclaim to
-# (EBUSY: the warning, the refusal, the old limit kept; also at 200 columns),
-# three tagged groups' limit=48M and its undo, --readonly, nobody
-# (no permission), with no syslog and no --audit-log the confirm dialog's
-# notice, y waiting while flock(1) holds the group's directory, and the
-# --audit-log file (mode 0600, one line per attempted write, in the AUDIT
-# format).
+# (EBUSY: the warning, the refusal, the old limit kept; also at 200 columns;
+# u there undoes nothing), memsw=64M below the limit (the warning; n),
+# three tagged groups (12abc: one error, wrapped at 80 columns; then
+# limit=48M and its undo), --readonly, nobody (no permission), with no
+# syslog and no --audit-log the confirm dialog's notice, y waiting while
+# flock(1) holds the group's directory, and the --audit-log file (mode
+# 0600, one line per attempted write, in the AUDIT format).
 #
 # A dialog line longer than the screen must still be readable: the check
 # compares the whitespace-normalised text of the screen with the expected
@@ -270,6 +272,14 @@ check_dialog() {
 	return 1
 }
 
+# shown VALUE: a value as the dialog shows it: max and small numbers as
+# they are, a size in human units with its exact bytes in brackets
+shown() {
+	local h
+	h=$(human "$1" | tr -d ' ()')
+	if [ -n "$h" ]; then printf '%s [%s]' "$h" "$1"; else printf '%s' "$1"; fi
+}
+
 # pick_row KNOB VALUE [REASON]: the start of the knob's row in the pick
 # screen (" %-11s %-28s %-20s "); REASON: the text after it
 pick_row() {
@@ -290,7 +300,7 @@ check_pick() {
 		[ "$(sed -n 1p <<<"$got")" = "$want" ] || ok=0
 		r=2
 		for k in limit soft memsw swappiness; do
-			v=$(kval "$group" "$(file_of $k)")
+			v=$(shown "$(kval "$group" "$(file_of $k)")")
 			l=$(sed -n "${r}p" <<<"$got")
 			if [ $k = memsw ] && [ "$HAS_MEMSW" = 0 ]; then
 				want=$(pick_row $k - "this group has no such file (not this kernel, or swap accounting is off)" | clip "$w")
@@ -341,7 +351,7 @@ check_status $S "soft of $T/load (now max): " "Down Enter: the status line asks 
 lit $S 32M
 keys $S Enter
 check_dialog $S "Change soft (memory.soft_limit_in_bytes)
-  $T/load: max -> 33554432 (32.0M)
+  $T/load: max -> 32.0M [33554432]
 Apply to 1 group? y applies, any other key cancels" "soft=32M: the confirmation"
 check_file "$T/load" soft max "soft=32M: nothing written before y"
 keys $S y
@@ -356,7 +366,7 @@ audit "$T/load" soft max 33554432 ok 33554432
 # The result screen says "(u undoes)": u there should bring the undo's
 # confirmation.
 undo_conf="Change soft (memory.soft_limit_in_bytes): undo
-  $T/load: 33554432 -> max
+  $T/load: 32.0M [33554432] -> max
 Apply to 1 group? y applies, any other key cancels"
 keys $S u
 if check_dialog $S "$undo_conf" "u on the result screen (it says 'u undoes'): the undo's confirmation" 3; then
@@ -404,7 +414,7 @@ check_status $S "limit of $T/load (now max): " "12abc: the prompt is kept; Backs
 lit $S 100M
 keys $S Enter
 check_dialog $S "Change limit (memory.limit_in_bytes)
-  $T/load: max -> 104857600$(human 104857600)
+  $T/load: max -> 100M [104857600]
 Apply to 1 group? y applies, any other key cancels" "limit=100M: the confirmation (usage $(human "$(cat "$TROOT/load/memory.usage_in_bytes")" | tr -d ' ()') is below: no warning)"
 if grep -qF "limit: '12abc'" <<<"$(status_of)"; then
 	fail "limit=100M: the confirmation's status line still shows the error about 12abc, a value no longer typed"
@@ -423,7 +433,7 @@ tree_shown $S || fail "limit=100M: x does not return to the tree"
 # ---- swappiness: n cancels, then 30 ---------------------------------------------------------
 sw0=$(kval "$T/load" memory.swappiness)
 keys $S e
-check_pick $S "$T/load" "$T/load" "" "e: the pick screen shows limit 104857600"
+check_pick $S "$T/load" "$T/load" "" "e: the pick screen shows limit 100M [104857600]"
 keys $S Down Down Down Enter
 check_status $S "swappiness of $T/load (now $sw0): " "Down x3 Enter: the prompt for swappiness (now $sw0)"
 lit $S 30
@@ -454,7 +464,7 @@ u0=$(cat "$TROOT/load/memory.usage_in_bytes")
 keys $S e
 check_pick $S "$T/load" "$T/load" "" "e: the pick screen shows swappiness 30"
 keys $S Enter
-check_status $S "limit of $T/load (now 104857600): " "Enter on limit: the prompt shows now 104857600"
+check_status $S "limit of $T/load (now 100M [104857600]): " "Enter on limit: the prompt shows now 100M [104857600]"
 lit $S 16M
 keys $S Enter
 # the usage in the warning is read when the change is planned: find the
@@ -471,14 +481,14 @@ else
 	shown=$(human "$u1" | tr -d ' ()')
 fi
 check_dialog $S "Change limit (memory.limit_in_bytes)
-  $T/load: 104857600 -> 16777216 (16.0M)
+  $T/load: 100M [104857600] -> 16.0M [16777216]
       usage $shown is above it: the kernel reclaims now, and refuses the change (EBUSY) if it cannot get below
 Apply to 1 group? y applies, any other key cancels" "limit=16M: the confirmation with the warning line"
 keys $S y
 ebusy_result="Changed limit (memory.limit_in_bytes)
   $T/load: refused: Device or resource busy: the kernel could not reclaim the group down to the new limit and kept the old one
-0 done, 1 refused; any key returns (u undoes)"
-check_dialog $S "$ebusy_result" "limit=16M: y: the refusal line" 30
+0 done, 1 refused; any key returns"
+check_dialog $S "$ebusy_result" "limit=16M: y: the refusal line, no u offered (nothing changed)" 30
 check_status $S "change limit: 0 done, 1 refused" "limit=16M: the status line counts the refusal"
 check_file "$T/load" limit 104857600 "limit=16M refused: the old limit kept"
 kill -0 "$loadpid" 2>/dev/null && pass "limit=16M: the load still runs (v1 refuses, no OOM kill)" ||
@@ -488,8 +498,32 @@ audit "$T/load" limit 104857600 16777216 EBUSY 104857600
 tm resize-window -t $S -x 200 -y $H
 check_dialog $S "$ebusy_result" "limit=16M: at 200 columns the result lines are whole"
 tm resize-window -t $S -x $W -y $H
-keys $S x
-tree_shown $S || fail "EBUSY: x does not return to the tree"
+# u there returns: it would undo the swappiness change before, which this
+# screen never offered
+keys $S u
+if tree_shown $S && ! grep -q '^Change ' <<<"$SCREEN"; then
+	pass "EBUSY: u on the result screen returns to the tree, undoing nothing"
+else
+	fail "EBUSY: u on the result screen did not just return to the tree"
+fi
+check_file "$T/load" swappiness 30 "EBUSY: u undid nothing"
+
+# ---- memsw below the memory limit: the confirmation warns ------------------------------------
+if [ "$HAS_MEMSW" = 1 ]; then
+	keys $S e
+	check_pick $S "$T/load" "$T/load" "" "e: the pick screen"
+	keys $S Down Down Enter
+	check_status $S "memsw of $T/load (now max): " "Down x2 Enter: the prompt for memsw"
+	lit $S 64M
+	keys $S Enter
+	check_dialog $S "Change memsw (memory.memsw.limit_in_bytes)
+  $T/load: max -> 64.0M [67108864]
+      the memory limit 100M is above it: the kernel refuses the change (EINVAL); lower limit first
+Apply to 1 group? y applies, any other key cancels" "memsw=64M below the limit 100M: the confirmation warns of the refusal"
+	keys $S n
+	check_status $S "nothing changed" "memsw=64M: n cancels"
+	check_file "$T/load" memsw max "memsw=64M: nothing written"
+fi
 
 # ---- three tagged groups: limit=48M, and its undo -------------------------------------------
 for g in idle1 idle2 idle3; do
@@ -515,11 +549,39 @@ else
 fi
 keys $S Enter
 check_status $S "limit of $T/$first and the tagged (now max): " "Enter on limit: the prompt names $T/$first and the tagged"
+# A malformed value for three groups: refused at once, said once, and at
+# 80 columns wrapped at spaces above the prompt, the line kept.
+tm resize-window -t $S -x 80 -y $H
+lit $S 12abc
+keys $S Enter
+# (each line as long as it can be at 80 columns, broken at a space)
+errlines="limit: '12abc' is not a value for memory.limit_in_bytes; it takes a size (bytes,
+or a number with K, M, G or T, e.g. 512M or 1.5G), max (also unlimited or -1),
+or a change +SIZE, -SIZE, +N%, -N%"
+nerr=$(wc -l <<<"$errlines")
+for ((i = 0; i < 100; i++)); do
+	SCREEN=$(cap $S)
+	[ "$(sed -n "$((H - nerr)),$((H - 1))p" <<<"$SCREEN")" = "$errlines" ] && break
+	sleep 0.05
+done
+if [ "$(sed -n "$((H - nerr)),$((H - 1))p" <<<"$SCREEN")" = "$errlines" ]; then
+	pass "12abc with 3 tags at 80 columns: the error in $nerr lines wrapped at spaces above the prompt"
+else
+	fail "12abc with 3 tags at 80 columns: lines $((H - nerr))..$((H - 1)) are not the wrapped error:"$'\n'"$errlines"
+fi
+n=$(grep -c "is not a value" <<<"$SCREEN")
+[ "$n" = 1 ] && pass "12abc with 3 tags: the error is said once" ||
+	fail "12abc with 3 tags: the error is said $n times"
+grep -q '^Change limit' <<<"$SCREEN" && fail "12abc with 3 tags: a confirmation for a malformed value" ||
+	pass "12abc with 3 tags: no confirmation"
+tm resize-window -t $S -x $W -y $H
+keys $S BSpace BSpace BSpace BSpace BSpace
+check_status $S "limit of $T/$first and the tagged (now max): " "12abc with 3 tags: the prompt is kept; Backspace x5 empties it"
 lit $S 48M
 keys $S Enter
 # the order of the groups is the program's; the lines are what is checked
 wait_for $S '^Apply to these 3 groups\? y applies, any other key cancels$' 5
-order=$(sed -n "s|^  $T/\(idle[123]\): max -> 50331648 (48.0M)\$|\1|p" <<<"$SCREEN" | tr '\n' ' ')
+order=$(sed -n "s|^  $T/\(idle[123]\): max -> 48.0M \[50331648\]\$|\1|p" <<<"$SCREEN" | tr '\n' ' ')
 if [ "$(tr ' ' '\n' <<<"$order" | sed '/^$/d' | sort | tr '\n' ' ')" = "idle1 idle2 idle3 " ]; then
 	pass "limit=48M with tags: the confirmation lists idle1, idle2, idle3 (in the order $order)"
 else
@@ -527,7 +589,7 @@ else
 	order="idle1 idle2 idle3 "
 fi
 want="Change limit (memory.limit_in_bytes)"
-for g in $order; do want+=$'\n'"  $T/$g: max -> 50331648 (48.0M)"; done
+for g in $order; do want+=$'\n'"  $T/$g: max -> 48.0M [50331648]"; done
 want+=$'\n'"Apply to these 3 groups? y applies, any other key cancels"
 check_dialog $S "$want" "limit=48M with tags: the confirmation screen"
 for g in idle1 idle2 idle3; do check_file "$T/$g" limit max "limit=48M: nothing written before y"; done
@@ -544,7 +606,7 @@ keys $S x
 tree_shown $S || fail "tags: x does not return to the tree"
 keys $S u
 want="Change limit (memory.limit_in_bytes): undo"
-for g in $order; do want+=$'\n'"  $T/$g: 50331648 -> max"; done
+for g in $order; do want+=$'\n'"  $T/$g: 48.0M [50331648] -> max"; done
 want+=$'\n'"Apply to these 3 groups? y applies, any other key cancels"
 check_dialog $S "$want" "u: the undo of the tagged change lists the three groups"
 keys $S y

@@ -38,15 +38,15 @@ PROMPT='tui-test$ '
 PROMPT_RE='^tui-test\$ ?$'
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgtop-tui.XXXXXX")
 mkdir -p "$tmp/config" "$tmp/home"
-LIVE_CG='' LIVE_PID=''
+LIVE_CG='' LIVE_PID='' LIVE_PID2=''
 
 cleanup() {
 	tmux -L "$SOCK" -f /dev/null kill-server 2>/dev/null
 	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
-	if [ -n "$LIVE_PID" ]; then
-		kill "$LIVE_PID" 2>/dev/null
-		wait "$LIVE_PID" 2>/dev/null
-	fi
+	for p in $LIVE_PID $LIVE_PID2; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
 	if [ -n "$LIVE_CG" ] && [ -d "$LIVE_CG" ]; then
 		# The sleep's exit leaves the group empty; retry briefly.
 		for _ in 1 2 3 4 5 6 7 8 9 10; do
@@ -607,10 +607,13 @@ for f in memory.current memory.max memory.high memory.low memory.min memory.swap
 	fi
 done
 check_lines $A 5 "$(rows / /fixture /fixture/bulk /fixture/work /fixture/work/reclaim /fixture/work/cache /fixture/work/deep /fixture/work/deep/leaf /fixture/protected)" "detail: the tree keeps 9 rows above the pane"
+check_line $A 15 "$(dl memory.current)" "detail: memory.current is the first line below the title"
 lit $A J
-check_line $A 14 "$(dl memory.current)" "detail: J scrolls the pane"
+check_lines $A 14 "Detail of /fixture/work  (J/K scroll, d closes)
+$(dl memory.peak)" "detail: J scrolls the pane below its title, which stays"
 lit $A K
-check_line $A 14 "Detail of /fixture/work  (J/K scroll, d closes)" "detail: K scrolls back"
+check_lines $A 14 "Detail of /fixture/work  (J/K scroll, d closes)
+$(dl memory.current)" "detail: K scrolls back"
 lit $A d
 lit $A p
 check_line $A 14 "Processes of /fixture/work" "process pane: p opens 'Processes of /fixture/work'"
@@ -832,6 +835,125 @@ check_has $B "^memcgtop $(clock "$V2" 1)  every 60\.0s \[paused\]  sample 2/$((l
 lit $B T
 check_has $B "^memcgtop $(clock "$V2" 2)  every 60\.0s \[paused\]  sample 3/$((last + 1))  " "T: one sample forward"
 tm kill-session -t $B
+
+echo "== panes, search, status line and help"
+P=panes
+start $P 80 24 "TERM=tmux-256color LANG=C.UTF-8" -d 60 --root "$V2/cg" --proc "$V2/proc"
+up $P "panes"
+# Search opens folds: after * only / and fixture are shown.
+lit $P '*'
+check_line $P 3 "Columns: overview  Sort: usage desc  Groups: 2 shown of 11" "search in folds: * folds every group"
+lit $P /
+lit $P leaf
+check_selected $P leaf "search in folds: /leaf finds the folded leaf and selects it"
+check_line $P 24 "Search: leaf" "search in folds: no 'no match' while a group matches"
+keys $P Enter
+# Only the path to leaf opened: fixture, work and deep; bulk and the
+# others stay folded (they have no children, so no glyph shows it).
+check_lines $P 5 "$ALL_ROWS" "search in folds: fixture, work and deep unfolded, every row shown" end
+lit $P N
+check_selected $P leaf "search in folds: N comes round to leaf again (the only match)"
+# Messages go at the next key, and by themselves after a few seconds.
+lit $P /
+lit $P zzz
+check_line $P 24 "Search: zzz" "status: a search with no match"
+keys $P Enter
+lit $P n
+check_line $P 24 "no match for 'zzz'" "status: n with no match says so"
+keys $P Down
+check_line $P 24 "$HINT" "status: the next key (Down) takes the message away; the hints are back"
+lit $P n
+check_line $P 24 "no match for 'zzz'" "status: n again says no match"
+if wait_line $P 24 "$HINT" && wait_for $P "^$(sed 's/[].()[*^$\\]/\\&/g' <<<"$HINT")\$" 15; then
+	pass "status: the message goes by itself (no key) within 15 s"
+else
+	fail "status: 'no match for 'zzz'' still on the status line after 15 s without a key"
+fi
+lit $P n
+check_line $P 24 "no match for 'zzz'" "status: n says no match once more"
+lit $P h
+check_line $P 1 "memcgtop keys (Up/Down scroll, any other key returns)" "status: h opens the help"
+check_line $P 24 "" "status: the help screen does not carry the tree's message"
+# Help: the colour legend, and the scroll ends at its last line.
+HELP_ALL=$("$MEMCGTOP" --list-keys | sed 's/^/ /')
+LEGEND=' 
+ Colours
+ near_limit       USAGE, USE%: 90% or more of the effective limit
+ excess           EXCESS over a set soft limit (v1) or memory.low
+ reclaim          pages scanned or stolen per second: reclaim now
+ oom              the name, KILL/s: OOM kills in the last interval
+ tagged           the name and *: tagged with Space'
+HELP_ALL+=$'\n'$LEGEND
+for _ in $(seq 60); do lit $P j; done
+check_lines $P 3 "$(printf '%s\n' "$HELP_ALL" | tail -n 21 | sed 's/ *$//')" "help: 60 x j stops with the last legend line on the last row (no blank space)" end
+check_line $P 1 "memcgtop keys (Up/Down scroll, any other key returns)" "help: the title stays"
+# The names of the legend are drawn in their theme colours (default theme).
+colour_no() { case $1 in black) echo 0;; red) echo 1;; green) echo 2;; yellow) echo 3;; blue) echo 4;; magenta) echo 5;; cyan) echo 6;; white) echo 7;; default) echo d;; esac; }
+theme_style() { # ELEMENT: "fg bg bold" from themes/default.theme
+	local l
+	l=$(awk -v e="$1" '$1 == e && $2 == "=" { print $3, $4, ($5 == "bold") }' themes/default.theme)
+	set -- $l
+	echo "$(colour_no "$1") $(colour_no "$2") 0 $3"
+}
+styled=$(cap_e $P | sgr_lines)
+SCREEN=$(cap $P)
+for el in near_limit excess reclaim tagged; do
+	n=$(grep -n "^ $el " <<<"$SCREEN" | cut -d: -f1)
+	got=$(awk -v n="$n" '$1 == n { print $2, $3, $4, $5 }' <<<"$styled")
+	if [ -n "$n" ] && [ "$got" = "$(theme_style $el)" ]; then
+		pass "help: '$el' is drawn in its theme style ($got)"
+	else
+		fail "help: '$el' (line ${n:-none}) has style '$got', expected '$(theme_style $el)'"
+	fi
+done
+lit $P k
+check_line $P 23 " oom              the name, KILL/s: OOM kills in the last interval" "help: one k after the end moves one line up"
+lit $P x
+check_lines $P 5 "$ALL_ROWS" "help: another key returns to the tree" end
+# A filter shows the matches below a folded group: its glyph is ▾ then.
+keys $P Home Down Down Down
+check_selected $P work "filter glyph: work selected"
+keys $P Left
+check_lines $P 5 "$(rows / /fixture /fixture/bulk; v2_row /fixture/work ▸; rows /fixture/protected /fixture/idle /fixture/oom)" "filter glyph: work folded shows ▸" end
+lit $P '\'
+lit $P deep
+keys $P Enter
+check_lines $P 5 "$(rows / /fixture /fixture/work /fixture/work/deep /fixture/work/deep/leaf)" "filter glyph: with the filter on, the folded work shows ▾ above its listed children" end
+lit $P q
+check_has $P '^EXIT=0' "panes: q quits with status 0"
+tm kill-session -t $P
+
+# The detail pane of a v1 group: no limit is max; the title stays; the
+# scroll ends at the last line.
+P=v1pane
+VW=$V1/cg/1/fixture/web
+start $P 80 24 "TERM=xterm-256color LANG=C.UTF-8" -d 60 --root "$V1/cg" --proc "$V1/proc"
+check_has $P "^memcgtop $(clock "$V1" 1)  " "v1 pane: the screen comes up"
+keys $P Down Down
+lit $P d
+check_line $P 14 "Detail of /fixture/web  (J/K scroll, d closes)" "v1 pane: d opens the detail of /fixture/web"
+if [ "$(cat "$VW/memory.memsw.limit_in_bytes")" -ge 9223372036854771712 ]; then
+	check_has $P "^memory\.memsw\.limit_in_bytes  max\$" "v1 pane: memsw limit $(cat "$VW/memory.memsw.limit_in_bytes") (no limit) shows as max"
+	if grep -q 9223372036854771712 <<<"$SCREEN"; then fail "v1 pane: the raw no-limit number is shown"; else pass "v1 pane: the raw no-limit number is not shown"; fi
+else
+	fail "v1 pane: fixture $VW/memory.memsw.limit_in_bytes is not v1's no limit"
+fi
+for _ in $(seq 300); do lit $P J; done
+# The last file of a v1 detail is memory.numa_stat: its lines end the pane
+# (9 rows below the title: the name and 8 lines).
+check_lines $P 14 "Detail of /fixture/web  (J/K scroll, d closes)
+memory.numa_stat
+$(sed 's/^/  /' "$VW/memory.numa_stat")" "v1 pane: 300 x J: the title stays, the last line is on the pane's last row" 
+lit $P K
+# memory.stat comes before it: its last key, a byte count.
+read -r k v < <(tail -n 1 "$VW/memory.stat")
+check_lines $P 14 "Detail of /fixture/web  (J/K scroll, d closes)
+$(printf '  %-30s %12s\n' "$k" "$(human "$v")")
+memory.numa_stat
+$(sed 's/^/  /' "$VW/memory.numa_stat" | head -n 7)" "v1 pane: one K after the end moves one line up"
+lit $P q
+check_has $P '^EXIT=0' "v1 pane: q quits with status 0"
+tm kill-session -t $P
 
 echo "== v1 recorded series"
 C=v1main
@@ -1234,6 +1356,42 @@ else
 		check_has $H "^$want sleep( 300)?\$" "live v1: RSS $(human "$rss") from /proc/$LIVE_PID/status"
 		lit $H q
 		check_has $H '^EXIT=0' "live v1: q quits with status 0"
+		tm kill-session -t $H
+		# A command line wider than the screen: its row is cut at
+		# the edge (the table keeps its shape) and the whole line
+		# follows the table.  sleep adds up its arguments.
+		sleep 300 $(printf '0 %.0s' $(seq 35)) &
+		LIVE_PID2=$!
+		echo "$LIVE_PID2" >"$LIVE_CG/cgroup.procs"
+		long="sleep 300$(printf ' 0%.0s' $(seq 35))"
+		H=livelong
+		start $H 100 24 "TERM=xterm-256color LANG=C.UTF-8" -d 1 "/$name"
+		check_has $H "^ .* /$name\$" "live v1 long: the group /$name is shown"
+		lit $H p
+		check_has $H "^Processes of /$name: 2  \(by RSS; J/K scroll, p closes\)\$" "live v1 long: p lists 2 processes"
+		rss=$(awk '$1 == "VmRSS:" { print $2 * 1024 }' "/proc/$LIVE_PID2/status")
+		row=$(printf '%8d %-12.12s %8s %8s %s' "$LIVE_PID2" "$user" "$(human "$rss")" 0 "$long")
+		# (capture-pane drops the blanks at a line's end)
+		cut=${row:0:100}
+		cut=${cut%"${cut##*[! ]}"}
+		if wait_for $H "^$(sed 's/[].()[*^$\\]/\\&/g' <<<"$cut")\$"; then
+			pass "live v1 long: the row of pid $LIVE_PID2 is cut at 100 columns"
+		else
+			fail "live v1 long: no row '$cut'"
+		fi
+		if grep -qxF -- "${row:100}" <<<"$SCREEN"; then
+			fail "live v1 long: the rest of the row wrapped to column 0 ('${row:100}')"
+		else
+			pass "live v1 long: nothing of the row wrapped to column 0"
+		fi
+		full=$(printf '%8d %s' "$LIVE_PID2" "$long")
+		if grep -A1 -x 'Command lines cut above' <<<"$SCREEN" | tail -n 1 | grep -qxF -- "$full"; then
+			pass "live v1 long: below the table, 'Command lines cut above' and the whole command of $LIVE_PID2"
+		else
+			fail "live v1 long: no 'Command lines cut above' followed by '$full'"
+		fi
+		lit $H q
+		check_has $H '^EXIT=0' "live v1 long: q quits with status 0"
 		tm kill-session -t $H
 	else
 		SCREEN=''

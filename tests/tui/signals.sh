@@ -267,6 +267,8 @@ elif ! awk -v m="$CGM" '$2 == m && $3 == "cgroup" && $4 ~ /(^|,)rw(,|$)/ && $4 ~
 fi
 
 LIM=268435456 SOFTV=67108864
+# the dialog shows a size in human units with its bytes in brackets
+LIMSHOWN='256M \[268435456\]'
 if [ -n "$live_reason" ]; then
 	SCREEN=''
 	if [ "${CI:-}" = true ]; then
@@ -313,19 +315,19 @@ if [ -n "$LIVE" ]; then
 		pid=$(pid_of "audit.$nm ") || { fail "edit SIG$sig: no single memcgtop process ('$pid')"; continue; }
 		lit "$nm" e
 		if ! wait_for "$nm" "^Edit /$lname  \(Up/Down choose" 3 ||
-			! wait_for "$nm" "^ limit +memory.limit_in_bytes +$LIM " 3; then
+			! wait_for "$nm" "^ limit +memory.limit_in_bytes +$LIMSHOWN " 3; then
 			fail "edit SIG$sig: the edit dialog did not open with limit $LIM"
 			tm kill-session -t "$nm"
 			continue
 		fi
 		keys "$nm" Down Up Enter
-		if ! wait_for "$nm" "limit of /$lname \(now $LIM\):" 3; then
+		if ! wait_for "$nm" "limit of /$lname \(now $LIMSHOWN\):" 3; then
 			fail "edit SIG$sig: no value prompt after Enter on the limit knob"
 			tm kill-session -t "$nm"
 			continue
 		fi
 		lit "$nm" 100M
-		if ! wait_for "$nm" "limit of /$lname \(now $LIM\): 100M\$" 3; then
+		if ! wait_for "$nm" "limit of /$lname \(now $LIMSHOWN\): 100M\$" 3; then
 			fail "edit SIG$sig: the typed value is not shown"
 			tm kill-session -t "$nm"
 			continue

@@ -24,13 +24,13 @@
 #             KNOB FILE VALUE HELP                (one row per v2 knob)
 #   prompt   KNOB of PATH (now X):                (the status line)
 #   confirm  Change KNOB (FILE)
-#              PATH: OLD -> NEW[ (HUMAN)]
+#              PATH: OLD -> NEW   (sizes: HUMAN [BYTES])
 #                  WARNING                        (reclaim)
 #            Apply to 1 group? y applies, any other key cancels
 #   result   Changed KNOB (FILE)
 #              PATH: done, the kernel holds NOW   (reclaim: PATH: done,
 #                                                  as --set prints it)
-#            N done, M refused; any key returns (u undoes)
+#            N done, M refused; any key returns[ (u undoes)]
 #
 # and the kernel's files (sizes rounded down to pages, as the kernel holds
 # them), that pgsteal grew with the reclaim, and the --audit-log lines.
@@ -220,6 +220,13 @@ human() {
 		else printf " (%.0f%s)", x, substr(u, i, 1)
 	}'
 }
+# shown VALUE: a value as the dialog shows it: max, - and small numbers as
+# they are, a size in human units with its exact bytes in brackets
+shown() {
+	local h
+	h=$(human "$1" | tr -d ' ()')
+	if [ -n "$h" ]; then printf '%s [%s]' "$h" "$1"; else printf '%s' "$1"; fi
+}
 clip() {
 	local l
 	while IFS= read -r l || [ -n "$l" ]; do
@@ -267,6 +274,7 @@ check_pick() {
 	for kf in $V2_KNOBS; do
 		k=${kf%%:*} f=${kf#*:} v=$1
 		shift
+		[ "$k" = oom.group ] || v=$(shown "$v")
 		want=$(printf ' %-11s %-28s %-20s ' "$k" "$f" "$v")
 		l=$(sed -n "${r}p" <<<"$BODY")
 		[[ $l == "$want"?* ]] || ok=0
@@ -289,13 +297,13 @@ knob() {
 	local k=$1 f=$2 typed=$3 new=$4 old now want
 	old=$(rd "$k.$f.before") now=$(rd "$k.$f.after")
 	load "$k.prompt"
-	if [ "$STATUS" = "$k of /tui/knobs (now $old):" ]; then
+	if [ "$STATUS" = "$k of /tui/knobs (now $(shown "$old")):" ]; then
 		pass "$k: the prompt '$STATUS'"
 	else
-		fail "$k: the status line is not '$k of /tui/knobs (now $old): '"
+		fail "$k: the status line is not '$k of /tui/knobs (now $(shown "$old")): '"
 	fi
 	check_dialog "$k.confirm" "Change $k ($f)
-  /tui/knobs: $old -> $new$(human "$new")
+  /tui/knobs: $(shown "$old") -> $(shown "$new")
 Apply to 1 group? y applies, any other key cancels" "$k=$typed: the confirmation"
 	want=$(( new / PAGE * PAGE ))
 	check_dialog "$k.result" "Changed $k ($f)
@@ -349,7 +357,7 @@ else
 	fail "reclaim: the status line is not 'reclaim of /tui/cache (now ...): '"
 fi
 check_dialog reclaim.confirm "Change reclaim (memory.reclaim)
-  /tui/cache: - -> 16777216 (16.0M)
+  /tui/cache: - -> 16.0M [16777216]
       the kernel reclaims this much from the group now
 Apply to 1 group? y applies, any other key cancels" "reclaim=16M: the confirmation with the warning line"
 cb=$(rd reclaim.memory.current.before) ca=$(rd reclaim.memory.current.after)
@@ -360,13 +368,13 @@ if grep -q 'refused: Resource temporarily unavailable' <<<"$BODY"; then
 	# the kernel may not get the whole amount: EAGAIN, as --set reports it
 	check_dialog reclaim.result "Changed reclaim (memory.reclaim)
   /tui/cache: refused: Resource temporarily unavailable: the kernel could not reclaim the whole amount
-0 done, 1 refused; any key returns (u undoes)" "reclaim=16M: the result (EAGAIN)"
+0 done, 1 refused; any key returns" "reclaim=16M: the result (EAGAIN; u not offered: memory.reclaim is not undone)"
 	res=EAGAIN
 else
 	# as --set prints it: "done", no value held for a write-only file
 	check_dialog reclaim.result "Changed reclaim (memory.reclaim)
   /tui/cache: done
-1 done, 0 refused; any key returns (u undoes)" "reclaim=16M: the result line says done (memory.reclaim holds no value)"
+1 done, 0 refused; any key returns" "reclaim=16M: the result line says done (memory.reclaim holds no value; u not offered: it is not undone)"
 	res=ok
 fi
 SCREEN=''
