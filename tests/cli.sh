@@ -120,8 +120,9 @@ first=$("$BIN" $V1 -b -F csv -c path,usage -o +usage /fixture/web | sed -n 3p | 
 [ "$first" = "/fixture/web/frontend" ] && ok "-o +usage puts the smaller sibling first" \
 	|| bad "-o +usage: first child '$first'"
 # Text output keeps the order of -c, GROUP included (last when -c has no
-# path); edge-vanish sample 1 (see tests/fixtures/README.md): / 1088 MiB,
-# /a 200 MiB of 512 MiB, /c 50 MiB unlimited.
+# path); edge-vanish sample 1 (see tests/fixtures/README.md): / 1088 MiB
+# plus its 16 MiB of kmem (the v1 root), /a 200 MiB of 512 MiB, /c 50 MiB
+# unlimited.
 EV="--root $FIX/edge-vanish/cg --proc $FIX/edge-vanish/proc"
 textcase() { # DESC EXPECTED ARGS...
 	local desc=$1 want=$2 got
@@ -148,7 +149,7 @@ textcase "text: -c without path adds GROUP last" \
  50.0M    max   c" -c usage,limit
 textcase "text: -r widens a column to its widest value" \
 "     USAGE     LIMIT GROUP
-1140850688       max /
+1157627904       max /
  209715200 536870912   a
   52428800       max   c" -r -c usage,limit,path
 # Every -r row of the default columns ends each value where its title ends.
