@@ -700,7 +700,7 @@ check_status $S "limit of $T/idle1 (now $old1): " "no syslog: Enter asks for lim
 lit $S 20M
 keys $S Enter
 check_dialog $S "Change limit (memory.limit_in_bytes)
-  $T/idle1: $old1 -> 20971520 (20.0M)
+  $T/idle1: $old1 -> 20.0M [20971520]
 No syslog is listening on $TMPD/nolog: this change is recorded nowhere (--audit-log FILE or a syslog daemon keeps it)
 Apply to 1 group? y applies, any other key cancels" "no syslog, no --audit-log: the confirm dialog says the change is recorded nowhere"
 ino=$(stat -c %i "$TROOT/idle1")

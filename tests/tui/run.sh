@@ -1005,7 +1005,7 @@ for i in 1 2 3 4 5 0; do
 done
 lit $C R
 check_line $C 3 "Columns: overview  Sort: failcnt_per_s desc  Groups: 11 shown of 11" "v1: R sorts by failcnt per second (v1 has no pgscan)"
-check_line $C 4 '   USAGE  LIMIT   SOFT EXCESS  USE%   SWAP▼ FAIL/s   RFF/s GROUP' "v1: R marks FAIL/s"
+check_line $C 4 '   USAGE  LIMIT   SOFT EXCESS  USE%   SWAP ▼FAIL/s   RFF/s GROUP' "v1: R marks FAIL/s"
 lit $C q
 check_has $C '^EXIT=0' "v1: q quits with status 0"
 tm kill-session -t $C
