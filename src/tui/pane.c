@@ -129,15 +129,27 @@ struct pane_out {
 static void ptitle(struct pane_out *p, int attr, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Formats a pane line and escapes what the terminal must not see raw
+ * (group names, command lines). */
+static void pfmt(char *safe, size_t len, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static void pfmt(char *safe, size_t len, const char *fmt, va_list ap)
+{
+	char raw[512];
+
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	fmt_escape(safe, len, raw, strlen(raw));
+}
+
 static void ptitle(struct pane_out *p, int attr, const char *fmt, ...)
 {
-	char raw[512], safe[1100];
+	char safe[1100];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(raw, sizeof(raw), fmt, ap);
+	pfmt(safe, sizeof(safe), fmt, ap);
 	va_end(ap);
-	fmt_escape(safe, sizeof(safe), raw, strlen(raw));
 	if (p->rows <= 0)
 		return;
 	attrset(attr);
@@ -155,14 +167,13 @@ static int prow(struct pane_out *p, const char *fmt, ...)
 
 static int prow(struct pane_out *p, const char *fmt, ...)
 {
-	char raw[512], safe[1100];
+	char safe[1100];
 	int cols = 0;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(raw, sizeof(raw), fmt, ap);
+	pfmt(safe, sizeof(safe), fmt, ap);
 	va_end(ap);
-	fmt_escape(safe, sizeof(safe), raw, strlen(raw));
 	p->total++;
 	if (p->skip > 0) {
 		p->skip--;
@@ -181,13 +192,12 @@ static void pline(struct pane_out *p, int attr, const char *fmt, ...)
 
 static void pline(struct pane_out *p, int attr, const char *fmt, ...)
 {
-	char raw[512], safe[1100];
+	char safe[1100];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(raw, sizeof(raw), fmt, ap);
+	pfmt(safe, sizeof(safe), fmt, ap);
 	va_end(ap);
-	fmt_escape(safe, sizeof(safe), raw, strlen(raw));
 	/* Long lines wrap, at a space where there is one. */
 	for (const char *c = safe; ; ) {
 		const char *next, *end = tui_wrap(c, COLS, &next);
