@@ -564,27 +564,44 @@ static int cmp_path(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Whether path, or a group below it, is among the sorted paths v. */
-static int covered(char **v, size_t n, const char *path)
+/* Whether s sorts before path followed by tail ("" or "/"). */
+static int before(const char *s, const char *path, size_t l, char tail)
 {
-	size_t lo = 0, hi = n, l = strlen(path);
+	int c = strncmp(s, path, l);
 
-	if (l <= 1)
-		return 1;	/* the sample's root */
+	if (c)
+		return c < 0;
+	return (unsigned char)s[l] < (unsigned char)tail;
+}
+
+/* The first of the sorted v that does not sort before path + tail. */
+static size_t lower(char **v, size_t n, const char *path, size_t l, char tail)
+{
+	size_t lo = 0, hi = n;
+
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (strcmp(v[mid], path) < 0)
+		if (before(v[mid], path, l, tail))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	/* After path come the names that begin with it: path itself, then
-	 * "path-x" and such before "path/x"; few of those. */
-	for (; lo < n && !strncmp(v[lo], path, l); lo++)
-		if (v[lo][l] == '\0' || v[lo][l] == '/')
-			return 1;
-	return 0;
+	return lo;
+}
+
+/* Whether path, or a group below it, is among the sorted paths v. */
+static int covered(char **v, size_t n, const char *path)
+{
+	size_t l = strlen(path), i;
+
+	if (l <= 1)
+		return 1;	/* the sample's root */
+	i = lower(v, n, path, l, '\0');
+	if (i < n && !strcmp(v[i], path))
+		return 1;
+	i = lower(v, n, path, l, '/');
+	return i < n && !strncmp(v[i], path, l) && v[i][l] == '/';
 }
 
 void record_groups(struct recorder *r, char **kept, size_t n)
