@@ -61,6 +61,14 @@ FIXCG=$top/tests/fixtures/v1-live/cg/0
 FIXPROC=$top/tests/fixtures/v1-live/proc/0
 FIX=(--root "$FIXCG" --proc "$FIXPROC")
 
+# forget PID: a process of pids that has been waited for already.
+forget() {
+	local p keep=()
+	for p in "${pids[@]}"; do
+		[ "$p" = "$1" ] || keep+=("$p")
+	done
+	pids=("${keep[@]}")
+}
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 # screen NAME ENV... -- ARGS...: memcgtop ARGS in a 120x40 tmux window with
 # the environment ENV; its exit status goes to $TMPD/NAME.rc.
@@ -224,6 +232,7 @@ n1=$(wc -l <"$R/timestamps")
 wait_file "$R/timestamps" $((n1 + 2))
 kill -TERM "$a"
 wait "$a" 2>/dev/null
+forget "$a"
 n=$(wc -l <"$R/timestamps")
 if replayable "$R" && [ "$n" -gt "$n1" ] && [ ! -s "$TMPD/a.err" ] &&
 	[ "$(find "$R" -mindepth 1 -maxdepth 1 -type d -name '[0-9]*' | wc -l)" = "$n" ]; then
@@ -308,7 +317,8 @@ f = open(sys.argv[1])
 fcntl.flock(f, fcntl.LOCK_EX)
 print("locked", flush=True)
 time.sleep(60)' "$OD/m.prom.memcgtop-tmp.Zz99Yy" >"$TMPD/lock.out" &
-pids+=($!)
+locker=$!
+pids+=("$locker")
 wait_file "$TMPD/lock.out"
 "$MEMCGTOP" -b -F prometheus -n 1 -d 0.05 --output "$OD/m.prom" "${FIX[@]}" 2>"$TMPD/out.err"
 rc=$?
@@ -317,7 +327,8 @@ want="m.prom m.prom.Qw12Er m.prom.backup m.prom.memcgtop-tmp.Ab12Cde m.prom.memc
 [ $rc = 0 ] && [ "$got" = "$want" ] &&
 	pass "--output removes a killed run's temporary file; a locked one and other files stay" ||
 	fail "--output stale files: exit $rc, left '$got' want '$want' $(cat "$TMPD/out.err")"
-stop_pids "${pids[@]: -1}"
+stop_pids "$locker"
+forget "$locker"
 rm -f "$OD"/*
 # kill -9 at random moments; the next start leaves only the output.
 for i in $(seq 100); do
@@ -402,6 +413,7 @@ if [ $live = 1 ]; then
 	rc=$?
 	touch "$STOPFILE"
 	wait "$churn"
+	forget "$churn"
 	"$MEMCGTOP" -b -F json -n 50 --root "$TMPD/crec" "/$TNAME" >"$TMPD/c.replay" 2>>"$TMPD/c.err"
 	rows=$(grep -o '"path":"[^"]*"' "$TMPD/c.live" | sort -u | wc -l)
 	if [ $rc = 0 ] && [ ! -s "$TMPD/c.err" ] && [ "$(wc -l <"$TMPD/c.live")" = 50 ] &&
