@@ -284,8 +284,10 @@ static int output_tmp_name(const char *name, const char *base)
 	if (strncmp(name, base, bl) || strncmp(name + bl, OUT_TMP, tl))
 		return 0;
 	name += bl + tl;
-	return strlen(name) == 6 && strspn(name, "abcdefghijklmnopqrstuvwxyz"
-				       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == 6;
+	/* What mkstemp() puts in place of the six X. */
+	return strlen(name) == 6 &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == 6;
 }
 
 /*

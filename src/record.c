@@ -362,19 +362,17 @@ int record_open(const char *dir, long max, const char *mode,
 	 * user's gets nothing at all, and again once the folder is ours. */
 	for (int i = 0; i < 2; i++) {
 		if (!usable(r->dirfd, &top)) {
-			/* A series of older memcgtop or of another tool. */
-			if (faccessat(r->dirfd, "timestamps", F_OK,
-				      AT_SYMLINK_NOFOLLOW) == 0 &&
-			    !has_marker(r->dirfd))
-				snprintf(err, errlen, "--record %s: a series "
-					 "memcgtop did not mark as its recording "
-					 "(no format line in info) is not "
-					 "written over (give an empty folder)",
-					 dir);
-			else
-				snprintf(err, errlen, "--record %s: the folder "
-					 "holds other files (give an empty "
-					 "folder or an earlier recording)", dir);
+			/* A series of older memcgtop or of another tool? */
+			int series = faccessat(r->dirfd, "timestamps", F_OK,
+					       AT_SYMLINK_NOFOLLOW) == 0 &&
+				     !has_marker(r->dirfd);
+
+			snprintf(err, errlen, "--record %s: %s", dir, series ?
+				 "a series memcgtop did not mark as its "
+				 "recording (no format line in info) is not "
+				 "written over (give an empty folder)" :
+				 "the folder holds other files (give an empty "
+				 "folder or an earlier recording)");
 			record_close(r);
 			return -EEXIST;
 		}
