@@ -4,8 +4,16 @@
  * A recording is a series (see cgfs.h): DIR/timestamps, one whole tree of
  * the files read per sample in DIR/SLOT/, the procfs files in
  * DIR/proc/SLOT/ with DIR/proc/timestamps, and DIR/info naming the host's
- * mode and root and the start group.  With a maximum, slots are reused oldest first and
- * timestamps lists the samples in order as "MONO WALL SLOT".
+ * mode and root and the start group after a first line
+ * "format memcgtop-recording 1".  With a
+ * maximum, slots are reused oldest first and timestamps lists the samples
+ * in order as "MONO WALL SLOT".
+ *
+ * DIR/memcgtop.lock is held (flock) while a recording is made.  An earlier
+ * recording in DIR stays replayable until the new one has its first
+ * sample: new slots are numbered after the old ones, timestamps and info
+ * are written beside and renamed over theirs, and only then are the old
+ * slots removed.
  */
 #ifndef MEMCGTOP_RECORD_H
 #define MEMCGTOP_RECORD_H
@@ -16,8 +24,10 @@
 struct recorder;
 
 /* max 0: keep every sample.  Creates DIR (mode 0755) if missing; refuses
- * a DIR that holds anything but an earlier recording.  start: the start
- * group, "" for the root, else "a/b". */
+ * a DIR inside a cgroup file system, one another process records into
+ * (-EBUSY), and one that holds anything but an earlier recording (info
+ * with the format line, and only a recording's names) (-EEXIST).  start:
+ * the start group, "" for the root, else "a/b". */
 int record_open(const char *dir, long max, const char *mode,
 		const char *root, const char *start, struct recorder **ret,
 		char *err, size_t errlen);
@@ -31,6 +41,11 @@ void record_file(struct recorder *r, const char *path, const char *name,
 /* A procfs file ("meminfo", "vmstat", "pressure/memory"), as read. */
 void record_proc(struct recorder *r, const char *name, const void *buf,
 		 size_t len);
+/* The groups the sample kept (their paths, sorted here in place): the
+ * folders of groups read but left out are removed, and a kept group
+ * without any file gets its folder, so replay finds exactly these.
+ * kept NULL: they could not be listed (no memory), the sample fails. */
+void record_groups(struct recorder *r, char **kept, size_t n);
 /* Ends the sample: timestamps of both series rewritten atomically.
  * Returns 0 or a negative errno with the reason in err (the first write
  * that failed during the sample counts too). */

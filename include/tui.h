@@ -27,6 +27,7 @@ struct tui_opts {
 	const char *set_name;	/* column set to start with, or NULL */
 	char *const *folded;	/* group paths to start folded */
 	size_t nfolded;
+	int recording;		/* --record: a failed sample fails the run */
 };
 
 /* Prints the key table, one binding a line (--list-keys). */

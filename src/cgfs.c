@@ -1217,6 +1217,19 @@ static void clamp_swap(struct snapshot *snap)
 	}
 }
 
+/* Tells the recorder which groups the sample kept: one read but then left
+ * out (gone meanwhile) must not come back on replay. */
+static void record_kept(struct cgfs *cg, const struct snapshot *snap)
+{
+	char **paths = malloc((snap->n ? snap->n : 1) * sizeof(*paths));
+
+	if (paths)
+		for (size_t i = 0; i < snap->n; i++)
+			paths[i] = snap->paths + snap->groups[i].path_off;
+	record_groups(cg->rec, paths, snap->n);
+	free(paths);
+}
+
 int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		       struct snapshot *snap, char *err, size_t errlen)
 {
@@ -1337,6 +1350,8 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		return r;
 	}
 	cg->cur_path = NULL;
+	if (cg->rec)
+		record_kept(cg, snap);
 	sysinfo_read(cg->sys, cg->series ? (size_t)cg->slot[sample] : 0,
 		     &snap->sys);
 	clamp_swap(snap);

@@ -4,13 +4,22 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "record.h"
+
+/* The first line of DIR/info: what tells a folder memcgtop recorded into
+ * from one that merely looks like it. */
+#define FORMAT_LINE "format memcgtop-recording 1"
+#define LOCK_NAME "memcgtop.lock"
 
 struct stamp {
 	double mono;
@@ -22,9 +31,15 @@ struct recorder {
 	char *dir;
 	int dirfd, procfd;	/* DIR and DIR/proc */
 	int samplefd, procsamplefd;	/* the slot being written */
+	int lockfd;		/* DIR/memcgtop.lock, flock()ed */
 	long max, count, slot;
+	long base;		/* slots of this recording start here */
+	int replaced;		/* the earlier recording is gone */
+	char *mode, *root, *start;	/* for DIR/info */
 	struct stamp *stamps;	/* in order, the newest last */
 	size_t nstamps, capstamps;
+	char **paths;		/* the groups written in this sample */
+	size_t npaths, cappaths;
 	int err;		/* first failure of this sample */
 	char errwhat[256];
 	char lastdir[4096];	/* the group folder opened last */
@@ -39,31 +54,110 @@ static void fail(struct recorder *r, int e, const char *what)
 	snprintf(r->errwhat, sizeof(r->errwhat), "%s", what);
 }
 
-/* Removes everything below dirfd/name, then name itself. */
+struct rm_level {
+	dev_t dev;
+	ino_t ino;
+	char name[NAME_MAX + 1];	/* its name in the level above */
+};
+
+/*
+ * Removes everything below parent/name, then name itself.  Without
+ * recursion, and with two descriptors whatever the depth: it goes down
+ * into the first folder it meets and back up through "..", checking that
+ * ".." is the folder it came from (a folder moved meanwhile stops it).
+ */
 static int rm_tree(int parent, const char *name)
 {
-	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			O_CLOEXEC);
-	DIR *d;
-	struct dirent *e;
+	struct rm_level *lv = NULL;
+	size_t depth = 0, cap = 0;
+	struct stat st;
+	int fd, r = 0;
 
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+	for (;;) {
+		DIR *d;
+		struct dirent *e;
+		int sub = -1;
+
+		d = fdopendir(fd);
+		if (!d) {
+			r = -errno;
+			close(fd);
+			goto out;
+		}
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") ||
+			    !strcmp(e->d_name, ".."))
+				continue;
+			if (e->d_type != DT_DIR &&
+			    unlinkat(dirfd(d), e->d_name, 0) == 0)
+				continue;
+			sub = openat(dirfd(d), e->d_name, O_RDONLY |
+				     O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0)
+				continue;	/* not a folder: could not go */
+			if (depth == cap) {
+				size_t nc = cap ? cap * 2 : 16;
+				struct rm_level *nl = realloc(lv, nc *
+							      sizeof(*nl));
+
+				if (!nl) {
+					close(sub);
+					closedir(d);
+					r = -ENOMEM;
+					goto out;
+				}
+				lv = nl;
+				cap = nc;
+			}
+			if (fstat(dirfd(d), &st) < 0) {
+				r = -errno;
+				close(sub);
+				closedir(d);
+				goto out;
+			}
+			lv[depth].dev = st.st_dev;
+			lv[depth].ino = st.st_ino;
+			snprintf(lv[depth].name, sizeof(lv[depth].name), "%s",
+				 e->d_name);
+			depth++;
+			break;
+		}
+		if (sub >= 0) {
+			closedir(d);
+			fd = sub;
 			continue;
-		if (e->d_type == DT_DIR)
-			rm_tree(dirfd(d), e->d_name);
-		else
-			unlinkat(dirfd(d), e->d_name, 0);
+		}
+		/* Emptied: up one level and remove it there. */
+		if (depth == 0) {
+			closedir(d);
+			break;
+		}
+		fd = openat(dirfd(d), "..", O_RDONLY | O_DIRECTORY |
+			    O_CLOEXEC);
+		closedir(d);
+		depth--;
+		if (fd < 0 || fstat(fd, &st) < 0 ||
+		    st.st_dev != lv[depth].dev || st.st_ino != lv[depth].ino) {
+			r = fd < 0 ? -errno : -ESTALE;
+			if (fd >= 0)
+				close(fd);
+			goto out;
+		}
+		if (unlinkat(fd, lv[depth].name, AT_REMOVEDIR) < 0) {
+			r = -errno;
+			close(fd);
+			goto out;
+		}
 	}
-	closedir(d);
-	return unlinkat(parent, name, AT_REMOVEDIR) < 0 ? -errno : 0;
+	if (unlinkat(parent, name, AT_REMOVEDIR) < 0)
+		r = -errno;
+out:
+	free(lv);
+	return r;
 }
 
 static int open_or_make(int dirfd, const char *name)
@@ -80,26 +174,154 @@ static int open_or_make(int dirfd, const char *name)
 	return fd < 0 ? -errno : fd;
 }
 
-/* A recording folder is empty or holds one: nothing else is overwritten. */
-static int usable(int fd)
+/* A slot's name: digits only, short enough that base + count fits. */
+static long slot_number(const char *name)
 {
-	DIR *d = fdopendir(dup(fd));
-	struct dirent *e;
-	int ok = 1, any = 0, has_stamps = 0;
+	size_t l = strspn(name, "0123456789");
 
-	if (!d)
+	if (l == 0 || name[l] || l > 12)
+		return -1;
+	return strtol(name, NULL, 10);
+}
+
+/* Whether dirfd/info begins with the format line only memcgtop writes. */
+static int has_marker(int dirfd)
+{
+	char buf[sizeof(FORMAT_LINE)];	/* the line and its '\n' */
+	ssize_t n;
+	int fd = openat(dirfd, "info", O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+			O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
 		return 0;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		any = 1;
-		if (!strcmp(e->d_name, "timestamps"))
-			has_stamps = 1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
 	}
-	closedir(d);
-	if (any && !has_stamps)
-		ok = 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n == (ssize_t)sizeof(buf) &&
+	       !memcmp(buf, FORMAT_LINE "\n", sizeof(buf));
+}
+
+/*
+ * What a folder holds: 1 when nothing, or a recording memcgtop made (info
+ * with its format line, and only the names a recording has), 0 when
+ * anything else, which is then never overwritten nor removed.  ret_max:
+ * the highest slot number in DIR or DIR/proc, -1 without any.
+ */
+static int usable(int fd, long *ret_max)
+{
+	int ours = has_marker(fd), ok = 1;
+	long max = -1;
+
+	for (int pass = 0; pass < 2 && ok; pass++) {
+		int sub = pass == 0 ? dup(fd) :
+			openat(fd, "proc", O_RDONLY | O_DIRECTORY |
+			       O_NOFOLLOW | O_CLOEXEC);
+		DIR *d = sub >= 0 ? fdopendir(sub) : NULL;
+		struct dirent *e;
+
+		if (!d) {
+			if (sub >= 0)
+				close(sub);
+			if (pass == 0)
+				return 0;
+			break;
+		}
+		rewinddir(d);	/* a dup() shares the offset of the last look */
+		while ((e = readdir(d))) {
+			const char *n = e->d_name;
+			long s = slot_number(n);
+
+			if (!strcmp(n, ".") || !strcmp(n, ".."))
+				continue;
+			if (pass == 0 && !strcmp(n, LOCK_NAME))
+				continue;
+			if (ours && s >= 0) {
+				if (s > max)
+					max = s;
+				continue;
+			}
+			if (ours && (!strcmp(n, "timestamps") ||
+				     !strcmp(n, "timestamps.tmp") ||
+				     (pass == 0 && (!strcmp(n, "info") ||
+						    !strcmp(n, "info.tmp") ||
+						    !strcmp(n, "proc")))))
+				continue;
+			ok = 0;
+			break;
+		}
+		closedir(d);
+	}
+	*ret_max = max;
 	return ok;
+}
+
+/* DIR/info, written beside and renamed into place. */
+static int write_info(struct recorder *r)
+{
+	FILE *f;
+	int fd;
+
+	fd = openat(r->dirfd, "info.tmp", O_WRONLY | O_CREAT | O_TRUNC |
+		    O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	fprintf(f, FORMAT_LINE "\nmode %s\nroot %s\n", r->mode, r->root);
+	/* Where replay starts without a CGROUP; a name with a newline would
+	 * not read back as one line, and is left to the command line. */
+	if (!strchr(r->start, '\n'))
+		fprintf(f, "start /%s\n", r->start);
+	if (fclose(f) != 0)
+		return -errno;
+	return renameat(r->dirfd, "info.tmp", r->dirfd, "info") < 0 ? -errno :
+	       0;
+}
+
+/* Whether path, or the folder it would be made in, is on a cgroup file
+ * system: a folder made there is a cgroup. */
+static int on_cgroupfs(const char *path)
+{
+	struct statfs sf;
+	char *parent, *slash;
+	int r;
+
+	if (statfs(path, &sf) == 0)
+		return sf.f_type == CGROUP_SUPER_MAGIC ||
+		       sf.f_type == CGROUP2_SUPER_MAGIC;
+	parent = strdup(path);
+	if (!parent)
+		return 0;
+	/* "a/b/" and "a/b" both live in "a". */
+	for (size_t l = strlen(parent); l > 1 && parent[l - 1] == '/'; l--)
+		parent[l - 1] = '\0';
+	slash = strrchr(parent, '/');
+	if (!slash)
+		strcpy(parent, ".");
+	else if (slash == parent)
+		parent[1] = '\0';
+	else
+		*slash = '\0';
+	r = statfs(parent, &sf) == 0 && (sf.f_type == CGROUP_SUPER_MAGIC ||
+					 sf.f_type == CGROUP2_SUPER_MAGIC);
+	free(parent);
+	return r;
+}
+
+/* "--record DIR[what]: reason", and nothing kept. */
+static int refuse(struct recorder *r, int e, char *err, size_t errlen,
+		  const char *dir, const char *what)
+{
+	snprintf(err, errlen, "--record %s%s: %s", dir, what, strerror(e));
+	record_close(r);
+	return -e;
 }
 
 int record_open(const char *dir, long max, const char *mode,
@@ -107,80 +329,121 @@ int record_open(const char *dir, long max, const char *mode,
 		char *err, size_t errlen)
 {
 	struct recorder *r = calloc(1, sizeof(*r));
-	FILE *f;
-	int fd;
+	struct statfs sf;
+	long top = -1;
 
 	if (!r)
 		return -ENOMEM;
 	r->dirfd = r->procfd = r->samplefd = r->procsamplefd = -1;
-	r->lastfd = -1;
+	r->lockfd = r->lastfd = -1;
 	r->max = max;
 	r->dir = strdup(dir);
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		snprintf(err, errlen, "--record %s: %s", dir, strerror(errno));
+	r->mode = strdup(mode);
+	r->root = strdup(root);
+	r->start = strdup(start);
+	if (!r->dir || !r->mode || !r->root || !r->start)
+		return refuse(r, ENOMEM, err, errlen, dir, "");
+	if (on_cgroupfs(dir)) {
+		snprintf(err, errlen, "--record %s: inside a cgroup file "
+			 "system (a folder made there is a cgroup)", dir);
 		record_close(r);
-		return -errno;
+		return -EINVAL;
 	}
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return refuse(r, errno, err, errlen, dir, "");
 	r->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (r->dirfd < 0 || !r->dir) {
-		int e = r->dir ? errno : ENOMEM;
+	if (r->dirfd < 0)
+		return refuse(r, errno, err, errlen, dir, "");
+	/* Before anything is written, not just before the first folder is
+	 * made: the path may have led elsewhere. */
+	if (fstatfs(r->dirfd, &sf) == 0 && (sf.f_type == CGROUP_SUPER_MAGIC ||
+					    sf.f_type == CGROUP2_SUPER_MAGIC)) {
+		snprintf(err, errlen, "--record %s: inside a cgroup file "
+			 "system (a folder made there is a cgroup)", dir);
+		record_close(r);
+		return -EINVAL;
+	}
+	/* Looked at before the lock file is made, so that a folder of the
+	 * user's gets nothing at all, and again once the folder is ours. */
+	for (int i = 0; i < 2; i++) {
+		if (!usable(r->dirfd, &top)) {
+			/* A series of older memcgtop or of another tool? */
+			int series = faccessat(r->dirfd, "timestamps", F_OK,
+					       AT_SYMLINK_NOFOLLOW) == 0 &&
+				     !has_marker(r->dirfd);
 
-		snprintf(err, errlen, "--record %s: %s", dir, strerror(e));
-		record_close(r);
-		return -e;
+			snprintf(err, errlen, "--record %s: %s", dir, series ?
+				 "a series memcgtop did not mark as its "
+				 "recording (no format line in info) is not "
+				 "written over (give an empty folder)" :
+				 "the folder holds other files (give an empty "
+				 "folder or an earlier recording)");
+			record_close(r);
+			return -EEXIST;
+		}
+		if (i == 1)
+			break;
+		r->lockfd = openat(r->dirfd, LOCK_NAME, O_RDWR | O_CREAT |
+				   O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (r->lockfd < 0)
+			return refuse(r, errno, err, errlen, dir,
+				      "/" LOCK_NAME);
+		if (flock(r->lockfd, LOCK_EX | LOCK_NB) < 0) {
+			if (errno != EWOULDBLOCK)
+				return refuse(r, errno, err, errlen,
+					      dir, "/" LOCK_NAME);
+			snprintf(err, errlen, "--record %s: another memcgtop "
+				 "is recording into this folder", dir);
+			record_close(r);
+			return -EBUSY;
+		}
 	}
-	if (!usable(r->dirfd)) {
-		snprintf(err, errlen, "--record %s: the folder holds other files "
-			 "(give an empty folder or an earlier recording)", dir);
-		record_close(r);
-		return -EEXIST;
+	/*
+	 * An earlier recording stays whole until this one has a first
+	 * sample to replace it with: new slots are numbered after the old
+	 * ones, and timestamps and info are renamed over theirs.
+	 */
+	r->base = top + 1;
+	if (top < 0) {
+		/* Nothing to keep: marked as memcgtop's at once, so that
+		 * an interrupted start leaves a folder it can use again. */
+		int e = write_info(r);
+
+		if (e < 0)
+			return refuse(r, -e, err, errlen, dir,
+				      "/info");
+		r->replaced = 1;
 	}
-	/* Start afresh: an earlier recording in the folder is replaced. */
-	unlinkat(r->dirfd, "timestamps", 0);
 	r->procfd = open_or_make(r->dirfd, "proc");
-	if (r->procfd < 0) {
-		snprintf(err, errlen, "--record %s/proc: %s", dir,
-			 strerror(-r->procfd));
-		record_close(r);
-		return r->procfd;
-	}
-	unlinkat(r->procfd, "timestamps", 0);
-	fd = openat(r->dirfd, "info", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		    O_CLOEXEC, 0644);
-	f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		snprintf(err, errlen, "--record %s/info: %s", dir,
-			 strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		record_close(r);
-		return -EIO;
-	}
-	fprintf(f, "mode %s\nroot %s\n", mode, root);
-	/* Where replay starts without a CGROUP; a name with a newline would
-	 * not read back as one line, and is left to the command line. */
-	if (!strchr(start, '\n'))
-		fprintf(f, "start /%s\n", start);
-	if (fclose(f) != 0) {
-		snprintf(err, errlen, "--record %s/info: %s", dir,
-			 strerror(errno));
-		record_close(r);
-		return -EIO;
-	}
+	if (r->procfd < 0)
+		return refuse(r, -r->procfd, err, errlen, dir,
+			      "/proc");
 	*ret = r;
 	return 0;
+}
+
+static void forget_paths(struct recorder *r)
+{
+	for (size_t i = 0; i < r->npaths; i++)
+		free(r->paths[i]);
+	r->npaths = 0;
 }
 
 void record_close(struct recorder *r)
 {
 	if (!r)
 		return;
-	for (int *fd = &r->dirfd; fd <= &r->procsamplefd; fd++)
+	for (int *fd = &r->dirfd; fd <= &r->lockfd; fd++)
 		if (*fd >= 0)
 			close(*fd);
 	if (r->lastfd >= 0)
 		close(r->lastfd);
+	forget_paths(r);
+	free(r->paths);
 	free(r->stamps);
+	free(r->mode);
+	free(r->root);
+	free(r->start);
 	free(r->dir);
 	free(r);
 }
@@ -190,7 +453,7 @@ int record_begin(struct recorder *r)
 	char name[32];
 
 	r->err = 0;
-	r->slot = r->max > 0 ? r->count % r->max : r->count;
+	r->slot = r->base + (r->max > 0 ? r->count % r->max : r->count);
 	snprintf(name, sizeof(name), "%ld", r->slot);
 	if (r->samplefd >= 0)
 		close(r->samplefd);
@@ -198,8 +461,9 @@ int record_begin(struct recorder *r)
 		close(r->procsamplefd);
 	if (r->lastfd >= 0)
 		close(r->lastfd);
-	r->lastfd = -1;
+	r->samplefd = r->procsamplefd = r->lastfd = -1;
 	r->lastdir[0] = '\0';
+	forget_paths(r);
 	/* A reused slot is emptied first: no file of the old sample stays. */
 	rm_tree(r->dirfd, name);
 	rm_tree(r->procfd, name);
@@ -211,6 +475,30 @@ int record_begin(struct recorder *r)
 		return -r->err;
 	}
 	return 0;
+}
+
+/* Remembers path as written to in this sample. */
+static void note_path(struct recorder *r, const char *path)
+{
+	char *p;
+
+	if (r->npaths == r->cappaths) {
+		size_t nc = r->cappaths ? r->cappaths * 2 : 64;
+		char **np = realloc(r->paths, nc * sizeof(*np));
+
+		if (!np) {
+			fail(r, ENOMEM, path);
+			return;
+		}
+		r->paths = np;
+		r->cappaths = nc;
+	}
+	p = strdup(path);
+	if (!p) {
+		fail(r, ENOMEM, path);
+		return;
+	}
+	r->paths[r->npaths++] = p;
 }
 
 /* The folder of a group in the slot, made as needed: "/a/b" -> a/b. */
@@ -246,6 +534,7 @@ static int group_dir(struct recorder *r, const char *path)
 	}
 	if (fd < 0)
 		return fd;
+	note_path(r, path);
 	snprintf(r->lastdir, sizeof(r->lastdir), "%s", path);
 	r->lastfd = fd;
 	return fd;
@@ -282,6 +571,87 @@ void record_file(struct recorder *r, const char *path, const char *name,
 		return;
 	}
 	write_at(r, fd, name, buf, len);
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether s sorts before path followed by tail ("" or "/"). */
+static int before(const char *s, const char *path, size_t l, char tail)
+{
+	int c = strncmp(s, path, l);
+
+	if (c)
+		return c < 0;
+	return (unsigned char)s[l] < (unsigned char)tail;
+}
+
+/* The first of the sorted v that does not sort before path + tail. */
+static size_t lower(char **v, size_t n, const char *path, size_t l, char tail)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (before(v[mid], path, l, tail))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Whether path, or a group below it, is among the sorted paths v. */
+static int covered(char **v, size_t n, const char *path)
+{
+	size_t l = strlen(path), i;
+
+	if (l <= 1)
+		return 1;	/* the sample's root */
+	i = lower(v, n, path, l, '\0');
+	if (i < n && !strcmp(v[i], path))
+		return 1;
+	i = lower(v, n, path, l, '/');
+	return i < n && !strncmp(v[i], path, l) && v[i][l] == '/';
+}
+
+void record_groups(struct recorder *r, char **kept, size_t n)
+{
+	if (!r || r->samplefd < 0 || r->err)
+		return;
+	if (!kept) {
+		fail(r, ENOMEM, "the groups kept");
+		return;
+	}
+	qsort(kept, n, sizeof(*kept), cmp_path);
+	qsort(r->paths, r->npaths, sizeof(*r->paths), cmp_path);
+	/* Read but left out (gone while it was read): taken out again. */
+	for (size_t i = 0; i < r->npaths; i++) {
+		const char *p = r->paths[i] + strspn(r->paths[i], "/");
+
+		if (i > 0 && !strcmp(r->paths[i], r->paths[i - 1]))
+			continue;
+		if (!covered(kept, n, r->paths[i]) && *p) {
+			int e = rm_tree(r->samplefd, p);
+
+			if (e < 0)
+				fail(r, -e, r->paths[i]);
+		}
+	}
+	/* Kept with no file read (no access, or every file gone): its
+	 * folder still tells replay it was there. */
+	for (size_t i = 0; i < n; i++) {
+		if (bsearch(&kept[i], r->paths, r->npaths, sizeof(*r->paths),
+			    cmp_path))
+			continue;
+		int fd = group_dir(r, kept[i]);
+
+		if (fd < 0)
+			fail(r, -fd, kept[i]);
+	}
 }
 
 void record_proc(struct recorder *r, const char *name, const void *buf,
@@ -334,6 +704,34 @@ static int write_stamps(struct recorder *r, int dirfd)
 	return renameat(dirfd, tmp, dirfd, "timestamps") < 0 ? -errno : 0;
 }
 
+/* Once the new timestamps are in place: the earlier recording's info
+ * replaced, its slots (all numbered below base) removed. */
+static int replace_old(struct recorder *r)
+{
+	int e = write_info(r);
+
+	for (int pass = 0; pass < 2 && e == 0; pass++) {
+		int fd = dup(pass == 0 ? r->dirfd : r->procfd);
+		DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+		struct dirent *ent;
+
+		if (!d) {
+			if (fd >= 0)
+				close(fd);
+			return -errno;
+		}
+		rewinddir(d);
+		while (e == 0 && (ent = readdir(d))) {
+			long s = slot_number(ent->d_name);
+
+			if (s >= 0 && s < r->base)
+				e = rm_tree(dirfd(d), ent->d_name);
+		}
+		closedir(d);
+	}
+	return e;
+}
+
 int record_end(struct recorder *r, double mono, int64_t wall, char *err,
 	       size_t errlen)
 {
@@ -358,11 +756,18 @@ int record_end(struct recorder *r, double mono, int64_t wall, char *err,
 	r->stamps[r->nstamps++] = (struct stamp){ mono, wall, r->slot };
 	r->count++;
 	if (!r->err) {
-		e = write_stamps(r, r->dirfd);
+		e = write_stamps(r, r->procfd);
 		if (e == 0)
-			e = write_stamps(r, r->procfd);
+			e = write_stamps(r, r->dirfd);
 		if (e < 0)
 			fail(r, -e, "timestamps");
+	}
+	if (!r->err && !r->replaced) {
+		e = replace_old(r);
+		if (e < 0)
+			fail(r, -e, "the earlier recording");
+		else
+			r->replaced = 1;
 	}
 	if (r->err) {
 		snprintf(err, errlen, "--record %s: %s: %s", r->dir, r->errwhat,

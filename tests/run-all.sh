@@ -71,6 +71,8 @@ suite "hostile names (fixture + live v1)" tests/live/hostile.sh
 suite "hostile names (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/hostile.sh
 suite "security (write paths, hostile values, --readonly, --set traversal, audit)" tests/security.sh
 suite "record and replay (live v1)" tests/live/record.sh
+suite "record safety (locale, start-up, lock, churn, --output; fixture + live v1)" tests/record-safety.sh
+suite "record safety (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/record-safety.sh
 suite "v1 memsw/limit order, no hierarchy, mountinfo fallback" tests/live/memsw-order.sh
 suite "set v1 (--set, live)" tests/live/set-v1.sh
 suite "set v1 (--set, live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/set-v1.sh

@@ -351,6 +351,8 @@ void tui_reread(struct tui *t)
 	r = cgfs_refresh(t->cg, t->fields, t->o->maxdepth, &t->snap, err,
 			 sizeof(err));
 	if (r < 0) {
+		if (t->o->recording)
+			t->failed = 1;
 		tui_message(t, 1, "%s", err);
 		return;
 	}
@@ -373,6 +375,9 @@ void tui_refresh_now(struct tui *t)
 		return;
 	}
 	if (r < 0) {
+		/* As in batch: what --record was asked to keep is missing. */
+		if (t->o->recording)
+			t->failed = 1;
 		tui_message(t, 1, "%s", err);
 		return;
 	}
@@ -476,6 +481,10 @@ int tui_run(const struct tui_opts *o)
 	}
 
 	setlocale(LC_ALL, "");
+	/* Numbers stay "0.5" whatever the locale: the settings file, a
+	 * recording's timestamps and typed intervals are read back by
+	 * strtod(), and "0,5" would not be. */
+	setlocale(LC_NUMERIC, "C");
 	t.utf8 = !o->ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
@@ -629,5 +638,5 @@ int tui_run(const struct tui_opts *o)
 		raise(sig);
 		return 128 + sig;
 	}
-	return 0;
+	return t.failed ? 1 : 0;
 }

@@ -79,6 +79,7 @@ struct tui {
 
 	double delay, next_refresh;
 	int paused;
+	int failed;		/* a sample was not recorded: exit 1 */
 
 	int *order;		/* model_order() result */
 	size_t norder;
