@@ -101,7 +101,6 @@ ALLOWED = {
     ("out_openmetrics.c", "out_openmetrics", "fputc"): "metrics to o->f (stdout)",
     ("out_text.c", "header", "fprintf"): "text header to o->f (stdout)",
     ("out_text.c", "out_text", "fprintf"): "text rows to o->f (stdout)",
-    ("out_text.c", "out_text", "fputs"): "text rows to o->f (stdout)",
     ("out_text.c", "out_text", "fputc"): "text rows to o->f (stdout)",
     # The escaping helpers of the printers write to the FILE they are
     # given: always the printer's o->f (stdout).
