@@ -904,10 +904,6 @@ static int list_sub(struct cgfs *cg, int dirfd, char **ret_names,
 	return 0;
 }
 
-static int walk(struct cgfs *cg, int dirfd, struct gh *h,
-		const struct stat *st, int idx, unsigned files, int maxdepth,
-		int reldepth, struct snapshot *snap);
-
 /* Drops the group just appended, and its path, from the snapshot. */
 static void drop_last(struct snapshot *snap, int child)
 {
@@ -915,14 +911,23 @@ static void drop_last(struct snapshot *snap, int child)
 	snap->paths_len = snap->groups[child].path_off;
 }
 
+/* A subgroup walk_sub() added: its directory, to be walked below. */
+struct wchild {
+	int idx;		/* in the snapshot */
+	int fd;			/* -1: not to be entered (permissions) */
+	int kept;		/* fd is h's kept descriptor */
+	struct gh *h;
+	int have_st;		/* st is the directory's fresh stat */
+	struct stat st;
+};
+
 /*
- * Adds subgroup name of group idx (directory dirfd), reads it and walks
- * below it.  Returns 1 when it turned out to be gone (left out), 0 when
- * it is in the snapshot, -ENOMEM.
+ * Adds subgroup name of group idx (directory dirfd) and reads it.  Returns
+ * 1 when it turned out to be gone (left out), 0 when it is in the snapshot
+ * (ret: its directory, for walk() to walk below it), -ENOMEM.
  */
 static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
-		    unsigned files, int maxdepth, int reldepth,
-		    struct snapshot *snap)
+		    unsigned files, struct snapshot *snap, struct wchild *ret)
 {
 	struct snap_group *g;
 	struct gh *h;
@@ -953,6 +958,8 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 		drop_last(snap, child);
 		return 1;
 	}
+	ret->idx = child;
+	ret->fd = -1;
 	if (fd < 0) {
 		/* Cannot enter it (permissions): shown, nothing available. */
 		memset(&g->s, 0, sizeof(g->s));
@@ -996,117 +1003,238 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 		drop_last(snap, child);
 		return 1;
 	}
-	r = walk(cg, fd, kept ? h : NULL, have_st ? &st : NULL, child, files,
-		 maxdepth, reldepth + 1, snap);
-	if (!kept)
-		close(fd);
-	return r == -ENOMEM ? r : 0;
-}
-
-/* Whether subgroup name of the group at path ppath was walked already in
- * this refresh. */
-static int walked(struct cgfs *cg, const char *ppath, size_t plen,
-		  const char *name)
-{
-	char path[PATH_MAX];
-	int len;
-	struct gh *h;
-
-	if (!cg->gh_cap)
-		return 0;
-	len = snprintf(path, sizeof(path), "%.*s/%s", plen > 1 ? (int)plen : 0,
-		       ppath, name);
-	if (len < 0 || (size_t)len >= sizeof(path))
-		return 0;
-	h = cg->gh[(size_t)hash_path(path, (size_t)len) & (cg->gh_cap - 1)];
-	for (; h; h = h->next)
-		if (h->len == (size_t)len && memcmp(h->path, path, h->len) == 0)
-			return h->gen == cg->gen;
+	ret->fd = fd;
+	ret->kept = kept;
+	ret->h = h;
+	ret->have_st = have_st;
+	if (have_st)
+		ret->st = st;
 	return 0;
 }
 
+/* Whether subgroup name of the group at path ppath was walked already in
+ * this refresh.  Paths have no length limit: a nesting of long names
+ * goes past PATH_MAX. */
+static int walked(struct cgfs *cg, const char *ppath, size_t plen,
+		  const char *name)
+{
+	size_t nlen = strlen(name), len;
+	struct gh *h;
+	char *path;
+	int r = 0;
+
+	if (!cg->gh_cap)
+		return 0;
+	if (plen <= 1)
+		plen = 0;	/* the root's children: "/name" */
+	len = plen + 1 + nlen;
+	path = malloc(len + 1);
+	if (!path)
+		return 0;
+	memcpy(path, ppath, plen);
+	path[plen] = '/';
+	memcpy(path + plen + 1, name, nlen + 1);
+	h = cg->gh[(size_t)hash_path(path, len) & (cg->gh_cap - 1)];
+	for (; h; h = h->next)
+		if (h->len == len && memcmp(h->path, path, len) == 0) {
+			r = h->gen == cg->gen;
+			break;
+		}
+	free(path);
+	return r;
+}
+
 /*
- * Walks the subgroups of group idx, whose directory is dirfd (h: its kept
- * descriptors, when the directory descriptor is kept, else NULL; st: the
- * directory's fresh stat, or NULL).
+ * A group whose subgroups walk() is going through: one frame of its own
+ * stack.  The walk does not recurse: whoever may make groups (a delegated
+ * subtree, a container) can nest them deeper than any process stack.
+ */
+struct wframe {
+	int dirfd;
+	int own_fd;		/* opened for the walk: closed when done */
+	struct gh *h;		/* kept descriptors, or NULL */
+	int idx;		/* the group in the snapshot */
+	int reldepth;		/* levels below the start group */
+	char *names;		/* subgroup names, NUL-separated */
+	size_t nlen, pos;	/* their length; the next one */
+	int own_names;		/* names is ours to free (else h->sub) */
+	int cached;		/* names is the last refresh's listing */
+	int relisted;		/* names is the listing made after a gone name */
+	int gone;		/* names of a cached listing found gone */
+};
+
+static void walk_end(struct wframe *f)
+{
+	if (f->own_names)
+		free(f->names);
+	if (f->own_fd)
+		close(f->dirfd);
+}
+
+/*
+ * Finds the names to walk below frame f's group (st: its directory's fresh
+ * stat, or NULL).  Returns 1 when there are none to walk, 0, or -errno.
  *
  * On kernfs a directory's link count is 2 + its subdirectories, current at
  * every fstat.  A group without subgroups (most of a big tree) needs no
  * listing of its thirty-odd control files; and a group whose count equals
  * its last listing's needs none either, as long as every name of that
- * listing is still there: the walk below finds out, by reading each.  If
- * one is gone, another may have come under the same count, so the group
- * is listed again and the newcomers walked.
+ * listing is still there: the walk finds out, by reading each.  If one is
+ * gone, another may have come under the same count, so the group is
+ * listed again and the newcomers walked (see walk_next).
  */
-static int walk(struct cgfs *cg, int dirfd, struct gh *h,
-		const struct stat *st, int idx, unsigned files, int maxdepth,
-		int reldepth, struct snapshot *snap)
+static int walk_begin(struct cgfs *cg, struct wframe *f, const struct stat *st,
+		      unsigned files, int maxdepth)
 {
-	char *names = NULL, *fresh;
-	size_t nlen = 0, flen;
+	struct gh *h = f->h;
+	struct stat own;
 	long nsub = -1, ndirs;
-	int r, cached = 0, gone = 0;
+	int r;
 
-	if (maxdepth >= 0 && reldepth >= maxdepth)
-		return 0;
+	if (maxdepth >= 0 && f->reldepth >= maxdepth)
+		return 1;
 	if (cg->kernfs) {
-		struct stat own;
-
-		if (!st && fstat(dirfd, &own) == 0)
+		if (!st && fstat(f->dirfd, &own) == 0)
 			st = &own;
 		if (st) {
 			if (st->st_nlink == 2)
-				return 0;
+				return 1;
 			nsub = (long)st->st_nlink - 2;
 		}
 	}
 	/* Without files to read, a gone name would go unnoticed. */
 	if (h && h->sub && files && nsub >= 0 && h->nsub == nsub) {
-		names = h->sub;
-		nlen = h->sublen;
-		cached = 1;
+		f->names = h->sub;
+		f->nlen = h->sublen;
+		f->cached = 1;
+		return 0;
+	}
+	r = list_sub(cg, f->dirfd, &f->names, &f->nlen, &ndirs);
+	if (r < 0)
+		return r;
+	if (h && cg->kernfs) {
+		free(h->sub);
+		h->sub = f->names;
+		h->sublen = f->nlen;
+		h->nsub = ndirs;
 	} else {
-		r = list_sub(cg, dirfd, &names, &nlen, &ndirs);
-		if (r < 0)
-			return r;
-		if (h && cg->kernfs) {
-			free(h->sub);
-			h->sub = names;
-			h->sublen = nlen;
-			h->nsub = ndirs;
+		f->own_names = 1;
+	}
+	return 0;
+}
+
+/* The next subgroup name of frame f to walk, or NULL when its group is
+ * done (*ret_r: 0, or the -errno of a listing that failed). */
+static const char *walk_next(struct cgfs *cg, struct wframe *f,
+			     const struct snapshot *snap, int *ret_r)
+{
+	*ret_r = 0;
+	for (;;) {
+		while (f->pos < f->nlen) {
+			const struct snap_group *pg = &snap->groups[f->idx];
+			const char *name = f->names + f->pos;
+
+			f->pos += strlen(name) + 1;
+			if (f->relisted && walked(cg, snap_path(snap, pg),
+						  pg->path_len, name))
+				continue;
+			return name;
+		}
+		if (!f->cached || !f->gone || f->relisted)
+			return NULL;
+		/* A name of the kept listing was gone: list anew, and walk
+		 * what this refresh has not walked yet. */
+		*ret_r = list_sub(cg, f->dirfd, &f->names, &f->nlen,
+				  &f->h->nsub);
+		if (*ret_r < 0)
+			return NULL;
+		free(f->h->sub);
+		f->h->sub = f->names;
+		f->h->sublen = f->nlen;
+		f->pos = 0;
+		f->relisted = 1;
+	}
+}
+
+/* Pushes a frame for group idx (directory fd) onto the walk's stack; a
+ * group with nothing to walk below it is done at once.  0 or -ENOMEM. */
+static int walk_push(struct cgfs *cg, struct wframe **stack, size_t *sp,
+		     size_t *cap, int fd, int own_fd, struct gh *h,
+		     const struct stat *st, int idx, int reldepth,
+		     unsigned files, int maxdepth)
+{
+	void *p = *stack;
+	struct wframe *f;
+	int r;
+
+	if (grow(&p, cap, *sp + 1, sizeof(**stack)) < 0) {
+		if (own_fd)
+			close(fd);
+		return -ENOMEM;
+	}
+	*stack = p;
+	f = &(*stack)[*sp];
+	memset(f, 0, sizeof(*f));
+	f->dirfd = fd;
+	f->own_fd = own_fd;
+	f->h = h;
+	f->idx = idx;
+	f->reldepth = reldepth;
+	r = walk_begin(cg, f, st, files, maxdepth);
+	if (r != 0) {
+		/* A leaf, or a directory that cannot be listed (gone in
+		 * between): its group stays as read. */
+		walk_end(f);
+		return r == -ENOMEM ? r : 0;
+	}
+	(*sp)++;
+	return 0;
+}
+
+/*
+ * Walks the groups below the start group, index 0, whose directory is dirfd
+ * (h: its kept descriptors, when the directory descriptor is kept, else
+ * NULL; st: the directory's fresh stat, or NULL), depth first in listing
+ * order, with a stack of its own.  Returns 0 or -ENOMEM.
+ */
+static int walk(struct cgfs *cg, int dirfd, struct gh *h,
+		const struct stat *st, unsigned files, int maxdepth,
+		struct snapshot *snap)
+{
+	struct wframe *stack = NULL;
+	size_t sp = 0, cap = 0;
+	int r;
+
+	r = walk_push(cg, &stack, &sp, &cap, dirfd, 0, h, st, 0, 0, files,
+		      maxdepth);
+	while (r == 0 && sp) {
+		struct wframe *f = &stack[sp - 1];
+		const char *name = walk_next(cg, f, snap, &r);
+		struct wchild c;
+
+		if (!name) {
+			/* Done with it; a listing that failed leaves the
+			 * group's subgroups out, not the rest. */
+			walk_end(f);
+			sp--;
+			if (r != -ENOMEM)
+				r = 0;
+			continue;
+		}
+		r = walk_sub(cg, f->dirfd, f->idx, name, files, snap, &c);
+		if (r == 1) {
+			f->gone++;
+			r = 0;
+		} else if (r == 0 && c.fd >= 0) {
+			r = walk_push(cg, &stack, &sp, &cap, c.fd, !c.kept,
+				      c.kept ? c.h : NULL,
+				      c.have_st ? &c.st : NULL, c.idx,
+				      f->reldepth + 1, files, maxdepth);
 		}
 	}
-	for (size_t pos = 0; pos < nlen; pos += strlen(names + pos) + 1) {
-		r = walk_sub(cg, dirfd, idx, names + pos, files, maxdepth,
-			     reldepth, snap);
-		if (r < 0)
-			goto out;
-		gone += r;
-	}
-	r = 0;
-	if (!cached || !gone)
-		goto out;
-	r = list_sub(cg, dirfd, &fresh, &flen, &ndirs);
-	if (r < 0)
-		goto out;
-	free(h->sub);
-	h->sub = fresh;
-	h->sublen = flen;
-	h->nsub = ndirs;
-	for (size_t pos = 0; pos < flen; pos += strlen(fresh + pos) + 1) {
-		const struct snap_group *pg = &snap->groups[idx];
-
-		if (walked(cg, snap_path(snap, pg), pg->path_len, fresh + pos))
-			continue;
-		r = walk_sub(cg, dirfd, idx, fresh + pos, files, maxdepth,
-			     reldepth, snap);
-		if (r < 0)
-			goto out;
-	}
-	r = 0;
-out:
-	if (!cached && !(h && cg->kernfs))
-		free(names);
+	while (sp)
+		walk_end(&stack[--sp]);
+	free(stack);
 	return r;
 }
 
@@ -1286,14 +1414,12 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	}
 	if (*cg->start && (fields & FBIT(F_LIMIT)))
 		snap->above_limit = limit_above(cg, rootfd);
-	r = walk(cg, fd, kept ? h : NULL, have_st ? &st : NULL, 0, files,
-		 maxdepth, 0, snap);
+	r = walk(cg, fd, kept ? h : NULL, have_st ? &st : NULL, files,
+		 maxdepth, snap);
 	if (!kept)
 		close(fd);
 	close(rootfd);
 	gh_sweep(cg, 0);
-	if (r < 0 && r != -ENOMEM)
-		r = 0;	/* a directory that vanished mid-read */
 	if (r < 0) {
 		snprintf(err, errlen, "%s", strerror(-r));
 		return r;
