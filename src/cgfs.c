@@ -1280,30 +1280,32 @@ static int open_rel(int dirfd, const char *rel)
 static uint64_t limit_above(struct cgfs *cg, int rootfd)
 {
 	uint64_t lim = VAL_MAX, v;
-	char *rel = strdup(cg->start);
-	char *p;
+	size_t len = strlen(cg->start);
+	/* "/a/b/c": each ancestor as shown (for the recorder), cut short at
+	 * its end; no PATH_MAX, which a deep start group can pass. */
+	char *shown = malloc(len + 2), *rel, *p;
 
-	if (!rel)
+	if (!shown)
 		return VAL_MAX;
+	shown[0] = '/';
+	memcpy(shown + 1, cg->start, len + 1);
+	rel = shown + 1;
 	/* Every proper prefix "a", "a/b" of "a/b/c" is an ancestor. */
 	for (p = strchr(rel, '/'); p; p = strchr(p + 1, '/')) {
 		int fd;
 
-		char shown[PATH_MAX];
-
 		*p = '\0';
 		fd = open_rel(rootfd, rel);
-		snprintf(shown, sizeof(shown), "/%s", rel);
+		if (fd >= 0) {
+			cg->cur_path = shown;
+			if (read_value(cg, fd, CF_LIMIT, &v) == 0 && v < lim)
+				lim = v;
+			cg->cur_path = NULL;
+			close(fd);
+		}
 		*p = '/';
-		if (fd < 0)
-			continue;
-		cg->cur_path = shown;
-		if (read_value(cg, fd, CF_LIMIT, &v) == 0 && v < lim)
-			lim = v;
-		cg->cur_path = NULL;
-		close(fd);
 	}
-	free(rel);
+	free(shown);
 	return lim;
 }
 
