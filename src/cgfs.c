@@ -357,6 +357,26 @@ static int open_file(int dirfd, const char *name)
 }
 
 /*
+ * Opens a file of a group.  A mounted cgroup filesystem has only regular
+ * files; a tree given with --root or a recording may hold anything where
+ * a control file should be, and what is not a regular file (a device such
+ * as /dev/zero, whose reads never end; a FIFO) is not read: -EINVAL.
+ */
+static int open_cf(const struct cgfs *cg, int dirfd, const char *name)
+{
+	struct stat st;
+	int fd = open_file(dirfd, name);
+
+	if (fd < 0 || cg->kernfs)
+		return fd;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+/*
  * A file that cannot be opened by name (ENOENT) may be missing from this
  * group, or the group may have been removed since its directory was
  * opened: kernfs then answers ENOENT for every name in it.  cgroup.procs
@@ -379,7 +399,7 @@ static void note_removed(struct cgfs *cg, int dirfd, int err)
  */
 static ssize_t read_small(struct cgfs *cg, int dirfd, const char *name)
 {
-	int fd = open_file(dirfd, name);
+	int fd = open_cf(cg, dirfd, name);
 	ssize_t n;
 
 	if (fd < 0)
@@ -409,7 +429,7 @@ static ssize_t read_cf(struct cgfs *cg, int dirfd, enum cgfile f)
 	ssize_t n;
 	int fd;
 
-	fd = open_file(dirfd, cg->file[f]);
+	fd = open_cf(cg, dirfd, cg->file[f]);
 	if (fd < 0) {
 		note_removed(cg, dirfd, fd);
 		return fd;
@@ -441,6 +461,10 @@ static int read_value(struct cgfs *cg, int dirfd, enum cgfile f,
 	return r;
 }
 
+/* The most of cgroup.procs read: every pid up to the largest pid_max
+ * (2^22), 8 bytes a line, is 32 MiB. */
+#define PROCS_MAX (64 << 20)
+
 /* cgroup.procs can be long (the root lists every process): count it in
  * passes through the buffer instead of holding it whole. */
 static int count_procs(struct cgfs *cg, int dirfd, uint64_t *ret_n)
@@ -449,13 +473,19 @@ static int count_procs(struct cgfs *cg, int dirfd, uint64_t *ret_n)
 	off_t off = 0;
 	int fd, in_line = 0;
 
-	fd = open_file(dirfd, cg->file[CF_PROCS]);
+	fd = open_cf(cg, dirfd, cg->file[CF_PROCS]);
 	if (fd < 0) {
 		note_removed(cg, dirfd, fd);
 		return fd;
 	}
 	for (;;) {
-		ssize_t r = pread(fd, cg->buf, cg->bufcap, off);
+		ssize_t r;
+
+		if (off >= PROCS_MAX) {
+			close(fd);
+			return -EFBIG;
+		}
+		r = pread(fd, cg->buf, cg->bufcap, off);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -1554,6 +1584,7 @@ static int detect_version(struct cgfs *cg, const char *dir, char *err,
 static int load_series(struct cgfs *cg, const char *path, char *err,
 		       size_t errlen)
 {
+	struct stat st;
 	char msg[256];
 	ssize_t n;
 	int fd, r;
@@ -1563,6 +1594,11 @@ static int load_series(struct cgfs *cg, const char *path, char *err,
 		r = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(-r));
 		return r;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "%s: not a regular file", path);
+		return -EINVAL;
 	}
 	/* A recording of a few days at one sample a second fits. */
 	n = read_whole(cg, fd);
@@ -1583,13 +1619,22 @@ static int load_series(struct cgfs *cg, const char *path, char *err,
 static void read_info(struct cgfs *cg)
 {
 	char path[PATH_MAX + 8], line[PATH_MAX + 8];
+	struct stat st;
 	FILE *f;
+	int fd;
 
+	/* Only a regular file: O_NONBLOCK, so that a FIFO does not wait
+	 * for a writer; a few lines, so that a device does not go on. */
 	snprintf(path, sizeof(path), "%s/info", cg->root);
-	f = fopen(path, "re");
-	if (!f)
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
 		return;
-	while (fgets(line, sizeof(line), f)) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return;
+	}
+	for (int i = 0; i < 64 && fgets(line, sizeof(line), f); i++) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "mode ", 5) && !cg->shown_mode &&
 		    (!strcmp(line + 5, "v1") || !strcmp(line + 5, "v2") ||

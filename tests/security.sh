@@ -17,8 +17,9 @@
 #    2^64-1, 2^64, 2^64+1, -5, no newline, NUL bytes, 1 MiB of garbage in
 #    memory.stat, a key repeated, memory.stat a FIFO (run under timeout 10),
 #    memory.usage_in_bytes a symlink to /etc/passwd and to a valid number
-#    outside the tree: exit 0, nothing on stderr, each JSON value exactly as
-#    the man page and the spec say.
+#    outside the tree, cgroup.procs a character device (as root): exit 0,
+#    nothing on stderr, each JSON value exactly as the man page and the
+#    spec say.
 # 3. --readonly: --set is a usage error (exit 2); on the screen e, u and
 #    the setup screen's w write nothing; --audit-log creates no file.
 # 4. No write outside a group's directory from any --set input: "..",
@@ -29,6 +30,9 @@
 # 5. The audit trail records writes the file system refuses (a directory
 #    where the control file should be: EISDIR; a symlink: ELOOP) with the
 #    successful one of the same run.
+# 6. Files that are not regular files: -t FIFO and 'theme = FIFO' in the
+#    settings are refused at once (exit 2), a recording whose info is a
+#    FIFO replays.
 #
 # PASS:/FAIL: lines, the last "security: N passed, M failed"; exit 1 on any
 # failure.  The temp dir and the tmux server (private socket) are removed
@@ -143,9 +147,20 @@ mkg st_lnk
 ln -sf "$V/a/memory.stat" "$V/st_lnk/memory.stat"
 mkg u_dir
 rm -f "$V/u_dir/memory.usage_in_bytes" && mkdir "$V/u_dir/memory.usage_in_bytes"
+# cgroup.procs a character device (/dev/zero's numbers; mknod needs root):
+# its reads never end.
+CHR=0
+if [ "$(id -u)" = 0 ]; then
+	mkg procs_chr
+	rm -f "$V/procs_chr/cgroup.procs" &&
+		mknod "$V/procs_chr/cgroup.procs" c 1 5 || abort "mknod"
+	CHR=1
+else
+	echo "SKIP: values: cgroup.procs a character device (mknod needs root)"
+fi
 
 cat >"$TMPD/values.py" <<'PYEOF'
-import json, sys
+import json, os, sys
 outp, errp, rcp, label = sys.argv[1:5]
 rc = int(open(rcp).read())
 err = open(errp, "rb").read()
@@ -199,6 +214,12 @@ EXP = [
     ("/st_lnk", "anon", None, "memory.stat a symlink to another group's: not followed"),
     ("/u_dir", "usage", None, "memory.usage_in_bytes a directory"),
 ]
+if os.environ.get("CHR") == "1":
+    EXP += [
+        ("/a", "procs", 1, "cgroup.procs of the control group"),
+        ("/procs_chr", "procs", None, "cgroup.procs a character device (/dev/zero): not a regular file, not read"),
+        ("/procs_chr", "usage", A_USAGE, "usage still read"),
+    ]
 for path, key, want, why in EXP:
     got = g.get(path, {}).get(key, "<no such row>")
     # JSON integers: compare exactly, a float would differ in type
@@ -214,7 +235,7 @@ for bin in "$MEMCGTOP" ${ASAN:+"$ASAN"}; do
 	timeout 10 "$bin" -b -n 1 -d 0.1 -F json --root "$V" \
 		>"$TMPD/values.out" 2>"$TMPD/values.err" </dev/null
 	echo $? >"$TMPD/values.rc"
-	python3 "$TMPD/values.py" "$TMPD/values.out" "$TMPD/values.err" \
+	CHR=$CHR python3 "$TMPD/values.py" "$TMPD/values.out" "$TMPD/values.err" \
 		"$TMPD/values.rc" "$lab" >"$TMPD/values.chk" 2>&1
 	tally "$TMPD/values.chk"
 	# the other formats and the screen-free text on the same tree
@@ -474,6 +495,44 @@ if command -v tmux >/dev/null 2>&1; then
 	tmux -L "$SOCK" kill-session -t sl 2>/dev/null
 else
 	fail "symlink: tmux not installed"
+fi
+
+# ---- 6. files that are not regular files ----------------------------------------
+# A FIFO is opened without waiting for a writer and not read; each run is
+# under timeout 10 (exit 124: it hung).
+mkfifo "$TMPD/fifo.theme" || abort "mkfifo"
+timeout 10 "$MEMCGTOP" -b -n 1 -t "$TMPD/fifo.theme" --root "$TMPD/values/root" \
+	>/dev/null 2>"$TMPD/nr.err" </dev/null
+rc=$?
+if [ "$rc" = 2 ] && [ "$(cat "$TMPD/nr.err")" = "memcgtop: -t: $TMPD/fifo.theme: not a regular file" ]; then
+	pass "non-regular: -t FIFO: exit 2, 'not a regular file'"
+else
+	fail "non-regular: -t FIFO: exit $rc (want 2), stderr '$(head -c 300 "$TMPD/nr.err")'"
+fi
+mkdir -p "$TMPD/nrcfg/memcgtop"
+echo "theme = $TMPD/fifo.theme" >"$TMPD/nrcfg/memcgtop/memcgtoprc"
+out=$(XDG_CONFIG_HOME=$TMPD/nrcfg timeout 10 script -qec \
+	"$(printf %q "$MEMCGTOP") --root $(printf %q "$TMPD/values/root") 2>&1; echo EXIT=\$?" /dev/null </dev/null | tr -d '\r')
+if [ "$out" = "memcgtop: $TMPD/nrcfg/memcgtop/memcgtoprc: theme: $TMPD/fifo.theme: not a regular file
+EXIT=2" ]; then
+	pass "non-regular: settings 'theme = FIFO': exit 2, 'not a regular file'"
+else
+	fail "non-regular: settings 'theme = FIFO': got '$(head -c 300 <<<"$out")'"
+fi
+# A recording whose info is a FIFO replays, showing what it has without
+# it: the recording's own folder as root.
+timeout 10 "$MEMCGTOP" -b -n 2 -d 0.1 --root "$TMPD/values/root" --record "$TMPD/rec" \
+	>/dev/null 2>"$TMPD/nr.err" </dev/null || abort "--record: $(head -c 300 "$TMPD/nr.err")"
+rm -f "$TMPD/rec/info" && mkfifo "$TMPD/rec/info" || abort "mkfifo info"
+timeout 10 "$MEMCGTOP" -b -n 2 -d 0.05 --root "$TMPD/rec" -c usage \
+	>"$TMPD/nr.out" 2>"$TMPD/nr.err" </dev/null
+rc=$?
+if [ "$rc" = 0 ] && [ ! -s "$TMPD/nr.err" ] &&
+   grep -qx "Hierarchy: v1 (memcg v1) $TMPD/rec" "$TMPD/nr.out" &&
+   [ "$(grep -c '^memcgtop - .* iteration [12] ' "$TMPD/nr.out")" = 2 ]; then
+	pass "non-regular: a recording whose info is a FIFO replays both samples"
+else
+	fail "non-regular: recording with info a FIFO: exit $rc, stderr '$(head -c 300 "$TMPD/nr.err")', $(grep -c '^memcgtop - ' "$TMPD/nr.out") samples"
 fi
 
 cleanup
