@@ -517,8 +517,9 @@ static int count_procs(struct cgfs *cg, int dirfd, uint64_t *ret_n)
 struct kvctx {
 	const struct keymap *map;
 	struct sample *s;
+	uint64_t seen;		/* FBIT of the fields whose key came */
 	uint64_t extra;		/* the one key mapped to -1 */
-	int has_extra;
+	int has_extra, seen_extra;
 };
 
 static void kv_store(const char *key, size_t keylen, uint64_t val, void *ctx)
@@ -528,12 +529,18 @@ static void kv_store(const char *key, size_t keylen, uint64_t val, void *ctx)
 	for (const struct keymap *m = c->map; m->key; m++) {
 		if (m->len != keylen || memcmp(m->key, key, keylen))
 			continue;
+		/* A key repeated: the first one counts, even when its value
+		 * is out of range (parse_in_range: not a value). */
 		if (m->field < 0) {
-			c->extra = val;
-			c->has_extra = 1;
-		} else if (!sample_has(c->s, (enum field)m->field)) {
-			/* A key repeated: the first one counts. */
-			sample_set(c->s, (enum field)m->field, val);
+			if (!c->seen_extra && parse_in_range(val)) {
+				c->extra = val;
+				c->has_extra = 1;
+			}
+			c->seen_extra = 1;
+		} else if (!(c->seen & FBIT(m->field))) {
+			c->seen |= FBIT(m->field);
+			if (parse_in_range(val))
+				sample_set(c->s, (enum field)m->field, val);
 		}
 		return;
 	}

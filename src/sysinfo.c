@@ -92,6 +92,7 @@ struct sysctx {
 	uint64_t scan_kd, steal_kd;	/* kswapd + direct */
 	uint64_t scan_af, steal_af;	/* anon + file */
 	int has_kd, has_af;
+	int bad_kd, bad_af;		/* a term out of range: no sum */
 };
 
 static int keyis(const char *k, size_t kl, const char *want)
@@ -112,7 +113,7 @@ static void meminfo_kv(const char *k, size_t kl, uint64_t v, void *ctx)
 		f = S_SWAP_TOTAL;
 	else if (keyis(k, kl, "SwapFree"))
 		f = S_SWAP_FREE;
-	if (f >= 0) {
+	if (f >= 0 && parse_in_range(v)) {
 		sys->v[f] = v;
 		sys->valid |= FBIT(f);
 	}
@@ -121,19 +122,24 @@ static void meminfo_kv(const char *k, size_t kl, uint64_t v, void *ctx)
 static void vmstat_kv(const char *k, size_t kl, uint64_t v, void *ctx)
 {
 	struct sysctx *c = ctx;
+	int in = parse_in_range(v);
 
 	if (keyis(k, kl, "pgscan_kswapd") || keyis(k, kl, "pgscan_direct")) {
 		c->scan_kd += v;
 		c->has_kd = 1;
+		c->bad_kd |= !in;
 	} else if (keyis(k, kl, "pgsteal_kswapd") ||
 		   keyis(k, kl, "pgsteal_direct")) {
 		c->steal_kd += v;
+		c->bad_kd |= !in;
 	} else if (keyis(k, kl, "pgscan_anon") || keyis(k, kl, "pgscan_file")) {
 		c->scan_af += v;
 		c->has_af = 1;
+		c->bad_af |= !in;
 	} else if (keyis(k, kl, "pgsteal_anon") ||
 		   keyis(k, kl, "pgsteal_file")) {
 		c->steal_af += v;
+		c->bad_af |= !in;
 	}
 }
 
@@ -145,6 +151,16 @@ static void vmstat_kv(const char *k, size_t kl, uint64_t v, void *ctx)
  */
 static void set_reclaim(struct sysctx *c)
 {
+	/* A pair with a term out of range (see parse_in_range) is left
+	 * out, as if the kernel had not reported it. */
+	if (c->bad_kd) {
+		c->has_kd = 0;
+		c->scan_kd = c->steal_kd = 0;
+	}
+	if (c->bad_af) {
+		c->has_af = 0;
+		c->scan_af = c->steal_af = 0;
+	}
 	if (!c->has_kd && !c->has_af)
 		return;
 	c->sys->v[S_PGSCAN] = c->scan_af > c->scan_kd ? c->scan_af : c->scan_kd;

@@ -15,7 +15,8 @@
 #    a file below the hierarchy.
 # 2. Hostile values in a v1 fixture (copies of tests/fixtures/edge-vanish):
 #    2^64-1, 2^64, 2^64+1, -5, no newline, NUL bytes, 1 MiB of garbage in
-#    memory.stat, a key repeated, memory.stat a FIFO (run under timeout 10),
+#    memory.stat, a key repeated, sizes and counts out of range in
+#    memory.stat, memory.oom_control and /proc/meminfo, memory.stat a FIFO (run under timeout 10),
 #    memory.usage_in_bytes a symlink to /etc/passwd and to a valid number
 #    outside the tree, cgroup.procs a character device (as root): exit 0,
 #    nothing on stderr, each JSON value exactly as the man page and the
@@ -126,6 +127,9 @@ mkv l_2p64 memory.limit_in_bytes '18446744073709551616\n'
 mkv st_repeat memory.stat 'total_rss 100\ntotal_rss 200\ntotal_cache 7\ntotal_cache 8\n'
 mkv st_nonl memory.stat 'total_rss 100\ntotal_cache 7'
 mkv st_huge memory.stat 'total_rss 18446744073709551616\ntotal_cache 18446744073709551615\n'
+mkv st_v1max memory.stat 'total_rss 9223372036854771712\ntotal_cache 7\n'
+mkv st_repeat_huge memory.stat 'total_rss 18446744073709551615\ntotal_rss 100\n'
+mkv oom_huge memory.oom_control 'oom_kill_disable 0\nunder_oom 0\noom_kill 18446744073709551615\n'
 mkg st_garbage
 python3 -c '
 import random, sys
@@ -202,7 +206,11 @@ EXP = [
     ("/st_nonl", "anon", 100, "memory.stat: lines before the cut are read"),
     ("/st_nonl", "file", None, "memory.stat: the last line without newline is ignored"),
     ("/st_huge", "anon", None, "memory.stat value 2^64: not available"),
-    ("/st_huge", "file", 18446744073709551615, "memory.stat value 2^64-1 (only limits spell max in memory.stat)"),
+    ("/st_huge", "file", None, "memory.stat value 2^64-1: out of range, as in a usage file (UNLIMITED)"),
+    ("/st_v1max", "anon", None, "memory.stat value 9223372036854771712 (v1's no limit): out of range"),
+    ("/st_v1max", "file", 7, "the other keys of that memory.stat still read"),
+    ("/st_repeat_huge", "anon", None, "total_rss 2^64-1 then 100: the first counts, out of range"),
+    ("/oom_huge", "ev_oom_kill", None, "memory.oom_control oom_kill 2^64-1: out of range"),
     ("/st_garbage", "anon", None, "1 MiB of random bytes: no key"),
     ("/st_garbage", "usage", A_USAGE, "usage still read"),
     ("/st_garbage_after", "anon", 4096, "valid keys before 1 MiB of garbage"),
@@ -250,6 +258,20 @@ for bin in "$MEMCGTOP" ${ASAN:+"$ASAN"}; do
 		fi
 	done
 done
+
+# The system figures follow the same rule: a size out of range is none.
+mkdir -p "$TMPD/values/proc"
+printf 'MemTotal:       18014398509481983 kB\nMemAvailable:       1000 kB\n' \
+	>"$TMPD/values/proc/meminfo"
+timeout 10 "$MEMCGTOP" -b -n 1 -F json --root "$V" --proc "$TMPD/values/proc" -c usage \
+	>"$TMPD/values.out" 2>"$TMPD/values.err" </dev/null
+rc=$?
+got=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["system"]; print(d["mem_total"], d["mem_available"])' "$TMPD/values.out" 2>&1)
+if [ "$rc" = 0 ] && [ "$got" = "None 1024000" ]; then
+	pass "values: /proc/meminfo MemTotal of 2^54-1 kB (2^64-1024 bytes): out of range, null; MemAvailable 1000 kB read"
+else
+	fail "values: meminfo out of range: exit $rc, mem_total mem_available: $got"
+fi
 
 # ---- 3. --readonly ------------------------------------------------------------------
 R=$TMPD/ro/root
