@@ -263,14 +263,16 @@ done
 mkdir -p "$TMPD/values/proc"
 printf 'MemTotal:       18014398509481983 kB\nMemAvailable:       1000 kB\n' \
 	>"$TMPD/values/proc/meminfo"
-timeout 10 "$MEMCGTOP" -b -n 1 -F json --root "$V" --proc "$TMPD/values/proc" -c usage \
+printf 'pgscan_kswapd 18446744073709551615\npgscan_direct 0\npgsteal_kswapd 0\npgsteal_direct 0\n' \
+	>"$TMPD/values/proc/vmstat"
+timeout 10 "$MEMCGTOP" -b -n 2 -d 0.05 -F json --root "$V" --proc "$TMPD/values/proc" -c usage \
 	>"$TMPD/values.out" 2>"$TMPD/values.err" </dev/null
 rc=$?
-got=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["system"]; print(d["mem_total"], d["mem_available"])' "$TMPD/values.out" 2>&1)
-if [ "$rc" = 0 ] && [ "$got" = "None 1024000" ]; then
-	pass "values: /proc/meminfo MemTotal of 2^54-1 kB (2^64-1024 bytes): out of range, null; MemAvailable 1000 kB read"
+got=$(python3 -c 'import json, sys; d = json.loads(open(sys.argv[1]).read().splitlines()[1])["system"]; print(d["mem_total"], d["mem_available"], d["pgscan_per_s"])' "$TMPD/values.out" 2>&1)
+if [ "$rc" = 0 ] && [ "$got" = "None 1024000 None" ]; then
+	pass "values: /proc/meminfo MemTotal of 2^54-1 kB (2^64-1024 bytes) and vmstat pgscan_kswapd 2^64-1: out of range, null; MemAvailable 1000 kB read"
 else
-	fail "values: meminfo out of range: exit $rc, mem_total mem_available: $got"
+	fail "values: meminfo, vmstat out of range: exit $rc, mem_total mem_available pgscan_per_s: $got"
 fi
 
 # ---- 3. --readonly ------------------------------------------------------------------
