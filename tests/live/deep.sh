@@ -8,7 +8,8 @@
 #
 #   fixture  --root with the chain (each level's usage its level x 1000):
 #            batch CSV and text, a start group inside the chain, and the
-#            screen in tmux (End, fold all, unfold all, quit)
+#            screen in tmux (End, fold all, unfold all, the deepest group's
+#            detail pane, quit)
 #   live v1  the chain below /sys/fs/cgroup/memory, two samples
 #
 # Deeper chains stay out of the test suite: making a nested group costs
@@ -130,7 +131,7 @@ check_screen() {
 	fi
 }
 if command -v tmux >/dev/null; then
-	tm new-session -d -s deep -x 100 -y 12 -e LANG=C.UTF-8 \
+	tm new-session -d -s deep -x 100 -y 30 -e LANG=C.UTF-8 \
 		"ulimit -s 1024; '$MEMCGTOP' --root '$FX' -d 30; echo \$? >'$TMPD/tui.rc'; sleep 60"
 	check_screen "screen: $((DEPTH + 1)) groups drawn with a 1 MiB stack" \
 		"Groups: $((DEPTH + 1)) shown of $((DEPTH + 1))"
@@ -143,6 +144,10 @@ if command -v tmux >/dev/null; then
 	tm send-keys -t deep '*'
 	check_screen "screen: unfold all shows the chain again" \
 		"Groups: $((DEPTH + 1)) shown of $((DEPTH + 1))"
+	# The detail pane opens the deepest group by its path, 8,000 bytes.
+	tm send-keys -t deep End d
+	check_screen "screen: the detail pane of the deepest group reads its usage" \
+		'^memory\.usage_in_bytes +4000000  \(3\.8M\)$'
 	tm send-keys -t deep q
 	for i in $(seq 50); do
 		[ -s "$TMPD/tui.rc" ] && break
