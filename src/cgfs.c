@@ -1087,8 +1087,10 @@ static int walked(struct cgfs *cg, const char *ppath, size_t plen,
  * subtree, a container) can nest them deeper than any process stack.
  */
 struct wframe {
-	int dirfd;
+	int dirfd;		/* -1: shed (see walk_shed) */
 	int own_fd;		/* opened for the walk: closed when done */
+	dev_t dev;		/* what a shed dirfd was */
+	ino_t ino;
 	struct gh *h;		/* kept descriptors, or NULL */
 	int idx;		/* the group in the snapshot */
 	int reldepth;		/* levels below the start group */
@@ -1104,8 +1106,72 @@ static void walk_end(struct wframe *f)
 {
 	if (f->own_names)
 		free(f->names);
-	if (f->own_fd)
+	if (f->own_fd && f->dirfd >= 0)
 		close(f->dirfd);
+}
+
+/*
+ * Directory descriptors of groups being walked that are not kept (beyond
+ * the budget, or a recording) stay open while the walk is below them: as
+ * many as the chain is deep.  Past WALK_FDS of them they are closed, all
+ * at once, and each is opened again through ".." of its child when the
+ * walk comes back up to it (walk_unshed), so a chain deeper than
+ * RLIMIT_NOFILE is walked whole, and the reserve of descriptors is left
+ * for the files read.
+ */
+#define WALK_FDS 32
+
+static void walk_shed(struct wframe *stack, size_t sp, size_t *nown)
+{
+	for (size_t i = 0; i < sp; i++) {
+		struct wframe *f = &stack[i];
+		struct stat st;
+
+		if (!f->own_fd || f->dirfd < 0 || fstat(f->dirfd, &st) < 0)
+			continue;
+		close(f->dirfd);
+		f->dirfd = -1;
+		f->dev = st.st_dev;
+		f->ino = st.st_ino;
+		(*nown)--;
+	}
+}
+
+static int open_rel(int dirfd, const char *rel);
+
+/* Whether fd is the directory a shed frame had; closes it if not. */
+static int same_dir(const struct wframe *f, int fd)
+{
+	struct stat st;
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && st.st_dev == f->dev && st.st_ino == f->ino)
+		return 1;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Opens shed frame f again: as ".." of its child's directory childfd (v1
+ * renames a group only within its parent, v2 not at all), else (the child
+ * went away) by its path below the hierarchy root rootfd.  If neither is
+ * the directory f had, f went away itself: its dirfd stays -1.
+ */
+static void walk_unshed(struct wframe *f, int childfd, int rootfd,
+			const struct snapshot *snap, size_t *nown)
+{
+	const char *path = snap_path(snap, &snap->groups[f->idx]);
+	int fd = childfd < 0 ? -1 :
+		openat(childfd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (!same_dir(f, fd)) {
+		fd = open_rel(rootfd, path + 1);
+		if (!same_dir(f, fd))
+			return;
+	}
+	f->dirfd = fd;
+	(*nown)++;
 }
 
 /*
@@ -1194,7 +1260,8 @@ static const char *walk_next(struct cgfs *cg, struct wframe *f,
 }
 
 /* Pushes a frame for group idx (directory fd) onto the walk's stack; a
- * group with nothing to walk below it is done at once.  0 or -ENOMEM. */
+ * group with nothing to walk below it is done at once.  1: pushed, 0: done
+ * at once, or -ENOMEM. */
 static int walk_push(struct cgfs *cg, struct wframe **stack, size_t *sp,
 		     size_t *cap, int fd, int own_fd, struct gh *h,
 		     const struct stat *st, int idx, int reldepth,
@@ -1225,33 +1292,43 @@ static int walk_push(struct cgfs *cg, struct wframe **stack, size_t *sp,
 		return r == -ENOMEM ? r : 0;
 	}
 	(*sp)++;
-	return 0;
+	return 1;
 }
 
 /*
  * Walks the groups below the start group, index 0, whose directory is dirfd
  * (h: its kept descriptors, when the directory descriptor is kept, else
- * NULL; st: the directory's fresh stat, or NULL), depth first in listing
- * order, with a stack of its own.  Returns 0 or -ENOMEM.
+ * NULL; st: the directory's fresh stat, or NULL; rootfd: the hierarchy
+ * root's), depth first in listing order, with a stack of its own.
+ * Returns 0 or -ENOMEM.
  */
-static int walk(struct cgfs *cg, int dirfd, struct gh *h,
+static int walk(struct cgfs *cg, int rootfd, int dirfd, struct gh *h,
 		const struct stat *st, unsigned files, int maxdepth,
 		struct snapshot *snap)
 {
 	struct wframe *stack = NULL;
-	size_t sp = 0, cap = 0;
+	size_t sp = 0, cap = 0, nown = 0;
 	int r;
 
 	r = walk_push(cg, &stack, &sp, &cap, dirfd, 0, h, st, 0, 0, files,
 		      maxdepth);
+	if (r > 0)
+		r = 0;
 	while (r == 0 && sp) {
 		struct wframe *f = &stack[sp - 1];
-		const char *name = walk_next(cg, f, snap, &r);
+		const char *name = f->dirfd < 0 ? NULL :
+			walk_next(cg, f, snap, &r);
 		struct wchild c;
 
 		if (!name) {
-			/* Done with it; a listing that failed leaves the
-			 * group's subgroups out, not the rest. */
+			/* Done with it (or gone while shed); a listing that
+			 * failed leaves the group's subgroups out, not the
+			 * rest. */
+			if (sp > 1 && f[-1].dirfd < 0)
+				walk_unshed(&f[-1], f->dirfd, rootfd, snap,
+					    &nown);
+			if (f->own_fd && f->dirfd >= 0)
+				nown--;
 			walk_end(f);
 			sp--;
 			if (r != -ENOMEM)
@@ -1263,10 +1340,21 @@ static int walk(struct cgfs *cg, int dirfd, struct gh *h,
 			f->gone++;
 			r = 0;
 		} else if (r == 0 && c.fd >= 0) {
+			if (!c.kept)
+				nown++;
 			r = walk_push(cg, &stack, &sp, &cap, c.fd, !c.kept,
 				      c.kept ? c.h : NULL,
 				      c.have_st ? &c.st : NULL, c.idx,
 				      f->reldepth + 1, files, maxdepth);
+			/* Done at once (a leaf): its descriptor is closed. */
+			if (!c.kept && r <= 0)
+				nown--;
+			if (r > 0) {
+				r = 0;
+				/* All but the new group's own. */
+				if (nown > WALK_FDS)
+					walk_shed(stack, sp - 1, &nown);
+			}
 		}
 	}
 	while (sp)
@@ -1453,7 +1541,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	}
 	if (*cg->start && (fields & FBIT(F_LIMIT)))
 		snap->above_limit = limit_above(cg, rootfd);
-	r = walk(cg, fd, kept ? h : NULL, have_st ? &st : NULL, files,
+	r = walk(cg, rootfd, fd, kept ? h : NULL, have_st ? &st : NULL, files,
 		 maxdepth, snap);
 	if (!kept)
 		close(fd);

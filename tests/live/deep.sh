@@ -12,6 +12,10 @@
 #            detail pane, quit)
 #   live v1  the chain below /sys/fs/cgroup/memory, two samples
 #
+# Both are read with fewer descriptors (ulimit -n) than the chain is deep
+# too: the directories being walked that are not kept are closed on the
+# way down and opened again on the way up.
+#
 # Deeper chains stay out of the test suite: making a nested group costs
 # more the deeper it is (20,000 levels took minutes to make and remove).
 # tests/live/deeptree.py makes and removes the chains relative to the
@@ -65,11 +69,13 @@ chain() {
 }
 
 # small STACK_KB CMD...: runs CMD with that stack limit; stdout to
-# $TMPD/out, stderr to $TMPD/err; sets rc.
+# $TMPD/out, stderr to $TMPD/err; sets rc.  FILES=N: with that many
+# descriptors at most (soft and hard RLIMIT_NOFILE) as well.
 small() {
 	local kb=$1
 	shift
-	(ulimit -s "$kb" && exec "$@") >"$TMPD/out" 2>"$TMPD/err"
+	(ulimit -s "$kb" && ulimit -n "${FILES:-$(ulimit -n)}" && exec "$@") \
+		>"$TMPD/out" 2>"$TMPD/err"
 	rc=$?
 }
 
@@ -93,6 +99,12 @@ mkdir "$FX" && printf '1048576\n' >"$FX/memory.usage_in_bytes" &&
 chain 0 "$DEPTH" 1 >"$TMPD/want"
 small 1024 "$MEMCGTOP" -b -n 1 --root "$FX" -F csv -c path,usage
 check_csv "fixture: $DEPTH levels with a 1 MiB stack, CSV: every level once, in order, with its usage" "$TMPD/want"
+
+# Deeper than RLIMIT_NOFILE: the directories of the levels above are
+# closed on the way down and opened again on the way up.
+chain 0 "$DEPTH" 2 >"$TMPD/want"
+FILES=64 small 1024 "$MEMCGTOP" -b -n 2 -d 0.05 --root "$FX" -F csv -c path,usage
+check_csv "fixture: $DEPTH levels with 64 descriptors (ulimit -n 64), two samples: every level once" "$TMPD/want"
 
 start=$(printf '/d%.0s' $(seq 1000))
 chain 1000 "$DEPTH" 1 >"$TMPD/want"
@@ -169,6 +181,8 @@ mkdir "$CGM/$TNAME" && python3 "$TREE" make "$CGM/$TNAME" "$DEPTH" d ||
 chain 0 "$DEPTH" 2 "/$TNAME" >"$TMPD/want"
 small 1024 "$MEMCGTOP" -b -n 2 -d 0.1 -F csv -c path "/$TNAME"
 check_csv "live v1: $DEPTH levels with a 1 MiB stack, two samples: every level once, in order" "$TMPD/want"
+FILES=256 small 1024 "$MEMCGTOP" -b -n 2 -d 0.1 -F csv -c path "/$TNAME"
+check_csv "live v1: $DEPTH levels with 256 descriptors (ulimit -n 256): every level once, in order" "$TMPD/want"
 
 python3 "$TREE" remove "$CGM/$TNAME"
 if [ -e "$CGM/$TNAME" ]; then
