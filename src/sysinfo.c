@@ -206,13 +206,24 @@ static void read_live(struct sysinfo_src *s, struct sysinfo *sys)
 	/* The *_select calls re-read the file every time; the *_GET macros
 	 * would serve a cached copy up to a second old. */
 	if (s->mi && (ms = procps_meminfo_select(s->mi, mitems, 4))) {
-		for (int i = 0; i < 4; i++)
-			sys->v[S_MEM_TOTAL + i] =
-				(uint64_t)ms->head[i].result.ul_int * 1024;
-		sys->valid |= FBIT(S_MEM_TOTAL) | FBIT(S_MEM_AVAILABLE) |
-			FBIT(S_SWAP_TOTAL) | FBIT(S_SWAP_FREE);
+		for (int i = 0; i < 4; i++) {
+			uint64_t kb = ms->head[i].result.ul_int;
+
+			/* The same rule as for every kernel number. */
+			if (kb > UINT64_MAX / 1024 || !parse_in_range(kb * 1024))
+				continue;
+			sys->v[S_MEM_TOTAL + i] = kb * 1024;
+			sys->valid |= FBIT(S_MEM_TOTAL + i);
+		}
 	}
 	if (s->vm && (vs = procps_vmstat_select(s->vm, vitems, 8))) {
+		for (int i = 0; i < 8; i++)
+			if (!parse_in_range(vs->head[i].result.ul_int)) {
+				if (i < 4)
+					c.bad_kd = 1;
+				else
+					c.bad_af = 1;
+			}
 		c.scan_kd = vs->head[0].result.ul_int +
 			vs->head[1].result.ul_int;
 		c.steal_kd = vs->head[2].result.ul_int +
