@@ -17,8 +17,10 @@ void fmt_time_iso(char *buf, size_t len, int64_t t);
 
 /*
  * A group name as a terminal may show it: control bytes, DEL, C1 controls
- * and bytes that are not valid UTF-8 become \xHH, a backslash \\.  Writes
- * at most len-1 bytes; returns the display width (columns) written.
+ * and bytes that are not valid UTF-8 become \xHH, a backslash \\; so do
+ * the bytes of a format character (bidi controls such as U+202E, U+200B,
+ * U+FEFF; Unicode's Cf) and of U+2028, U+2029.  Writes at most len-1
+ * bytes; returns the display width (columns) written.
  */
 size_t fmt_escape(char *buf, size_t len, const char *s, size_t slen);
 

@@ -23,6 +23,17 @@
  */
 #define V1_UNLIMITED_MIN 0x7FFFFFFFFFF00000ULL
 
+/*
+ * The one rule for numbers the kernel reports: only a limit can be
+ * unlimited (VAL_MAX, from parse_value); a usage, size or count at or
+ * above V1_UNLIMITED_MIN is out of range, not a value, whichever file it
+ * comes from (a value file, memory.stat, memory.events, /proc/meminfo).
+ */
+static inline int parse_in_range(uint64_t v)
+{
+	return v < V1_UNLIMITED_MIN;
+}
+
 /* A strict unsigned decimal: digits only, no sign, no overflow. */
 int parse_u64(const char *s, size_t len, uint64_t *ret_val);
 

@@ -358,6 +358,26 @@ static int open_file(int dirfd, const char *name)
 }
 
 /*
+ * Opens a file of a group.  A mounted cgroup filesystem has only regular
+ * files; a tree given with --root or a recording may hold anything where
+ * a control file should be, and what is not a regular file (a device such
+ * as /dev/zero, whose reads never end; a FIFO) is not read: -EINVAL.
+ */
+static int open_cf(const struct cgfs *cg, int dirfd, const char *name)
+{
+	struct stat st;
+	int fd = open_file(dirfd, name);
+
+	if (fd < 0 || cg->kernfs)
+		return fd;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+/*
  * A file that cannot be opened by name (ENOENT) may be missing from this
  * group, or the group may have been removed since its directory was
  * opened: kernfs then answers ENOENT for every name in it.  cgroup.procs
@@ -380,7 +400,7 @@ static void note_removed(struct cgfs *cg, int dirfd, int err)
  */
 static ssize_t read_small(struct cgfs *cg, int dirfd, const char *name)
 {
-	int fd = open_file(dirfd, name);
+	int fd = open_cf(cg, dirfd, name);
 	ssize_t n;
 
 	if (fd < 0)
@@ -410,7 +430,7 @@ static ssize_t read_cf(struct cgfs *cg, int dirfd, enum cgfile f)
 	ssize_t n;
 	int fd;
 
-	fd = open_file(dirfd, cg->file[f]);
+	fd = open_cf(cg, dirfd, cg->file[f]);
 	if (fd < 0) {
 		note_removed(cg, dirfd, fd);
 		return fd;
@@ -442,6 +462,10 @@ static int read_value(struct cgfs *cg, int dirfd, enum cgfile f,
 	return r;
 }
 
+/* The most of cgroup.procs read: every pid up to the largest pid_max
+ * (2^22), 8 bytes a line, is 32 MiB. */
+#define PROCS_MAX (64 << 20)
+
 /* cgroup.procs can be long (the root lists every process): count it in
  * passes through the buffer instead of holding it whole. */
 static int count_procs(struct cgfs *cg, int dirfd, uint64_t *ret_n)
@@ -450,13 +474,19 @@ static int count_procs(struct cgfs *cg, int dirfd, uint64_t *ret_n)
 	off_t off = 0;
 	int fd, in_line = 0;
 
-	fd = open_file(dirfd, cg->file[CF_PROCS]);
+	fd = open_cf(cg, dirfd, cg->file[CF_PROCS]);
 	if (fd < 0) {
 		note_removed(cg, dirfd, fd);
 		return fd;
 	}
 	for (;;) {
-		ssize_t r = pread(fd, cg->buf, cg->bufcap, off);
+		ssize_t r;
+
+		if (off >= PROCS_MAX) {
+			close(fd);
+			return -EFBIG;
+		}
+		r = pread(fd, cg->buf, cg->bufcap, off);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -488,8 +518,9 @@ static int count_procs(struct cgfs *cg, int dirfd, uint64_t *ret_n)
 struct kvctx {
 	const struct keymap *map;
 	struct sample *s;
+	uint64_t seen;		/* FBIT of the fields whose key came */
 	uint64_t extra;		/* the one key mapped to -1 */
-	int has_extra;
+	int has_extra, seen_extra;
 };
 
 static void kv_store(const char *key, size_t keylen, uint64_t val, void *ctx)
@@ -499,12 +530,18 @@ static void kv_store(const char *key, size_t keylen, uint64_t val, void *ctx)
 	for (const struct keymap *m = c->map; m->key; m++) {
 		if (m->len != keylen || memcmp(m->key, key, keylen))
 			continue;
+		/* A key repeated: the first one counts, even when its value
+		 * is out of range (parse_in_range: not a value). */
 		if (m->field < 0) {
-			c->extra = val;
-			c->has_extra = 1;
-		} else if (!sample_has(c->s, (enum field)m->field)) {
-			/* A key repeated: the first one counts. */
-			sample_set(c->s, (enum field)m->field, val);
+			if (!c->seen_extra && parse_in_range(val)) {
+				c->extra = val;
+				c->has_extra = 1;
+			}
+			c->seen_extra = 1;
+		} else if (!(c->seen & FBIT(m->field))) {
+			c->seen |= FBIT(m->field);
+			if (parse_in_range(val))
+				sample_set(c->s, (enum field)m->field, val);
 		}
 		return;
 	}
@@ -922,10 +959,6 @@ static int list_sub(struct cgfs *cg, int dirfd, char **ret_names,
 	return 0;
 }
 
-static int walk(struct cgfs *cg, int dirfd, struct gh *h,
-		const struct stat *st, int idx, unsigned files, int maxdepth,
-		int reldepth, struct snapshot *snap);
-
 /* Drops the group just appended, and its path, from the snapshot. */
 static void drop_last(struct snapshot *snap, int child)
 {
@@ -933,14 +966,23 @@ static void drop_last(struct snapshot *snap, int child)
 	snap->paths_len = snap->groups[child].path_off;
 }
 
+/* A subgroup walk_sub() added: its directory, to be walked below. */
+struct wchild {
+	int idx;		/* in the snapshot */
+	int fd;			/* -1: not to be entered (permissions) */
+	int kept;		/* fd is h's kept descriptor */
+	struct gh *h;
+	int have_st;		/* st is the directory's fresh stat */
+	struct stat st;
+};
+
 /*
- * Adds subgroup name of group idx (directory dirfd), reads it and walks
- * below it.  Returns 1 when it turned out to be gone (left out), 0 when
- * it is in the snapshot, -ENOMEM.
+ * Adds subgroup name of group idx (directory dirfd) and reads it.  Returns
+ * 1 when it turned out to be gone (left out), 0 when it is in the snapshot
+ * (ret: its directory, for walk() to walk below it), -ENOMEM.
  */
 static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
-		    unsigned files, int maxdepth, int reldepth,
-		    struct snapshot *snap)
+		    unsigned files, struct snapshot *snap, struct wchild *ret)
 {
 	struct snap_group *g;
 	struct gh *h;
@@ -971,6 +1013,8 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 		drop_last(snap, child);
 		return 1;
 	}
+	ret->idx = child;
+	ret->fd = -1;
 	if (fd < 0) {
 		/* Cannot enter it (permissions): shown, nothing available. */
 		memset(&g->s, 0, sizeof(g->s));
@@ -1014,117 +1058,326 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 		drop_last(snap, child);
 		return 1;
 	}
-	r = walk(cg, fd, kept ? h : NULL, have_st ? &st : NULL, child, files,
-		 maxdepth, reldepth + 1, snap);
-	if (!kept)
-		close(fd);
-	return r == -ENOMEM ? r : 0;
+	ret->fd = fd;
+	ret->kept = kept;
+	ret->h = h;
+	ret->have_st = have_st;
+	if (have_st)
+		ret->st = st;
+	return 0;
 }
 
 /* Whether subgroup name of the group at path ppath was walked already in
- * this refresh. */
+ * this refresh.  Paths have no length limit: a nesting of long names
+ * goes past PATH_MAX. */
 static int walked(struct cgfs *cg, const char *ppath, size_t plen,
 		  const char *name)
 {
-	char path[PATH_MAX];
-	int len;
+	size_t nlen = strlen(name), len;
 	struct gh *h;
+	char *path;
+	int r = 0;
 
 	if (!cg->gh_cap)
 		return 0;
-	len = snprintf(path, sizeof(path), "%.*s/%s", plen > 1 ? (int)plen : 0,
-		       ppath, name);
-	if (len < 0 || (size_t)len >= sizeof(path))
+	if (plen <= 1)
+		plen = 0;	/* the root's children: "/name" */
+	len = plen + 1 + nlen;
+	path = malloc(len + 1);
+	if (!path)
 		return 0;
-	h = cg->gh[(size_t)hash_path(path, (size_t)len) & (cg->gh_cap - 1)];
+	memcpy(path, ppath, plen);
+	path[plen] = '/';
+	memcpy(path + plen + 1, name, nlen + 1);
+	h = cg->gh[(size_t)hash_path(path, len) & (cg->gh_cap - 1)];
 	for (; h; h = h->next)
-		if (h->len == (size_t)len && memcmp(h->path, path, h->len) == 0)
-			return h->gen == cg->gen;
+		if (h->len == len && memcmp(h->path, path, len) == 0) {
+			r = h->gen == cg->gen;
+			break;
+		}
+	free(path);
+	return r;
+}
+
+/*
+ * A group whose subgroups walk() is going through: one frame of its own
+ * stack.  The walk does not recurse: whoever may make groups (a delegated
+ * subtree, a container) can nest them deeper than any process stack.
+ */
+struct wframe {
+	int dirfd;		/* -1: shed (see walk_shed) */
+	int own_fd;		/* opened for the walk: closed when done */
+	dev_t dev;		/* what a shed dirfd was */
+	ino_t ino;
+	struct gh *h;		/* kept descriptors, or NULL */
+	int idx;		/* the group in the snapshot */
+	int reldepth;		/* levels below the start group */
+	char *names;		/* subgroup names, NUL-separated */
+	size_t nlen, pos;	/* their length; the next one */
+	int own_names;		/* names is ours to free (else h->sub) */
+	int cached;		/* names is the last refresh's listing */
+	int relisted;		/* names is the listing made after a gone name */
+	int gone;		/* names of a cached listing found gone */
+};
+
+static void walk_end(struct wframe *f)
+{
+	if (f->own_names)
+		free(f->names);
+	if (f->own_fd && f->dirfd >= 0)
+		close(f->dirfd);
+}
+
+/*
+ * Directory descriptors of groups being walked that are not kept (beyond
+ * the budget, or a recording) stay open while the walk is below them: as
+ * many as the chain is deep.  Past WALK_FDS of them they are closed, all
+ * at once, and each is opened again through ".." of its child when the
+ * walk comes back up to it (walk_unshed), so a chain deeper than
+ * RLIMIT_NOFILE is walked whole, and the reserve of descriptors is left
+ * for the files read.
+ */
+#define WALK_FDS 32
+
+static void walk_shed(struct wframe *stack, size_t sp, size_t *nown)
+{
+	for (size_t i = 0; i < sp; i++) {
+		struct wframe *f = &stack[i];
+		struct stat st;
+
+		if (!f->own_fd || f->dirfd < 0 || fstat(f->dirfd, &st) < 0)
+			continue;
+		close(f->dirfd);
+		f->dirfd = -1;
+		f->dev = st.st_dev;
+		f->ino = st.st_ino;
+		(*nown)--;
+	}
+}
+
+static int open_rel(int dirfd, const char *rel);
+
+/* Whether fd is the directory a shed frame had; closes it if not. */
+static int same_dir(const struct wframe *f, int fd)
+{
+	struct stat st;
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && st.st_dev == f->dev && st.st_ino == f->ino)
+		return 1;
+	close(fd);
 	return 0;
 }
 
 /*
- * Walks the subgroups of group idx, whose directory is dirfd (h: its kept
- * descriptors, when the directory descriptor is kept, else NULL; st: the
- * directory's fresh stat, or NULL).
+ * Opens shed frame f again: as ".." of its child's directory childfd (v1
+ * renames a group only within its parent, v2 not at all), else (the child
+ * went away) by its path below the hierarchy root rootfd.  If neither is
+ * the directory f had, f went away itself: its dirfd stays -1.
+ */
+static void walk_unshed(struct wframe *f, int childfd, int rootfd,
+			const struct snapshot *snap, size_t *nown)
+{
+	const char *path = snap_path(snap, &snap->groups[f->idx]);
+	int fd = childfd < 0 ? -1 :
+		openat(childfd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (!same_dir(f, fd)) {
+		fd = open_rel(rootfd, path + 1);
+		if (!same_dir(f, fd))
+			return;
+	}
+	f->dirfd = fd;
+	(*nown)++;
+}
+
+/*
+ * Finds the names to walk below frame f's group (st: its directory's fresh
+ * stat, or NULL).  Returns 1 when there are none to walk, 0, or -errno.
  *
  * On kernfs a directory's link count is 2 + its subdirectories, current at
  * every fstat.  A group without subgroups (most of a big tree) needs no
  * listing of its thirty-odd control files; and a group whose count equals
  * its last listing's needs none either, as long as every name of that
- * listing is still there: the walk below finds out, by reading each.  If
- * one is gone, another may have come under the same count, so the group
- * is listed again and the newcomers walked.
+ * listing is still there: the walk finds out, by reading each.  If one is
+ * gone, another may have come under the same count, so the group is
+ * listed again and the newcomers walked (see walk_next).
  */
-static int walk(struct cgfs *cg, int dirfd, struct gh *h,
-		const struct stat *st, int idx, unsigned files, int maxdepth,
-		int reldepth, struct snapshot *snap)
+static int walk_begin(struct cgfs *cg, struct wframe *f, const struct stat *st,
+		      unsigned files, int maxdepth)
 {
-	char *names = NULL, *fresh;
-	size_t nlen = 0, flen;
+	struct gh *h = f->h;
+	struct stat own;
 	long nsub = -1, ndirs;
-	int r, cached = 0, gone = 0;
+	int r;
 
-	if (maxdepth >= 0 && reldepth >= maxdepth)
-		return 0;
+	if (maxdepth >= 0 && f->reldepth >= maxdepth)
+		return 1;
 	if (cg->kernfs) {
-		struct stat own;
-
-		if (!st && fstat(dirfd, &own) == 0)
+		if (!st && fstat(f->dirfd, &own) == 0)
 			st = &own;
 		if (st) {
 			if (st->st_nlink == 2)
-				return 0;
+				return 1;
 			nsub = (long)st->st_nlink - 2;
 		}
 	}
 	/* Without files to read, a gone name would go unnoticed. */
 	if (h && h->sub && files && nsub >= 0 && h->nsub == nsub) {
-		names = h->sub;
-		nlen = h->sublen;
-		cached = 1;
+		f->names = h->sub;
+		f->nlen = h->sublen;
+		f->cached = 1;
+		return 0;
+	}
+	r = list_sub(cg, f->dirfd, &f->names, &f->nlen, &ndirs);
+	if (r < 0)
+		return r;
+	if (h && cg->kernfs) {
+		free(h->sub);
+		h->sub = f->names;
+		h->sublen = f->nlen;
+		h->nsub = ndirs;
 	} else {
-		r = list_sub(cg, dirfd, &names, &nlen, &ndirs);
-		if (r < 0)
-			return r;
-		if (h && cg->kernfs) {
-			free(h->sub);
-			h->sub = names;
-			h->sublen = nlen;
-			h->nsub = ndirs;
+		f->own_names = 1;
+	}
+	return 0;
+}
+
+/* The next subgroup name of frame f to walk, or NULL when its group is
+ * done (*ret_r: 0, or the -errno of a listing that failed). */
+static const char *walk_next(struct cgfs *cg, struct wframe *f,
+			     const struct snapshot *snap, int *ret_r)
+{
+	*ret_r = 0;
+	for (;;) {
+		while (f->pos < f->nlen) {
+			const struct snap_group *pg = &snap->groups[f->idx];
+			const char *name = f->names + f->pos;
+
+			f->pos += strlen(name) + 1;
+			if (f->relisted && walked(cg, snap_path(snap, pg),
+						  pg->path_len, name))
+				continue;
+			return name;
+		}
+		if (!f->cached || !f->gone || f->relisted)
+			return NULL;
+		/* A name of the kept listing was gone: list anew, and walk
+		 * what this refresh has not walked yet. */
+		*ret_r = list_sub(cg, f->dirfd, &f->names, &f->nlen,
+				  &f->h->nsub);
+		if (*ret_r < 0)
+			return NULL;
+		free(f->h->sub);
+		f->h->sub = f->names;
+		f->h->sublen = f->nlen;
+		f->pos = 0;
+		f->relisted = 1;
+	}
+}
+
+/* Pushes a frame for group idx (directory fd) onto the walk's stack; a
+ * group with nothing to walk below it is done at once.  1: pushed, 0: done
+ * at once, or -ENOMEM. */
+static int walk_push(struct cgfs *cg, struct wframe **stack, size_t *sp,
+		     size_t *cap, int fd, int own_fd, struct gh *h,
+		     const struct stat *st, int idx, int reldepth,
+		     unsigned files, int maxdepth)
+{
+	void *p = *stack;
+	struct wframe *f;
+	int r;
+
+	if (grow(&p, cap, *sp + 1, sizeof(**stack)) < 0) {
+		if (own_fd)
+			close(fd);
+		return -ENOMEM;
+	}
+	*stack = p;
+	f = &(*stack)[*sp];
+	memset(f, 0, sizeof(*f));
+	f->dirfd = fd;
+	f->own_fd = own_fd;
+	f->h = h;
+	f->idx = idx;
+	f->reldepth = reldepth;
+	r = walk_begin(cg, f, st, files, maxdepth);
+	if (r != 0) {
+		/* A leaf, or a directory that cannot be listed (gone in
+		 * between): its group stays as read. */
+		walk_end(f);
+		return r == -ENOMEM ? r : 0;
+	}
+	(*sp)++;
+	return 1;
+}
+
+/*
+ * Walks the groups below the start group, index 0, whose directory is dirfd
+ * (h: its kept descriptors, when the directory descriptor is kept, else
+ * NULL; st: the directory's fresh stat, or NULL; rootfd: the hierarchy
+ * root's), depth first in listing order, with a stack of its own.
+ * Returns 0 or -ENOMEM.
+ */
+static int walk(struct cgfs *cg, int rootfd, int dirfd, struct gh *h,
+		const struct stat *st, unsigned files, int maxdepth,
+		struct snapshot *snap)
+{
+	struct wframe *stack = NULL;
+	size_t sp = 0, cap = 0, nown = 0;
+	int r;
+
+	r = walk_push(cg, &stack, &sp, &cap, dirfd, 0, h, st, 0, 0, files,
+		      maxdepth);
+	if (r > 0)
+		r = 0;
+	while (r == 0 && sp) {
+		struct wframe *f = &stack[sp - 1];
+		const char *name = f->dirfd < 0 ? NULL :
+			walk_next(cg, f, snap, &r);
+		struct wchild c;
+
+		if (!name) {
+			/* Done with it (or gone while shed); a listing that
+			 * failed leaves the group's subgroups out, not the
+			 * rest. */
+			if (sp > 1 && f[-1].dirfd < 0)
+				walk_unshed(&f[-1], f->dirfd, rootfd, snap,
+					    &nown);
+			if (f->own_fd && f->dirfd >= 0)
+				nown--;
+			walk_end(f);
+			sp--;
+			if (r != -ENOMEM)
+				r = 0;
+			continue;
+		}
+		r = walk_sub(cg, f->dirfd, f->idx, name, files, snap, &c);
+		if (r == 1) {
+			f->gone++;
+			r = 0;
+		} else if (r == 0 && c.fd >= 0) {
+			if (!c.kept)
+				nown++;
+			r = walk_push(cg, &stack, &sp, &cap, c.fd, !c.kept,
+				      c.kept ? c.h : NULL,
+				      c.have_st ? &c.st : NULL, c.idx,
+				      f->reldepth + 1, files, maxdepth);
+			/* Done at once (a leaf): its descriptor is closed. */
+			if (!c.kept && r <= 0)
+				nown--;
+			if (r > 0) {
+				r = 0;
+				/* All but the new group's own. */
+				if (nown > WALK_FDS)
+					walk_shed(stack, sp - 1, &nown);
+			}
 		}
 	}
-	for (size_t pos = 0; pos < nlen; pos += strlen(names + pos) + 1) {
-		r = walk_sub(cg, dirfd, idx, names + pos, files, maxdepth,
-			     reldepth, snap);
-		if (r < 0)
-			goto out;
-		gone += r;
-	}
-	r = 0;
-	if (!cached || !gone)
-		goto out;
-	r = list_sub(cg, dirfd, &fresh, &flen, &ndirs);
-	if (r < 0)
-		goto out;
-	free(h->sub);
-	h->sub = fresh;
-	h->sublen = flen;
-	h->nsub = ndirs;
-	for (size_t pos = 0; pos < flen; pos += strlen(fresh + pos) + 1) {
-		const struct snap_group *pg = &snap->groups[idx];
-
-		if (walked(cg, snap_path(snap, pg), pg->path_len, fresh + pos))
-			continue;
-		r = walk_sub(cg, dirfd, idx, fresh + pos, files, maxdepth,
-			     reldepth, snap);
-		if (r < 0)
-			goto out;
-	}
-	r = 0;
-out:
-	if (!cached && !(h && cg->kernfs))
-		free(names);
+	while (sp)
+		walk_end(&stack[--sp]);
+	free(stack);
 	return r;
 }
 
@@ -1170,30 +1423,32 @@ static int open_rel(int dirfd, const char *rel)
 static uint64_t limit_above(struct cgfs *cg, int rootfd)
 {
 	uint64_t lim = VAL_MAX, v;
-	char *rel = strdup(cg->start);
-	char *p;
+	size_t len = strlen(cg->start);
+	/* "/a/b/c": each ancestor as shown (for the recorder), cut short at
+	 * its end; no PATH_MAX, which a deep start group can pass. */
+	char *shown = malloc(len + 2), *rel, *p;
 
-	if (!rel)
+	if (!shown)
 		return VAL_MAX;
+	shown[0] = '/';
+	memcpy(shown + 1, cg->start, len + 1);
+	rel = shown + 1;
 	/* Every proper prefix "a", "a/b" of "a/b/c" is an ancestor. */
 	for (p = strchr(rel, '/'); p; p = strchr(p + 1, '/')) {
 		int fd;
 
-		char shown[PATH_MAX];
-
 		*p = '\0';
 		fd = open_rel(rootfd, rel);
-		snprintf(shown, sizeof(shown), "/%s", rel);
+		if (fd >= 0) {
+			cg->cur_path = shown;
+			if (read_value(cg, fd, CF_LIMIT, &v) == 0 && v < lim)
+				lim = v;
+			cg->cur_path = NULL;
+			close(fd);
+		}
 		*p = '/';
-		if (fd < 0)
-			continue;
-		cg->cur_path = shown;
-		if (read_value(cg, fd, CF_LIMIT, &v) == 0 && v < lim)
-			lim = v;
-		cg->cur_path = NULL;
-		close(fd);
 	}
-	free(rel);
+	free(shown);
 	return lim;
 }
 
@@ -1337,14 +1592,12 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	}
 	if (*cg->start && (fields & FBIT(F_LIMIT)))
 		snap->above_limit = limit_above(cg, rootfd);
-	r = walk(cg, fd, kept ? h : NULL, have_st ? &st : NULL, 0, files,
-		 maxdepth, 0, snap);
+	r = walk(cg, rootfd, fd, kept ? h : NULL, have_st ? &st : NULL, files,
+		 maxdepth, snap);
 	if (!kept)
 		close(fd);
 	close(rootfd);
 	gh_sweep(cg, 0);
-	if (r < 0 && r != -ENOMEM)
-		r = 0;	/* a directory that vanished mid-read */
 	if (r < 0) {
 		snprintf(err, errlen, "%s", strerror(-r));
 		return r;
@@ -1480,6 +1733,7 @@ static int detect_version(struct cgfs *cg, const char *dir, char *err,
 static int load_series(struct cgfs *cg, const char *path, char *err,
 		       size_t errlen)
 {
+	struct stat st;
 	char msg[256];
 	ssize_t n;
 	int fd, r;
@@ -1489,6 +1743,11 @@ static int load_series(struct cgfs *cg, const char *path, char *err,
 		r = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(-r));
 		return r;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "%s: not a regular file", path);
+		return -EINVAL;
 	}
 	/* A recording of a few days at one sample a second fits. */
 	n = read_whole(cg, fd);
@@ -1513,15 +1772,24 @@ static int normalise_start(const char *in, char **ret);
 static void read_info(struct cgfs *cg, char **ret_start)
 {
 	char path[PATH_MAX + 8], line[PATH_MAX + 8];
+	struct stat st;
 	FILE *f;
+	int fd;
 
 	*ret_start = NULL;
 
+	/* Only a regular file: O_NONBLOCK, so that a FIFO does not wait
+	 * for a writer; a few lines, so that a device does not go on. */
 	snprintf(path, sizeof(path), "%s/info", cg->root);
-	f = fopen(path, "re");
-	if (!f)
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
 		return;
-	while (fgets(line, sizeof(line), f)) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return;
+	}
+	for (int i = 0; i < 64 && fgets(line, sizeof(line), f); i++) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "mode ", 5) && !cg->shown_mode &&
 		    (!strcmp(line + 5, "v1") || !strcmp(line + 5, "v2") ||

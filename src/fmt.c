@@ -112,6 +112,41 @@ size_t fmt_utf8_len(const unsigned char *s, size_t len)
 	return n;
 }
 
+/*
+ * Unicode's format characters (category Cf, Unicode 15) and the line and
+ * paragraph separators: invisible, yet they change how the text around
+ * them shows.  U+202E (right-to-left override) prints the rest of a line
+ * backwards, U+2066..U+2069 isolate and reorder, U+200B hides a break.
+ */
+static const struct { uint32_t lo, hi; } format_chars[] = {
+	{ 0x00AD, 0x00AD }, { 0x0600, 0x0605 }, { 0x061C, 0x061C },
+	{ 0x06DD, 0x06DD }, { 0x070F, 0x070F }, { 0x0890, 0x0891 },
+	{ 0x08E2, 0x08E2 }, { 0x180E, 0x180E }, { 0x200B, 0x200F },
+	{ 0x2028, 0x202E }, { 0x2060, 0x2064 }, { 0x2066, 0x206F },
+	{ 0xFEFF, 0xFEFF }, { 0xFFF9, 0xFFFB }, { 0x110BD, 0x110BD },
+	{ 0x110CD, 0x110CD }, { 0x13430, 0x1343F }, { 0x1BCA0, 0x1BCA3 },
+	{ 0x1D173, 0x1D17A }, { 0xE0001, 0xE0001 }, { 0xE0020, 0xE007F },
+};
+
+/* The code point of a valid UTF-8 sequence of n > 1 bytes. */
+static uint32_t utf8_cp(const unsigned char *s, size_t n)
+{
+	uint32_t cp = s[0] & (0x7F >> n);
+
+	for (size_t i = 1; i < n; i++)
+		cp = (cp << 6) | (s[i] & 0x3F);
+	return cp;
+}
+
+static int is_format_char(uint32_t cp)
+{
+	for (size_t i = 0; i < sizeof(format_chars) / sizeof(format_chars[0]);
+	     i++)
+		if (cp >= format_chars[i].lo && cp <= format_chars[i].hi)
+			return 1;
+	return 0;
+}
+
 size_t fmt_escape(char *buf, size_t len, const char *s, size_t slen)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -121,27 +156,34 @@ size_t fmt_escape(char *buf, size_t len, const char *s, size_t slen)
 		return 0;
 	for (size_t i = 0; i < slen;) {
 		size_t n = fmt_utf8_len(p + i, slen - i);
-		char tmp[8];
-		size_t tl;
+		char tmp[20];
+		size_t tl, w;
 
 		/* C1 controls (U+0080..U+009F) are escapes to some terminals. */
 		if (n == 0 || p[i] < 0x20 || p[i] == 0x7F ||
 		    (n == 2 && p[i] == 0xC2 && p[i + 1] < 0xA0)) {
 			snprintf(tmp, sizeof(tmp), "\\x%02X", p[i]);
-			tl = 4;
+			tl = w = 4;
 			n = 1;
+		} else if (n > 1 && is_format_char(utf8_cp(p + i, n))) {
+			/* Byte by byte, as a control byte is. */
+			for (size_t k = 0; k < n; k++)
+				snprintf(tmp + 4 * k, sizeof(tmp) - 4 * k,
+					 "\\x%02X", p[i + k]);
+			tl = w = 4 * n;
 		} else if (p[i] == '\\') {
 			memcpy(tmp, "\\\\", 2);
-			tl = 2;
+			tl = w = 2;
 		} else {
 			memcpy(tmp, p + i, n);
 			tl = n;
+			w = 1;
 		}
 		if (o + tl >= len)
 			break;
 		memcpy(buf + o, tmp, tl);
 		o += tl;
-		width += n > 1 ? 1 : tl;
+		width += w;
 		i += n;
 	}
 	buf[o] = '\0';

@@ -92,6 +92,7 @@ struct sysctx {
 	uint64_t scan_kd, steal_kd;	/* kswapd + direct */
 	uint64_t scan_af, steal_af;	/* anon + file */
 	int has_kd, has_af;
+	int bad_kd, bad_af;		/* a term out of range: no sum */
 };
 
 static int keyis(const char *k, size_t kl, const char *want)
@@ -112,7 +113,7 @@ static void meminfo_kv(const char *k, size_t kl, uint64_t v, void *ctx)
 		f = S_SWAP_TOTAL;
 	else if (keyis(k, kl, "SwapFree"))
 		f = S_SWAP_FREE;
-	if (f >= 0) {
+	if (f >= 0 && parse_in_range(v)) {
 		sys->v[f] = v;
 		sys->valid |= FBIT(f);
 	}
@@ -121,19 +122,24 @@ static void meminfo_kv(const char *k, size_t kl, uint64_t v, void *ctx)
 static void vmstat_kv(const char *k, size_t kl, uint64_t v, void *ctx)
 {
 	struct sysctx *c = ctx;
+	int in = parse_in_range(v);
 
 	if (keyis(k, kl, "pgscan_kswapd") || keyis(k, kl, "pgscan_direct")) {
 		c->scan_kd += v;
 		c->has_kd = 1;
+		c->bad_kd |= !in;
 	} else if (keyis(k, kl, "pgsteal_kswapd") ||
 		   keyis(k, kl, "pgsteal_direct")) {
 		c->steal_kd += v;
+		c->bad_kd |= !in;
 	} else if (keyis(k, kl, "pgscan_anon") || keyis(k, kl, "pgscan_file")) {
 		c->scan_af += v;
 		c->has_af = 1;
+		c->bad_af |= !in;
 	} else if (keyis(k, kl, "pgsteal_anon") ||
 		   keyis(k, kl, "pgsteal_file")) {
 		c->steal_af += v;
+		c->bad_af |= !in;
 	}
 }
 
@@ -145,6 +151,16 @@ static void vmstat_kv(const char *k, size_t kl, uint64_t v, void *ctx)
  */
 static void set_reclaim(struct sysctx *c)
 {
+	/* A pair with a term out of range (see parse_in_range) is left
+	 * out, as if the kernel had not reported it. */
+	if (c->bad_kd) {
+		c->has_kd = 0;
+		c->scan_kd = c->steal_kd = 0;
+	}
+	if (c->bad_af) {
+		c->has_af = 0;
+		c->scan_af = c->steal_af = 0;
+	}
 	if (!c->has_kd && !c->has_af)
 		return;
 	c->sys->v[S_PGSCAN] = c->scan_af > c->scan_kd ? c->scan_af : c->scan_kd;
@@ -190,13 +206,24 @@ static void read_live(struct sysinfo_src *s, struct sysinfo *sys)
 	/* The *_select calls re-read the file every time; the *_GET macros
 	 * would serve a cached copy up to a second old. */
 	if (s->mi && (ms = procps_meminfo_select(s->mi, mitems, 4))) {
-		for (int i = 0; i < 4; i++)
-			sys->v[S_MEM_TOTAL + i] =
-				(uint64_t)ms->head[i].result.ul_int * 1024;
-		sys->valid |= FBIT(S_MEM_TOTAL) | FBIT(S_MEM_AVAILABLE) |
-			FBIT(S_SWAP_TOTAL) | FBIT(S_SWAP_FREE);
+		for (int i = 0; i < 4; i++) {
+			uint64_t kb = ms->head[i].result.ul_int;
+
+			/* The same rule as for every kernel number. */
+			if (kb > UINT64_MAX / 1024 || !parse_in_range(kb * 1024))
+				continue;
+			sys->v[S_MEM_TOTAL + i] = kb * 1024;
+			sys->valid |= FBIT(S_MEM_TOTAL + i);
+		}
 	}
 	if (s->vm && (vs = procps_vmstat_select(s->vm, vitems, 8))) {
+		for (int i = 0; i < 8; i++)
+			if (!parse_in_range(vs->head[i].result.ul_int)) {
+				if (i < 4)
+					c.bad_kd = 1;
+				else
+					c.bad_af = 1;
+			}
 		c.scan_kd = vs->head[0].result.ul_int +
 			vs->head[1].result.ul_int;
 		c.steal_kd = vs->head[2].result.ul_int +

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fmt.h"
@@ -369,17 +370,24 @@ int theme_parse(const char *buf, size_t len, struct theme *ret,
 
 /*
  * Reads at most THEME_FILE_MAX bytes; one more tells a file that is too
- * large, which also bounds what a FIFO or a device such as /dev/zero costs.
+ * large.  Only a regular file: O_NONBLOCK, so that opening a FIFO does not
+ * wait for a writer, then -EINVAL for anything else (a FIFO, a device such
+ * as /dev/zero, a directory).
  */
 static int read_file(const char *path, char **ret_buf, size_t *ret_len)
 {
+	struct stat st;
 	size_t len = 0;
 	char *buf;
 	int fd, r = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
 	buf = malloc(THEME_FILE_MAX + 1);
 	if (!buf) {
 		close(fd);
@@ -436,6 +444,10 @@ static int load_path(const char *path, struct theme *ret, char *err,
 	if (r == -EFBIG) {
 		set_err(err, errlen, "%s: larger than %d KiB", path,
 			THEME_FILE_MAX / 1024);
+		return r;
+	}
+	if (r == -EINVAL) {
+		set_err(err, errlen, "%s: not a regular file", path);
 		return r;
 	}
 	if (r < 0) {

@@ -55,6 +55,8 @@ suite "live cgroup v1" tests/live/v1.sh
 suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/v1.sh
 suite "live listing (v1)" tests/live/listing.sh
 suite "live listing (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/listing.sh
+suite "deep tree (fixture, tmux, live v1; 1 MiB stack)" tests/live/deep.sh
+suite "deep tree (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/deep.sh
 suite "live fd limit (v1)" tests/live/fdlimit.sh
 suite "live fd limit (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/fdlimit.sh
 suite "live churn (v1)" tests/live/churn.sh

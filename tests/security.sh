@@ -15,10 +15,12 @@
 #    a file below the hierarchy.
 # 2. Hostile values in a v1 fixture (copies of tests/fixtures/edge-vanish):
 #    2^64-1, 2^64, 2^64+1, -5, no newline, NUL bytes, 1 MiB of garbage in
-#    memory.stat, a key repeated, memory.stat a FIFO (run under timeout 10),
+#    memory.stat, a key repeated, sizes and counts out of range in
+#    memory.stat, memory.oom_control and /proc/meminfo, memory.stat a FIFO (run under timeout 10),
 #    memory.usage_in_bytes a symlink to /etc/passwd and to a valid number
-#    outside the tree: exit 0, nothing on stderr, each JSON value exactly as
-#    the man page and the spec say.
+#    outside the tree, cgroup.procs a character device (as root): exit 0,
+#    nothing on stderr, each JSON value exactly as the man page and the
+#    spec say.
 # 3. --readonly: --set is a usage error (exit 2); on the screen e, u and
 #    the setup screen's w write nothing; --audit-log creates no file.
 # 4. No write outside a group's directory from any --set input: "..",
@@ -29,6 +31,9 @@
 # 5. The audit trail records writes the file system refuses (a directory
 #    where the control file should be: EISDIR; a symlink: ELOOP) with the
 #    successful one of the same run.
+# 6. Files that are not regular files: -t FIFO and 'theme = FIFO' in the
+#    settings are refused at once (exit 2), a recording whose info is a
+#    FIFO replays.
 #
 # PASS:/FAIL: lines, the last "security: N passed, M failed"; exit 1 on any
 # failure.  The temp dir and the tmux server (private socket) are removed
@@ -122,6 +127,9 @@ mkv l_2p64 memory.limit_in_bytes '18446744073709551616\n'
 mkv st_repeat memory.stat 'total_rss 100\ntotal_rss 200\ntotal_cache 7\ntotal_cache 8\n'
 mkv st_nonl memory.stat 'total_rss 100\ntotal_cache 7'
 mkv st_huge memory.stat 'total_rss 18446744073709551616\ntotal_cache 18446744073709551615\n'
+mkv st_v1max memory.stat 'total_rss 9223372036854771712\ntotal_cache 7\n'
+mkv st_repeat_huge memory.stat 'total_rss 18446744073709551615\ntotal_rss 100\n'
+mkv oom_huge memory.oom_control 'oom_kill_disable 0\nunder_oom 0\noom_kill 18446744073709551615\n'
 mkg st_garbage
 python3 -c '
 import random, sys
@@ -143,9 +151,20 @@ mkg st_lnk
 ln -sf "$V/a/memory.stat" "$V/st_lnk/memory.stat"
 mkg u_dir
 rm -f "$V/u_dir/memory.usage_in_bytes" && mkdir "$V/u_dir/memory.usage_in_bytes"
+# cgroup.procs a character device (/dev/zero's numbers; mknod needs root):
+# its reads never end.
+CHR=0
+if [ "$(id -u)" = 0 ]; then
+	mkg procs_chr
+	rm -f "$V/procs_chr/cgroup.procs" &&
+		mknod "$V/procs_chr/cgroup.procs" c 1 5 || abort "mknod"
+	CHR=1
+else
+	echo "SKIP: values: cgroup.procs a character device (mknod needs root)"
+fi
 
 cat >"$TMPD/values.py" <<'PYEOF'
-import json, sys
+import json, os, sys
 outp, errp, rcp, label = sys.argv[1:5]
 rc = int(open(rcp).read())
 err = open(errp, "rb").read()
@@ -187,7 +206,11 @@ EXP = [
     ("/st_nonl", "anon", 100, "memory.stat: lines before the cut are read"),
     ("/st_nonl", "file", None, "memory.stat: the last line without newline is ignored"),
     ("/st_huge", "anon", None, "memory.stat value 2^64: not available"),
-    ("/st_huge", "file", 18446744073709551615, "memory.stat value 2^64-1 (only limits spell max in memory.stat)"),
+    ("/st_huge", "file", None, "memory.stat value 2^64-1: out of range, as in a usage file (UNLIMITED)"),
+    ("/st_v1max", "anon", None, "memory.stat value 9223372036854771712 (v1's no limit): out of range"),
+    ("/st_v1max", "file", 7, "the other keys of that memory.stat still read"),
+    ("/st_repeat_huge", "anon", None, "total_rss 2^64-1 then 100: the first counts, out of range"),
+    ("/oom_huge", "ev_oom_kill", None, "memory.oom_control oom_kill 2^64-1: out of range"),
     ("/st_garbage", "anon", None, "1 MiB of random bytes: no key"),
     ("/st_garbage", "usage", A_USAGE, "usage still read"),
     ("/st_garbage_after", "anon", 4096, "valid keys before 1 MiB of garbage"),
@@ -199,6 +222,12 @@ EXP = [
     ("/st_lnk", "anon", None, "memory.stat a symlink to another group's: not followed"),
     ("/u_dir", "usage", None, "memory.usage_in_bytes a directory"),
 ]
+if os.environ.get("CHR") == "1":
+    EXP += [
+        ("/a", "procs", 1, "cgroup.procs of the control group"),
+        ("/procs_chr", "procs", None, "cgroup.procs a character device (/dev/zero): not a regular file, not read"),
+        ("/procs_chr", "usage", A_USAGE, "usage still read"),
+    ]
 for path, key, want, why in EXP:
     got = g.get(path, {}).get(key, "<no such row>")
     # JSON integers: compare exactly, a float would differ in type
@@ -214,7 +243,7 @@ for bin in "$MEMCGTOP" ${ASAN:+"$ASAN"}; do
 	timeout 10 "$bin" -b -n 1 -d 0.1 -F json --root "$V" \
 		>"$TMPD/values.out" 2>"$TMPD/values.err" </dev/null
 	echo $? >"$TMPD/values.rc"
-	python3 "$TMPD/values.py" "$TMPD/values.out" "$TMPD/values.err" \
+	CHR=$CHR python3 "$TMPD/values.py" "$TMPD/values.out" "$TMPD/values.err" \
 		"$TMPD/values.rc" "$lab" >"$TMPD/values.chk" 2>&1
 	tally "$TMPD/values.chk"
 	# the other formats and the screen-free text on the same tree
@@ -229,6 +258,22 @@ for bin in "$MEMCGTOP" ${ASAN:+"$ASAN"}; do
 		fi
 	done
 done
+
+# The system figures follow the same rule: a size out of range is none.
+mkdir -p "$TMPD/values/proc"
+printf 'MemTotal:       18014398509481983 kB\nMemAvailable:       1000 kB\n' \
+	>"$TMPD/values/proc/meminfo"
+printf 'pgscan_kswapd 18446744073709551615\npgscan_direct 0\npgsteal_kswapd 0\npgsteal_direct 0\n' \
+	>"$TMPD/values/proc/vmstat"
+timeout 10 "$MEMCGTOP" -b -n 2 -d 0.05 -F json --root "$V" --proc "$TMPD/values/proc" -c usage \
+	>"$TMPD/values.out" 2>"$TMPD/values.err" </dev/null
+rc=$?
+got=$(python3 -c 'import json, sys; d = json.loads(open(sys.argv[1]).read().splitlines()[1])["system"]; print(d["mem_total"], d["mem_available"], d["pgscan_per_s"])' "$TMPD/values.out" 2>&1)
+if [ "$rc" = 0 ] && [ "$got" = "None 1024000 None" ]; then
+	pass "values: /proc/meminfo MemTotal of 2^54-1 kB (2^64-1024 bytes) and vmstat pgscan_kswapd 2^64-1: out of range, null; MemAvailable 1000 kB read"
+else
+	fail "values: meminfo, vmstat out of range: exit $rc, mem_total mem_available pgscan_per_s: $got"
+fi
 
 # ---- 3. --readonly ------------------------------------------------------------------
 R=$TMPD/ro/root
@@ -474,6 +519,44 @@ if command -v tmux >/dev/null 2>&1; then
 	tmux -L "$SOCK" kill-session -t sl 2>/dev/null
 else
 	fail "symlink: tmux not installed"
+fi
+
+# ---- 6. files that are not regular files ----------------------------------------
+# A FIFO is opened without waiting for a writer and not read; each run is
+# under timeout 10 (exit 124: it hung).
+mkfifo "$TMPD/fifo.theme" || abort "mkfifo"
+timeout 10 "$MEMCGTOP" -b -n 1 -t "$TMPD/fifo.theme" --root "$TMPD/values/root" \
+	>/dev/null 2>"$TMPD/nr.err" </dev/null
+rc=$?
+if [ "$rc" = 2 ] && [ "$(cat "$TMPD/nr.err")" = "memcgtop: -t: $TMPD/fifo.theme: not a regular file" ]; then
+	pass "non-regular: -t FIFO: exit 2, 'not a regular file'"
+else
+	fail "non-regular: -t FIFO: exit $rc (want 2), stderr '$(head -c 300 "$TMPD/nr.err")'"
+fi
+mkdir -p "$TMPD/nrcfg/memcgtop"
+echo "theme = $TMPD/fifo.theme" >"$TMPD/nrcfg/memcgtop/memcgtoprc"
+out=$(XDG_CONFIG_HOME=$TMPD/nrcfg timeout 10 script -qec \
+	"$(printf %q "$MEMCGTOP") --root $(printf %q "$TMPD/values/root") 2>&1; echo EXIT=\$?" /dev/null </dev/null | tr -d '\r')
+if [ "$out" = "memcgtop: $TMPD/nrcfg/memcgtop/memcgtoprc: theme: $TMPD/fifo.theme: not a regular file
+EXIT=2" ]; then
+	pass "non-regular: settings 'theme = FIFO': exit 2, 'not a regular file'"
+else
+	fail "non-regular: settings 'theme = FIFO': got '$(head -c 300 <<<"$out")'"
+fi
+# A recording whose info is a FIFO replays, showing what it has without
+# it: the recording's own folder as root.
+timeout 10 "$MEMCGTOP" -b -n 2 -d 0.1 --root "$TMPD/values/root" --record "$TMPD/rec" \
+	>/dev/null 2>"$TMPD/nr.err" </dev/null || abort "--record: $(head -c 300 "$TMPD/nr.err")"
+rm -f "$TMPD/rec/info" && mkfifo "$TMPD/rec/info" || abort "mkfifo info"
+timeout 10 "$MEMCGTOP" -b -n 2 -d 0.05 --root "$TMPD/rec" -c usage \
+	>"$TMPD/nr.out" 2>"$TMPD/nr.err" </dev/null
+rc=$?
+if [ "$rc" = 0 ] && [ ! -s "$TMPD/nr.err" ] &&
+   grep -qx "Hierarchy: v1 (memcg v1) $TMPD/rec" "$TMPD/nr.out" &&
+   [ "$(grep -c '^memcgtop - .* iteration [12] ' "$TMPD/nr.out")" = 2 ]; then
+	pass "non-regular: a recording whose info is a FIFO replays both samples"
+else
+	fail "non-regular: recording with info a FIFO: exit $rc, stderr '$(head -c 300 "$TMPD/nr.err")', $(grep -c '^memcgtop - ' "$TMPD/nr.out") samples"
 fi
 
 cleanup

@@ -29,6 +29,7 @@ import re
 import shutil
 import subprocess
 import sys
+import unicodedata
 
 # name -> why it is here.  b"/" separates levels (a name cannot hold it).
 NAMES = [
@@ -51,7 +52,16 @@ NAMES = [
     (b"..x", "..x (a name, not a parent)"),
     ("café".encode(), "UTF-8 café"),
     (b"p:limit=1M", "':' and '=' as in --set"),
+    (b"rlo\xe2\x80\xaeexe.txt", "U+202E right-to-left override"),
+    (b"iso\xe2\x81\xa7x\xe2\x81\xa9y", "U+2067 RLI ... U+2069 PDI"),
+    (b"zw\xe2\x80\x8bsp\xc2\xad", "U+200B zero width space, U+00AD soft hyphen"),
 ]
+
+
+def is_format(ch):
+    """a bidi control or other format character (Cf), or a line or
+    paragraph separator: invisible, but it changes how the line shows"""
+    return unicodedata.category(ch.decode()) in ("Cf", "Zl", "Zp")
 
 npass = nfail = 0
 
@@ -109,7 +119,7 @@ def esc_text(b, ascii_only=False):
             continue
         if ch == b"\\":
             o += b"\\\\"
-        elif ascii_only and c >= 0x80:
+        elif (ascii_only and c >= 0x80) or (len(ch) > 1 and is_format(ch)):
             for x in ch:
                 o += b"\\x%02X" % x
         else:
@@ -181,7 +191,8 @@ def hostile(b):
     """holds a byte a terminal would interpret: a control, DEL, a C1
     control or a byte that is not UTF-8"""
     return any(not ok or ch[0] < 0x20 or ch[0] == 0x7F or
-               (len(ch) == 2 and ch[0] == 0xC2 and ch[1] < 0xA0)
+               (len(ch) == 2 and ch[0] == 0xC2 and ch[1] < 0xA0) or
+               (len(ch) > 1 and is_format(ch))
                for ch, ok in chunks(b))
 
 
@@ -191,14 +202,15 @@ def term_safe(data, what):
                   or c == 0x7F})
     try:
         s = data.decode("utf-8")
-        c1 = sorted({"U+%04X" % ord(c) for c in s if 0x80 <= ord(c) <= 0x9F})
+        c1 = sorted({"U+%04X" % ord(c) for c in s if 0x80 <= ord(c) <= 0x9F
+                     or unicodedata.category(c) in ("Cf", "Zl", "Zp")})
         utf = True
     except UnicodeDecodeError as e:
         c1 = []
         utf = False
         uerr = str(e)
-    out(not bad and utf and not c1, "%s: no control byte, C1 control or "
-        "invalid UTF-8 reaches the terminal%s" % (
+    out(not bad and utf and not c1, "%s: no control byte, C1 control, "
+        "format character or invalid UTF-8 reaches the terminal%s" % (
             what, "" if not bad and utf and not c1 else
             " (controls %s, C1 %s, %s)" % (bad, c1, "UTF-8 ok" if utf else uerr)))
 
@@ -388,9 +400,11 @@ def check_screen():
     out(b"\x1b]" not in raw, "%s: no OSC (ESC ]) in what memcgtop wrote" % what)
     try:
         s = raw.decode("utf-8")
-        c1 = sorted({"U+%04X" % ord(c) for c in s if 0x80 <= ord(c) <= 0x9F})
+        c1 = sorted({"U+%04X" % ord(c) for c in s if 0x80 <= ord(c) <= 0x9F
+                     or unicodedata.category(c) in ("Cf", "Zl", "Zp")})
         out(not c1, "%s: what memcgtop wrote is valid UTF-8 without C1 "
-            "controls%s" % (what, "" if not c1 else ": " + ", ".join(c1)))
+            "controls or format characters%s"
+            % (what, "" if not c1 else ": " + ", ".join(c1)))
     except UnicodeDecodeError as e:
         out(False, "%s: what memcgtop wrote is not UTF-8: %s" % (what, e))
     leaked = []

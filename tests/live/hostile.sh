@@ -13,7 +13,9 @@
 # (FF FE), a C1 CSI (U+009B), DEL, a 255-byte name, "-n", "--set",
 # 'a,b"c', "x{y}", "}", "# EOF", 'memcgtop_usage_bytes{cgroup="/"} 1'
 # (two levels, a name cannot hold "/"), a backslash, "..x", "café" and
-# "p:limit=1M".
+# "p:limit=1M", and three with format characters: U+202E (right-to-left
+# override), U+2067 ... U+2069 (an isolate), U+200B and U+00AD (zero width
+# space, soft hyphen), which must show escaped (\xHH per byte).
 #
 # Part 1 (no root needed) builds them as a fixture (plain folders holding
 # copies of a v1 group's files, tests/fixtures/edge-vanish) - the only way

@@ -18,6 +18,9 @@ the very next sample shows exactly the groups (and limits) that exist:
   child       a leaf gains a subgroup
   rename-tree a group with a subgroup renamed: both paths change
   limit       a limit changed in place (no listing involved)
+  long        a swap at the bottom of 16 levels of 255-character names:
+              paths beyond PATH_MAX, where a group of the listing made
+              anew must still be known as walked (once shown twice)
 
 TREE (made by the caller, removed by it) is empty when this starts.  Prints
 PASS:/FAIL: lines; exit 0.
@@ -26,6 +29,8 @@ import json
 import os
 import subprocess
 import sys
+
+import deeptree
 
 MIB = 1 << 20
 MAX = "max"
@@ -54,6 +59,33 @@ def main():
     # expected: path below the tree -> limit as memcgtop prints it
     want = {"": MAX, "/p": MAX, "/p/a": MAX, "/p/a/x": MAX, "/p/b": MAX,
             "/p/c": MAX, "/q": MAX}
+
+    # 16 levels of 255-character names, made and changed through
+    # descriptors: their paths are longer than PATH_MAX.
+    names = ["%02d" % i + "l" * 253 for i in range(16)]
+
+    def bottom():
+        fd = os.open(base, os.O_RDONLY | os.O_DIRECTORY)
+        for n in names:
+            nfd = os.open(n, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = nfd
+        return fd
+
+    fd = os.open(base, os.O_RDONLY | os.O_DIRECTORY)
+    rel = ""
+    for n in names:
+        os.mkdir(n, dir_fd=fd)
+        nfd = os.open(n, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = nfd
+        rel += "/" + n
+        want[rel] = MAX
+    for n in ("x", "y"):
+        os.mkdir(n, dir_fd=fd)
+        want[rel + "/" + n] = MAX
+    os.close(fd)
+    longest = rel
 
     def swap():
         rm("p/b")
@@ -92,17 +124,26 @@ def main():
         limit("p/a", 16 * MIB)
         want["/p/a"] = 16 * MIB
 
+    def long_swap():
+        fd = bottom()
+        os.rmdir("y", dir_fd=fd)
+        os.mkdir("z", dir_fd=fd)
+        os.close(fd)
+        del want[longest + "/y"]
+        want[longest + "/z"] = MAX
+
     # Two quiet samples first: from the second refresh on, control file
     # descriptors are kept too.
     steps = [("quiet", None), ("quiet", None), ("swap", swap),
              ("anew", anew), ("rename", rename), ("deeper", deeper),
              ("child", child), ("rename-tree", rename_tree),
-             ("limit", limit_in_place)]
+             ("limit", limit_in_place), ("long", long_swap)]
     proc = subprocess.Popen([mc, "-b", "-F", "json", "-c", "path,limit",
                              "-d", "1", "-n", str(len(steps) + 1), "/" + tree],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     prefix = "/" + tree
+    rows = 0
     try:
         line = proc.stdout.readline()
         for name, change in steps:
@@ -116,7 +157,8 @@ def main():
                 return
             doc = json.loads(line)
             got = {g["path"]: g.get("limit") for g in doc["groups"]}
-            out(got == expect,
+            rows = len(doc["groups"])
+            out(got == expect and rows == len(expect),
                 "%s: sample %d shows exactly the groups and limits that exist"
                 % (name, doc["iteration"]) +
                 ("" if got == expect else
@@ -124,7 +166,9 @@ def main():
                      sorted(set(expect) - set(got)),
                      sorted(set(got) - set(expect)),
                      sorted(k for k in expect if k in got and
-                            got[k] != expect[k]))))
+                            got[k] != expect[k]))) +
+                ("" if rows == len(expect) else
+                 " (%d rows, %d groups)" % (rows, len(expect))))
         rc = proc.wait(timeout=30)
         err = proc.stderr.read()
         out(rc == 0 and err == "", "memcgtop exit 0, nothing on stderr "
@@ -133,6 +177,8 @@ def main():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        # The shell's cleanup goes by path, too long for these.
+        deeptree.remove(os.path.join(base, names[0]))
 
 
 if __name__ == "__main__":

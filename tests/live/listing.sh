@@ -4,7 +4,8 @@
 # may have changed (kernfs link count, a name gone).  listing.py changes a
 # test tree between samples in every way that keeps the counts the same
 # (swap, remake, rename, deeper swap, new child, renamed subtree, limit in
-# place) and checks each next sample against what exists.
+# place, a swap below paths longer than PATH_MAX) and checks each next
+# sample against what exists.
 #
 #   MEMCGTOP  the binary to test (default: ./memcgtop of this checkout)
 set -u

@@ -105,6 +105,35 @@ START_TEST(escape_for_terminal)
 }
 END_TEST
 
+START_TEST(escape_format_characters)
+{
+	char small[10], big[20];
+
+	/* U+202E right-to-left override would print the rest backwards. */
+	ck_assert_str_eq(esc("evil\xE2\x80\xAE" "fdp.exe"),
+			 "evil\\xE2\\x80\\xAEfdp.exe");
+	/* The isolates, LRM, zero width space, BOM, soft hyphen, the line
+	 * separator, a tag character (4 bytes). */
+	ck_assert_str_eq(esc("\xE2\x81\xA6" "a\xE2\x81\xA9"),
+			 "\\xE2\\x81\\xA6a\\xE2\\x81\\xA9");
+	ck_assert_str_eq(esc("\xE2\x80\x8E\xE2\x80\x8B\xEF\xBB\xBF\xC2\xAD"),
+			 "\\xE2\\x80\\x8E\\xE2\\x80\\x8B\\xEF\\xBB\\xBF\\xC2\\xAD");
+	ck_assert_str_eq(esc("\xE2\x80\xA8"), "\\xE2\\x80\\xA8");
+	ck_assert_str_eq(esc("\xF3\xA0\x80\x81"),
+			 "\\xF3\\xA0\\x80\\x81");
+	/* Their neighbours are printable and stay as they are: U+2010
+	 * hyphen, U+2030 per mille, U+2065 (unassigned), U+00AC not sign. */
+	ck_assert_str_eq(esc("\xE2\x80\x90\xE2\x80\xB0\xE2\x81\xA5\xC2\xAC"),
+			 "\xE2\x80\x90\xE2\x80\xB0\xE2\x81\xA5\xC2\xAC");
+	/* Each escaped byte is 4 columns; an escape is never cut in half. */
+	ck_assert_uint_eq(fmt_escape(small, sizeof(small), "a\xE2\x80\xAE",
+				     4), 1);
+	ck_assert_str_eq(small, "a");
+	ck_assert_uint_eq(fmt_escape(big, sizeof(big), "\xE2\x80\xAE", 3), 12);
+	ck_assert_str_eq(big, "\\xE2\\x80\\xAE");
+}
+END_TEST
+
 static char *capture(void (*fn)(FILE *, const char *, size_t), const char *s)
 {
 	static char out[256];
@@ -190,6 +219,7 @@ Suite *fmt_suite(void)
 	tcase_add_test(t, human_counts_and_rates);
 	tcase_add_test(t, iso_time);
 	tcase_add_test(t, escape_for_terminal);
+	tcase_add_test(t, escape_format_characters);
 	tcase_add_test(t, json_strings);
 	tcase_add_test(t, csv_fields);
 	tcase_add_test(t, openmetrics_labels);

@@ -425,9 +425,16 @@ START_TEST(load_by_path)
 	snprintf(want, sizeof(want), "%s: No such file or directory", path);
 	ck_assert_str_eq(err, want);
 
-	ck_assert_int_eq(theme_load(tmpdir, &t, err, sizeof(err)), -EISDIR);
-	snprintf(want, sizeof(want), "%s: Is a directory", tmpdir);
+	/* Only a regular file: a FIFO would block in open(). */
+	ck_assert_int_eq(theme_load(tmpdir, &t, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s: not a regular file", tmpdir);
 	ck_assert_str_eq(err, want);
+	snprintf(path, sizeof(path), "%s/fifo.theme", tmpdir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(theme_load(path, &t, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s: not a regular file", path);
+	ck_assert_str_eq(err, want);
+	unlink(path);
 
 	/* 64 KiB of comments is allowed, one byte more is not. */
 	big = malloc(THEME_FILE_MAX + 1);
