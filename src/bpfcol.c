@@ -58,22 +58,44 @@ struct bpfcol {
 	size_t groups_cap;
 };
 
-static char libbpf_last[200];
+/* The first warning of a load, and the verifier's complaint in its log. */
+static char libbpf_first[160];
+static char libbpf_verifier[160];
 
-/* libbpf's messages are kept, not printed: the last one names a refusal. */
+/*
+ * The verifier's own words: the last line of its log that is not an
+ * instruction ("12: (79) r1 = ..."), a source comment or a statistic.
+ */
+static void keep_verifier_line(const char *log)
+{
+	const char *p, *e;
+
+	for (p = log; *p; p = *e ? e + 1 : e) {
+		e = p + strcspn(p, "\n");
+		if (e == p || (*p >= '0' && *p <= '9') || *p == ';' ||
+		    strncmp(p, "--", 2) == 0 || strncmp(p, "processed ", 10) == 0 ||
+		    strncmp(p, "libbpf:", 7) == 0 || strncmp(p, "func#", 5) == 0 ||
+		    strncmp(p, "reg type unsupported", 20) == 0)
+			continue;
+		snprintf(libbpf_verifier, sizeof(libbpf_verifier), "%.*s",
+			 (int)(e - p), p);
+	}
+}
+
+/* libbpf's messages are kept, not printed: auto falls back silently. */
 static int libbpf_keep(enum libbpf_print_level level, const char *fmt,
 		       va_list ap)
 {
-	char line[sizeof(libbpf_last)];
-	size_t n;
+	char *msg;
 
-	if (level == LIBBPF_DEBUG)
+	if (level == LIBBPF_DEBUG || vasprintf(&msg, fmt, ap) < 0)
 		return 0;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	n = strcspn(line, "\n");
-	line[n] = '\0';
-	if (n > 0)
-		memcpy(libbpf_last, line, n + 1);
+	if (strstr(msg, "BEGIN PROG LOAD LOG"))
+		keep_verifier_line(msg);
+	else if (!libbpf_first[0])
+		snprintf(libbpf_first, sizeof(libbpf_first), "%.*s",
+			 (int)strcspn(msg, "\n"), msg);
+	free(msg);
 	return 0;
 }
 
@@ -172,7 +194,8 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	size_t cfg_size;
 	int r;
 
-	libbpf_last[0] = '\0';
+	libbpf_first[0] = '\0';
+	libbpf_verifier[0] = '\0';
 	col->obj = bpf_object__open_mem(memcg_iter_obj,
 					memcg_iter_obj_end - memcg_iter_obj,
 					&oopts);
@@ -180,7 +203,7 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		r = -errno;
 		col->obj = NULL;
 		why(w, BPFCOL_LOAD_REFUSED, "cannot open the BPF object: %s",
-		    libbpf_last[0] ? libbpf_last : strerror(-r));
+		    libbpf_first[0] ? libbpf_first : strerror(-r));
 		return r;
 	}
 	recs = bpf_object__find_map_by_name(col->obj, "recs");
@@ -207,12 +230,15 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	}
 	r = bpf_object__load(col->obj);
 	if (r) {
-		if (r == -EPERM || r == -EACCES)
+		/* The verifier says EACCES or EINVAL; EPERM is privilege. */
+		if (r == -EPERM)
 			why(w, BPFCOL_NOT_PERMITTED, "the kernel refused bpf(): %s",
 			    strerror(-r));
 		else
-			why(w, BPFCOL_LOAD_REFUSED, "the kernel refused the program: %s",
-			    libbpf_last[0] ? libbpf_last : strerror(-r));
+			why(w, BPFCOL_LOAD_REFUSED,
+			    "the kernel refused the program (%s)%s%s",
+			    strerror(-r), libbpf_verifier[0] ? ": " : "",
+			    libbpf_verifier);
 		return r;
 	}
 	memset(&linfo, 0, sizeof(linfo));
