@@ -123,10 +123,10 @@ run: deps
 # Every test this machine can run; the last line sums them up.
 check: deps-test
 	@$(MAKE) --no-print-directory memcgtop
-	@$(MAKE) --no-print-directory $(BUILD)/check_memcgtop
+	@$(MAKE) --no-print-directory $(BUILD)/check_memcgtop $(BUILD)/bpfdump
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=gcc \
 	  EXTRA_CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
-	  build/asan/memcgtop build/asan/check_memcgtop
+	  build/asan/memcgtop build/asan/check_memcgtop build/asan/bpfdump
 	@$(MAKE) --no-print-directory BUILD=build/clang CC=clang WERROR=1 \
 	  build/clang/memcgtop build/clang/check_memcgtop
 	@BUILD=$(BUILD) tests/run-all.sh
