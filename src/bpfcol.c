@@ -83,6 +83,7 @@ static void keep_verifier_line(const char *log)
 }
 
 /* libbpf's messages are kept, not printed: auto falls back silently. */
+__attribute__((format(printf, 2, 0)))
 static int libbpf_keep(enum libbpf_print_level level, const char *fmt,
 		       va_list ap)
 {
