@@ -220,6 +220,7 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	}
 	cfg.rec_cap = col->rec_cap;
 	cfg.names_size = col->names_cap;
+	cfg.v2 = col->v2;
 	cfg.local_events = col->local_events;
 	cfg.inject_refusal = col->inject_refusal;
 	if ((r = bpf_map__set_initial_value(rodata, &cfg, sizeof(cfg))) ||

@@ -48,15 +48,38 @@ __u32 n_groups;
 __u32 names_used;
 __u32 sum_flags;
 
-static __always_inline void read_counter(struct mr_counter *out,
-					 struct page_counter *pc)
+/*
+ * A struct page_counter is read whole, with one helper call, and its
+ * fields are taken at their CO-RE offsets: 192 bytes on 6.18, and one
+ * bpf_probe_read_kernel per field would cost about as much each.  The
+ * buffer is global, not on the 512-byte stack: walks do not overlap (one
+ * reader, cgroup_mutex held).
+ */
+#define PC_BUF 512
+__u64 pc_buf[PC_BUF / 8];
+
+#define PC_FIELD(f)							\
+	({								\
+		__u32 o_ = bpf_core_field_offset(struct page_counter, f); \
+		o_ <= PC_BUF - 8 ? *(__u64 *)((char *)pc_buf + o_) : 0;	\
+	})
+
+static __always_inline int read_counter(struct mr_counter *out,
+					struct page_counter *pc)
 {
-	out->usage = BPF_CORE_READ(pc, usage.counter);
-	out->max = BPF_CORE_READ(pc, max);
-	out->watermark = BPF_CORE_READ(pc, watermark);
+	__u32 size = bpf_core_type_size(struct page_counter);
+
+	if (size > PC_BUF)
+		size = PC_BUF;
+	if (bpf_probe_read_kernel(pc_buf, size, pc))
+		return -1;
+	out->usage = PC_FIELD(usage);
+	out->max = PC_FIELD(max);
+	out->watermark = PC_FIELD(watermark);
 	/* page_counter.high: 5.8+ (memory.high was in struct mem_cgroup). */
 	if (bpf_core_field_exists(pc->high))
-		out->high = BPF_CORE_READ(pc, high);
+		out->high = PC_FIELD(high);
+	return 0;
 }
 
 #define EVENT(slot, kname)						\
@@ -109,7 +132,7 @@ static __always_inline void read_events(struct memcg_rec *r,
 static __always_inline void read_name(struct memcg_rec *r,
 				      struct cgroup *cgrp)
 {
-	const char *kname = BPF_CORE_READ(cgrp, kn, name);
+	const char *kname = cgrp->kn->name;
 	__u32 zero = 0, off = names_used;
 	char *buf;
 	long len;
@@ -178,7 +201,7 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 	if (ssid >= 16)
 		return 0;
 	/* NULL where the controller is not enabled (v2): not a memcg. */
-	css = BPF_CORE_READ(cgrp, subsys[ssid]);
+	css = cgrp->subsys[ssid];
 	if (!css)
 		return 0;
 	idx = n_groups++;
@@ -190,36 +213,47 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 	__builtin_memset(r, 0, sizeof(*r));
 	memcg = (void *)css - bpf_core_field_offset(struct mem_cgroup, css);
 
-	r->id = BPF_CORE_READ(cgrp, kn, id);
-	r->level = BPF_CORE_READ(cgrp, level);
-	pcss = BPF_CORE_READ(cgrp, self.parent);
+	/* The cgroup side: trusted pointers, plain (PROBE_MEM) loads. */
+	r->id = cgrp->kn->id;
+	r->level = cgrp->level;
+	pcss = cgrp->self.parent;
 	if (pcss)
-		r->parent_id = BPF_CORE_READ(pcss, cgroup, kn, id);
+		r->parent_id = pcss->cgroup->kn->id;
 	read_name(r, cgrp);
 
-	read_counter(&r->mem, &memcg->memory);
-	r->have |= MR_HAVE_WATERMARK;
-	if (bpf_core_field_exists(memcg->memory.high))
-		r->have |= MR_HAVE_HIGH;
-	if (bpf_core_field_exists(memcg->memory.min)) {
-		r->min = BPF_CORE_READ(memcg, memory.min);
-		r->low = BPF_CORE_READ(memcg, memory.low);
-		r->have |= MR_HAVE_PROTECTION;
+	if (read_counter(&r->mem, &memcg->memory) == 0) {
+		r->have |= MR_HAVE_WATERMARK;
+		if (bpf_core_field_exists(memcg->memory.high))
+			r->have |= MR_HAVE_HIGH;
+		if (bpf_core_field_exists(memcg->memory.min)) {
+			r->min = PC_FIELD(min);
+			r->low = PC_FIELD(low);
+			r->have |= MR_HAVE_PROTECTION;
+		}
+		/*
+		 * v1 memory.failcnt shows the field as it is.  Since 6.12 it
+		 * counts only where track_failcnt is set (v1 groups; not the
+		 * root, whose file stays 0); v2 has no file.
+		 */
+		r->failcnt = PC_FIELD(failcnt);
+		r->have |= MR_HAVE_FAILCNT;
 	}
-	/*
-	 * v1 memory.failcnt shows the field as it is.  Since 6.12 it counts
-	 * only where track_failcnt is set (v1 groups; not the root, whose
-	 * file stays 0); v2 has no file.
-	 */
-	r->failcnt = BPF_CORE_READ(memcg, memory.failcnt);
-	r->have |= MR_HAVE_FAILCNT;
 	/* swap (v2) and memsw (v1) share a union since 5.x. */
 	if (bpf_core_field_exists(memcg->memsw)) {
-		read_counter(&r->memsw, &memcg->memsw);
-		r->have |= MR_HAVE_MEMSW;
+		if (read_counter(&r->memsw, &memcg->memsw) == 0)
+			r->have |= MR_HAVE_MEMSW;
 	} else if (bpf_core_field_exists(memcg->swap)) {
-		read_counter(&r->memsw, &memcg->swap);
-		r->have |= MR_HAVE_MEMSW;
+		if (read_counter(&r->memsw, &memcg->swap) == 0)
+			r->have |= MR_HAVE_MEMSW;
+	}
+	/* Each hierarchy's own files only: every read is a helper call. */
+	if (cfg.v2) {
+		if (bpf_core_field_exists(memcg->oom_group)) {
+			r->oom_group = BPF_CORE_READ(memcg, oom_group);
+			r->have |= MR_HAVE_OOM_GROUP;
+		}
+		read_events(r, memcg);
+		return 0;
 	}
 	if (bpf_core_field_exists(memcg->kmem)) {
 		r->kmem_usage = BPF_CORE_READ(memcg, kmem.usage.counter);
@@ -233,10 +267,5 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 		r->swappiness = BPF_CORE_READ(memcg, swappiness);
 		r->have |= MR_HAVE_SWAPPINESS;
 	}
-	if (bpf_core_field_exists(memcg->oom_group)) {
-		r->oom_group = BPF_CORE_READ(memcg, oom_group);
-		r->have |= MR_HAVE_OOM_GROUP;
-	}
-	read_events(r, memcg);
 	return 0;
 }

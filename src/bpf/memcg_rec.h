@@ -83,6 +83,7 @@ struct memcg_sum {
 struct memcg_cfg {
 	__u32 rec_cap;		/* entries of the recs map */
 	__u32 names_size;	/* bytes of the names map's one value */
+	__u32 v2;		/* a cgroup v2 hierarchy (else v1) */
 	__u32 local_events;	/* v2 mounted with memory_localevents */
 	__u32 inject_refusal;	/* tests: make the verifier refuse */
 };
