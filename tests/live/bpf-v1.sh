@@ -20,7 +20,8 @@
 #     file showed, one just before the walk and one just after; "max" where
 #     the file shows PAGE_COUNTER_MAX; v2-only values "-";
 #   - makes, renames and removes a group and adds 300 more between walks of
-#     one loaded program (bpfdump -r): each shows in the next walk;
+#     one loaded program (bpfdump -r): each shows in the next walk; the
+#     start group removed between walks ends it (exit 1, "gone");
 #   - the v1 root: its usage file is not its page counter (INFO line) but
 #     (nr_file_pages + nr_anon_pages) x page size from /proc/vmstat;
 #   - MEMCGTOP_BPF_FAIL=perm|btf|old|load and the user nobody: exit 1 with
@@ -122,6 +123,29 @@ esac
 # 2. Churn between walks of one loaded program.
 python3 "$COMPARE" churn "$CGM" "$R" "$BPFDUMP" >"$TMPD/churn" 2>&1
 tally "$TMPD/churn"
+
+# The start group removed between walks: exit 1, the start is gone.
+mkdir "$R/gone" && mkfifo "$TMPD/gone.in" || abort "cannot make $R/gone"
+"$BPFDUMP" -q -r "$R/gone" <"$TMPD/gone.in" >"$TMPD/out" 2>"$TMPD/err" &
+gpid=$!
+pids+=("$gpid")
+exec 9>"$TMPD/gone.in"
+for _ in $(seq 300); do
+	grep -q '^# groups=' "$TMPD/out" && break
+	kill -0 "$gpid" 2>/dev/null || break
+	sleep 0.1
+done
+rmdir "$R/gone"
+echo >&9
+exec 9>&-
+wait "$gpid"
+rc=$?
+if [ $rc = 1 ] && grep -q '^# groups=1 ' "$TMPD/out" &&
+   [ "$(cat "$TMPD/err")" = "bpfdump: start: the start group is gone" ]; then
+	pass "the start group removed between walks: exit 1, the start group is gone"
+else
+	fail "start removed: exit $rc, $(cat "$TMPD/out" "$TMPD/err")"
+fi
 
 # 3. The v1 root.
 python3 "$COMPARE" root "$CGM" "$BPFDUMP" >"$TMPD/root" 2>&1
