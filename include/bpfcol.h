@@ -92,7 +92,8 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 
 /*
  * bpfcol_read: one walk (one iterator read).  RET_GROUPS stays valid until
- * the next bpfcol_read or bpfcol_close.  -ENOENT: the start group is gone;
+ * the next bpfcol_read or bpfcol_close.  -ENOENT: the start group is gone
+ * (or, on v2, its memory controller was turned off);
  * -E2BIG: more groups than the maps can hold (RET_WHY says how many).
  */
 int bpfcol_read(struct bpfcol *col, const struct bpfcol_group **ret_groups,

@@ -369,6 +369,10 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	r = bpfcol_load(col, ret_why);
 	if (!r)
 		r = bpfcol_fit(col, &sum, ret_why);
+	if (!r && sum.groups == 0) {
+		why(ret_why, BPFCOL_START, "%s: not a memory cgroup", start);
+		r = -ENOENT;
+	}
 	if (r)
 		goto fail;
 	*ret_col = col;
@@ -548,7 +552,8 @@ int bpfcol_read(struct bpfcol *col, const struct bpfcol_group **ret_groups,
 	if (r)
 		return r;
 	if (sum.groups == 0) {
-		why(ret_why, BPFCOL_START, "the start group is gone");
+		why(ret_why, BPFCOL_START,
+		    "the start group is gone or not a memory cgroup");
 		return -ENOENT;
 	}
 	if (sum.groups > col->groups_cap) {

@@ -141,10 +141,24 @@ exec 9>&-
 wait "$gpid"
 rc=$?
 if [ $rc = 1 ] && grep -q '^# groups=1 ' "$TMPD/out" &&
-   [ "$(cat "$TMPD/err")" = "bpfdump: start: the start group is gone" ]; then
+   [ "$(cat "$TMPD/err")" = "bpfdump: start: the start group is gone or not a memory cgroup" ]; then
 	pass "the start group removed between walks: exit 1, the start group is gone"
 else
 	fail "start removed: exit $rc, $(cat "$TMPD/out" "$TMPD/err")"
+fi
+# A cgroup v1 directory of another controller's hierarchy: no memory cgroup.
+other=$(awk '{
+		for (i = 7; i <= NF && $i != "-"; i++) ;
+		if ($(i + 1) == "cgroup" && ("," $(i + 3) ",") !~ /,memory,/) { print $5; exit }
+	}' /proc/self/mountinfo)
+if [ -n "$other" ]; then
+	"$BPFDUMP" -q "$other" >"$TMPD/out" 2>"$TMPD/err"
+	rc=$?
+	if [ $rc = 1 ] && [ "$(cat "$TMPD/err")" = "bpfdump: start: $other: not a memory cgroup" ]; then
+		pass "a start in the v1 hierarchy of other controllers ($other): exit 1, not a memory cgroup"
+	else
+		fail "start $other: exit $rc, $(cat "$TMPD/out" "$TMPD/err")"
+	fi
 fi
 
 # 3. The v1 root.
