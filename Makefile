@@ -15,7 +15,7 @@ COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC       ?= cc
 BUILD    ?= build/default
-PKGS     := ncursesw libcgroup libproc2
+PKGS     := ncursesw libcgroup libproc2 libbpf
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wwrite-strings
 ifeq ($(WERROR),1)
@@ -35,11 +35,21 @@ LIB_OBJS  := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
 MAIN_OBJ  := $(BUILD)/main.o
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%.o,$(UNIT_SRCS))
-HEADERS   := $(wildcard include/*.h) src/tui/tui_int.h tests/unit/units.h
+HEADERS   := $(wildcard include/*.h) src/tui/tui_int.h tests/unit/units.h \
+             src/bpf/memcg_rec.h
+
+# The BPF collector's program: clang -target bpf, CO-RE against the running
+# kernel's BTF (src/bpf/kernel_types.h, no vmlinux.h), embedded into the
+# binary by an assembler stub (.incbin), so nothing is found at run time.
+BPF_CLANG ?= clang
+BPF_WARN  := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
+BPF_OBJ   := $(BUILD)/bpf/memcg_iter.bpf.o
+LIB_OBJS  += $(BUILD)/bpf/memcg_iter_obj.o
 
 # Debian packages: building, testing (unit, TUI, golden, live, VM).
-BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev
-TEST_DEBS  := $(BUILD_DEBS) clang libclang-rt-14-dev check tmux python3 util-linux \
+BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev \
+              clang libbpf-dev
+TEST_DEBS  := $(BUILD_DEBS) libclang-rt-14-dev check tmux python3 util-linux bpftool \
               qemu-system-x86 busybox-static cpio xz-utils prometheus \
               prometheus-node-exporter curl dpkg-dev debhelper lintian \
               openssh-server openssh-client valgrind
@@ -58,6 +68,19 @@ $(BUILD)/memcgtop: $(LIB_OBJS) $(MAIN_OBJ)
 
 $(BUILD)/check_memcgtop: $(LIB_OBJS) $(UNIT_OBJS)
 	$(CC) $(LDFLAGS) $(EXTRA_CFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm
+
+$(BPF_OBJ): src/bpf/memcg_iter.bpf.c src/bpf/kernel_types.h src/bpf/memcg_rec.h
+	@mkdir -p $(@D)
+	$(BPF_CLANG) -target bpf -O2 -g $(BPF_WARN) -c -o $@ $<
+
+$(BUILD)/bpf/memcg_iter_obj.o: src/bpf/memcg_iter_obj.S $(BPF_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -DMEMCG_ITER_OBJ='"$(BPF_OBJ)"' -c -o $@ $<
+
+# For tests/bpf/*.sh only: prints the BPF collector's records as lines.
+$(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BUILD)/bpfcol.o $(BUILD)/bpf/memcg_iter_obj.o $(HEADERS)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpfcol.o \
+	  $(BUILD)/bpf/memcg_iter_obj.o $(PKG_LIBS)
 
 $(BUILD)/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -101,10 +124,10 @@ run: deps
 # Every test this machine can run; the last line sums them up.
 check: deps-test
 	@$(MAKE) --no-print-directory memcgtop
-	@$(MAKE) --no-print-directory $(BUILD)/check_memcgtop
+	@$(MAKE) --no-print-directory $(BUILD)/check_memcgtop $(BUILD)/bpfdump
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=gcc \
 	  EXTRA_CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
-	  build/asan/memcgtop build/asan/check_memcgtop
+	  build/asan/memcgtop build/asan/check_memcgtop build/asan/bpfdump
 	@$(MAKE) --no-print-directory BUILD=build/clang CC=clang WERROR=1 \
 	  build/clang/memcgtop build/clang/check_memcgtop
 	@BUILD=$(BUILD) tests/run-all.sh

@@ -63,6 +63,8 @@ suite "live churn (v1)" tests/live/churn.sh
 suite "live churn (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/churn.sh
 suite "v1 swap and root usage (live v1)" tests/live/swap-v1.sh
 suite "v1 swap and root usage (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/swap-v1.sh
+suite "BPF collector against the files (live v1)" env BPFDUMP=$BUILD/bpfdump tests/live/bpf-v1.sh
+suite "BPF collector against the files (live v1, ASan+UBSan)" env BPFDUMP=build/asan/bpfdump tests/live/bpf-v1.sh
 suite "edit dialog (tmux, live v1)" tests/tui/edit.sh
 suite "edit dialog (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/edit.sh
 suite "signals, terminal loss (tmux)" tests/tui/signals.sh

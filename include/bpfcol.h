@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bpfcol.h - the BPF collector: every memory cgroup below a start group,
+ * read in one kernel pass by a cgroup iterator (Linux 6.1+), as records in
+ * tree pre-order.  Values are in bytes, as the files show them.
+ *
+ * What it keeps open: the start group's directory fd, the program, its
+ * iterator link and two maps (mapped read-only); nothing is pinned, so all
+ * of it goes with the process, however it ends.
+ */
+#ifndef MEMCGTOP_BPFCOL_H
+#define MEMCGTOP_BPFCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct bpfcol;
+
+/* Why the collector is not available (struct bpfcol_why.reason). */
+enum bpfcol_reason {
+	BPFCOL_OK,
+	BPFCOL_NOT_PERMITTED,	/* needs root: CAP_BPF and CAP_PERFMON */
+	BPFCOL_NO_BTF,		/* no /sys/kernel/btf/vmlinux */
+	BPFCOL_TOO_OLD,		/* no cgroup iterator (Linux < 6.1) */
+	BPFCOL_NO_MEMCG,	/* the kernel has no memory controller */
+	BPFCOL_LOAD_REFUSED,	/* bpf() or its verifier refused */
+	BPFCOL_START,		/* the start is not a cgroup directory */
+	BPFCOL_TOO_MANY,	/* more groups or names than the maps can hold */
+};
+
+struct bpfcol_why {
+	enum bpfcol_reason reason;
+	char text[256];		/* one line, no "memcgtop: " prefix */
+};
+
+/* Index of struct bpfcol_group.v[]; bit (1U << i) in valid, unlimited. */
+enum bpfcol_value {
+	BPFCOL_USAGE,		/* v1 usage_in_bytes, v2 memory.current */
+	BPFCOL_MAX,		/* v1 limit_in_bytes, v2 memory.max */
+	BPFCOL_HIGH,		/* v2 memory.high */
+	BPFCOL_LOW,		/* v2 memory.low */
+	BPFCOL_MIN,		/* v2 memory.min */
+	BPFCOL_SOFT,		/* v1 soft_limit_in_bytes */
+	BPFCOL_SWAP_USAGE,	/* v1 memsw.usage_in_bytes, v2 swap.current */
+	BPFCOL_SWAP_MAX,	/* v1 memsw.limit_in_bytes, v2 swap.max */
+	BPFCOL_SWAP_HIGH,	/* v2 memory.swap.high */
+	BPFCOL_KMEM,		/* v1 kmem.usage_in_bytes */
+	BPFCOL_FAILCNT,		/* v1 memory.failcnt (a count) */
+	BPFCOL_PEAK,		/* v1 max_usage_in_bytes, v2 memory.peak */
+	BPFCOL_SWAP_PEAK,	/* v1 memsw.max_usage_in_bytes */
+	BPFCOL_SWAPPINESS,	/* v1 memory.swappiness */
+	BPFCOL_OOM_GROUP,	/* v2 memory.oom.group */
+	BPFCOL_NVALUES
+};
+
+/* Index of struct bpfcol_group.events[]: v2 memory.events, swap.events. */
+enum bpfcol_event {
+	BPFCOL_EV_LOW,
+	BPFCOL_EV_HIGH,
+	BPFCOL_EV_MAX,
+	BPFCOL_EV_OOM,
+	BPFCOL_EV_OOM_KILL,
+	BPFCOL_EV_OOM_GROUP_KILL,
+	BPFCOL_EV_SWAP_HIGH,
+	BPFCOL_EV_SWAP_MAX,
+	BPFCOL_EV_SWAP_FAIL,
+	BPFCOL_NEVENTS
+};
+
+struct bpfcol_group {
+	uint64_t id;		/* the directory's inode number */
+	uint64_t parent_id;	/* 0 for a hierarchy's root */
+	unsigned int level;	/* 0 for a hierarchy's root */
+	const char *name;	/* kernfs name, "" for a root; not escaped */
+	size_t name_len;
+	uint64_t v[BPFCOL_NVALUES];
+	uint32_t valid;		/* bits of v[] whose file exists here */
+	uint32_t unlimited;	/* bits of v[] at the kernel's "no limit" */
+	uint64_t events[BPFCOL_NEVENTS];
+	uint32_t events_valid;	/* bits of events[] (v2 only) */
+};
+
+/*
+ * bpfcol_open: loads the program and attaches an iterator below START (a
+ * cgroup v1 memory or cgroup v2 directory).  On failure returns -errno and
+ * fills RET_WHY.  MEMCGTOP_BPF_FAIL=perm|btf|old|load in the environment
+ * makes it fail as if not permitted, without BTF, on an old kernel, or has
+ * the kernel's verifier really refuse the program (for tests).
+ */
+int bpfcol_open(const char *start, struct bpfcol **ret_col,
+		struct bpfcol_why *ret_why);
+
+/*
+ * bpfcol_read: one walk (one iterator read).  RET_GROUPS stays valid until
+ * the next bpfcol_read or bpfcol_close.  -ENOENT: the start group is gone
+ * (or, on v2, its memory controller was turned off);
+ * -E2BIG: more groups than the maps can hold (RET_WHY says how many).
+ */
+int bpfcol_read(struct bpfcol *col, const struct bpfcol_group **ret_groups,
+		size_t *ret_n, struct bpfcol_why *ret_why);
+
+/* The maps' capacity and bytes: for measuring what the kernel holds. */
+void bpfcol_capacity(const struct bpfcol *col, size_t *ret_groups,
+		     size_t *ret_map_bytes);
+
+void bpfcol_close(struct bpfcol *col);
+
+#endif

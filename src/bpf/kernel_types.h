@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kernel_types.h - the few kernel types memcg_iter.bpf.c reads, written by
+ * hand instead of a vmlinux.h dumped from the build machine's kernel, so
+ * that every build is the same.  Every struct carries
+ * preserve_access_index: libbpf relocates each field access against the
+ * running kernel's BTF when it loads the program, so the order, offsets and
+ * sizes below need not match any kernel; only the names and types do.
+ * Fields that some kernels lack are guarded with bpf_core_field_exists()
+ * at the place that reads them.
+ */
+#ifndef MEMCGTOP_KERNEL_TYPES_H
+#define MEMCGTOP_KERNEL_TYPES_H
+
+typedef signed char __s8;
+typedef unsigned char __u8;
+typedef short __s16;
+typedef unsigned short __u16;
+typedef int __s32;
+typedef unsigned int __u32;
+typedef long long __s64;
+typedef unsigned long long __u64;
+typedef __u16 __be16;
+typedef __u32 __be32;
+typedef __u32 __wsum;
+typedef _Bool bool;
+#define true 1
+#define false 0
+
+/* UAPI constants (linux/bpf.h), stable by definition. */
+enum bpf_map_type {
+	BPF_MAP_TYPE_ARRAY = 2,
+};
+#define BPF_F_MMAPABLE (1U << 10)
+
+#define __pai __attribute__((preserve_access_index))
+
+typedef struct {
+	long counter;
+} __pai atomic_long_t;
+
+struct seq_file;
+
+struct bpf_iter_meta {
+	struct seq_file *seq;
+	__u64 session_id;
+	__u64 seq_num;
+} __pai;
+
+struct kernfs_node {
+	const char *name;
+	__u64 id;
+} __pai;
+
+struct cgroup;
+
+struct cgroup_subsys_state {
+	struct cgroup *cgroup;
+	struct cgroup_subsys_state *parent;
+} __pai;
+
+struct cgroup {
+	struct cgroup_subsys_state self;
+	int level;
+	struct kernfs_node *kn;
+	/* Indexed by enum cgroup_subsys_id; its length is the kernel's. */
+	struct cgroup_subsys_state *subsys[16];
+} __pai;
+
+struct bpf_iter__cgroup {
+	struct bpf_iter_meta *meta;
+	struct cgroup *cgroup;
+} __pai;
+
+/* The values are the kernel's, read with bpf_core_enum_value(). */
+enum cgroup_subsys_id {
+	memory_cgrp_id = 4,
+};
+
+/* The values are the kernel's, read with bpf_core_enum_value(). */
+enum memcg_memory_event {
+	MEMCG_LOW,
+	MEMCG_HIGH,
+	MEMCG_MAX,
+	MEMCG_OOM,
+	MEMCG_OOM_KILL,
+	MEMCG_OOM_GROUP_KILL,
+	MEMCG_SWAP_HIGH,
+	MEMCG_SWAP_MAX,
+	MEMCG_SWAP_FAIL,
+};
+
+/* In pages. */
+struct page_counter {
+	atomic_long_t usage;
+	unsigned long failcnt;
+	unsigned long watermark;
+	unsigned long min;
+	unsigned long low;
+	unsigned long high;
+	unsigned long max;
+} __pai;
+
+struct mem_cgroup {
+	struct cgroup_subsys_state css;
+	struct page_counter memory;
+	union {
+		struct page_counter swap;	/* v2 */
+		struct page_counter memsw;	/* v1 */
+	};
+	struct page_counter kmem;		/* v1 (CONFIG_MEMCG_V1 on 6.11+) */
+	unsigned long soft_limit;		/* v1 (CONFIG_MEMCG_V1 on 6.11+) */
+	int swappiness;
+	bool oom_group;
+	atomic_long_t memory_events[16];
+	atomic_long_t memory_events_local[16];
+} __pai;
+
+#undef __pai
+#endif

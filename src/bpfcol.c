@@ -1,0 +1,597 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bpfcol.c - loads src/bpf/memcg_iter.bpf.c (embedded in the binary), runs
+ * one cgroup-iterator walk per read and turns its records into bytes, as
+ * the cgroup files show them.  See include/bpfcol.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <linux/magic.h>
+#include <linux/types.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpfcol.h"
+#include "bpf/memcg_rec.h"
+
+/* The BPF object, from src/bpf/memcg_iter_obj.S (.incbin). */
+extern const unsigned char memcg_iter_obj[];
+extern const unsigned char memcg_iter_obj_end[];
+
+/*
+ * The kernel's memcg ids are 16 bits (MEM_CGROUP_ID_MAX, 65,535 live and
+ * dying groups); an array map's one value may not pass KMALLOC_MAX_SIZE
+ * (4 MiB on x86-64), which bounds the packed names.
+ */
+#define BPFCOL_MAX_GROUPS	65536U
+#define BPFCOL_MAX_NAMES	(4U << 20)
+
+struct bpfcol {
+	int dirfd;		/* the start group: the iterator's start */
+	bool v2;
+	bool local_events;
+	bool inject_refusal;
+	unsigned long pagesize;
+	uint64_t counter_max;	/* PAGE_COUNTER_MAX: "no limit" */
+	uint32_t rec_cap;
+	uint32_t names_cap;
+	struct bpf_object *obj;
+	struct bpf_link *link;
+	const struct memcg_rec *recs;	/* mapped read-only */
+	size_t recs_len;
+	const char *names;		/* mapped read-only */
+	size_t names_len;
+	struct bpfcol_group *groups;
+	size_t groups_cap;
+};
+
+/* The first warning of a load, and the verifier's complaint in its log. */
+static char libbpf_first[160];
+static char libbpf_verifier[160];
+
+/*
+ * The verifier's own words: the last line of its log that is not an
+ * instruction ("12: (79) r1 = ..."), a source comment or a statistic.
+ */
+static void keep_verifier_line(const char *log)
+{
+	const char *p, *e;
+
+	for (p = log; *p; p = *e ? e + 1 : e) {
+		e = p + strcspn(p, "\n");
+		if (e == p || (*p >= '0' && *p <= '9') || *p == ';' ||
+		    strncmp(p, "--", 2) == 0 || strncmp(p, "processed ", 10) == 0 ||
+		    strncmp(p, "libbpf:", 7) == 0 || strncmp(p, "func#", 5) == 0 ||
+		    strncmp(p, "reg type unsupported", 20) == 0)
+			continue;
+		snprintf(libbpf_verifier, sizeof(libbpf_verifier), "%.*s",
+			 (int)(e - p), p);
+	}
+}
+
+/* libbpf's messages are kept, not printed: auto falls back silently. */
+__attribute__((format(printf, 2, 0)))
+static int libbpf_keep(enum libbpf_print_level level, const char *fmt,
+		       va_list ap)
+{
+	char *msg;
+
+	if (level == LIBBPF_DEBUG || vasprintf(&msg, fmt, ap) < 0)
+		return 0;
+	if (strstr(msg, "BEGIN PROG LOAD LOG"))
+		keep_verifier_line(msg);
+	else if (!libbpf_first[0])
+		snprintf(libbpf_first, sizeof(libbpf_first), "%.*s",
+			 (int)strcspn(msg, "\n"), msg);
+	free(msg);
+	return 0;
+}
+
+__attribute__((format(printf, 3, 4)))
+static int why(struct bpfcol_why *w, enum bpfcol_reason reason,
+	       const char *fmt, ...)
+{
+	va_list ap;
+
+	w->reason = reason;
+	va_start(ap, fmt);
+	vsnprintf(w->text, sizeof(w->text), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+/* CAP_BPF and CAP_PERFMON (5.8+), or CAP_SYS_ADMIN, in the effective set. */
+static bool bpfcol_permitted(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = { { 0 } };
+	uint64_t eff;
+
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return false;
+	eff = (uint64_t)data[1].effective << 32 | data[0].effective;
+#define HAS(c) ((eff >> (c)) & 1)
+	return HAS(CAP_SYS_ADMIN) || (HAS(CAP_BPF) && HAS(CAP_PERFMON));
+#undef HAS
+}
+
+/* Whether the cgroup2 mount holding FD has the memory_localevents option. */
+static bool v2_local_events(int fd)
+{
+	char line[4096], want[32];
+	struct stat st;
+	bool found = false;
+	FILE *f;
+
+	if (fstat(fd, &st) != 0)
+		return false;
+	snprintf(want, sizeof(want), " %u:%u ", major(st.st_dev),
+		 minor(st.st_dev));
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		if (strstr(line, want) && strstr(line, " - cgroup2 ") &&
+		    strstr(line, "memory_localevents"))
+			found = true;
+	fclose(f);
+	return found;
+}
+
+static void bpfcol_unload(struct bpfcol *col)
+{
+	if (col->recs)
+		munmap((void *)col->recs, col->recs_len);
+	if (col->names)
+		munmap((void *)col->names, col->names_len);
+	bpf_link__destroy(col->link);
+	bpf_object__close(col->obj);
+	col->recs = NULL;
+	col->names = NULL;
+	col->link = NULL;
+	col->obj = NULL;
+}
+
+static size_t page_round(size_t n, unsigned long pagesize)
+{
+	return (n + pagesize - 1) / pagesize * pagesize;
+}
+
+static int map_ro(struct bpf_map *map, size_t len, const void **ret)
+{
+	void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, bpf_map__fd(map), 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	*ret = p;
+	return 0;
+}
+
+/* Opens the object with the current capacities, loads and attaches it. */
+static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oopts, .object_name = "memcgtop");
+	union bpf_iter_link_info linfo;
+	LIBBPF_OPTS(bpf_iter_attach_opts, aopts, .link_info = &linfo,
+		    .link_info_len = sizeof(linfo));
+	struct bpf_map *recs, *names, *rodata;
+	struct bpf_program *prog;
+	struct memcg_cfg cfg;
+	size_t cfg_size;
+	int r;
+
+	libbpf_first[0] = '\0';
+	libbpf_verifier[0] = '\0';
+	col->obj = bpf_object__open_mem(memcg_iter_obj,
+					memcg_iter_obj_end - memcg_iter_obj,
+					&oopts);
+	if (!col->obj) {
+		r = -errno;
+		col->obj = NULL;
+		why(w, BPFCOL_LOAD_REFUSED, "cannot open the BPF object: %s",
+		    libbpf_first[0] ? libbpf_first : strerror(-r));
+		return r;
+	}
+	recs = bpf_object__find_map_by_name(col->obj, "recs");
+	names = bpf_object__find_map_by_name(col->obj, "names");
+	rodata = bpf_object__find_map_by_name(col->obj, ".rodata");
+	prog = bpf_object__find_program_by_name(col->obj, "memcg_iter");
+	/* The program's .rodata is its struct memcg_cfg and nothing else. */
+	if (!recs || !names || !prog || !rodata ||
+	    !bpf_map__initial_value(rodata, &cfg_size) ||
+	    cfg_size != sizeof(cfg)) {
+		why(w, BPFCOL_LOAD_REFUSED, "the BPF object lacks its maps");
+		return -EINVAL;
+	}
+	cfg.rec_cap = col->rec_cap;
+	cfg.names_size = col->names_cap;
+	cfg.v2 = col->v2;
+	cfg.local_events = col->local_events;
+	cfg.inject_refusal = col->inject_refusal;
+	if ((r = bpf_map__set_initial_value(rodata, &cfg, sizeof(cfg))) ||
+	    (r = bpf_map__set_max_entries(recs, col->rec_cap)) ||
+	    (r = bpf_map__set_value_size(names, col->names_cap))) {
+		why(w, BPFCOL_LOAD_REFUSED, "cannot size the maps: %s",
+		    strerror(-r));
+		return r;
+	}
+	r = bpf_object__load(col->obj);
+	if (r) {
+		/* The verifier says EACCES or EINVAL; EPERM is privilege. */
+		if (r == -EPERM)
+			why(w, BPFCOL_NOT_PERMITTED, "the kernel refused bpf(): %s",
+			    strerror(-r));
+		else
+			why(w, BPFCOL_LOAD_REFUSED,
+			    "the kernel refused the program (%s)%s%s",
+			    strerror(-r), libbpf_verifier[0] ? ": " : "",
+			    libbpf_verifier);
+		return r;
+	}
+	memset(&linfo, 0, sizeof(linfo));
+	linfo.cgroup.cgroup_fd = col->dirfd;
+	linfo.cgroup.order = BPF_CGROUP_ITER_DESCENDANTS_PRE;
+	col->link = bpf_program__attach_iter(prog, &aopts);
+	if (!col->link) {
+		r = -errno;
+		col->link = NULL;
+		why(w, BPFCOL_LOAD_REFUSED, "cannot attach the cgroup iterator: %s",
+		    strerror(-r));
+		return r;
+	}
+	col->recs_len = page_round((size_t)col->rec_cap * sizeof(struct memcg_rec),
+				   col->pagesize);
+	col->names_len = page_round(col->names_cap, col->pagesize);
+	if ((r = map_ro(recs, col->recs_len, (const void **)&col->recs)) ||
+	    (r = map_ro(names, col->names_len, (const void **)&col->names))) {
+		why(w, BPFCOL_LOAD_REFUSED, "cannot map the records: %s",
+		    strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+/* Capacities for N groups: a quarter more, for groups made meanwhile. */
+static void bpfcol_size(struct bpfcol *col, uint64_t groups, uint64_t names)
+{
+	uint64_t g = groups + groups / 4 + 64;
+	uint64_t b = names + names / 4 + 64 * 32;
+
+	if (b < g * 32)
+		b = g * 32;
+	b = page_round(b, col->pagesize);
+	col->rec_cap = g < BPFCOL_MAX_GROUPS ? g : BPFCOL_MAX_GROUPS;
+	col->names_cap = b < BPFCOL_MAX_NAMES ? b : BPFCOL_MAX_NAMES;
+}
+
+static int bpfcol_fit(struct bpfcol *col, struct memcg_sum *ret_sum,
+		      struct bpfcol_why *w);
+
+/* MEMCGTOP_BPF_FAIL: the failures tests ask for. */
+static int bpfcol_injected(struct bpfcol *col, struct bpfcol_why *w)
+{
+	const char *f = getenv("MEMCGTOP_BPF_FAIL");
+
+	if (!f || !*f)
+		return 0;
+	if (strcmp(f, "perm") == 0)
+		why(w, BPFCOL_NOT_PERMITTED,
+		    "not permitted: needs root (CAP_BPF and CAP_PERFMON)");
+	else if (strcmp(f, "btf") == 0)
+		why(w, BPFCOL_NO_BTF, "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
+	else if (strcmp(f, "old") == 0)
+		why(w, BPFCOL_TOO_OLD, "the kernel has no cgroup iterator (Linux 6.1 or later)");
+	else if (strcmp(f, "load") == 0) {
+		col->inject_refusal = true;
+		return 0;
+	} else {
+		why(w, BPFCOL_LOAD_REFUSED, "MEMCGTOP_BPF_FAIL=%s: not perm, btf, old or load", f);
+		return -EINVAL;
+	}
+	return w->reason == BPFCOL_NOT_PERMITTED ? -EPERM : -EOPNOTSUPP;
+}
+
+int bpfcol_open(const char *start, struct bpfcol **ret_col,
+		struct bpfcol_why *ret_why)
+{
+	struct memcg_sum sum;
+	struct bpfcol *col;
+	struct statfs sfs;
+	int r;
+
+	*ret_col = NULL;
+	why(ret_why, BPFCOL_OK, "%s", "");
+	col = calloc(1, sizeof(*col));
+	if (!col) {
+		why(ret_why, BPFCOL_LOAD_REFUSED, "out of memory");
+		return -ENOMEM;
+	}
+	col->dirfd = -1;
+	col->pagesize = (unsigned long)sysconf(_SC_PAGESIZE);
+	col->counter_max = (uint64_t)LONG_MAX / col->pagesize;
+	r = bpfcol_injected(col, ret_why);
+	if (r)
+		goto fail;
+	if (!bpfcol_permitted()) {
+		why(ret_why, BPFCOL_NOT_PERMITTED,
+		    "not permitted: needs root (CAP_BPF and CAP_PERFMON)");
+		r = -EPERM;
+		goto fail;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		why(ret_why, BPFCOL_NO_BTF,
+		    "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
+		r = -EOPNOTSUPP;
+		goto fail;
+	}
+	col->dirfd = open(start, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (col->dirfd < 0) {
+		r = -errno;
+		why(ret_why, BPFCOL_START, "%s: %s", start, strerror(-r));
+		goto fail;
+	}
+	if (fstatfs(col->dirfd, &sfs) != 0 ||
+	    (sfs.f_type != CGROUP_SUPER_MAGIC && sfs.f_type != CGROUP2_SUPER_MAGIC)) {
+		why(ret_why, BPFCOL_START, "%s: not a cgroup directory", start);
+		r = -ENOTDIR;
+		goto fail;
+	}
+	col->v2 = sfs.f_type == CGROUP2_SUPER_MAGIC;
+	col->local_events = col->v2 && v2_local_events(col->dirfd);
+	libbpf_set_print(libbpf_keep);
+	if (libbpf_find_vmlinux_btf_id("cgroup", BPF_TRACE_ITER) < 0) {
+		why(ret_why, BPFCOL_TOO_OLD,
+		    "the kernel has no cgroup iterator (Linux 6.1 or later)");
+		r = -EOPNOTSUPP;
+		goto fail;
+	}
+	/*
+	 * /proc/cgroups counts dying groups too (thousands after a churn), so
+	 * the maps start small and the first walk, which counts past their
+	 * end, sizes them to the start's subtree.
+	 */
+	bpfcol_size(col, 0, 0);
+	r = bpfcol_load(col, ret_why);
+	if (!r)
+		r = bpfcol_fit(col, &sum, ret_why);
+	if (!r && sum.groups == 0) {
+		why(ret_why, BPFCOL_START, "%s: not a memory cgroup", start);
+		r = -ENOENT;
+	}
+	if (r)
+		goto fail;
+	*ret_col = col;
+	return 0;
+fail:
+	bpfcol_close(col);
+	return r;
+}
+
+/* One walk: returns the summary the program wrote at its end. */
+static int bpfcol_walk(struct bpfcol *col, struct memcg_sum *ret_sum)
+{
+	char buf[sizeof(*ret_sum) * 2];
+	size_t got = 0;
+	ssize_t n;
+	int fd, r = 0;
+
+	memset(ret_sum, 0, sizeof(*ret_sum));
+	fd = bpf_iter_create(bpf_link__fd(col->link));
+	if (fd < 0)
+		return -errno;
+	while (got < sizeof(buf) &&
+	       (n = read(fd, buf + got, sizeof(buf) - got)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			break;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	if (r)
+		return r;
+	if (got != sizeof(*ret_sum))
+		return -EIO;
+	memcpy(ret_sum, buf, sizeof(*ret_sum));
+	return ret_sum->magic == MR_SUM_MAGIC ? 0 : -EIO;
+}
+
+static void set_value(struct bpfcol_group *g, const struct bpfcol *col,
+		      enum bpfcol_value i, uint64_t pages, bool limit)
+{
+	g->v[i] = pages * col->pagesize;
+	g->valid |= 1U << i;
+	if (limit && pages >= col->counter_max)
+		g->unlimited |= 1U << i;
+}
+
+/* v1 root: memory.swappiness shows vm.swappiness, not the memcg's field. */
+static int vm_swappiness(void)
+{
+	int v = -1;
+	FILE *f = fopen("/proc/sys/vm/swappiness", "re");
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * One record in bytes, with valid bits for the values whose file the
+ * group has: v1 groups and the v1 root have the v1 files; a v2 root has no
+ * counter files at all.
+ */
+static void bpfcol_convert(const struct bpfcol *col, const struct memcg_rec *r,
+			   struct bpfcol_group *g)
+{
+	unsigned int e;
+
+	memset(g, 0, sizeof(*g));
+	g->id = r->id;
+	g->parent_id = r->parent_id;
+	g->level = r->level;
+	g->name = "";
+	if ((r->have & MR_HAVE_NAME) &&
+	    r->name_off + (size_t)r->name_len < col->names_cap) {
+		g->name = col->names + r->name_off;
+		g->name_len = r->name_len;
+	}
+	if (col->v2 && r->level == 0)
+		return;
+	set_value(g, col, BPFCOL_USAGE, r->mem.usage, false);
+	set_value(g, col, BPFCOL_MAX, r->mem.max, true);
+	if (r->have & MR_HAVE_WATERMARK)
+		set_value(g, col, BPFCOL_PEAK, r->mem.watermark, false);
+	if (r->have & MR_HAVE_MEMSW) {
+		set_value(g, col, BPFCOL_SWAP_USAGE, r->memsw.usage, false);
+		set_value(g, col, BPFCOL_SWAP_MAX, r->memsw.max, true);
+	}
+	if (col->v2) {
+		if (r->have & MR_HAVE_HIGH)
+			set_value(g, col, BPFCOL_HIGH, r->mem.high, true);
+		if (r->have & MR_HAVE_PROTECTION) {
+			set_value(g, col, BPFCOL_LOW, r->low, true);
+			set_value(g, col, BPFCOL_MIN, r->min, true);
+		}
+		if ((r->have & MR_HAVE_MEMSW) && (r->have & MR_HAVE_HIGH))
+			set_value(g, col, BPFCOL_SWAP_HIGH, r->memsw.high, true);
+		if (r->have & MR_HAVE_OOM_GROUP) {
+			g->v[BPFCOL_OOM_GROUP] = r->oom_group;
+			g->valid |= 1U << BPFCOL_OOM_GROUP;
+		}
+		for (e = 0; e < BPFCOL_NEVENTS && e < MR_EV_N; e++)
+			g->events[e] = r->events[e];
+		g->events_valid = r->events_have;
+		return;
+	}
+	if (r->have & MR_HAVE_SOFT)
+		set_value(g, col, BPFCOL_SOFT, r->soft_limit, true);
+	if (r->have & MR_HAVE_KMEM)
+		set_value(g, col, BPFCOL_KMEM, r->kmem_usage, false);
+	if ((r->have & MR_HAVE_MEMSW) && (r->have & MR_HAVE_WATERMARK))
+		set_value(g, col, BPFCOL_SWAP_PEAK, r->memsw.watermark, false);
+	if (r->have & MR_HAVE_FAILCNT) {
+		g->v[BPFCOL_FAILCNT] = r->failcnt;
+		g->valid |= 1U << BPFCOL_FAILCNT;
+	}
+	if (r->have & MR_HAVE_SWAPPINESS) {
+		g->v[BPFCOL_SWAPPINESS] = (uint64_t)r->swappiness;
+		g->valid |= 1U << BPFCOL_SWAPPINESS;
+	}
+}
+
+/*
+ * One walk, into maps big enough: when the summary says the walk needed
+ * more groups or name bytes than the maps hold, they are made again for
+ * that size plus a quarter, and the walk repeats.
+ */
+static int bpfcol_fit(struct bpfcol *col, struct memcg_sum *ret_sum,
+		      struct bpfcol_why *w)
+{
+	int r, tries;
+
+	for (tries = 0;; tries++) {
+		r = bpfcol_walk(col, ret_sum);
+		if (r) {
+			why(w, BPFCOL_LOAD_REFUSED, "reading the cgroup iterator: %s",
+			    strerror(-r));
+			return r;
+		}
+		if (ret_sum->flags & MR_SUM_NO_MEMCG) {
+			why(w, BPFCOL_NO_MEMCG, "the kernel has no memory controller");
+			return -EOPNOTSUPP;
+		}
+		if (ret_sum->groups <= col->rec_cap &&
+		    ret_sum->names_used <= col->names_cap)
+			return 0;
+		if (tries == 2 || ret_sum->groups > BPFCOL_MAX_GROUPS ||
+		    ret_sum->names_used > BPFCOL_MAX_NAMES - MR_NAME_MAX) {
+			why(w, BPFCOL_TOO_MANY,
+			    "%u memory cgroups with %u bytes of names: more than the BPF maps hold (%u, %u)",
+			    ret_sum->groups, ret_sum->names_used,
+			    BPFCOL_MAX_GROUPS, BPFCOL_MAX_NAMES - MR_NAME_MAX);
+			return -E2BIG;
+		}
+		bpfcol_unload(col);
+		bpfcol_size(col, ret_sum->groups, ret_sum->names_used);
+		r = bpfcol_load(col, w);
+		if (r)
+			return r;
+	}
+}
+
+int bpfcol_read(struct bpfcol *col, const struct bpfcol_group **ret_groups,
+		size_t *ret_n, struct bpfcol_why *ret_why)
+{
+	struct memcg_sum sum;
+	uint32_t i;
+	int r;
+
+	why(ret_why, BPFCOL_OK, "%s", "");
+	r = bpfcol_fit(col, &sum, ret_why);
+	if (r)
+		return r;
+	if (sum.groups == 0) {
+		why(ret_why, BPFCOL_START,
+		    "the start group is gone or not a memory cgroup");
+		return -ENOENT;
+	}
+	if (sum.groups > col->groups_cap) {
+		struct bpfcol_group *g = realloc(col->groups,
+						 sum.groups * sizeof(*g));
+
+		if (!g) {
+			why(ret_why, BPFCOL_LOAD_REFUSED, "out of memory");
+			return -ENOMEM;
+		}
+		col->groups = g;
+		col->groups_cap = sum.groups;
+	}
+	for (i = 0; i < sum.groups; i++) {
+		bpfcol_convert(col, &col->recs[i], &col->groups[i]);
+		if (!col->v2 && col->recs[i].level == 0 &&
+		    (col->groups[i].valid & (1U << BPFCOL_SWAPPINESS)))
+			col->groups[i].v[BPFCOL_SWAPPINESS] = (uint64_t)vm_swappiness();
+	}
+	*ret_groups = col->groups;
+	*ret_n = sum.groups;
+	return 0;
+}
+
+void bpfcol_capacity(const struct bpfcol *col, size_t *ret_groups,
+		     size_t *ret_map_bytes)
+{
+	*ret_groups = col->rec_cap;
+	*ret_map_bytes = col->recs_len + col->names_len;
+}
+
+void bpfcol_close(struct bpfcol *col)
+{
+	if (!col)
+		return;
+	bpfcol_unload(col);
+	if (col->dirfd >= 0)
+		close(col->dirfd);
+	free(col->groups);
+	free(col);
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bpfdump - prints the BPF collector's records, one line per memory cgroup
+ * in the kernel's pre-order, for the tests (tests/live/bpf-v1.sh):
+ *
+ *   id=INODE parent=INODE level=N usage=B max=B|max ... name=ESCAPED
+ *
+ * A value whose file the group lacks prints "-", a limit at the kernel's
+ * "no limit" prints "max".  Names escape every byte outside '!'..'~' and
+ * the backslash as \xHH.
+ *
+ *   bpfdump [-n PASSES] [-q] [-r] START
+ *     -n  walk PASSES times (one load), print the last walk
+ *     -q  print no records, only the "# " summary line
+ *     -r  after the first walk, walk again at each line read from stdin
+ *
+ * On failure: "bpfdump: REASON: text" (REASON: perm, btf, old, memcg,
+ * load, start, toomany), exit 1.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bpfcol.h"
+
+static const char *const value_keys[BPFCOL_NVALUES] = {
+	[BPFCOL_USAGE] = "usage",
+	[BPFCOL_MAX] = "max",
+	[BPFCOL_HIGH] = "high",
+	[BPFCOL_LOW] = "low",
+	[BPFCOL_MIN] = "min",
+	[BPFCOL_SOFT] = "soft",
+	[BPFCOL_SWAP_USAGE] = "swap_usage",
+	[BPFCOL_SWAP_MAX] = "swap_max",
+	[BPFCOL_SWAP_HIGH] = "swap_high",
+	[BPFCOL_KMEM] = "kmem",
+	[BPFCOL_FAILCNT] = "failcnt",
+	[BPFCOL_PEAK] = "peak",
+	[BPFCOL_SWAP_PEAK] = "swap_peak",
+	[BPFCOL_SWAPPINESS] = "swappiness",
+	[BPFCOL_OOM_GROUP] = "oom_group",
+};
+
+static const char *const event_keys[BPFCOL_NEVENTS] = {
+	"ev_low", "ev_high", "ev_max", "ev_oom", "ev_oom_kill",
+	"ev_oom_group_kill", "ev_swap_high", "ev_swap_max", "ev_swap_fail",
+};
+
+static const char *const reason_keys[] = {
+	[BPFCOL_OK] = "ok",
+	[BPFCOL_NOT_PERMITTED] = "perm",
+	[BPFCOL_NO_BTF] = "btf",
+	[BPFCOL_TOO_OLD] = "old",
+	[BPFCOL_NO_MEMCG] = "memcg",
+	[BPFCOL_LOAD_REFUSED] = "load",
+	[BPFCOL_START] = "start",
+	[BPFCOL_TOO_MANY] = "toomany",
+};
+
+static void print_group(const struct bpfcol_group *g)
+{
+	size_t i;
+
+	printf("id=%llu parent=%llu level=%u", (unsigned long long)g->id,
+	       (unsigned long long)g->parent_id, g->level);
+	for (i = 0; i < BPFCOL_NVALUES; i++) {
+		if (!(g->valid & (1U << i)))
+			printf(" %s=-", value_keys[i]);
+		else if (g->unlimited & (1U << i))
+			printf(" %s=max", value_keys[i]);
+		else
+			printf(" %s=%llu", value_keys[i],
+			       (unsigned long long)g->v[i]);
+	}
+	for (i = 0; i < BPFCOL_NEVENTS; i++) {
+		if (g->events_valid & (1U << i))
+			printf(" %s=%llu", event_keys[i],
+			       (unsigned long long)g->events[i]);
+		else
+			printf(" %s=-", event_keys[i]);
+	}
+	fputs(" name=", stdout);
+	for (i = 0; i < g->name_len; i++) {
+		unsigned char c = (unsigned char)g->name[i];
+
+		if (c > ' ' && c < 0x7f && c != '\\')
+			putchar(c);
+		else
+			printf("\\x%02x", c);
+	}
+	putchar('\n');
+}
+
+static int fail(const struct bpfcol_why *w)
+{
+	fprintf(stderr, "bpfdump: %s: %s\n", reason_keys[w->reason], w->text);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	const struct bpfcol_group *groups = NULL;
+	struct bpfcol_why w;
+	struct bpfcol *col;
+	size_t n = 0, i, cap, bytes;
+	long passes = 1, p;
+	int quiet = 0, repeat = 0, opt;
+	char line[64];
+
+	while ((opt = getopt(argc, argv, "n:qr")) != -1) {
+		switch (opt) {
+		case 'n':
+			passes = strtol(optarg, NULL, 10);
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'r':
+			repeat = 1;
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (optind != argc - 1 || passes < 1) {
+		fprintf(stderr, "usage: bpfdump [-n PASSES] [-q] [-r] START\n");
+		return 2;
+	}
+	if (bpfcol_open(argv[optind], &col, &w) < 0)
+		return fail(&w);
+	do {
+		for (p = 0; p < passes; p++)
+			if (bpfcol_read(col, &groups, &n, &w) < 0) {
+				bpfcol_close(col);
+				return fail(&w);
+			}
+		if (!quiet)
+			for (i = 0; i < n; i++)
+				print_group(&groups[i]);
+		bpfcol_capacity(col, &cap, &bytes);
+		printf("# groups=%zu capacity=%zu map_bytes=%zu\n", n, cap, bytes);
+		fflush(stdout);
+	} while (repeat && fgets(line, sizeof(line), stdin));
+	bpfcol_close(col);
+	return 0;
+}
