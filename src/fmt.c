@@ -150,27 +150,26 @@ static int is_format_char(uint32_t cp)
 size_t fmt_escape(char *buf, size_t len, const char *s, size_t slen)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t o = 0, width = 0;
+	size_t o = 0, width = 0, esc = 0;
 
 	if (len == 0)
 		return 0;
 	for (size_t i = 0; i < slen;) {
-		size_t n = fmt_utf8_len(p + i, slen - i);
-		char tmp[20];
+		size_t n = esc ? 1 : fmt_utf8_len(p + i, slen - i);
+		char tmp[8];
 		size_t tl, w;
 
+		/* A format character's bytes are escaped one by one, as
+		 * control bytes are, so that a short buffer cuts between
+		 * them like anywhere else. */
+		if (!esc && n > 1 && is_format_char(utf8_cp(p + i, n)))
+			esc = n;
 		/* C1 controls (U+0080..U+009F) are escapes to some terminals. */
-		if (n == 0 || p[i] < 0x20 || p[i] == 0x7F ||
+		if (esc || n == 0 || p[i] < 0x20 || p[i] == 0x7F ||
 		    (n == 2 && p[i] == 0xC2 && p[i + 1] < 0xA0)) {
 			snprintf(tmp, sizeof(tmp), "\\x%02X", p[i]);
 			tl = w = 4;
 			n = 1;
-		} else if (n > 1 && is_format_char(utf8_cp(p + i, n))) {
-			/* Byte by byte, as a control byte is. */
-			for (size_t k = 0; k < n; k++)
-				snprintf(tmp + 4 * k, sizeof(tmp) - 4 * k,
-					 "\\x%02X", p[i + k]);
-			tl = w = 4 * n;
 		} else if (p[i] == '\\') {
 			memcpy(tmp, "\\\\", 2);
 			tl = w = 2;
@@ -185,6 +184,8 @@ size_t fmt_escape(char *buf, size_t len, const char *s, size_t slen)
 		o += tl;
 		width += w;
 		i += n;
+		if (esc)
+			esc--;
 	}
 	buf[o] = '\0';
 	return width;
