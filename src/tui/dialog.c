@@ -140,6 +140,30 @@ void tui_dialog_open(struct tui *t)
 	t->ed.undo = 0;
 	clear_plans(t);
 	t->ed.stage = ED_PICK;
+	t->ed.loaded = 0;
+	tui_dialog_load(t);
+}
+
+/* Reads what the knob table and the prompt show: once when the dialog
+ * opens, then once per refresh. */
+void tui_dialog_load(struct tui *t)
+{
+	if (t->ed.stage != ED_PICK && t->ed.stage != ED_VALUE)
+		return;
+	if (t->ed.loaded && t->ed.loaded_refresh == t->m.refreshes)
+		return;
+	for (size_t i = 0; i < t->ed.nknobs; i++) {
+		const struct knob *k = t->ed.knobs[i];
+
+		t->ed.why[i] = edit_disabled(t->cg, t->ed.paths[0], k);
+		t->ed.now_ok[i] = k->kind != KNOB_RECLAIM &&
+			cgfs_read_knob(t->cg, t->ed.paths[0], k->file,
+				       t->ed.now[i], sizeof(t->ed.now[i])) == 0;
+		if (!t->ed.now_ok[i])
+			snprintf(t->ed.now[i], sizeof(t->ed.now[i]), "-");
+	}
+	t->ed.loaded = 1;
+	t->ed.loaded_refresh = t->m.refreshes;
 }
 
 /* Plans the change for every target; problems are listed, not fatal. */
@@ -293,7 +317,7 @@ int tui_dialog_key(struct tui *t, int ch)
 			t->ed.sel++;
 		else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
 			const struct knob *k = t->ed.knobs[t->ed.sel];
-			const char *why = edit_disabled(t->cg, t->ed.paths[0], k);
+			const char *why = t->ed.why[t->ed.sel];
 
 			if (why && t->ed.npaths == 1) {
 				tui_message(t, 1, "%s: %s", k->name, why);
@@ -363,16 +387,14 @@ void tui_dialog_value(struct tui *t)
 const char *tui_dialog_prompt(struct tui *t, char *buf, size_t len)
 {
 	char now[64] = "?";
+	size_t i = 0;
 
+	while (i < t->ed.nknobs && t->ed.knobs[i] != t->ed.k)
+		i++;
 	if (t->ed.k->kind == KNOB_RECLAIM)
 		snprintf(now, sizeof(now), "write-only");
-	else if (cgfs_read_knob(t->cg, t->ed.paths[0], t->ed.k->file, now,
-				sizeof(now)) == 0) {
-		char raw[64];
-
-		snprintf(raw, sizeof(raw), "%s", now);
-		show_value(t->ed.k, raw, now, sizeof(now));
-	}
+	else if (i < t->ed.nknobs && t->ed.now_ok[i])
+		show_value(t->ed.k, t->ed.now[i], now, sizeof(now));
 	{
 		char safe[600];
 
@@ -401,19 +423,10 @@ void tui_draw_dialog(struct tui *t)
 		attrset(A_NORMAL);
 		for (size_t i = 0; i < t->ed.nknobs && y < LINES - 1; i++) {
 			const struct knob *k = t->ed.knobs[i];
-			const char *why = edit_disabled(t->cg, t->ed.paths[0], k);
-			char now[64] = "-", line[400];
+			const char *why = t->ed.why[i];
+			char now[64], line[400];
 
-			if (k->kind != KNOB_RECLAIM &&
-			    cgfs_read_knob(t->cg, t->ed.paths[0], k->file, now,
-					   sizeof(now)) < 0)
-				snprintf(now, sizeof(now), "-");
-			{
-				char raw[64];
-
-				snprintf(raw, sizeof(raw), "%s", now);
-				show_value(k, raw, now, sizeof(now));
-			}
+			show_value(k, t->ed.now[i], now, sizeof(now));
 			snprintf(line, sizeof(line), " %-11s %-28s %-20s %s",
 				 k->name, k->file, now, why ? why : k->help);
 			attrset((int)i == t->ed.sel ? t->attr[TE_SELECTED] :

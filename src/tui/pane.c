@@ -52,10 +52,16 @@ static void kv_add(const char *k, size_t kl, uint64_t v, void *ctx)
 	b->n++;
 }
 
-/* Re-reads the selected group's files once per refresh. */
-static void load(struct tui *t, const struct mgroup *g)
+/* Reads the selected group's files when the pane opens, when the
+ * selection changes and once per refresh; drawing reads what is kept. */
+void tui_pane_load(struct tui *t)
 {
-	int same = t->detail_path && strcmp(t->detail_path, g->path) == 0;
+	const struct mgroup *g = tui_selected(t);
+	int same;
+
+	if (t->pane == PANE_NONE || !g)
+		return;
+	same = t->detail_path && strcmp(t->detail_path, g->path) == 0;
 
 	/* What is loaded depends on the group, the refresh and the pane. */
 	if (same && t->detail_refresh == t->m.refreshes &&
@@ -359,7 +365,6 @@ void tui_draw_pane(struct tui *t, int y0, int rows)
 
 	if (!g || rows <= 0)
 		return;
-	load(t, g);
 	draw_lines(t, g, &p);
 	/* The scroll ends where the last line is at the pane's bottom; a
 	 * pane that shrank (fewer lines, a smaller screen) is drawn again

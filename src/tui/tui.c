@@ -557,6 +557,10 @@ int tui_run(const struct tui_opts *o)
 		/* A message goes after a few seconds, if no key took it. */
 		if (t.status[0] && now - t.status_mono >= STATUS_SECONDS)
 			tui_message_clear(&t);
+		/* The views read the kernel here, when they are new or a
+		 * refresh came: drawing reads memory only. */
+		tui_pane_load(&t);
+		tui_dialog_load(&t);
 		if (frames.pending) {
 			double c = cpu_us();
 
