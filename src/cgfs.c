@@ -287,13 +287,19 @@ int cgfs_is_series(const struct cgfs *cg)
 	return cg->series;
 }
 
-int cgfs_is_live(const struct cgfs *cg)
+/* Asked once, when the hierarchy is opened: callers may ask every frame. */
+static int on_cgroupfs(const struct cgfs *cg)
 {
 	struct statfs sf;
 
 	return !cg->series && statfs(cg->root, &sf) == 0 &&
 		(sf.f_type == CGROUP2_SUPER_MAGIC ||
 		 sf.f_type == CGROUP_SUPER_MAGIC);
+}
+
+int cgfs_is_live(const struct cgfs *cg)
+{
+	return cg->kernfs;
 }
 
 /* Grows cg->buf; control files are small, so 1 MiB is garbage. */
@@ -1983,7 +1989,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		}
 		close(fd);
 	}
-	cg->kernfs = cgfs_is_live(cg);
+	cg->kernfs = on_cgroupfs(cg);
 	/* Descriptors kept across refreshes (a live tree only): all the
 	 * process may have, less a reserve for everything else. */
 	if (!cg->series) {
