@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "xalloc.h"
 #include "fmt.h"
 #include "parse.h"
 
@@ -305,9 +306,7 @@ int col_parse_list(const char *list, const struct column ***ret_cols,
 
 	for (const char *q = list; *q; q++)
 		cap += *q == ',';
-	cols = calloc(cap, sizeof(*cols));
-	if (!cols)
-		return -ENOMEM;
+	cols = xcalloc(cap, sizeof(*cols));
 	while (1) {
 		size_t l = strcspn(p, ",");
 		char key[64];

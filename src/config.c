@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "xalloc.h"
 #include "fmt.h"
 
 #define CONFIG_MAX (64 * 1024)
@@ -37,15 +38,9 @@ static int set_str(char *dst, size_t cap, const char *v, size_t vl)
 
 static int add_folded(struct config *c, const char *v, size_t vl)
 {
-	char **nf = realloc(c->folded, (c->nfolded + 1) * sizeof(*nf));
-
-	if (!nf)
-		return -ENOMEM;
-	c->folded = nf;
-	c->folded[c->nfolded] = strndup(v, vl);
-	if (!c->folded[c->nfolded])
-		return -ENOMEM;
-	c->nfolded++;
+	c->folded = xreallocarray(c->folded, c->nfolded + 1,
+				  sizeof(*c->folded));
+	c->folded[c->nfolded++] = xstrndup(v, vl);
 	return 0;
 }
 
@@ -197,11 +192,7 @@ int config_load(struct config *ret, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -errno;
 	}
-	buf = malloc(CONFIG_MAX + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
+	buf = xmalloc(CONFIG_MAX + 1);
 	while (len <= CONFIG_MAX &&
 	       (n = read(fd, buf + len, CONFIG_MAX + 1 - (size_t)len)) > 0)
 		len += n;

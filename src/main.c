@@ -28,6 +28,7 @@
 #include "parse.h"
 #include "theme.h"
 #include "tui.h"
+#include "xalloc.h"
 
 #ifndef VERSION
 #define VERSION "0.1"
@@ -427,12 +428,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			o->batch = 1;
 			break;
 		case OPT_SET: {
-			char **ns = realloc(o->sets, (o->nsets + 1) *
-					    sizeof(*ns));
-
-			if (!ns)
-				exit(1);
-			o->sets = ns;
+			o->sets = xreallocarray(o->sets, o->nsets + 1,
+						sizeof(*o->sets));
 			o->sets[o->nsets++] = optarg;
 			break;
 		}
@@ -518,17 +515,13 @@ static void default_columns(struct opts *o, int version)
 	if (o->cols)
 		return;
 	if (o->fmt != FMT_TEXT) {
-		o->cols = calloc(ncolumns, sizeof(*o->cols));
-		if (!o->cols)
-			exit(1);
+		o->cols = xcalloc(ncolumns, sizeof(*o->cols));
 		for (size_t i = 0; i < ncolumns; i++)
 			o->cols[i] = &columns[i];
 		o->ncols = ncolumns;
 		return;
 	}
-	o->cols = calloc(n, sizeof(*o->cols));
-	if (!o->cols)
-		exit(1);
+	o->cols = xcalloc(n, sizeof(*o->cols));
 	for (size_t i = 0; i < n; i++)
 		o->cols[i] = col_find(keys[i]);
 	o->ncols = n;
@@ -657,12 +650,10 @@ static void order_memsw(struct edit_plan *plans, size_t n)
 /* Every change is checked before the first is written. */
 static int run_sets(const struct opts *o, struct cgfs *cg)
 {
-	struct edit_plan *plans = calloc(o->nsets, sizeof(*plans));
+	struct edit_plan *plans = xcalloc(o->nsets, sizeof(*plans));
 	int version = cgfs_version(cg), status = 0;
 	char err[600];
 
-	if (!plans)
-		return 1;
 	for (size_t i = 0; i < o->nsets; i++) {
 		const struct knob *k;
 		const char *value;
@@ -1059,15 +1050,9 @@ int main(int argc, char **argv)
 			free(order);
 			free(rows);
 			free(match);
-			order = malloc(m.n * sizeof(*order));
-			rows = malloc(m.n * sizeof(*rows));
-			match = malloc(m.n);
-			if (!order || !rows || !match) {
-				fprintf(stderr, "memcgtop: %s\n",
-					strerror(ENOMEM));
-				status = 1;
-				break;
-			}
+			order = xreallocarray(NULL, m.n, sizeof(*order));
+			rows = xreallocarray(NULL, m.n, sizeof(*rows));
+			match = xmalloc(m.n);
 			order_cap = m.n;
 		}
 		n = model_order(&m, sort_cmp, &sa, order);

@@ -7,6 +7,7 @@
 
 #include "fmt.h"
 #include "out.h"
+#include "xalloc.h"
 #include "parse.h"
 
 static void header(struct out_ctx *o)
@@ -76,12 +77,7 @@ void out_text(struct out_ctx *o)
 	char buf[64], name[1100];
 	size_t n = o->ncols, path = o->ncols, gw = strlen("GROUP");
 	const char *sep;
-	int last, *w = calloc(n ? n : 1, sizeof(*w));
-
-	if (!w) {
-		fputs("memcgtop: out of memory\n", stderr);
-		exit(1);
-	}
+	int last, *w = xcalloc(n, sizeof(*w));
 
 	if (o->iteration > 1)
 		fputc('\n', o->f);

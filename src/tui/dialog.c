@@ -16,6 +16,7 @@
 #include "fmt.h"
 #include "parse.h"
 #include "tui_int.h"
+#include "xalloc.h"
 
 static void clear_plans(struct tui *t)
 {
@@ -49,13 +50,9 @@ static void add_line(struct tui *t, int attr, const char *fmt, ...)
 	va_list ap;
 
 	if (t->ed.nlines == t->ed.caplines) {
-		size_t nc = t->ed.caplines ? t->ed.caplines * 2 : 16;
-		struct dialog_line *nl = realloc(t->ed.lines, nc * sizeof(*nl));
-
-		if (!nl)
-			return;
-		t->ed.lines = nl;
-		t->ed.caplines = nc;
+		t->ed.caplines = t->ed.caplines ? t->ed.caplines * 2 : 16;
+		t->ed.lines = xreallocarray(t->ed.lines, t->ed.caplines,
+					    sizeof(*t->ed.lines));
 	}
 	l = &t->ed.lines[t->ed.nlines++];
 	l->attr = attr;
@@ -99,19 +96,14 @@ static int take_targets(struct tui *t)
 	t->ed.npaths = 0;
 	for (size_t i = 0; i < t->m.n; i++)
 		n += (t->m.groups[i]->view & VIEW_TAGGED) != 0;
-	t->ed.paths = calloc(n ? n : 1, sizeof(char *));
-	if (!t->ed.paths)
-		return -1;
+	t->ed.paths = xcalloc(n ? n : 1, sizeof(char *));
 	/* In the order of the tree on the screen. */
 	for (size_t i = 0; i < t->norder && n; i++)
 		if (t->m.groups[t->order[i]]->view & VIEW_TAGGED)
 			t->ed.paths[t->ed.npaths++] =
-				strdup(t->m.groups[t->order[i]]->path);
+				xstrdup(t->m.groups[t->order[i]]->path);
 	if (!n && sel)
-		t->ed.paths[t->ed.npaths++] = strdup(sel->path);
-	for (size_t i = 0; i < t->ed.npaths; i++)
-		if (!t->ed.paths[i])
-			return -1;
+		t->ed.paths[t->ed.npaths++] = xstrdup(sel->path);
 	return t->ed.npaths ? 0 : -1;
 }
 
@@ -173,9 +165,7 @@ static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 	int syntax_only = 1;
 
 	clear_plans(t);
-	t->ed.plans = calloc(t->ed.npaths, sizeof(*t->ed.plans));
-	if (!t->ed.plans)
-		return;
+	t->ed.plans = xcalloc(t->ed.npaths, sizeof(*t->ed.plans));
 	add_line(t, t->attr[TE_HEADER], "Change %s (%s)%s", k->name, k->file,
 		 t->ed.undo ? ": undo" : "");
 	for (size_t i = 0; i < t->ed.npaths; i++) {
@@ -221,7 +211,7 @@ static void apply_all(struct tui *t)
 	t->ed.nlines = 0;
 	add_line(t, t->attr[TE_HEADER], "Changed %s (%s)", t->ed.k->name,
 		 t->ed.k->file);
-	u = calloc(t->ed.nplans ? t->ed.nplans : 1, sizeof(*u));
+	u = xcalloc(t->ed.nplans, sizeof(*u));
 	for (size_t i = 0; i < t->ed.nplans; i++) {
 		struct edit_plan *p = &t->ed.plans[i];
 		struct edit_result r;
@@ -235,7 +225,7 @@ static void apply_all(struct tui *t)
 				 p->k->kind == KNOB_RECLAIM ? "" : r.now,
 				 r.audit_failed ?
 				 " (not recorded in the audit log)" : "");
-			if (u && p->k->kind != KNOB_RECLAIM &&
+			if (p->k->kind != KNOB_RECLAIM &&
 			    strcmp(p->old, "-")) {
 				struct undo *x = &u[nu++];
 
@@ -289,15 +279,11 @@ void tui_undo(struct tui *t)
 	for (size_t i = 0; i < t->ed.npaths; i++)
 		free(t->ed.paths[i]);
 	free(t->ed.paths);
-	t->ed.paths = calloc(t->nundo, sizeof(char *));
-	texts = calloc(t->nundo, sizeof(char *));
-	if (!t->ed.paths || !texts) {
-		free(texts);
-		return;
-	}
+	t->ed.paths = xcalloc(t->nundo, sizeof(char *));
+	texts = xcalloc(t->nundo, sizeof(char *));
 	t->ed.npaths = 0;
 	for (size_t i = 0; i < t->nundo; i++) {
-		t->ed.paths[t->ed.npaths] = strdup(t->undo[i].path);
+		t->ed.paths[t->ed.npaths] = xstrdup(t->undo[i].path);
 		texts[t->ed.npaths++] = t->undo[i].old;
 	}
 	t->ed.k = t->undo[0].k;

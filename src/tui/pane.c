@@ -11,6 +11,7 @@
 #include "parse.h"
 #include "procs.h"
 #include "tui_int.h"
+#include "xalloc.h"
 
 void tui_pane_free(struct tui *t)
 {
@@ -36,13 +37,8 @@ static void kv_add(const char *k, size_t kl, uint64_t v, void *ctx)
 	struct kvbuild *b = ctx;
 
 	if (b->n == b->cap) {
-		size_t nc = b->cap ? b->cap * 2 : 64;
-		struct statkv *nk = realloc(b->kv, nc * sizeof(*nk));
-
-		if (!nk)
-			return;
-		b->kv = nk;
-		b->cap = nc;
+		b->cap = b->cap ? b->cap * 2 : 64;
+		b->kv = xreallocarray(b->kv, b->cap, sizeof(*b->kv));
 	}
 	if (kl >= sizeof(b->kv[0].key))
 		kl = sizeof(b->kv[0].key) - 1;
@@ -71,7 +67,7 @@ void tui_pane_load(struct tui *t)
 	cgfs_detail_free(&t->detail);
 	if (!same) {
 		free(t->detail_path);
-		t->detail_path = strdup(g->path);
+		t->detail_path = xstrdup(g->path);
 		t->nstat_cur = 0;
 		t->detail_top = 0;
 	}
@@ -320,7 +316,7 @@ static void proc_lines(struct pane_out *p, const struct mgroup *g)
 	       "scroll, p closes)", g->path, t->nprocs);
 	ptitle(p, A_BOLD, "%8s %-12s %8s %8s %s", "PID", "USER", "RSS", "SWAP",
 	       "COMMAND");
-	cut = t->nprocs ? calloc(t->nprocs, 1) : NULL;
+	cut = xcalloc(t->nprocs, 1);
 	for (size_t i = 0; i < t->nprocs; i++) {
 		const struct proc_row *r = &t->procs[i];
 		char rss[16], swp[16];
@@ -328,7 +324,7 @@ static void proc_lines(struct pane_out *p, const struct mgroup *g)
 		fmt_bytes(rss, sizeof(rss), r->rss);
 		fmt_bytes(swp, sizeof(swp), r->swap);
 		if (prow(p, "%8d %-12.12s %8s %8s %s", r->pid, r->user, rss,
-			 swp, r->cmd) && cut) {
+			 swp, r->cmd)) {
 			cut[i] = 1;
 			ncut++;
 		}

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tui_int.h"
+#include "xalloc.h"
 
 static volatile sig_atomic_t got_signal;
 
@@ -238,11 +239,9 @@ static void remember_selection(struct tui *t)
 
 	if (!g)
 		return;
-	p = strdup(g->path);
-	if (p) {
-		free(t->sel_path);
-		t->sel_path = p;
-	}
+	p = xstrdup(g->path);
+	free(t->sel_path);
+	t->sel_path = p;
 }
 
 /*
@@ -251,11 +250,9 @@ static void remember_selection(struct tui *t)
  */
 void tui_select_path(struct tui *t, const char *path)
 {
-	char *p = strdup(path ? path : "/");
+	char *p = xstrdup(path ? path : "/");
 	size_t len;
 
-	if (!p)
-		return;
 	for (;;) {
 		len = strlen(p);
 		for (size_t i = 0; i < t->nvis; i++) {
@@ -289,23 +286,10 @@ void tui_rebuild(struct tui *t)
 	int skip_depth = -1;
 
 	if (n > t->cap) {
-		int *o = realloc(t->order, n * sizeof(int));
-		int *v = o ? realloc(t->vis, n * sizeof(int)) : NULL;
-		char *mt = v ? realloc(t->match, n) : NULL;
-		char *kd = mt ? realloc(t->kids, n) : NULL;
-
-		if (o)
-			t->order = o;
-		if (v)
-			t->vis = v;
-		if (mt)
-			t->match = mt;
-		if (kd)
-			t->kids = kd;
-		if (!o || !v || !mt || !kd) {
-			tui_message(t, 1, "out of memory");
-			return;
-		}
+		t->order = xreallocarray(t->order, n, sizeof(int));
+		t->vis = xreallocarray(t->vis, n, sizeof(int));
+		t->match = xreallocarray(t->match, n, 1);
+		t->kids = xreallocarray(t->kids, n, 1);
 		t->cap = n;
 	}
 	t->norder = model_order(&t->m, sort_cmp, t, t->order);
@@ -505,6 +489,8 @@ int tui_run(const struct tui_opts *o)
 		return 1;
 	}
 	atexit(restore_terminal);
+	/* Out of memory, the terminal is put back before the message. */
+	xalloc_on_failure(restore_terminal);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
