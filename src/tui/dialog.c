@@ -162,7 +162,6 @@ void tui_dialog_load(struct tui *t)
 static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 {
 	char err[600], old[80], new[80];
-	int syntax_only = 1;
 
 	clear_plans(t);
 	t->ed.plans = xcalloc(t->ed.npaths, sizeof(*t->ed.plans));
@@ -177,7 +176,6 @@ static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 				 t->ed.paths[i], err);
 			continue;
 		}
-		syntax_only = 0;
 		t->ed.nplans++;
 		show_value(k, p->old, old, sizeof(old));
 		if (!strcmp(p->shown, "max"))
@@ -188,7 +186,6 @@ static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 		if (p->warn[0])
 			add_line(t, t->attr[TE_NEAR_LIMIT], "      %s", p->warn);
 	}
-	(void)syntax_only;
 	if (t->ed.nplans && cgfs_is_live(t->cg) && !audit_has_file() &&
 	    !audit_syslog_listening())
 		add_line(t, t->attr[TE_NEAR_LIMIT], "No syslog is listening on "
@@ -292,7 +289,7 @@ void tui_undo(struct tui *t)
 	free(texts);
 }
 
-int tui_dialog_key(struct tui *t, int ch)
+void tui_dialog_key(struct tui *t, int ch)
 {
 	switch (t->ed.stage) {
 	case ED_PICK:
@@ -319,7 +316,7 @@ int tui_dialog_key(struct tui *t, int ch)
 			t->ed.stage = ED_NONE;
 			tui_message(t, 0, "edit cancelled");
 		}
-		return 1;
+		return;
 	case ED_CONFIRM:
 		if (ch == 'y' && t->ed.nplans) {
 			apply_all(t);
@@ -327,16 +324,15 @@ int tui_dialog_key(struct tui *t, int ch)
 			t->ed.stage = ED_NONE;
 			tui_message(t, 0, "nothing changed");
 		}
-		return 1;
+		return;
 	case ED_RESULT:
 		t->ed.stage = ED_NONE;
 		if (ch == 'u' && t->ed.offer_undo)
 			tui_undo(t);
-		return 1;
+		return;
 	default:
-		return 0;
+		return;
 	}
-	return 1;
 }
 
 /* Enter in the value line: plan, then confirm. */
@@ -442,6 +438,4 @@ void tui_draw_dialog(struct tui *t)
 		}
 		attrset(A_NORMAL);
 	}
-	/* A value refused while still being typed: its reason above the
-	 * prompt, which stays for fixing. */
 }

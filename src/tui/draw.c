@@ -188,10 +188,9 @@ static void draw_header(const struct tui *t)
 	fill(1, vx, A_NORMAL);
 
 	snprintf(line, sizeof(line), "Columns: %s  Sort: %s %s  Groups: %zu "
-		 "shown of %zu%s%s%s", set_names[t->cur_set], t->sort->key,
+		 "shown of %zu%s%s", set_names[t->cur_set], t->sort->key,
 		 t->sort_desc ? "desc" : "asc", t->nvis, m->n,
-		 t->filter[0] ? "  Filter: " : "", t->filter,
-		 t->search[0] ? "" : "");
+		 t->filter[0] ? "  Filter: " : "", t->filter);
 	vx = 0;
 	put(t, 2, &vx, line, A_NORMAL, 0);
 	fill(2, vx, A_NORMAL);

@@ -305,9 +305,9 @@ static void k_undo(struct tui *t)
  */
 static void seek(struct tui *t, long k)
 {
-	size_t n, cur;
+	size_t n;
 
-	cur = cgfs_position(t->cg, &n);
+	cgfs_position(t->cg, &n);
 	if (!n) {
 		tui_message(t, 1, "stepping needs a recording (--root DIR)");
 		return;
@@ -323,7 +323,6 @@ static void seek(struct tui *t, long k)
 	}
 	cgfs_seek(t->cg, (size_t)k);
 	tui_refresh_now(t);
-	(void)cur;
 	tui_message(t, 0, "sample %ld of %zu (paused; t T step, { } first and "
 		    "last)", k + 1, n);
 }
@@ -491,23 +490,27 @@ static void input_key(struct tui *t, int ch)
 		tui_message(t, 1, "no match for '%s'", t->line);
 }
 
-int tui_key(struct tui *t, int ch)
+void tui_key(struct tui *t, int ch)
 {
 	if (ch == KEY_RESIZE) {
 		t->hscroll = 0;
-		return 1;
+		return;
 	}
 	/* A message lasts until the next key (or a few seconds): what the
 	 * key does may say something new. */
 	tui_message_clear(t);
 	if (t->input != IN_NONE) {
 		input_key(t, ch);
-		return 1;
+		return;
 	}
-	if (t->setup)
-		return tui_setup_key(t, ch);
-	if (t->ed.stage != ED_NONE && t->ed.stage != ED_VALUE)
-		return tui_dialog_key(t, ch);
+	if (t->setup) {
+		tui_setup_key(t, ch);
+		return;
+	}
+	if (t->ed.stage != ED_NONE && t->ed.stage != ED_VALUE) {
+		tui_dialog_key(t, ch);
+		return;
+	}
 	if (t->help) {
 		if (ch == KEY_DOWN || ch == 'j') {
 			if (t->help_top < t->help_max_top)
@@ -516,13 +519,12 @@ int tui_key(struct tui *t, int ch)
 			t->help_top--;
 		else
 			t->help = 0;
-		return 1;
+		return;
 	}
 	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++)
 		for (int k = 0; k < 4 && bindings[i].keys[k]; k++)
 			if (bindings[i].keys[k] == ch) {
 				bindings[i].fn(t);
-				return 1;
+				return;
 			}
-	return 0;
 }

@@ -89,7 +89,7 @@ static void save(struct tui *t)
 	}
 }
 
-int tui_setup_key(struct tui *t, int ch)
+void tui_setup_key(struct tui *t, int ch)
 {
 	const struct column *c = &columns[t->setup_sel];
 
@@ -139,7 +139,6 @@ int tui_setup_key(struct tui *t, int ch)
 	default:
 		break;
 	}
-	return 1;
 }
 
 void tui_draw_setup(struct tui *t)

@@ -214,10 +214,6 @@ void tui_set_changed(struct tui *t)
 	}
 }
 
-struct sortarg {
-	const struct tui *t;
-};
-
 static int sort_cmp(const struct mgroup *a, const struct mgroup *b, void *ctx)
 {
 	const struct tui *t = ctx;

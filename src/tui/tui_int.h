@@ -141,7 +141,7 @@ struct tui {
 };
 
 /* keys.c */
-int tui_key(struct tui *t, int ch);
+void tui_key(struct tui *t, int ch);
 void tui_help_lines(void (*fn)(const char *keys, const char *help, void *ctx),
 		    void *ctx);
 
@@ -164,7 +164,7 @@ void tui_pane_free(struct tui *t);
 /* dialog.c */
 void tui_dialog_open(struct tui *t);
 void tui_dialog_load(struct tui *t);
-int tui_dialog_key(struct tui *t, int ch);
+void tui_dialog_key(struct tui *t, int ch);
 void tui_dialog_value(struct tui *t);
 void tui_draw_dialog(struct tui *t);
 const char *tui_dialog_prompt(struct tui *t, char *buf, size_t len);
@@ -172,7 +172,7 @@ void tui_dialog_free(struct tui *t);
 void tui_undo(struct tui *t);
 
 /* setup.c */
-int tui_setup_key(struct tui *t, int ch);
+void tui_setup_key(struct tui *t, int ch);
 void tui_draw_setup(struct tui *t);
 
 /* draw.c */
