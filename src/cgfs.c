@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cgfs.h"
+#include "clock.h"
 #include "hash.h"
 #include "parse.h"
 #include "record.h"
@@ -1387,14 +1388,6 @@ static int walk(struct cgfs *cg, int rootfd, int dirfd, struct gh *h,
 	return r;
 }
 
-static double now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Opens "a/b/c" below dirfd one component at a time, following no link. */
 static int open_rel(int dirfd, const char *rel)
 {
@@ -1510,7 +1503,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		snap->wall = cg->wall[sample];
 	} else {
 		snprintf(dir, sizeof(dir), "%s", cg->root);
-		snap->mono = now_mono();
+		snap->mono = clock_mono();
 		snap->wall = (int64_t)time(NULL);
 	}
 	cg->next++;

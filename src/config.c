@@ -11,8 +11,9 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "xalloc.h"
 #include "fmt.h"
+#include "parse.h"
+#include "xalloc.h"
 
 #define CONFIG_MAX (64 * 1024)
 
@@ -95,7 +96,7 @@ int config_parse(const char *buf, size_t len, struct config *ret, char *err,
 		vl = (size_t)(le - v);
 #define KEY(name) (kl == sizeof(name) - 1 && memcmp(k, name, kl) == 0)
 		if (KEY("interval")) {
-			char num[32], *e;
+			char num[32];
 			double d;
 
 			if (vl == 0 || vl >= sizeof(num))
@@ -103,17 +104,14 @@ int config_parse(const char *buf, size_t len, struct config *ret, char *err,
 			else {
 				memcpy(num, v, vl);
 				num[vl] = '\0';
-				d = strtod(num, &e);
-				if (*e || !isfinite(d) || d < 0.05 || d > 86400)
-					r = -EINVAL;
-				else
+				r = parse_interval(num, &d);
+				if (r == 0)
 					c.delay = d;
 			}
 			if (r < 0) {
 				fmt_escape(safe, sizeof(safe), v, vl);
 				snprintf(err, errlen, "line %u: interval '%s' is "
-					 "not a number of seconds from 0.05 to "
-					 "86400", lineno, safe);
+					 "not " INTERVAL_RANGE, lineno, safe);
 				config_free(&c);
 				return r;
 			}

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cgfs.h"
+#include "clock.h"
 #include "columns.h"
 #include "audit.h"
 #include "config.h"
@@ -178,32 +179,38 @@ static long parse_long_arg(const char *opt, const char *s, long min, long max)
 
 static double parse_delay(const char *s)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0.05 ||
-	    v > 86400)
-		die_usage("-d: '%s' is not a number of seconds from 0.05 to "
-			  "86400", s);
+	if (parse_interval(s, &v) < 0)
+		die_usage("-d: '%s' is not " INTERVAL_RANGE, s);
 	return v;
+}
+
+/*
+ * "[+|-]KEY" (-o, the settings): + ascending, - descending, neither the
+ * column's own way (names ascending, numbers descending).  NULL for an
+ * unknown key, *ret_key pointing at it.
+ */
+static const struct column *sort_spec(const char *s, int *ret_desc,
+				      const char **ret_key)
+{
+	const char *k = s + (*s == '+' || *s == '-');
+	const struct column *c = col_find(k);
+
+	*ret_key = k;
+	if (c)
+		*ret_desc = *s == '-' ? 1 : *s == '+' ? 0 : c->unit != U_PATH;
+	return c;
 }
 
 static void parse_sort(struct opts *o, const char *s)
 {
-	int sign = 0;
+	const char *k;
 
-	if (*s == '+' || *s == '-')
-		sign = *s++ == '+' ? 1 : -1;
-	o->sort = col_find(s);
+	o->sort = sort_spec(s, &o->sort_desc, &k);
 	if (!o->sort)
 		die_usage("-o: unknown column '%s' (memcgtop --list-columns "
-			  "shows them)", s);
-	if (sign)
-		o->sort_desc = sign < 0;
-	else
-		o->sort_desc = o->sort->unit != U_PATH;
+			  "shows them)", k);
 }
 
 /* A group path never climbs: no "." or ".." component. */
@@ -747,10 +754,7 @@ static int run_sets(const struct opts *o, struct cgfs *cg)
 static int apply_config(struct opts *o, struct config *cfg)
 {
 	char err[600], path[512] = "memcgtoprc";
-	static const char *const sets[] = {
-		"overview", "LRU", "reclaim", "events", "limits", "custom",
-	};
-	int r, ok = 0;
+	int r;
 
 	config_path(path, sizeof(path));
 	r = config_load(cfg, err, sizeof(err));
@@ -761,18 +765,15 @@ static int apply_config(struct opts *o, struct config *cfg)
 	if ((cfg->has & CONFIG_HAS_DELAY) && !o->delay_given)
 		o->delay = cfg->delay;
 	if ((cfg->has & CONFIG_HAS_SORT) && !o->sort_given) {
-		const char *k = cfg->sort + (cfg->sort[0] == '+' ||
-					     cfg->sort[0] == '-');
+		const char *k;
 
-		if (!col_find(k)) {
+		o->sort = sort_spec(cfg->sort, &o->sort_desc, &k);
+		if (!o->sort) {
 			fprintf(stderr, "memcgtop: %s: line %u: sort: unknown "
 				"column '%s'\n", path, cfg->sort_line, k);
 			config_free(cfg);
 			return -EINVAL;
 		}
-		o->sort = col_find(k);
-		o->sort_desc = cfg->sort[0] == '-' ? 1 : cfg->sort[0] == '+' ?
-			0 : o->sort->unit != U_PATH;
 	}
 	if ((cfg->has & CONFIG_HAS_CUSTOM) && !o->cols_arg) {
 		if (col_parse_list(cfg->custom, &o->cols, &o->ncols, err,
@@ -785,9 +786,7 @@ static int apply_config(struct opts *o, struct config *cfg)
 		o->cols_arg = cfg->custom;
 	}
 	if (cfg->has & CONFIG_HAS_SET) {
-		for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
-			ok |= strcmp(cfg->set, sets[i]) == 0;
-		if (!ok) {
+		if (!tui_set_known(cfg->set)) {
 			fprintf(stderr, "memcgtop: %s: line %u: columns: "
 				"unknown set '%s' (overview, LRU, reclaim, "
 				"events, limits, custom)\n", path,
@@ -903,14 +902,6 @@ static void sleep_until(double deadline)
 		;
 }
 
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int main(int argc, char **argv)
 {
 	struct snapshot snap = { 0 };
@@ -1008,7 +999,7 @@ int main(int argc, char **argv)
 
 	/* Every printed iteration has rates: the first one comes from two
 	 * samples one interval apart. */
-	next = mono_now();
+	next = clock_mono();
 	if (o.output || o.record)
 		catch_stop_signals();
 	for (long it = 0; o.iterations == 0 || it <= o.iterations; it++) {
@@ -1020,8 +1011,8 @@ int main(int argc, char **argv)
 			/* After a stall (a stopped process, a refresh longer
 			 * than the interval), start afresh rather than catch
 			 * up with iterations milliseconds apart. */
-			if (next < mono_now())
-				next = mono_now() + o.delay;
+			if (next < clock_mono())
+				next = clock_mono() + o.delay;
 			sleep_until(next);
 		}
 		if (stop_signal)

@@ -30,6 +30,14 @@ const char *tui_set_name(int set)
 	return set_names[set];
 }
 
+int tui_set_known(const char *name)
+{
+	for (int s = 0; s < SET_NR; s++)
+		if (!strcmp(name, set_names[s]))
+			return 1;
+	return 0;
+}
+
 /* Header lines above the list and the status line below it. */
 #define HEADER_LINES 4
 

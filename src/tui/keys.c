@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
 #include "tui_int.h"
 
 struct binding {
@@ -420,7 +421,6 @@ void tui_list_keys(FILE *f)
 
 static void commit_input(struct tui *t)
 {
-	char *end;
 	double d;
 
 	switch (t->input) {
@@ -437,10 +437,9 @@ static void commit_input(struct tui *t)
 				    "filter cleared%s", t->filter);
 		break;
 	case IN_DELAY:
-		d = strtod(t->line, &end);
-		if (end == t->line || *end || !(d >= 0.05 && d <= 86400)) {
-			tui_message(t, 1, "interval: '%s' is not a number of "
-				    "seconds from 0.05 to 86400", t->line);
+		if (parse_interval(t->line, &d) < 0) {
+			tui_message(t, 1, "interval: '%s' is not "
+				    INTERVAL_RANGE, t->line);
 			break;
 		}
 		t->delay = d;

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "tui_int.h"
 #include "xalloc.h"
 
@@ -22,14 +23,6 @@ static volatile sig_atomic_t got_signal;
 static void on_signal(int sig)
 {
 	got_signal = sig;
-}
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /*
@@ -94,7 +87,7 @@ void tui_message(struct tui *t, int error, const char *fmt, ...)
 	vsnprintf(t->status, sizeof(t->status), fmt, ap);
 	va_end(ap);
 	t->status_error = error;
-	t->status_mono = mono_now();
+	t->status_mono = clock_mono();
 }
 
 void tui_message_clear(struct tui *t)
@@ -210,7 +203,7 @@ void tui_set_changed(struct tui *t)
 		 * do not wait a whole interval. */
 		tui_refresh_now(t);
 		if (t->delay > 1.0)
-			t->next_refresh = mono_now() + 1.0;
+			t->next_refresh = clock_mono() + 1.0;
 	}
 }
 
@@ -521,10 +514,10 @@ int tui_run(const struct tui_opts *o)
 	if (t.m.n)
 		tui_select_path(&t, "/");
 	/* Rates need a second sample: take it soon, then keep the pace. */
-	t.next_refresh = mono_now() + (t.delay < 1.0 ? t.delay : 1.0);
+	t.next_refresh = clock_mono() + (t.delay < 1.0 ? t.delay : 1.0);
 	nodelay(stdscr, TRUE);
 	while (!t.quit && !got_signal) {
-		double now = mono_now(), wait;
+		double now = clock_mono(), wait;
 		struct pollfd pfd;
 		struct timespec ts;
 		int ch, idle;
@@ -554,10 +547,10 @@ int tui_run(const struct tui_opts *o)
 		} else {
 			tui_draw(&t);
 		}
-		wait = t.paused ? 1.0 : t.next_refresh - mono_now();
-		if (t.status[0] && t.status_mono + STATUS_SECONDS - mono_now() <
+		wait = t.paused ? 1.0 : t.next_refresh - clock_mono();
+		if (t.status[0] && t.status_mono + STATUS_SECONDS - clock_mono() <
 		    wait)
-			wait = t.status_mono + STATUS_SECONDS - mono_now();
+			wait = t.status_mono + STATUS_SECONDS - clock_mono();
 		if (wait < 0)
 			wait = 0;
 		/* Our own wait, so that a terminal that went away (POLLHUP,
