@@ -72,6 +72,9 @@ struct sys_text {
 	char scan[32], steal[32], some[24], full[24];
 };
 void col_sys_text(const struct model *m, int human, struct sys_text *ret);
+/* A system PSI average (S_PSI_*) as "12.34"; 0 when not available. */
+int col_sys_psi(const struct model *m, enum sysfield f, char *buf,
+		size_t len);
 
 /* Parses "a,b,c" into column pointers; on error names the bad key. */
 int col_parse_list(const char *list, const struct column ***ret_cols,

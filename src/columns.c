@@ -287,8 +287,7 @@ void col_format(const struct column *c, struct cval v, int human, char *buf,
 		snprintf(buf, len, human ? "%.2f" : "%.4f", v.d);
 		break;
 	case U_PSI:
-		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64, v.u / 100,
-			 v.u % 100);
+		fmt_hundredths(buf, len, v.u);
 		break;
 	case U_INT:
 	case U_PATH:
@@ -358,14 +357,13 @@ static void sys_bytes(const struct model *m, enum sysfield f, int human,
 		snprintf(buf, len, "%" PRIu64, m->sys.v[f]);
 }
 
-static void sys_psi(const struct model *m, enum sysfield f, char *buf,
-		    size_t len)
+int col_sys_psi(const struct model *m, enum sysfield f, char *buf,
+		size_t len)
 {
-	if (m->sys.valid & FBIT(f))
-		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64, m->sys.v[f] / 100,
-			 m->sys.v[f] % 100);
-	else
-		snprintf(buf, len, "-");
+	if (!(m->sys.valid & FBIT(f)))
+		return 0;
+	fmt_hundredths(buf, len, m->sys.v[f]);
+	return 1;
 }
 
 void col_sys_text(const struct model *m, int human, struct sys_text *ret)
@@ -391,6 +389,8 @@ void col_sys_text(const struct model *m, int human, struct sys_text *ret)
 		snprintf(ret->steal, sizeof(ret->steal), "%.3f",
 			 m->sys_pgsteal_rate);
 	}
-	sys_psi(m, S_PSI_SOME10, ret->some, sizeof(ret->some));
-	sys_psi(m, S_PSI_FULL10, ret->full, sizeof(ret->full));
+	if (!col_sys_psi(m, S_PSI_SOME10, ret->some, sizeof(ret->some)))
+		snprintf(ret->some, sizeof(ret->some), "-");
+	if (!col_sys_psi(m, S_PSI_FULL10, ret->full, sizeof(ret->full)))
+		snprintf(ret->full, sizeof(ret->full), "-");
 }

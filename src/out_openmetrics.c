@@ -55,11 +55,12 @@ static void sys_counter(struct out_ctx *o, const char *name, const char *help,
 static void sys_psi(struct out_ctx *o, const char *name, const char *help,
 		    enum sysfield s)
 {
-	if (!(o->m->sys.valid & FBIT(s)))
+	char v[32];
+
+	if (!col_sys_psi(o->m, s, v, sizeof(v)))
 		return;
 	family(o, name, "gauge", NULL, help);
-	fprintf(o->f, "%s %" PRIu64 ".%02" PRIu64 "\n", name,
-		o->m->sys.v[s] / 100, o->m->sys.v[s] % 100);
+	fprintf(o->f, "%s %s\n", name, v);
 }
 
 void out_openmetrics(struct out_ctx *o)
