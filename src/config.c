@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "atomicfile.h"
 #include "fmt.h"
 #include "parse.h"
 #include "xalloc.h"
@@ -315,19 +316,8 @@ int config_save(const struct config *c, char *err, size_t errlen)
 	for (size_t i = 0; i < c->nfolded; i++)
 		if (!strchr(c->folded[i], '\n'))
 			fprintf(f, "folded = %s\n", c->folded[i]);
-	if (fflush(f) != 0 || fsync(fd) != 0 || ferror(f)) {
-		r = -errno;
-		fclose(f);
-		unlink(tmp);
-		snprintf(err, errlen, "%s: %s", tmp, strerror(r ? -r : EIO));
-		return r ? r : -EIO;
-	}
-	fclose(f);
-	if (rename(tmp, path) < 0) {
-		r = -errno;
-		unlink(tmp);
+	r = atomic_replace(f, AT_FDCWD, tmp, path);
+	if (r < 0)
 		snprintf(err, errlen, "%s: %s", path, strerror(-r));
-		return r;
-	}
-	return 0;
+	return r;
 }

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "cgfs.h"
 #include "clock.h"
 #include "columns.h"
@@ -844,16 +845,9 @@ static int write_output(struct out_ctx *out, const char *file, char *err,
 	out_begin(out);
 	out_iteration(out);
 	out->f = stdout;
-	if (fflush(f) != 0 || ferror(f) || fsync(fd) != 0)
-		r = -(errno ? errno : EIO);
-	if (fclose(f) != 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, file) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
+	r = atomic_replace(f, AT_FDCWD, tmp, file);
+	if (r < 0)
 		snprintf(err, errlen, "--output %s: %s", file, strerror(-r));
-	}
 	return r;
 }
 

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "xalloc.h"
 
@@ -16,14 +15,10 @@ void xalloc_on_failure(void (*fn)(void))
 
 static void __attribute__((noreturn)) out_of_memory(void)
 {
-	static const char msg[] = "memcgtop: out of memory\n";
-
 	if (on_failure)
 		on_failure();
-
-	/* write(2): stdio may need the memory there is none of. */
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(1);
+	/* stderr is unbuffered: this needs no memory. */
+	fputs("memcgtop: out of memory\n", stderr);
 	exit(1);
 }
 
