@@ -28,6 +28,7 @@
 #include "model.h"
 #include "out.h"
 #include "parse.h"
+#include "stopsig.h"
 #include "theme.h"
 #include "tui.h"
 #include "xalloc.h"
@@ -873,18 +874,6 @@ static void on_stop(int sig)
 	stop_signal = sig;
 }
 
-static void catch_stop_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 static void sleep_until(double deadline)
 {
 	struct timespec ts;
@@ -896,14 +885,47 @@ static void sleep_until(double deadline)
 		;
 }
 
-int main(int argc, char **argv)
+/* The screen, with the settings file under the command line. */
+static int run_screen(struct opts *o, struct cgfs *cg)
+{
+	struct config cfg;
+	struct tui_opts to;
+	char err[512];
+	int status;
+
+	/* The audit log is opened where a change can be made: the screen,
+	 * without --readonly (--set opens it itself). */
+	if (o->audit_log && !o->readonly &&
+	    audit_open(o->audit_log, err, sizeof(err)) < 0) {
+		fprintf(stderr, "memcgtop: %s\n", err);
+		return 1;
+	}
+	if (apply_config(o, &cfg) < 0)
+		return 2;
+	to = (struct tui_opts){
+		.cg = cg, .delay = o->delay, .sort = o->sort,
+		.sort_desc = o->sort_desc,
+		.custom = o->cols_arg ? o->cols : NULL,
+		.ncustom = o->ncols, .maxdepth = o->maxdepth,
+		.filter = o->filter, .ascii = o->ascii,
+		.no_color = o->no_color, .theme = o->theme,
+		.set_name = (cfg.has & CONFIG_HAS_SET) ? cfg.set : NULL,
+		.folded = cfg.folded, .nfolded = cfg.nfolded,
+		.recording = o->record != NULL,
+	};
+	status = tui_run(&to);
+	config_free(&cfg);
+	return status;
+}
+
+/* Batch: o->iterations samples printed (0: until stopped), each with
+ * rates over the interval before it. */
+static int run_batch(struct opts *o, struct cgfs *cg)
 {
 	struct snapshot snap = { 0 };
 	struct model m;
-	struct opts o;
 	struct out_ctx out = { 0 };
 	struct sortarg sa;
-	struct cgfs *cg = NULL;
 	uint64_t fields = 0;
 	int *order = NULL, *rows = NULL;
 	unsigned char *match = NULL;
@@ -912,106 +934,45 @@ int main(int argc, char **argv)
 	double next;
 	int r, status = 0;
 
-	parse_args(argc, argv, &o);
-	if (!o.batch && !isatty(STDOUT_FILENO) && !o.nsets)
-		o.batch = 1;
-	if (o.iterations < 0)
-		o.iterations = o.batch ? 1 : 0;
-
-	r = cgfs_open(&o.cg, &cg, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "memcgtop: %s\n", err);
-		return 1;
-	}
-	if (o.readonly)
-		cgfs_set_readonly(cg);
-	if (o.nsets) {
-		status = run_sets(&o, cg);
-		free(o.sets);
-		free(o.cols);
-		cgfs_close(cg);
-		return status;
-	}
-	if (o.record && cgfs_record(cg, o.record, o.record_max, err,
-				    sizeof(err)) < 0) {
-		fprintf(stderr, "memcgtop: %s\n", err);
-		cgfs_close(cg);
-		return 1;
-	}
-	/* The audit log is opened where a change can be made: the screen,
-	 * without --readonly (--set opens it itself). */
-	if (o.audit_log && !o.batch && !o.readonly &&
-	    audit_open(o.audit_log, err, sizeof(err)) < 0) {
-		fprintf(stderr, "memcgtop: %s\n", err);
-		cgfs_close(cg);
-		return 1;
-	}
-	if (!o.batch) {
-		struct config cfg;
-		struct tui_opts to;
-
-		r = apply_config(&o, &cfg);
-		if (r < 0) {
-			cgfs_close(cg);
-			return 2;
-		}
-		to = (struct tui_opts){
-			.cg = cg, .delay = o.delay, .sort = o.sort,
-			.sort_desc = o.sort_desc,
-			.custom = o.cols_arg ? o.cols : NULL,
-			.ncustom = o.ncols, .maxdepth = o.maxdepth,
-			.filter = o.filter, .ascii = o.ascii,
-			.no_color = o.no_color, .theme = o.theme,
-			.set_name = (cfg.has & CONFIG_HAS_SET) ? cfg.set : NULL,
-			.folded = cfg.folded, .nfolded = cfg.nfolded,
-			.recording = o.record != NULL,
-		};
-
-		status = tui_run(&to);
-		config_free(&cfg);
-		free(o.cols);
-		cgfs_close(cg);
-		return status;
-	}
-	default_columns(&o, cgfs_version(cg));
-	for (size_t i = 0; i < o.ncols; i++)
-		fields |= o.cols[i]->fields;
-	fields |= o.sort->fields;
+	default_columns(o, cgfs_version(cg));
+	for (size_t i = 0; i < o->ncols; i++)
+		fields |= o->cols[i]->fields;
+	fields |= o->sort->fields;
 
 	model_init(&m, cgfs_version(cg));
 	out.f = stdout;
-	out.fmt = o.fmt;
-	out.cols = o.cols;
-	out.ncols = o.ncols;
-	out.human = !o.raw;
+	out.fmt = o->fmt;
+	out.cols = o->cols;
+	out.ncols = o->ncols;
+	out.human = !o->raw;
 	out.mode = cgfs_mode(cg);
 	out.root = cgfs_root(cg);
 	out.version = cgfs_version(cg);
 	out.m = &m;
-	sa.o = &o;
+	sa.o = o;
 	sa.m = &m;
 
 	/* Every printed iteration has rates: the first one comes from two
 	 * samples one interval apart. */
 	next = clock_mono();
-	if (o.output || o.record)
-		catch_stop_signals();
-	for (long it = 0; o.iterations == 0 || it <= o.iterations; it++) {
+	if (o->output || o->record)
+		stopsig_catch(on_stop, 0, NULL);
+	for (long it = 0; o->iterations == 0 || it <= o->iterations; it++) {
 		size_t n, k = 0;
 		int start_depth;
 
 		if (it > 0 && !cgfs_is_series(cg)) {
-			next += o.delay;
+			next += o->delay;
 			/* After a stall (a stopped process, a refresh longer
 			 * than the interval), start afresh rather than catch
 			 * up with iterations milliseconds apart. */
 			if (next < clock_mono())
-				next = clock_mono() + o.delay;
+				next = clock_mono() + o->delay;
 			sleep_until(next);
 		}
 		if (stop_signal)
 			break;
-		r = cgfs_refresh(cg, fields, o.maxdepth, &snap, err,
+		r = cgfs_refresh(cg, fields, o->maxdepth, &snap, err,
 				 sizeof(err));
 		if (r == -ENODATA)
 			break;	/* a recorded series ends here */
@@ -1027,7 +988,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (it == 0) {
-			if (!o.output)
+			if (!o->output)
 				out_begin(&out);
 			continue;
 		}
@@ -1042,13 +1003,13 @@ int main(int argc, char **argv)
 		}
 		n = model_order(&m, sort_cmp, &sa, order);
 		start_depth = m.n ? m.groups[0]->depth : 0;
-		if (o.filter) {
+		if (o->filter) {
 			/* Matches and their ancestors, as on the screen: a
 			 * match keeps its place in the tree and its name is
 			 * read below its parents'. */
 			memset(match, 0, m.n);
 			for (size_t i = 0; i < m.n; i++) {
-				if (!strstr(m.groups[i]->path, o.filter))
+				if (!strstr(m.groups[i]->path, o->filter))
 					continue;
 				for (int g = (int)i; g >= 0 && !match[g];
 				     g = m.groups[g]->parent)
@@ -1056,7 +1017,7 @@ int main(int argc, char **argv)
 			}
 		}
 		for (size_t i = 0; i < n; i++) {
-			if (o.filter && !match[order[i]])
+			if (o->filter && !match[order[i]])
 				continue;
 			rows[k++] = order[i];
 		}
@@ -1064,8 +1025,8 @@ int main(int argc, char **argv)
 		out.nrows = k;
 		out.start_depth = start_depth;
 		out.iteration = (unsigned)it;
-		if (o.output) {
-			if (write_output(&out, o.output, err, sizeof(err)) < 0) {
+		if (o->output) {
+			if (write_output(&out, o->output, err, sizeof(err)) < 0) {
 				fprintf(stderr, "memcgtop: %s\n", err);
 				status = 1;
 				break;
@@ -1084,13 +1045,49 @@ int main(int argc, char **argv)
 	free(order);
 	free(rows);
 	free(match);
-	free(o.cols);
 	model_free(&m);
 	snapshot_free(&snap);
-	cgfs_close(cg);
-	if (stop_signal) {
-		signal(stop_signal, SIG_DFL);
-		raise(stop_signal);
+	return status;
+}
+
+/*
+ * Three programs on one hierarchy, opened and closed here: --set (changes,
+ * then exit), batch (-b, a pipe, --output) and the screen.
+ */
+int main(int argc, char **argv)
+{
+	struct opts o;
+	struct cgfs *cg = NULL;
+	char err[512];
+	int status;
+
+	parse_args(argc, argv, &o);
+	if (!o.batch && !isatty(STDOUT_FILENO) && !o.nsets)
+		o.batch = 1;
+	if (o.iterations < 0)
+		o.iterations = o.batch ? 1 : 0;
+
+	if (cgfs_open(&o.cg, &cg, err, sizeof(err)) < 0) {
+		fprintf(stderr, "memcgtop: %s\n", err);
+		return 1;
 	}
+	if (o.readonly)
+		cgfs_set_readonly(cg);
+	if (o.nsets)
+		status = run_sets(&o, cg);
+	else if (o.record && cgfs_record(cg, o.record, o.record_max, err,
+					 sizeof(err)) < 0) {
+		fprintf(stderr, "memcgtop: %s\n", err);
+		status = 1;
+	} else if (o.batch) {
+		status = run_batch(&o, cg);
+	} else {
+		status = run_screen(&o, cg);
+	}
+	free(o.sets);
+	free(o.cols);
+	cgfs_close(cg);
+	/* A batch run stopped by a signal dies of it, its files whole. */
+	stopsig_die(stop_signal);
 	return status;
 }

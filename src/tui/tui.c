@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "stopsig.h"
 #include "tui_int.h"
 #include "xalloc.h"
 
@@ -418,14 +419,152 @@ static void restore_terminal(void)
 		endwin();
 }
 
+/*
+ * The terminal, set up for the screen: curses, the stop signals (blocked
+ * but in the wait for a key, their mask before in ret_waitmask), the
+ * colours.  NULL after saying why on stderr.
+ */
+static SCREEN *term_setup(struct tui *t, sigset_t *ret_waitmask)
+{
+	sigset_t stopset;
+	SCREEN *scr;
+
+	setlocale(LC_ALL, "");
+	/* Numbers stay "0.5" whatever the locale: the settings file, a
+	 * recording's timestamps and typed intervals are read back by
+	 * strtod(), and "0,5" would not be. */
+	setlocale(LC_NUMERIC, "C");
+	t->utf8 = !t->o->ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		fprintf(stderr, "memcgtop: cannot drive terminal '%s'; use -b "
+			"for batch output\n", getenv("TERM") ? getenv("TERM") :
+			"(unset)");
+		return NULL;
+	}
+	/* A terminal that cannot place the cursor cannot show a screen. */
+	if (!tigetstr("cup") || tigetstr("cup") == (char *)-1) {
+		endwin();
+		delscreen(scr);
+		fprintf(stderr, "memcgtop: terminal '%s' cannot position the "
+			"cursor; use -b for batch output\n",
+			getenv("TERM") ? getenv("TERM") : "(unset)");
+		return NULL;
+	}
+	atexit(restore_terminal);
+	/* Out of memory, the terminal is put back before the message. */
+	xalloc_on_failure(restore_terminal);
+	/* No SA_RESTART: a signal interrupts the wait for a key.  Blocked
+	 * but in that wait (ppoll): one that comes during a refresh or a
+	 * draw is taken at the next wait, at once, instead of being noticed
+	 * only after a whole interval. */
+	stopsig_catch(on_signal, 1, &stopset);
+	sigprocmask(SIG_BLOCK, &stopset, ret_waitmask);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	init_colors(t);
+	return scr;
+}
+
+/* The terminal given back; one left by a signal keeps what was drawn. */
+static void term_teardown(SCREEN *scr, const sigset_t *waitmask, int sig)
+{
+	sigprocmask(SIG_SETMASK, waitmask, NULL);
+	/* Terminals without an alternate screen keep what was drawn: leave
+	 * them empty, the cursor at the top, for the shell. */
+	if (!sig) {
+		clear();
+		refresh();
+	}
+	endwin();
+	delscreen(scr);
+}
+
+/* The frame statistics hook: a draw that follows a refresh is timed with
+ * that refresh's rebuild (MEMCGTOP_FRAME_STATS). */
+static void draw_frame(struct tui *t)
+{
+	double c;
+
+	if (!frames.pending) {
+		tui_draw(t);
+		return;
+	}
+	c = cpu_us();
+	tui_draw(t);
+	if (frames.n < FRAMES_MAX)
+		frames.us[frames.n++] = frames.rebuild_us + cpu_us() - c;
+	frames.pending = 0;
+}
+
+/*
+ * Waits for keys until the next refresh or the status message's end, and
+ * takes them.  Our own wait, so that a terminal that went away (POLLHUP,
+ * or reads that fail) ends the program instead of spinning.  -1: the
+ * screen ends (got_signal says why, 0 for a failed wait).
+ */
+static int wait_input(struct tui *t, const sigset_t *waitmask,
+		      int *eof_reads)
+{
+	double wait = t->paused ? 1.0 : t->next_refresh - clock_mono();
+	struct pollfd pfd;
+	struct timespec ts;
+	int ch, idle;
+
+	if (t->status[0] && t->status_mono + STATUS_SECONDS - clock_mono() <
+	    wait)
+		wait = t->status_mono + STATUS_SECONDS - clock_mono();
+	if (wait < 0)
+		wait = 0;
+	pfd.fd = STDIN_FILENO;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	ts.tv_sec = (time_t)wait;
+	ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9) + 1000000;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	if (ppoll(&pfd, 1, &ts, waitmask) < 0) {
+		if (errno != EINTR)
+			return -1;
+		/* SIGWINCH: curses queues KEY_RESIZE. */
+		while ((ch = getch()) != ERR)
+			tui_key(t, ch);
+		return 0;
+	}
+	if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
+		got_signal = SIGHUP;
+		return -1;
+	}
+	if (!(pfd.revents & POLLIN))
+		return 0;
+	idle = 1;
+	while ((ch = getch()) != ERR) {
+		tui_key(t, ch);
+		idle = 0;
+	}
+	/* Readable yet no key: end of file on the terminal. */
+	if (idle && ++*eof_reads > 100) {
+		got_signal = SIGHUP;
+		return -1;
+	}
+	if (!idle)
+		*eof_reads = 0;
+	return 0;
+}
+
 int tui_run(const struct tui_opts *o)
 {
 	struct tui t;
-	struct sigaction sa;
 	SCREEN *scr;
 	char err[512];
 	int sig, eof_reads = 0;
-	sigset_t stopset, waitmask;
+	sigset_t waitmask;
 
 	memset(&t, 0, sizeof(t));
 	frames.file = getenv("MEMCGTOP_FRAME_STATS");
@@ -452,58 +591,11 @@ int tui_run(const struct tui_opts *o)
 	} else {
 		theme_default(&t.theme);
 	}
-
-	setlocale(LC_ALL, "");
-	/* Numbers stay "0.5" whatever the locale: the settings file, a
-	 * recording's timestamps and typed intervals are read back by
-	 * strtod(), and "0,5" would not be. */
-	setlocale(LC_NUMERIC, "C");
-	t.utf8 = !o->ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	scr = newterm(NULL, stdout, stdin);
+	scr = term_setup(&t, &waitmask);
 	if (!scr) {
-		fprintf(stderr, "memcgtop: cannot drive terminal '%s'; use -b "
-			"for batch output\n", getenv("TERM") ? getenv("TERM") :
-			"(unset)");
 		model_free(&t.m);
 		return 1;
 	}
-	/* A terminal that cannot place the cursor cannot show a screen. */
-	if (!tigetstr("cup") || tigetstr("cup") == (char *)-1) {
-		endwin();
-		delscreen(scr);
-		fprintf(stderr, "memcgtop: terminal '%s' cannot position the "
-			"cursor; use -b for batch output\n",
-			getenv("TERM") ? getenv("TERM") : "(unset)");
-		model_free(&t.m);
-		return 1;
-	}
-	atexit(restore_terminal);
-	/* Out of memory, the terminal is put back before the message. */
-	xalloc_on_failure(restore_terminal);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: a signal interrupts the wait for a key. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
-	/* Blocked but in the wait for a key (ppoll): one that comes during a
-	 * refresh or a draw is taken at the next wait, at once, instead of
-	 * being noticed only after a whole interval. */
-	sigemptyset(&stopset);
-	sigaddset(&stopset, SIGINT);
-	sigaddset(&stopset, SIGTERM);
-	sigaddset(&stopset, SIGHUP);
-	sigaddset(&stopset, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &stopset, &waitmask);
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
-	init_colors(&t);
 
 	tui_set_changed(&t);	/* reads the first sample */
 	for (size_t i = 0; i < t.m.n; i++)
@@ -517,10 +609,7 @@ int tui_run(const struct tui_opts *o)
 	t.next_refresh = clock_mono() + (t.delay < 1.0 ? t.delay : 1.0);
 	nodelay(stdscr, TRUE);
 	while (!t.quit && !got_signal) {
-		double now = clock_mono(), wait;
-		struct pollfd pfd;
-		struct timespec ts;
-		int ch, idle;
+		double now = clock_mono();
 
 		if (!t.paused && now >= t.next_refresh) {
 			tui_refresh_now(&t);
@@ -536,71 +625,12 @@ int tui_run(const struct tui_opts *o)
 		 * refresh came: drawing reads memory only. */
 		tui_pane_load(&t);
 		tui_dialog_load(&t);
-		if (frames.pending) {
-			double c = cpu_us();
-
-			tui_draw(&t);
-			if (frames.n < FRAMES_MAX)
-				frames.us[frames.n++] = frames.rebuild_us +
-							cpu_us() - c;
-			frames.pending = 0;
-		} else {
-			tui_draw(&t);
-		}
-		wait = t.paused ? 1.0 : t.next_refresh - clock_mono();
-		if (t.status[0] && t.status_mono + STATUS_SECONDS - clock_mono() <
-		    wait)
-			wait = t.status_mono + STATUS_SECONDS - clock_mono();
-		if (wait < 0)
-			wait = 0;
-		/* Our own wait, so that a terminal that went away (POLLHUP,
-		 * or reads that fail) ends the program instead of spinning. */
-		pfd.fd = STDIN_FILENO;
-		pfd.events = POLLIN;
-		pfd.revents = 0;
-		ts.tv_sec = (time_t)wait;
-		ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9) + 1000000;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		if (ppoll(&pfd, 1, &ts, &waitmask) < 0) {
-			if (errno != EINTR)
-				break;
-			/* SIGWINCH: curses queues KEY_RESIZE. */
-			while ((ch = getch()) != ERR)
-				tui_key(&t, ch);
-			continue;
-		}
-		if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
-			got_signal = SIGHUP;
+		draw_frame(&t);
+		if (wait_input(&t, &waitmask, &eof_reads) < 0)
 			break;
-		}
-		if (!(pfd.revents & POLLIN))
-			continue;
-		idle = 1;
-		while ((ch = getch()) != ERR) {
-			tui_key(&t, ch);
-			idle = 0;
-		}
-		/* Readable yet no key: end of file on the terminal. */
-		if (idle && ++eof_reads > 100) {
-			got_signal = SIGHUP;
-			break;
-		}
-		if (!idle)
-			eof_reads = 0;
 	}
 	sig = got_signal;
-	sigprocmask(SIG_SETMASK, &waitmask, NULL);
-	/* Terminals without an alternate screen keep what was drawn: leave
-	 * them empty, the cursor at the top, for the shell. */
-	if (!sig) {
-		clear();
-		refresh();
-	}
-	endwin();
-	delscreen(scr);
+	term_teardown(scr, &waitmask, sig);
 	frames_write();
 	free(t.order);
 	free(t.vis);
@@ -611,11 +641,7 @@ int tui_run(const struct tui_opts *o)
 	free(t.sel_path);
 	model_free(&t.m);
 	snapshot_free(&t.snap);
-	if (sig) {
-		/* Die of the signal, as the shell expects, terminal restored. */
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return 128 + sig;
-	}
-	return t.failed ? 1 : 0;
+	/* Die of the signal, as the shell expects, terminal restored. */
+	stopsig_die(sig);
+	return sig ? 128 + sig : t.failed ? 1 : 0;
 }
