@@ -27,6 +27,13 @@ enum unit {
 
 enum cv_kind { CV_NA, CV_NUM, CV_MAX, CV_DBL };
 
+/* Where a column's value comes from. */
+enum col_kind {
+	CK_VALUE,	/* a field read (field), its rate or a derived value */
+	CK_PATH,	/* the group's path */
+	CK_DEPTH,	/* the group's depth in the tree */
+};
+
 struct cval {
 	enum cv_kind kind;
 	uint64_t u;
@@ -42,6 +49,7 @@ struct column {
 	int derived;		/* enum derived, -1: none */
 	uint64_t fields;	/* FBIT mask of fields the value needs */
 	const char *help;
+	enum col_kind kind;
 };
 
 extern const struct column columns[];

@@ -12,17 +12,18 @@
 #include "parse.h"
 
 #define RAW(k, t, w, u, f, h) \
-	{ k, t, w, u, f, -1, FBIT(f), h }
+	{ k, t, w, u, f, -1, FBIT(f), h, CK_VALUE }
 #define RATE(k, t, f, h) \
-	{ k "_per_s", t, 7, U_RATE, f, -1, FBIT(f), h }
+	{ k "_per_s", t, 7, U_RATE, f, -1, FBIT(f), h, CK_VALUE }
 #define DER(k, t, w, u, d, need, h) \
-	{ k, t, w, u, -1, d, need, h }
+	{ k, t, w, u, -1, d, need, h, CK_VALUE }
 
 const struct column columns[] = {
 	{ "path", "GROUP", 0, U_PATH, -1, -1, 0,
-	  "the group's path below the hierarchy root (\"/\" is the root)" },
+	  "the group's path below the hierarchy root (\"/\" is the root)",
+	  CK_PATH },
 	{ "depth", "DEP", 3, U_INT, -1, -1, 0,
-	  "levels below the hierarchy root (the root is 0)" },
+	  "levels below the hierarchy root (the root is 0)", CK_DEPTH },
 	RAW("usage", "USAGE", 6, U_BYTES, F_USAGE,
 	    "memory charged to the group and its descendants: v1 "
 	    "memory.usage_in_bytes (v1 root: plus memory.kmem.usage_in_bytes), "
@@ -176,7 +177,7 @@ struct cval col_value(const struct column *c, const struct model *m,
 	(void)m;
 	if (c->unit == U_PATH)
 		return v;
-	if (c->unit == U_INT && c->field < 0) {
+	if (c->kind == CK_DEPTH) {
 		v.kind = CV_NUM;
 		v.u = (uint64_t)g->depth;
 		return v;
