@@ -58,12 +58,11 @@ extern const size_t ncolumns;
 const struct column *col_find(const char *key);
 size_t col_index(const struct column *c);
 
-struct cval col_value(const struct column *c, const struct model *m,
-		      const struct mgroup *g);
+struct cval col_value(const struct column *c, const struct mgroup *g);
 
 /* Orders two groups by a column, not available last in either direction. */
-int col_compare(const struct column *c, const struct model *m,
-		const struct mgroup *a, const struct mgroup *b, int descending);
+int col_compare(const struct column *c, const struct mgroup *a,
+		const struct mgroup *b, int descending);
 
 /*
  * Text for a value.  human: scaled units (K/M/G for bytes, k/M for rates)

@@ -169,12 +169,10 @@ static int is_limit(enum field f)
 		f == F_SOFT || f == F_SWAP_LIMIT;
 }
 
-struct cval col_value(const struct column *c, const struct model *m,
-		      const struct mgroup *g)
+struct cval col_value(const struct column *c, const struct mgroup *g)
 {
 	struct cval v = { CV_NA, 0, 0 };
 
-	(void)m;
 	if (c->unit == U_PATH)
 		return v;
 	if (c->kind == CK_DEPTH) {
@@ -227,8 +225,8 @@ static int rank(enum cv_kind k)
 	return k == CV_NA ? 2 : k == CV_MAX ? 1 : 0;
 }
 
-int col_compare(const struct column *c, const struct model *m,
-		const struct mgroup *a, const struct mgroup *b, int descending)
+int col_compare(const struct column *c, const struct mgroup *a,
+		const struct mgroup *b, int descending)
 {
 	struct cval va, vb;
 	int r = 0;
@@ -237,8 +235,8 @@ int col_compare(const struct column *c, const struct model *m,
 		r = strcmp(a->path, b->path);
 		return descending ? -r : r;
 	}
-	va = col_value(c, m, a);
-	vb = col_value(c, m, b);
+	va = col_value(c, a);
+	vb = col_value(c, b);
 	if (va.kind == CV_NA || vb.kind == CV_NA || rank(va.kind) != rank(vb.kind))
 		return va.kind == CV_NA || vb.kind == CV_NA ?
 			rank(va.kind) - rank(vb.kind) :

@@ -852,16 +852,11 @@ static int write_output(struct out_ctx *out, const char *file, char *err,
 	return r;
 }
 
-struct sortarg {
-	const struct opts *o;
-	const struct model *m;
-};
-
 static int sort_cmp(const struct mgroup *a, const struct mgroup *b, void *ctx)
 {
-	const struct sortarg *s = ctx;
+	const struct opts *o = ctx;
 
-	return col_compare(s->o->sort, s->m, a, b, s->o->sort_desc);
+	return col_compare(o->sort, a, b, o->sort_desc);
 }
 
 /* Batch runs that write files (--output, --record) stop between
@@ -925,7 +920,6 @@ static int run_batch(struct opts *o, struct cgfs *cg)
 	struct snapshot snap = { 0 };
 	struct model m;
 	struct out_ctx out = { 0 };
-	struct sortarg sa;
 	uint64_t fields = 0;
 	int *order = NULL, *rows = NULL;
 	unsigned char *match = NULL;
@@ -949,8 +943,6 @@ static int run_batch(struct opts *o, struct cgfs *cg)
 	out.root = cgfs_root(cg);
 	out.version = cgfs_version(cg);
 	out.m = &m;
-	sa.o = o;
-	sa.m = &m;
 
 	/* Every printed iteration has rates: the first one comes from two
 	 * samples one interval apart. */
@@ -1001,7 +993,7 @@ static int run_batch(struct opts *o, struct cgfs *cg)
 			match = xmalloc(m.n);
 			order_cap = m.n;
 		}
-		n = model_order(&m, sort_cmp, &sa, order);
+		n = model_order(&m, sort_cmp, o, order);
 		start_depth = m.n ? m.groups[0]->depth : 0;
 		if (o->filter) {
 			/* Matches and their ancestors, as on the screen: a

@@ -61,7 +61,7 @@ void out_json(struct out_ctx *o)
 				fmt_json_string(o->f, g->path, g->path_len);
 				continue;
 			}
-			v = col_value(c, m, g);
+			v = col_value(c, g);
 			if (v.kind == CV_NA) {
 				fputs("null", o->f);
 			} else if (v.kind == CV_MAX) {

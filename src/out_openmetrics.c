@@ -92,7 +92,7 @@ void out_openmetrics(struct out_ctx *o)
 		if (!exported(c))
 			continue;
 		for (size_t r = 0; r < o->nrows && !any; r++)
-			any = col_value(c, o->m, o->m->groups[o->rows[r]]).kind
+			any = col_value(c, o->m->groups[o->rows[r]]).kind
 				!= CV_NA;
 		if (!any)
 			continue;	/* a family with no sample says nothing */
@@ -109,7 +109,7 @@ void out_openmetrics(struct out_ctx *o)
 		}
 		for (size_t r = 0; r < o->nrows; r++) {
 			const struct mgroup *g = o->m->groups[o->rows[r]];
-			struct cval v = col_value(c, o->m, g);
+			struct cval v = col_value(c, g);
 
 			if (v.kind == CV_NA)
 				continue;

@@ -515,7 +515,7 @@ static void draw_row(const struct tui *t, int y, size_t vis_idx,
 				put(t, y, &vx, " ", base, 0);
 			continue;
 		}
-		col_format(c, col_value(c, &t->m, g), 1, val, sizeof(val));
+		col_format(c, col_value(c, g), 1, val, sizeof(val));
 		snprintf(cell, sizeof(cell), " %*s", l->w[i], val);
 		put(t, y, &vx, cell, selected ? base : cell_attr(t, c, g), 0);
 	}

@@ -212,7 +212,7 @@ static int sort_cmp(const struct mgroup *a, const struct mgroup *b, void *ctx)
 {
 	const struct tui *t = ctx;
 
-	return col_compare(t->sort, &t->m, a, b, t->sort_desc);
+	return col_compare(t->sort, a, b, t->sort_desc);
 }
 
 const struct mgroup *tui_selected(const struct tui *t)
