@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cgfs.h - the only module that touches the filesystem.
+/* cgfs.h - the memory cgroup hierarchy: the only module that reads it.
  *
  * It finds the memory cgroup hierarchy (libcgroup on a live host, or
  * --root DIR), walks it, reads the control files that the requested fields
  * need and turns them into version-neutral samples.  It also reads the
- * system figures (meminfo, vmstat, PSI) from the procfs.  It knows the v1
- * and v2 file names; nothing above it does.
+ * system figures (meminfo, vmstat, PSI) from the procfs.  Every read and
+ * write of a group's files goes through it; knob.c and edit.c hold the
+ * knobs' file names.  Other modules touch files of their own: the settings
+ * (config.c), themes (theme.c), the audit log (audit.c), --output
+ * (main.c) and the recording (record.c).
  */
 #ifndef MEMCGTOP_CGFS_H
 #define MEMCGTOP_CGFS_H
@@ -62,7 +65,8 @@ const char *cgfs_mode(const struct cgfs *cg);	/* "v1" "v2" "hybrid" */
 const char *cgfs_root(const struct cgfs *cg);	/* what is shown as root */
 int cgfs_is_series(const struct cgfs *cg);
 /* The hierarchy is a mounted cgroup filesystem of this host (its pids are
- * this host's), not a copy or a recording. */
+ * this host's), not a copy or a recording.  Decided once, by cgfs_open();
+ * cheap to ask every frame. */
 int cgfs_is_live(const struct cgfs *cg);
 
 /*

@@ -27,6 +27,13 @@ enum unit {
 
 enum cv_kind { CV_NA, CV_NUM, CV_MAX, CV_DBL };
 
+/* Where a column's value comes from. */
+enum col_kind {
+	CK_VALUE,	/* a field read (field), its rate or a derived value */
+	CK_PATH,	/* the group's path */
+	CK_DEPTH,	/* the group's depth in the tree */
+};
+
 struct cval {
 	enum cv_kind kind;
 	uint64_t u;
@@ -42,6 +49,7 @@ struct column {
 	int derived;		/* enum derived, -1: none */
 	uint64_t fields;	/* FBIT mask of fields the value needs */
 	const char *help;
+	enum col_kind kind;
 };
 
 extern const struct column columns[];
@@ -50,12 +58,11 @@ extern const size_t ncolumns;
 const struct column *col_find(const char *key);
 size_t col_index(const struct column *c);
 
-struct cval col_value(const struct column *c, const struct model *m,
-		      const struct mgroup *g);
+struct cval col_value(const struct column *c, const struct mgroup *g);
 
 /* Orders two groups by a column, not available last in either direction. */
-int col_compare(const struct column *c, const struct model *m,
-		const struct mgroup *a, const struct mgroup *b, int descending);
+int col_compare(const struct column *c, const struct mgroup *a,
+		const struct mgroup *b, int descending);
 
 /*
  * Text for a value.  human: scaled units (K/M/G for bytes, k/M for rates)
@@ -72,6 +79,9 @@ struct sys_text {
 	char scan[32], steal[32], some[24], full[24];
 };
 void col_sys_text(const struct model *m, int human, struct sys_text *ret);
+/* A system PSI average (S_PSI_*) as "12.34"; 0 when not available. */
+int col_sys_psi(const struct model *m, enum sysfield f, char *buf,
+		size_t len);
 
 /* Parses "a,b,c" into column pointers; on error names the bad key. */
 int col_parse_list(const char *list, const struct column ***ret_cols,

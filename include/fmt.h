@@ -12,6 +12,8 @@ void fmt_bytes(char *buf, size_t len, uint64_t v);
 /* 12345 -> "12.3k" (powers of 1000), small counts exact. */
 void fmt_count(char *buf, size_t len, uint64_t v);
 void fmt_rate(char *buf, size_t len, double v);
+/* Hundredths: 1234 -> "12.34" (PSI averages are kept so). */
+void fmt_hundredths(char *buf, size_t len, uint64_t v);
 /* Unix time -> "2026-11-30T01:02:03Z". */
 void fmt_time_iso(char *buf, size_t len, int64_t t);
 

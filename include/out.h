@@ -43,7 +43,8 @@ void out_json(struct out_ctx *o);
 void out_openmetrics(struct out_ctx *o);
 void out_csv_header(struct out_ctx *o);
 
-/* Shared by the printers: the name of a group as shown in the path column. */
+/* Shared by the printers: the sample's wall-clock time in UTC, as
+ * "2026-11-30T01:02:03Z" (whole seconds), written into buf; returns buf. */
 const char *out_time(const struct model *m, char *buf, size_t len);
 
 #endif

@@ -80,6 +80,11 @@ int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 		     int64_t **ret_wall, long **ret_slot, size_t *ret_n,
 		     char *err, size_t errlen);
 
+/* The refresh interval (-d, the settings, s on the screen): a number of
+ * seconds from 0.05 to 86400, nothing after it.  0 or -EINVAL. */
+#define INTERVAL_RANGE "a number of seconds from 0.05 to 86400"
+int parse_interval(const char *s, double *ret);
+
 /* Count of non-empty lines (cgroup.procs). */
 uint64_t parse_count_lines(const char *buf, size_t len);
 

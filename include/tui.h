@@ -30,6 +30,9 @@ struct tui_opts {
 	int recording;		/* --record: a failed sample fails the run */
 };
 
+/* Whether name is a column set of the screen ("overview", "LRU", ...). */
+int tui_set_known(const char *name);
+
 /* Prints the key table, one binding a line (--list-keys). */
 void tui_list_keys(FILE *f);
 

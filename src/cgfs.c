@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cgfs.h"
+#include "clock.h"
 #include "hash.h"
 #include "parse.h"
 #include "record.h"
@@ -287,13 +288,19 @@ int cgfs_is_series(const struct cgfs *cg)
 	return cg->series;
 }
 
-int cgfs_is_live(const struct cgfs *cg)
+/* Asked once, when the hierarchy is opened: callers may ask every frame. */
+static int on_cgroupfs(const struct cgfs *cg)
 {
 	struct statfs sf;
 
 	return !cg->series && statfs(cg->root, &sf) == 0 &&
 		(sf.f_type == CGROUP2_SUPER_MAGIC ||
 		 sf.f_type == CGROUP_SUPER_MAGIC);
+}
+
+int cgfs_is_live(const struct cgfs *cg)
+{
+	return cg->kernfs;
 }
 
 /* Grows cg->buf; control files are small, so 1 MiB is garbage. */
@@ -1381,14 +1388,6 @@ static int walk(struct cgfs *cg, int rootfd, int dirfd, struct gh *h,
 	return r;
 }
 
-static double now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Opens "a/b/c" below dirfd one component at a time, following no link. */
 static int open_rel(int dirfd, const char *rel)
 {
@@ -1504,7 +1503,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		snap->wall = cg->wall[sample];
 	} else {
 		snprintf(dir, sizeof(dir), "%s", cg->root);
-		snap->mono = now_mono();
+		snap->mono = clock_mono();
 		snap->wall = (int64_t)time(NULL);
 	}
 	cg->next++;
@@ -1983,7 +1982,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		}
 		close(fd);
 	}
-	cg->kernfs = cgfs_is_live(cg);
+	cg->kernfs = on_cgroupfs(cg);
 	/* Descriptors kept across refreshes (a live tree only): all the
 	 * process may have, less a reserve for everything else. */
 	if (!cg->series) {

@@ -7,21 +7,23 @@
 #include <string.h>
 
 #include "columns.h"
+#include "xalloc.h"
 #include "fmt.h"
 #include "parse.h"
 
 #define RAW(k, t, w, u, f, h) \
-	{ k, t, w, u, f, -1, FBIT(f), h }
+	{ k, t, w, u, f, -1, FBIT(f), h, CK_VALUE }
 #define RATE(k, t, f, h) \
-	{ k "_per_s", t, 7, U_RATE, f, -1, FBIT(f), h }
+	{ k "_per_s", t, 7, U_RATE, f, -1, FBIT(f), h, CK_VALUE }
 #define DER(k, t, w, u, d, need, h) \
-	{ k, t, w, u, -1, d, need, h }
+	{ k, t, w, u, -1, d, need, h, CK_VALUE }
 
 const struct column columns[] = {
 	{ "path", "GROUP", 0, U_PATH, -1, -1, 0,
-	  "the group's path below the hierarchy root (\"/\" is the root)" },
+	  "the group's path below the hierarchy root (\"/\" is the root)",
+	  CK_PATH },
 	{ "depth", "DEP", 3, U_INT, -1, -1, 0,
-	  "levels below the hierarchy root (the root is 0)" },
+	  "levels below the hierarchy root (the root is 0)", CK_DEPTH },
 	RAW("usage", "USAGE", 6, U_BYTES, F_USAGE,
 	    "memory charged to the group and its descendants: v1 "
 	    "memory.usage_in_bytes (v1 root: plus memory.kmem.usage_in_bytes), "
@@ -167,15 +169,13 @@ static int is_limit(enum field f)
 		f == F_SOFT || f == F_SWAP_LIMIT;
 }
 
-struct cval col_value(const struct column *c, const struct model *m,
-		      const struct mgroup *g)
+struct cval col_value(const struct column *c, const struct mgroup *g)
 {
 	struct cval v = { CV_NA, 0, 0 };
 
-	(void)m;
 	if (c->unit == U_PATH)
 		return v;
-	if (c->unit == U_INT && c->field < 0) {
+	if (c->kind == CK_DEPTH) {
 		v.kind = CV_NUM;
 		v.u = (uint64_t)g->depth;
 		return v;
@@ -225,8 +225,8 @@ static int rank(enum cv_kind k)
 	return k == CV_NA ? 2 : k == CV_MAX ? 1 : 0;
 }
 
-int col_compare(const struct column *c, const struct model *m,
-		const struct mgroup *a, const struct mgroup *b, int descending)
+int col_compare(const struct column *c, const struct mgroup *a,
+		const struct mgroup *b, int descending)
 {
 	struct cval va, vb;
 	int r = 0;
@@ -235,8 +235,8 @@ int col_compare(const struct column *c, const struct model *m,
 		r = strcmp(a->path, b->path);
 		return descending ? -r : r;
 	}
-	va = col_value(c, m, a);
-	vb = col_value(c, m, b);
+	va = col_value(c, a);
+	vb = col_value(c, b);
 	if (va.kind == CV_NA || vb.kind == CV_NA || rank(va.kind) != rank(vb.kind))
 		return va.kind == CV_NA || vb.kind == CV_NA ?
 			rank(va.kind) - rank(vb.kind) :
@@ -286,8 +286,7 @@ void col_format(const struct column *c, struct cval v, int human, char *buf,
 		snprintf(buf, len, human ? "%.2f" : "%.4f", v.d);
 		break;
 	case U_PSI:
-		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64, v.u / 100,
-			 v.u % 100);
+		fmt_hundredths(buf, len, v.u);
 		break;
 	case U_INT:
 	case U_PATH:
@@ -305,9 +304,7 @@ int col_parse_list(const char *list, const struct column ***ret_cols,
 
 	for (const char *q = list; *q; q++)
 		cap += *q == ',';
-	cols = calloc(cap, sizeof(*cols));
-	if (!cols)
-		return -ENOMEM;
+	cols = xcalloc(cap, sizeof(*cols));
 	while (1) {
 		size_t l = strcspn(p, ",");
 		char key[64];
@@ -359,14 +356,13 @@ static void sys_bytes(const struct model *m, enum sysfield f, int human,
 		snprintf(buf, len, "%" PRIu64, m->sys.v[f]);
 }
 
-static void sys_psi(const struct model *m, enum sysfield f, char *buf,
-		    size_t len)
+int col_sys_psi(const struct model *m, enum sysfield f, char *buf,
+		size_t len)
 {
-	if (m->sys.valid & FBIT(f))
-		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64, m->sys.v[f] / 100,
-			 m->sys.v[f] % 100);
-	else
-		snprintf(buf, len, "-");
+	if (!(m->sys.valid & FBIT(f)))
+		return 0;
+	fmt_hundredths(buf, len, m->sys.v[f]);
+	return 1;
 }
 
 void col_sys_text(const struct model *m, int human, struct sys_text *ret)
@@ -392,6 +388,8 @@ void col_sys_text(const struct model *m, int human, struct sys_text *ret)
 		snprintf(ret->steal, sizeof(ret->steal), "%.3f",
 			 m->sys_pgsteal_rate);
 	}
-	sys_psi(m, S_PSI_SOME10, ret->some, sizeof(ret->some));
-	sys_psi(m, S_PSI_FULL10, ret->full, sizeof(ret->full));
+	if (!col_sys_psi(m, S_PSI_SOME10, ret->some, sizeof(ret->some)))
+		snprintf(ret->some, sizeof(ret->some), "-");
+	if (!col_sys_psi(m, S_PSI_FULL10, ret->full, sizeof(ret->full)))
+		snprintf(ret->full, sizeof(ret->full), "-");
 }

@@ -11,7 +11,10 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "atomicfile.h"
 #include "fmt.h"
+#include "parse.h"
+#include "xalloc.h"
 
 #define CONFIG_MAX (64 * 1024)
 
@@ -37,15 +40,9 @@ static int set_str(char *dst, size_t cap, const char *v, size_t vl)
 
 static int add_folded(struct config *c, const char *v, size_t vl)
 {
-	char **nf = realloc(c->folded, (c->nfolded + 1) * sizeof(*nf));
-
-	if (!nf)
-		return -ENOMEM;
-	c->folded = nf;
-	c->folded[c->nfolded] = strndup(v, vl);
-	if (!c->folded[c->nfolded])
-		return -ENOMEM;
-	c->nfolded++;
+	c->folded = xreallocarray(c->folded, c->nfolded + 1,
+				  sizeof(*c->folded));
+	c->folded[c->nfolded++] = xstrndup(v, vl);
 	return 0;
 }
 
@@ -100,7 +97,7 @@ int config_parse(const char *buf, size_t len, struct config *ret, char *err,
 		vl = (size_t)(le - v);
 #define KEY(name) (kl == sizeof(name) - 1 && memcmp(k, name, kl) == 0)
 		if (KEY("interval")) {
-			char num[32], *e;
+			char num[32];
 			double d;
 
 			if (vl == 0 || vl >= sizeof(num))
@@ -108,17 +105,14 @@ int config_parse(const char *buf, size_t len, struct config *ret, char *err,
 			else {
 				memcpy(num, v, vl);
 				num[vl] = '\0';
-				d = strtod(num, &e);
-				if (*e || !isfinite(d) || d < 0.05 || d > 86400)
-					r = -EINVAL;
-				else
+				r = parse_interval(num, &d);
+				if (r == 0)
 					c.delay = d;
 			}
 			if (r < 0) {
 				fmt_escape(safe, sizeof(safe), v, vl);
 				snprintf(err, errlen, "line %u: interval '%s' is "
-					 "not a number of seconds from 0.05 to "
-					 "86400", lineno, safe);
+					 "not " INTERVAL_RANGE, lineno, safe);
 				config_free(&c);
 				return r;
 			}
@@ -197,11 +191,7 @@ int config_load(struct config *ret, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -errno;
 	}
-	buf = malloc(CONFIG_MAX + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
+	buf = xmalloc(CONFIG_MAX + 1);
 	while (len <= CONFIG_MAX &&
 	       (n = read(fd, buf + len, CONFIG_MAX + 1 - (size_t)len)) > 0)
 		len += n;
@@ -326,19 +316,8 @@ int config_save(const struct config *c, char *err, size_t errlen)
 	for (size_t i = 0; i < c->nfolded; i++)
 		if (!strchr(c->folded[i], '\n'))
 			fprintf(f, "folded = %s\n", c->folded[i]);
-	if (fflush(f) != 0 || fsync(fd) != 0 || ferror(f)) {
-		r = -errno;
-		fclose(f);
-		unlink(tmp);
-		snprintf(err, errlen, "%s: %s", tmp, strerror(r ? -r : EIO));
-		return r ? r : -EIO;
-	}
-	fclose(f);
-	if (rename(tmp, path) < 0) {
-		r = -errno;
-		unlink(tmp);
+	r = atomic_replace(f, AT_FDCWD, tmp, path);
+	if (r < 0)
 		snprintf(err, errlen, "%s: %s", path, strerror(-r));
-		return r;
-	}
-	return 0;
+	return r;
 }

@@ -66,6 +66,11 @@ void fmt_rate(char *buf, size_t len, double v)
 		scaled_1000(buf, len, v);
 }
 
+void fmt_hundredths(char *buf, size_t len, uint64_t v)
+{
+	snprintf(buf, len, "%" PRIu64 ".%02" PRIu64, v / 100, v % 100);
+}
+
 void fmt_time_iso(char *buf, size_t len, int64_t t)
 {
 	time_t tt = (time_t)t;

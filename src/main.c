@@ -16,7 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "cgfs.h"
+#include "clock.h"
 #include "columns.h"
 #include "audit.h"
 #include "config.h"
@@ -26,8 +28,10 @@
 #include "model.h"
 #include "out.h"
 #include "parse.h"
+#include "stopsig.h"
 #include "theme.h"
 #include "tui.h"
+#include "xalloc.h"
 
 #ifndef VERSION
 #define VERSION "0.1"
@@ -177,32 +181,38 @@ static long parse_long_arg(const char *opt, const char *s, long min, long max)
 
 static double parse_delay(const char *s)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0.05 ||
-	    v > 86400)
-		die_usage("-d: '%s' is not a number of seconds from 0.05 to "
-			  "86400", s);
+	if (parse_interval(s, &v) < 0)
+		die_usage("-d: '%s' is not " INTERVAL_RANGE, s);
 	return v;
+}
+
+/*
+ * "[+|-]KEY" (-o, the settings): + ascending, - descending, neither the
+ * column's own way (names ascending, numbers descending).  NULL for an
+ * unknown key, *ret_key pointing at it.
+ */
+static const struct column *sort_spec(const char *s, int *ret_desc,
+				      const char **ret_key)
+{
+	const char *k = s + (*s == '+' || *s == '-');
+	const struct column *c = col_find(k);
+
+	*ret_key = k;
+	if (c)
+		*ret_desc = *s == '-' ? 1 : *s == '+' ? 0 : c->unit != U_PATH;
+	return c;
 }
 
 static void parse_sort(struct opts *o, const char *s)
 {
-	int sign = 0;
+	const char *k;
 
-	if (*s == '+' || *s == '-')
-		sign = *s++ == '+' ? 1 : -1;
-	o->sort = col_find(s);
+	o->sort = sort_spec(s, &o->sort_desc, &k);
 	if (!o->sort)
 		die_usage("-o: unknown column '%s' (memcgtop --list-columns "
-			  "shows them)", s);
-	if (sign)
-		o->sort_desc = sign < 0;
-	else
-		o->sort_desc = o->sort->unit != U_PATH;
+			  "shows them)", k);
 }
 
 /* A group path never climbs: no "." or ".." component. */
@@ -427,12 +437,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			o->batch = 1;
 			break;
 		case OPT_SET: {
-			char **ns = realloc(o->sets, (o->nsets + 1) *
-					    sizeof(*ns));
-
-			if (!ns)
-				exit(1);
-			o->sets = ns;
+			o->sets = xreallocarray(o->sets, o->nsets + 1,
+						sizeof(*o->sets));
 			o->sets[o->nsets++] = optarg;
 			break;
 		}
@@ -518,17 +524,13 @@ static void default_columns(struct opts *o, int version)
 	if (o->cols)
 		return;
 	if (o->fmt != FMT_TEXT) {
-		o->cols = calloc(ncolumns, sizeof(*o->cols));
-		if (!o->cols)
-			exit(1);
+		o->cols = xcalloc(ncolumns, sizeof(*o->cols));
 		for (size_t i = 0; i < ncolumns; i++)
 			o->cols[i] = &columns[i];
 		o->ncols = ncolumns;
 		return;
 	}
-	o->cols = calloc(n, sizeof(*o->cols));
-	if (!o->cols)
-		exit(1);
+	o->cols = xcalloc(n, sizeof(*o->cols));
 	for (size_t i = 0; i < n; i++)
 		o->cols[i] = col_find(keys[i]);
 	o->ncols = n;
@@ -657,12 +659,10 @@ static void order_memsw(struct edit_plan *plans, size_t n)
 /* Every change is checked before the first is written. */
 static int run_sets(const struct opts *o, struct cgfs *cg)
 {
-	struct edit_plan *plans = calloc(o->nsets, sizeof(*plans));
+	struct edit_plan *plans = xcalloc(o->nsets, sizeof(*plans));
 	int version = cgfs_version(cg), status = 0;
 	char err[600];
 
-	if (!plans)
-		return 1;
 	for (size_t i = 0; i < o->nsets; i++) {
 		const struct knob *k;
 		const char *value;
@@ -756,10 +756,7 @@ static int run_sets(const struct opts *o, struct cgfs *cg)
 static int apply_config(struct opts *o, struct config *cfg)
 {
 	char err[600], path[512] = "memcgtoprc";
-	static const char *const sets[] = {
-		"overview", "LRU", "reclaim", "events", "limits", "custom",
-	};
-	int r, ok = 0;
+	int r;
 
 	config_path(path, sizeof(path));
 	r = config_load(cfg, err, sizeof(err));
@@ -770,18 +767,15 @@ static int apply_config(struct opts *o, struct config *cfg)
 	if ((cfg->has & CONFIG_HAS_DELAY) && !o->delay_given)
 		o->delay = cfg->delay;
 	if ((cfg->has & CONFIG_HAS_SORT) && !o->sort_given) {
-		const char *k = cfg->sort + (cfg->sort[0] == '+' ||
-					     cfg->sort[0] == '-');
+		const char *k;
 
-		if (!col_find(k)) {
+		o->sort = sort_spec(cfg->sort, &o->sort_desc, &k);
+		if (!o->sort) {
 			fprintf(stderr, "memcgtop: %s: line %u: sort: unknown "
 				"column '%s'\n", path, cfg->sort_line, k);
 			config_free(cfg);
 			return -EINVAL;
 		}
-		o->sort = col_find(k);
-		o->sort_desc = cfg->sort[0] == '-' ? 1 : cfg->sort[0] == '+' ?
-			0 : o->sort->unit != U_PATH;
 	}
 	if ((cfg->has & CONFIG_HAS_CUSTOM) && !o->cols_arg) {
 		if (col_parse_list(cfg->custom, &o->cols, &o->ncols, err,
@@ -794,9 +788,7 @@ static int apply_config(struct opts *o, struct config *cfg)
 		o->cols_arg = cfg->custom;
 	}
 	if (cfg->has & CONFIG_HAS_SET) {
-		for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
-			ok |= strcmp(cfg->set, sets[i]) == 0;
-		if (!ok) {
+		if (!tui_set_known(cfg->set)) {
 			fprintf(stderr, "memcgtop: %s: line %u: columns: "
 				"unknown set '%s' (overview, LRU, reclaim, "
 				"events, limits, custom)\n", path,
@@ -854,29 +846,17 @@ static int write_output(struct out_ctx *out, const char *file, char *err,
 	out_begin(out);
 	out_iteration(out);
 	out->f = stdout;
-	if (fflush(f) != 0 || ferror(f) || fsync(fd) != 0)
-		r = -(errno ? errno : EIO);
-	if (fclose(f) != 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, file) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
+	r = atomic_replace(f, AT_FDCWD, tmp, file);
+	if (r < 0)
 		snprintf(err, errlen, "--output %s: %s", file, strerror(-r));
-	}
 	return r;
 }
 
-struct sortarg {
-	const struct opts *o;
-	const struct model *m;
-};
-
 static int sort_cmp(const struct mgroup *a, const struct mgroup *b, void *ctx)
 {
-	const struct sortarg *s = ctx;
+	const struct opts *o = ctx;
 
-	return col_compare(s->o->sort, s->m, a, b, s->o->sort_desc);
+	return col_compare(o->sort, a, b, o->sort_desc);
 }
 
 /* Batch runs that write files (--output, --record) stop between
@@ -887,18 +867,6 @@ static volatile sig_atomic_t stop_signal;
 static void on_stop(int sig)
 {
 	stop_signal = sig;
-}
-
-static void catch_stop_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 }
 
 static void sleep_until(double deadline)
@@ -912,22 +880,46 @@ static void sleep_until(double deadline)
 		;
 }
 
-static double mono_now(void)
+/* The screen, with the settings file under the command line. */
+static int run_screen(struct opts *o, struct cgfs *cg)
 {
-	struct timespec ts;
+	struct config cfg;
+	struct tui_opts to;
+	char err[512];
+	int status;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	/* The audit log is opened where a change can be made: the screen,
+	 * without --readonly (--set opens it itself). */
+	if (o->audit_log && !o->readonly &&
+	    audit_open(o->audit_log, err, sizeof(err)) < 0) {
+		fprintf(stderr, "memcgtop: %s\n", err);
+		return 1;
+	}
+	if (apply_config(o, &cfg) < 0)
+		return 2;
+	to = (struct tui_opts){
+		.cg = cg, .delay = o->delay, .sort = o->sort,
+		.sort_desc = o->sort_desc,
+		.custom = o->cols_arg ? o->cols : NULL,
+		.ncustom = o->ncols, .maxdepth = o->maxdepth,
+		.filter = o->filter, .ascii = o->ascii,
+		.no_color = o->no_color, .theme = o->theme,
+		.set_name = (cfg.has & CONFIG_HAS_SET) ? cfg.set : NULL,
+		.folded = cfg.folded, .nfolded = cfg.nfolded,
+		.recording = o->record != NULL,
+	};
+	status = tui_run(&to);
+	config_free(&cfg);
+	return status;
 }
 
-int main(int argc, char **argv)
+/* Batch: o->iterations samples printed (0: until stopped), each with
+ * rates over the interval before it. */
+static int run_batch(struct opts *o, struct cgfs *cg)
 {
 	struct snapshot snap = { 0 };
 	struct model m;
-	struct opts o;
 	struct out_ctx out = { 0 };
-	struct sortarg sa;
-	struct cgfs *cg = NULL;
 	uint64_t fields = 0;
 	int *order = NULL, *rows = NULL;
 	unsigned char *match = NULL;
@@ -936,106 +928,43 @@ int main(int argc, char **argv)
 	double next;
 	int r, status = 0;
 
-	parse_args(argc, argv, &o);
-	if (!o.batch && !isatty(STDOUT_FILENO) && !o.nsets)
-		o.batch = 1;
-	if (o.iterations < 0)
-		o.iterations = o.batch ? 1 : 0;
-
-	r = cgfs_open(&o.cg, &cg, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "memcgtop: %s\n", err);
-		return 1;
-	}
-	if (o.readonly)
-		cgfs_set_readonly(cg);
-	if (o.nsets) {
-		status = run_sets(&o, cg);
-		free(o.sets);
-		free(o.cols);
-		cgfs_close(cg);
-		return status;
-	}
-	if (o.record && cgfs_record(cg, o.record, o.record_max, err,
-				    sizeof(err)) < 0) {
-		fprintf(stderr, "memcgtop: %s\n", err);
-		cgfs_close(cg);
-		return 1;
-	}
-	/* The audit log is opened where a change can be made: the screen,
-	 * without --readonly (--set opens it itself). */
-	if (o.audit_log && !o.batch && !o.readonly &&
-	    audit_open(o.audit_log, err, sizeof(err)) < 0) {
-		fprintf(stderr, "memcgtop: %s\n", err);
-		cgfs_close(cg);
-		return 1;
-	}
-	if (!o.batch) {
-		struct config cfg;
-		struct tui_opts to;
-
-		r = apply_config(&o, &cfg);
-		if (r < 0) {
-			cgfs_close(cg);
-			return 2;
-		}
-		to = (struct tui_opts){
-			.cg = cg, .delay = o.delay, .sort = o.sort,
-			.sort_desc = o.sort_desc,
-			.custom = o.cols_arg ? o.cols : NULL,
-			.ncustom = o.ncols, .maxdepth = o.maxdepth,
-			.filter = o.filter, .ascii = o.ascii,
-			.no_color = o.no_color, .theme = o.theme,
-			.set_name = (cfg.has & CONFIG_HAS_SET) ? cfg.set : NULL,
-			.folded = cfg.folded, .nfolded = cfg.nfolded,
-			.recording = o.record != NULL,
-		};
-
-		status = tui_run(&to);
-		config_free(&cfg);
-		free(o.cols);
-		cgfs_close(cg);
-		return status;
-	}
-	default_columns(&o, cgfs_version(cg));
-	for (size_t i = 0; i < o.ncols; i++)
-		fields |= o.cols[i]->fields;
-	fields |= o.sort->fields;
+	default_columns(o, cgfs_version(cg));
+	for (size_t i = 0; i < o->ncols; i++)
+		fields |= o->cols[i]->fields;
+	fields |= o->sort->fields;
 
 	model_init(&m, cgfs_version(cg));
 	out.f = stdout;
-	out.fmt = o.fmt;
-	out.cols = o.cols;
-	out.ncols = o.ncols;
-	out.human = !o.raw;
+	out.fmt = o->fmt;
+	out.cols = o->cols;
+	out.ncols = o->ncols;
+	out.human = !o->raw;
 	out.mode = cgfs_mode(cg);
 	out.root = cgfs_root(cg);
 	out.version = cgfs_version(cg);
 	out.m = &m;
-	sa.o = &o;
-	sa.m = &m;
 
 	/* Every printed iteration has rates: the first one comes from two
 	 * samples one interval apart. */
-	next = mono_now();
-	if (o.output || o.record)
-		catch_stop_signals();
-	for (long it = 0; o.iterations == 0 || it <= o.iterations; it++) {
+	next = clock_mono();
+	if (o->output || o->record)
+		stopsig_catch(on_stop, 0, NULL);
+	for (long it = 0; o->iterations == 0 || it <= o->iterations; it++) {
 		size_t n, k = 0;
 		int start_depth;
 
 		if (it > 0 && !cgfs_is_series(cg)) {
-			next += o.delay;
+			next += o->delay;
 			/* After a stall (a stopped process, a refresh longer
 			 * than the interval), start afresh rather than catch
 			 * up with iterations milliseconds apart. */
-			if (next < mono_now())
-				next = mono_now() + o.delay;
+			if (next < clock_mono())
+				next = clock_mono() + o->delay;
 			sleep_until(next);
 		}
 		if (stop_signal)
 			break;
-		r = cgfs_refresh(cg, fields, o.maxdepth, &snap, err,
+		r = cgfs_refresh(cg, fields, o->maxdepth, &snap, err,
 				 sizeof(err));
 		if (r == -ENODATA)
 			break;	/* a recorded series ends here */
@@ -1051,7 +980,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (it == 0) {
-			if (!o.output)
+			if (!o->output)
 				out_begin(&out);
 			continue;
 		}
@@ -1059,26 +988,20 @@ int main(int argc, char **argv)
 			free(order);
 			free(rows);
 			free(match);
-			order = malloc(m.n * sizeof(*order));
-			rows = malloc(m.n * sizeof(*rows));
-			match = malloc(m.n);
-			if (!order || !rows || !match) {
-				fprintf(stderr, "memcgtop: %s\n",
-					strerror(ENOMEM));
-				status = 1;
-				break;
-			}
+			order = xreallocarray(NULL, m.n, sizeof(*order));
+			rows = xreallocarray(NULL, m.n, sizeof(*rows));
+			match = xmalloc(m.n);
 			order_cap = m.n;
 		}
-		n = model_order(&m, sort_cmp, &sa, order);
+		n = model_order(&m, sort_cmp, o, order);
 		start_depth = m.n ? m.groups[0]->depth : 0;
-		if (o.filter) {
+		if (o->filter) {
 			/* Matches and their ancestors, as on the screen: a
 			 * match keeps its place in the tree and its name is
 			 * read below its parents'. */
 			memset(match, 0, m.n);
 			for (size_t i = 0; i < m.n; i++) {
-				if (!strstr(m.groups[i]->path, o.filter))
+				if (!strstr(m.groups[i]->path, o->filter))
 					continue;
 				for (int g = (int)i; g >= 0 && !match[g];
 				     g = m.groups[g]->parent)
@@ -1086,7 +1009,7 @@ int main(int argc, char **argv)
 			}
 		}
 		for (size_t i = 0; i < n; i++) {
-			if (o.filter && !match[order[i]])
+			if (o->filter && !match[order[i]])
 				continue;
 			rows[k++] = order[i];
 		}
@@ -1094,8 +1017,8 @@ int main(int argc, char **argv)
 		out.nrows = k;
 		out.start_depth = start_depth;
 		out.iteration = (unsigned)it;
-		if (o.output) {
-			if (write_output(&out, o.output, err, sizeof(err)) < 0) {
+		if (o->output) {
+			if (write_output(&out, o->output, err, sizeof(err)) < 0) {
 				fprintf(stderr, "memcgtop: %s\n", err);
 				status = 1;
 				break;
@@ -1114,13 +1037,49 @@ int main(int argc, char **argv)
 	free(order);
 	free(rows);
 	free(match);
-	free(o.cols);
 	model_free(&m);
 	snapshot_free(&snap);
-	cgfs_close(cg);
-	if (stop_signal) {
-		signal(stop_signal, SIG_DFL);
-		raise(stop_signal);
+	return status;
+}
+
+/*
+ * Three programs on one hierarchy, opened and closed here: --set (changes,
+ * then exit), batch (-b, a pipe, --output) and the screen.
+ */
+int main(int argc, char **argv)
+{
+	struct opts o;
+	struct cgfs *cg = NULL;
+	char err[512];
+	int status;
+
+	parse_args(argc, argv, &o);
+	if (!o.batch && !isatty(STDOUT_FILENO) && !o.nsets)
+		o.batch = 1;
+	if (o.iterations < 0)
+		o.iterations = o.batch ? 1 : 0;
+
+	if (cgfs_open(&o.cg, &cg, err, sizeof(err)) < 0) {
+		fprintf(stderr, "memcgtop: %s\n", err);
+		return 1;
 	}
+	if (o.readonly)
+		cgfs_set_readonly(cg);
+	if (o.nsets)
+		status = run_sets(&o, cg);
+	else if (o.record && cgfs_record(cg, o.record, o.record_max, err,
+					 sizeof(err)) < 0) {
+		fprintf(stderr, "memcgtop: %s\n", err);
+		status = 1;
+	} else if (o.batch) {
+		status = run_batch(&o, cg);
+	} else {
+		status = run_screen(&o, cg);
+	}
+	free(o.sets);
+	free(o.cols);
+	cgfs_close(cg);
+	/* A batch run stopped by a signal dies of it, its files whole. */
+	stopsig_die(stop_signal);
 	return status;
 }

@@ -7,6 +7,7 @@
 #include "model.h"
 #include "hash.h"
 #include "parse.h"
+#include "xalloc.h"
 
 int field_is_counter(enum field f)
 {
@@ -144,10 +145,8 @@ static int ensure_table(struct model *m, size_t n)
 	if (cap <= m->table_cap)
 		return 0;
 	/* Grows only; rehashing happens in model_update anyway. */
-	struct mgroup **t = calloc(cap, sizeof(*t));
+	struct mgroup **t = xcalloc(cap, sizeof(*t));
 
-	if (!t)
-		return -ENOMEM;
 	for (size_t i = 0; i < m->table_cap; i++)
 		if (m->table[i])
 			*slot(t, cap, m->table[i]->path,
@@ -191,16 +190,11 @@ int model_update(struct model *m, const struct snapshot *snap)
 	if (r < 0)
 		return r;
 	if (snap->n > m->cap) {
-		struct mgroup **ng = realloc(m->groups, snap->n * sizeof(*ng));
-
-		if (!ng)
-			return -ENOMEM;
-		m->groups = ng;
+		m->groups = xreallocarray(m->groups, snap->n,
+					  sizeof(*m->groups));
 		m->cap = snap->n;
 	}
-	newt = calloc(m->table_cap, sizeof(*newt));
-	if (!newt)
-		return -ENOMEM;
+	newt = xcalloc(m->table_cap, sizeof(*newt));
 
 	m->dt = m->refreshes ? snap->mono - m->mono : 0;
 	m->mono = snap->mono;
@@ -221,20 +215,8 @@ int model_update(struct model *m, const struct snapshot *snap)
 		} else {
 			const char *slash;
 
-			g = calloc(1, sizeof(*g));
-			if (g)
-				g->path = malloc(sg->path_len + 1);
-			if (!g || !g->path) {
-				/* Nothing was taken out of the old table: the
-				 * model stays as it was before this refresh. */
-				group_free(g);
-				for (size_t j = 0; j < i; j++) {
-					m->groups[j]->cur = m->groups[j]->prev;
-					m->groups[j]->gen = m->refreshes;
-				}
-				free(newt);
-				return -ENOMEM;
-			}
+			g = xcalloc(1, sizeof(*g));
+			g->path = xmalloc(sg->path_len + 1);
 			memcpy(g->path, path, sg->path_len + 1);
 			g->path_len = sg->path_len;
 			slash = strrchr(g->path, '/');
@@ -313,28 +295,16 @@ size_t model_order(const struct model *m, model_cmp_fn cmp, void *ctx,
 	if (n == 0)
 		return 0;
 	/* Children of each group, contiguous (CSR); then sorted per level. */
-	kids = malloc(n * sizeof(int));
-	start = calloc(n + 1, sizeof(int));
-	stack = malloc(n * sizeof(int));
-	if (!kids || !start || !stack) {
-		free(kids);
-		free(start);
-		free(stack);
-		return 0;
-	}
+	kids = xreallocarray(NULL, n, sizeof(int));
+	start = xcalloc(n + 1, sizeof(int));
+	stack = xreallocarray(NULL, n, sizeof(int));
 	for (size_t i = 1; i < n; i++)
 		start[m->groups[i]->parent + 1]++;
 	for (size_t i = 0; i < n; i++)
 		start[i + 1] += start[i];
 	{
-		int *fill = calloc(n, sizeof(int));
+		int *fill = xcalloc(n, sizeof(int));
 
-		if (!fill) {
-			free(kids);
-			free(start);
-			free(stack);
-			return 0;
-		}
 		for (size_t i = 1; i < n; i++) {
 			int p = m->groups[i]->parent;
 

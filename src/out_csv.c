@@ -31,7 +31,7 @@ void out_csv(struct out_ctx *o)
 				fmt_csv_field(o->f, g->path, g->path_len);
 				continue;
 			}
-			v = col_value(c, o->m, g);
+			v = col_value(c, g);
 			if (v.kind == CV_NA)
 				continue;
 			col_format(c, v, 0, buf, sizeof(buf));

@@ -19,12 +19,10 @@ static void sys_num(FILE *f, const char *key, const struct model *m,
 static void sys_psi(FILE *f, const char *key, const struct model *m,
 		    enum sysfield s)
 {
-	fprintf(f, ",\"%s\":", key);
-	if (m->sys.valid & FBIT(s))
-		fprintf(f, "%" PRIu64 ".%02" PRIu64, m->sys.v[s] / 100,
-			m->sys.v[s] % 100);
-	else
-		fputs("null", f);
+	char v[32];
+
+	fprintf(f, ",\"%s\":%s", key,
+		col_sys_psi(m, s, v, sizeof(v)) ? v : "null");
 }
 
 void out_json(struct out_ctx *o)
@@ -63,7 +61,7 @@ void out_json(struct out_ctx *o)
 				fmt_json_string(o->f, g->path, g->path_len);
 				continue;
 			}
-			v = col_value(c, m, g);
+			v = col_value(c, g);
 			if (v.kind == CV_NA) {
 				fputs("null", o->f);
 			} else if (v.kind == CV_MAX) {

@@ -18,8 +18,7 @@
 
 static int exported(const struct column *c)
 {
-	return c->unit != U_PATH && c->unit != U_RATE &&
-		!(c->unit == U_INT && c->field < 0);
+	return c->kind == CK_VALUE && c->unit != U_RATE;
 }
 
 static void family(struct out_ctx *o, const char *name, const char *type,
@@ -55,11 +54,12 @@ static void sys_counter(struct out_ctx *o, const char *name, const char *help,
 static void sys_psi(struct out_ctx *o, const char *name, const char *help,
 		    enum sysfield s)
 {
-	if (!(o->m->sys.valid & FBIT(s)))
+	char v[32];
+
+	if (!col_sys_psi(o->m, s, v, sizeof(v)))
 		return;
 	family(o, name, "gauge", NULL, help);
-	fprintf(o->f, "%s %" PRIu64 ".%02" PRIu64 "\n", name,
-		o->m->sys.v[s] / 100, o->m->sys.v[s] % 100);
+	fprintf(o->f, "%s %s\n", name, v);
 }
 
 void out_openmetrics(struct out_ctx *o)
@@ -92,7 +92,7 @@ void out_openmetrics(struct out_ctx *o)
 		if (!exported(c))
 			continue;
 		for (size_t r = 0; r < o->nrows && !any; r++)
-			any = col_value(c, o->m, o->m->groups[o->rows[r]]).kind
+			any = col_value(c, o->m->groups[o->rows[r]]).kind
 				!= CV_NA;
 		if (!any)
 			continue;	/* a family with no sample says nothing */
@@ -109,7 +109,7 @@ void out_openmetrics(struct out_ctx *o)
 		}
 		for (size_t r = 0; r < o->nrows; r++) {
 			const struct mgroup *g = o->m->groups[o->rows[r]];
-			struct cval v = col_value(c, o->m, g);
+			struct cval v = col_value(c, g);
 
 			if (v.kind == CV_NA)
 				continue;

@@ -7,6 +7,7 @@
 
 #include "fmt.h"
 #include "out.h"
+#include "xalloc.h"
 #include "parse.h"
 
 static void header(struct out_ctx *o)
@@ -59,7 +60,7 @@ static int value_width(const struct out_ctx *o, const struct column *c)
 	int w = c->width;
 
 	for (size_t r = 0; r < o->nrows; r++) {
-		col_format(c, col_value(c, o->m, o->m->groups[o->rows[r]]),
+		col_format(c, col_value(c, o->m->groups[o->rows[r]]),
 			   o->human, buf, sizeof(buf));
 		if ((int)strlen(buf) > w)
 			w = (int)strlen(buf);
@@ -76,12 +77,7 @@ void out_text(struct out_ctx *o)
 	char buf[64], name[1100];
 	size_t n = o->ncols, path = o->ncols, gw = strlen("GROUP");
 	const char *sep;
-	int last, *w = calloc(n ? n : 1, sizeof(*w));
-
-	if (!w) {
-		fputs("memcgtop: out of memory\n", stderr);
-		exit(1);
-	}
+	int last, *w = xcalloc(n, sizeof(*w));
 
 	if (o->iteration > 1)
 		fputc('\n', o->f);
@@ -123,7 +119,7 @@ void out_text(struct out_ctx *o)
 			const struct column *c = o->cols[i];
 
 			if (c->unit != U_PATH) {
-				col_format(c, col_value(c, o->m, g), o->human,
+				col_format(c, col_value(c, g), o->human,
 					   buf, sizeof(buf));
 				fprintf(o->f, "%s%*s", sep, w[i], buf);
 			} else if (i == path && !last) {

@@ -336,3 +336,16 @@ fail:
 	free(slot);
 	return -EINVAL;
 }
+
+int parse_interval(const char *s, double *ret)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0.05 || v > 86400)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}

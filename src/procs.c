@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "procs.h"
+#include "xalloc.h"
 
 enum { I_PID, I_USER, I_RSS, I_SWAP, I_CMDLINE, I_CMD, I_NR };
 
@@ -35,9 +36,7 @@ int procs_lookup(const int *pids, size_t n, struct proc_row **ret_rows,
 	*ret_n = 0;
 	if (n == 0)
 		return 0;
-	rows = calloc(n, sizeof(*rows));
-	if (!rows)
-		return -ENOMEM;
+	rows = xcalloc(n, sizeof(*rows));
 	if (procps_pids_new(&info, items, I_NR) < 0) {
 		free(rows);
 		return -EIO;

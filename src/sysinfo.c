@@ -14,6 +14,7 @@
 #include "parse.h"
 #include "record.h"
 #include "sysinfo.h"
+#include "xalloc.h"
 
 struct sysinfo_src {
 	char *dir;		/* NULL: live, through libproc2 */
@@ -32,18 +33,12 @@ void sysinfo_record(struct sysinfo_src *s, struct recorder *r)
 
 int sysinfo_open(const char *procdir, struct sysinfo_src **ret_src)
 {
-	struct sysinfo_src *s = calloc(1, sizeof(*s));
+	struct sysinfo_src *s = xcalloc(1, sizeof(*s));
 	struct stat st;
 	char path[PATH_MAX];
 
-	if (!s)
-		return -ENOMEM;
 	if (procdir) {
-		s->dir = strdup(procdir);
-		if (!s->dir) {
-			free(s);
-			return -ENOMEM;
-		}
+		s->dir = xstrdup(procdir);
 		snprintf(path, sizeof(path), "%s/timestamps", procdir);
 		s->series = stat(path, &st) == 0;
 	} else {

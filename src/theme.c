@@ -12,6 +12,7 @@
 
 #include "fmt.h"
 #include "theme.h"
+#include "xalloc.h"
 
 #ifndef THEMEDIR
 #define THEMEDIR "/usr/local/share/memcgtop/themes"
@@ -388,11 +389,7 @@ static int read_file(const char *path, char **ret_buf, size_t *ret_len)
 		close(fd);
 		return -EINVAL;
 	}
-	buf = malloc(THEME_FILE_MAX + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
+	buf = xmalloc(THEME_FILE_MAX + 1);
 	while (len < THEME_FILE_MAX + 1) {
 		ssize_t n = read(fd, buf + len, THEME_FILE_MAX + 1 - len);
 

@@ -67,6 +67,8 @@ suite "BPF collector against the files (live v1)" env BPFDUMP=$BUILD/bpfdump tes
 suite "BPF collector against the files (live v1, ASan+UBSan)" env BPFDUMP=build/asan/bpfdump tests/live/bpf-v1.sh
 suite "edit dialog (tmux, live v1)" tests/tui/edit.sh
 suite "edit dialog (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/edit.sh
+suite "views read no file to draw (tmux, strace, live v1)" tests/tui/noread.sh
+suite "views read no file to draw (tmux, strace, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/noread.sh
 suite "signals, terminal loss (tmux)" tests/tui/signals.sh
 suite "signals, terminal loss (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/signals.sh
 suite "valgrind (memcheck)" tests/valgrind.sh

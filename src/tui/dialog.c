@@ -16,6 +16,7 @@
 #include "fmt.h"
 #include "parse.h"
 #include "tui_int.h"
+#include "xalloc.h"
 
 static void clear_plans(struct tui *t)
 {
@@ -49,13 +50,9 @@ static void add_line(struct tui *t, int attr, const char *fmt, ...)
 	va_list ap;
 
 	if (t->ed.nlines == t->ed.caplines) {
-		size_t nc = t->ed.caplines ? t->ed.caplines * 2 : 16;
-		struct dialog_line *nl = realloc(t->ed.lines, nc * sizeof(*nl));
-
-		if (!nl)
-			return;
-		t->ed.lines = nl;
-		t->ed.caplines = nc;
+		t->ed.caplines = t->ed.caplines ? t->ed.caplines * 2 : 16;
+		t->ed.lines = xreallocarray(t->ed.lines, t->ed.caplines,
+					    sizeof(*t->ed.lines));
 	}
 	l = &t->ed.lines[t->ed.nlines++];
 	l->attr = attr;
@@ -99,19 +96,14 @@ static int take_targets(struct tui *t)
 	t->ed.npaths = 0;
 	for (size_t i = 0; i < t->m.n; i++)
 		n += (t->m.groups[i]->view & VIEW_TAGGED) != 0;
-	t->ed.paths = calloc(n ? n : 1, sizeof(char *));
-	if (!t->ed.paths)
-		return -1;
+	t->ed.paths = xcalloc(n ? n : 1, sizeof(char *));
 	/* In the order of the tree on the screen. */
 	for (size_t i = 0; i < t->norder && n; i++)
 		if (t->m.groups[t->order[i]]->view & VIEW_TAGGED)
 			t->ed.paths[t->ed.npaths++] =
-				strdup(t->m.groups[t->order[i]]->path);
+				xstrdup(t->m.groups[t->order[i]]->path);
 	if (!n && sel)
-		t->ed.paths[t->ed.npaths++] = strdup(sel->path);
-	for (size_t i = 0; i < t->ed.npaths; i++)
-		if (!t->ed.paths[i])
-			return -1;
+		t->ed.paths[t->ed.npaths++] = xstrdup(sel->path);
 	return t->ed.npaths ? 0 : -1;
 }
 
@@ -140,18 +132,39 @@ void tui_dialog_open(struct tui *t)
 	t->ed.undo = 0;
 	clear_plans(t);
 	t->ed.stage = ED_PICK;
+	t->ed.loaded = 0;
+	tui_dialog_load(t);
+}
+
+/* Reads what the knob table and the prompt show: once when the dialog
+ * opens, then once per refresh. */
+void tui_dialog_load(struct tui *t)
+{
+	if (t->ed.stage != ED_PICK && t->ed.stage != ED_VALUE)
+		return;
+	if (t->ed.loaded && t->ed.loaded_refresh == t->m.refreshes)
+		return;
+	for (size_t i = 0; i < t->ed.nknobs; i++) {
+		const struct knob *k = t->ed.knobs[i];
+
+		t->ed.why[i] = edit_disabled(t->cg, t->ed.paths[0], k);
+		t->ed.now_ok[i] = k->kind != KNOB_RECLAIM &&
+			cgfs_read_knob(t->cg, t->ed.paths[0], k->file,
+				       t->ed.now[i], sizeof(t->ed.now[i])) == 0;
+		if (!t->ed.now_ok[i])
+			snprintf(t->ed.now[i], sizeof(t->ed.now[i]), "-");
+	}
+	t->ed.loaded = 1;
+	t->ed.loaded_refresh = t->m.refreshes;
 }
 
 /* Plans the change for every target; problems are listed, not fatal. */
 static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 {
 	char err[600], old[80], new[80];
-	int syntax_only = 1;
 
 	clear_plans(t);
-	t->ed.plans = calloc(t->ed.npaths, sizeof(*t->ed.plans));
-	if (!t->ed.plans)
-		return;
+	t->ed.plans = xcalloc(t->ed.npaths, sizeof(*t->ed.plans));
 	add_line(t, t->attr[TE_HEADER], "Change %s (%s)%s", k->name, k->file,
 		 t->ed.undo ? ": undo" : "");
 	for (size_t i = 0; i < t->ed.npaths; i++) {
@@ -163,7 +176,6 @@ static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 				 t->ed.paths[i], err);
 			continue;
 		}
-		syntax_only = 0;
 		t->ed.nplans++;
 		show_value(k, p->old, old, sizeof(old));
 		if (!strcmp(p->shown, "max"))
@@ -174,7 +186,6 @@ static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 		if (p->warn[0])
 			add_line(t, t->attr[TE_NEAR_LIMIT], "      %s", p->warn);
 	}
-	(void)syntax_only;
 	if (t->ed.nplans && cgfs_is_live(t->cg) && !audit_has_file() &&
 	    !audit_syslog_listening())
 		add_line(t, t->attr[TE_NEAR_LIMIT], "No syslog is listening on "
@@ -197,7 +208,7 @@ static void apply_all(struct tui *t)
 	t->ed.nlines = 0;
 	add_line(t, t->attr[TE_HEADER], "Changed %s (%s)", t->ed.k->name,
 		 t->ed.k->file);
-	u = calloc(t->ed.nplans ? t->ed.nplans : 1, sizeof(*u));
+	u = xcalloc(t->ed.nplans, sizeof(*u));
 	for (size_t i = 0; i < t->ed.nplans; i++) {
 		struct edit_plan *p = &t->ed.plans[i];
 		struct edit_result r;
@@ -211,7 +222,7 @@ static void apply_all(struct tui *t)
 				 p->k->kind == KNOB_RECLAIM ? "" : r.now,
 				 r.audit_failed ?
 				 " (not recorded in the audit log)" : "");
-			if (u && p->k->kind != KNOB_RECLAIM &&
+			if (p->k->kind != KNOB_RECLAIM &&
 			    strcmp(p->old, "-")) {
 				struct undo *x = &u[nu++];
 
@@ -265,15 +276,11 @@ void tui_undo(struct tui *t)
 	for (size_t i = 0; i < t->ed.npaths; i++)
 		free(t->ed.paths[i]);
 	free(t->ed.paths);
-	t->ed.paths = calloc(t->nundo, sizeof(char *));
-	texts = calloc(t->nundo, sizeof(char *));
-	if (!t->ed.paths || !texts) {
-		free(texts);
-		return;
-	}
+	t->ed.paths = xcalloc(t->nundo, sizeof(char *));
+	texts = xcalloc(t->nundo, sizeof(char *));
 	t->ed.npaths = 0;
 	for (size_t i = 0; i < t->nundo; i++) {
-		t->ed.paths[t->ed.npaths] = strdup(t->undo[i].path);
+		t->ed.paths[t->ed.npaths] = xstrdup(t->undo[i].path);
 		texts[t->ed.npaths++] = t->undo[i].old;
 	}
 	t->ed.k = t->undo[0].k;
@@ -282,7 +289,7 @@ void tui_undo(struct tui *t)
 	free(texts);
 }
 
-int tui_dialog_key(struct tui *t, int ch)
+void tui_dialog_key(struct tui *t, int ch)
 {
 	switch (t->ed.stage) {
 	case ED_PICK:
@@ -293,7 +300,7 @@ int tui_dialog_key(struct tui *t, int ch)
 			t->ed.sel++;
 		else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
 			const struct knob *k = t->ed.knobs[t->ed.sel];
-			const char *why = edit_disabled(t->cg, t->ed.paths[0], k);
+			const char *why = t->ed.why[t->ed.sel];
 
 			if (why && t->ed.npaths == 1) {
 				tui_message(t, 1, "%s: %s", k->name, why);
@@ -309,7 +316,7 @@ int tui_dialog_key(struct tui *t, int ch)
 			t->ed.stage = ED_NONE;
 			tui_message(t, 0, "edit cancelled");
 		}
-		return 1;
+		return;
 	case ED_CONFIRM:
 		if (ch == 'y' && t->ed.nplans) {
 			apply_all(t);
@@ -317,16 +324,15 @@ int tui_dialog_key(struct tui *t, int ch)
 			t->ed.stage = ED_NONE;
 			tui_message(t, 0, "nothing changed");
 		}
-		return 1;
+		return;
 	case ED_RESULT:
 		t->ed.stage = ED_NONE;
 		if (ch == 'u' && t->ed.offer_undo)
 			tui_undo(t);
-		return 1;
+		return;
 	default:
-		return 0;
+		return;
 	}
-	return 1;
 }
 
 /* Enter in the value line: plan, then confirm. */
@@ -363,16 +369,14 @@ void tui_dialog_value(struct tui *t)
 const char *tui_dialog_prompt(struct tui *t, char *buf, size_t len)
 {
 	char now[64] = "?";
+	size_t i = 0;
 
+	while (i < t->ed.nknobs && t->ed.knobs[i] != t->ed.k)
+		i++;
 	if (t->ed.k->kind == KNOB_RECLAIM)
 		snprintf(now, sizeof(now), "write-only");
-	else if (cgfs_read_knob(t->cg, t->ed.paths[0], t->ed.k->file, now,
-				sizeof(now)) == 0) {
-		char raw[64];
-
-		snprintf(raw, sizeof(raw), "%s", now);
-		show_value(t->ed.k, raw, now, sizeof(now));
-	}
+	else if (i < t->ed.nknobs && t->ed.now_ok[i])
+		show_value(t->ed.k, t->ed.now[i], now, sizeof(now));
 	{
 		char safe[600];
 
@@ -401,19 +405,10 @@ void tui_draw_dialog(struct tui *t)
 		attrset(A_NORMAL);
 		for (size_t i = 0; i < t->ed.nknobs && y < LINES - 1; i++) {
 			const struct knob *k = t->ed.knobs[i];
-			const char *why = edit_disabled(t->cg, t->ed.paths[0], k);
-			char now[64] = "-", line[400];
+			const char *why = t->ed.why[i];
+			char now[64], line[400];
 
-			if (k->kind != KNOB_RECLAIM &&
-			    cgfs_read_knob(t->cg, t->ed.paths[0], k->file, now,
-					   sizeof(now)) < 0)
-				snprintf(now, sizeof(now), "-");
-			{
-				char raw[64];
-
-				snprintf(raw, sizeof(raw), "%s", now);
-				show_value(k, raw, now, sizeof(now));
-			}
+			show_value(k, t->ed.now[i], now, sizeof(now));
 			snprintf(line, sizeof(line), " %-11s %-28s %-20s %s",
 				 k->name, k->file, now, why ? why : k->help);
 			attrset((int)i == t->ed.sel ? t->attr[TE_SELECTED] :
@@ -443,6 +438,4 @@ void tui_draw_dialog(struct tui *t)
 		}
 		attrset(A_NORMAL);
 	}
-	/* A value refused while still being typed: its reason above the
-	 * prompt, which stays for fixing. */
 }

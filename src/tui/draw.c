@@ -30,6 +30,14 @@ const char *tui_set_name(int set)
 	return set_names[set];
 }
 
+int tui_set_known(const char *name)
+{
+	for (int s = 0; s < SET_NR; s++)
+		if (!strcmp(name, set_names[s]))
+			return 1;
+	return 0;
+}
+
 /* Header lines above the list and the status line below it. */
 #define HEADER_LINES 4
 
@@ -188,10 +196,9 @@ static void draw_header(const struct tui *t)
 	fill(1, vx, A_NORMAL);
 
 	snprintf(line, sizeof(line), "Columns: %s  Sort: %s %s  Groups: %zu "
-		 "shown of %zu%s%s%s", set_names[t->cur_set], t->sort->key,
+		 "shown of %zu%s%s", set_names[t->cur_set], t->sort->key,
 		 t->sort_desc ? "desc" : "asc", t->nvis, m->n,
-		 t->filter[0] ? "  Filter: " : "", t->filter,
-		 t->search[0] ? "" : "");
+		 t->filter[0] ? "  Filter: " : "", t->filter);
 	vx = 0;
 	put(t, 2, &vx, line, A_NORMAL, 0);
 	fill(2, vx, A_NORMAL);
@@ -508,7 +515,7 @@ static void draw_row(const struct tui *t, int y, size_t vis_idx,
 				put(t, y, &vx, " ", base, 0);
 			continue;
 		}
-		col_format(c, col_value(c, &t->m, g), 1, val, sizeof(val));
+		col_format(c, col_value(c, g), 1, val, sizeof(val));
 		snprintf(cell, sizeof(cell), " %*s", l->w[i], val);
 		put(t, y, &vx, cell, selected ? base : cell_attr(t, c, g), 0);
 	}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
 #include "tui_int.h"
 
 struct binding {
@@ -305,9 +306,9 @@ static void k_undo(struct tui *t)
  */
 static void seek(struct tui *t, long k)
 {
-	size_t n, cur;
+	size_t n;
 
-	cur = cgfs_position(t->cg, &n);
+	cgfs_position(t->cg, &n);
 	if (!n) {
 		tui_message(t, 1, "stepping needs a recording (--root DIR)");
 		return;
@@ -323,7 +324,6 @@ static void seek(struct tui *t, long k)
 	}
 	cgfs_seek(t->cg, (size_t)k);
 	tui_refresh_now(t);
-	(void)cur;
 	tui_message(t, 0, "sample %ld of %zu (paused; t T step, { } first and "
 		    "last)", k + 1, n);
 }
@@ -421,7 +421,6 @@ void tui_list_keys(FILE *f)
 
 static void commit_input(struct tui *t)
 {
-	char *end;
 	double d;
 
 	switch (t->input) {
@@ -438,10 +437,9 @@ static void commit_input(struct tui *t)
 				    "filter cleared%s", t->filter);
 		break;
 	case IN_DELAY:
-		d = strtod(t->line, &end);
-		if (end == t->line || *end || !(d >= 0.05 && d <= 86400)) {
-			tui_message(t, 1, "interval: '%s' is not a number of "
-				    "seconds from 0.05 to 86400", t->line);
+		if (parse_interval(t->line, &d) < 0) {
+			tui_message(t, 1, "interval: '%s' is not "
+				    INTERVAL_RANGE, t->line);
 			break;
 		}
 		t->delay = d;
@@ -491,23 +489,27 @@ static void input_key(struct tui *t, int ch)
 		tui_message(t, 1, "no match for '%s'", t->line);
 }
 
-int tui_key(struct tui *t, int ch)
+void tui_key(struct tui *t, int ch)
 {
 	if (ch == KEY_RESIZE) {
 		t->hscroll = 0;
-		return 1;
+		return;
 	}
 	/* A message lasts until the next key (or a few seconds): what the
 	 * key does may say something new. */
 	tui_message_clear(t);
 	if (t->input != IN_NONE) {
 		input_key(t, ch);
-		return 1;
+		return;
 	}
-	if (t->setup)
-		return tui_setup_key(t, ch);
-	if (t->ed.stage != ED_NONE && t->ed.stage != ED_VALUE)
-		return tui_dialog_key(t, ch);
+	if (t->setup) {
+		tui_setup_key(t, ch);
+		return;
+	}
+	if (t->ed.stage != ED_NONE && t->ed.stage != ED_VALUE) {
+		tui_dialog_key(t, ch);
+		return;
+	}
 	if (t->help) {
 		if (ch == KEY_DOWN || ch == 'j') {
 			if (t->help_top < t->help_max_top)
@@ -516,13 +518,12 @@ int tui_key(struct tui *t, int ch)
 			t->help_top--;
 		else
 			t->help = 0;
-		return 1;
+		return;
 	}
 	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++)
 		for (int k = 0; k < 4 && bindings[i].keys[k]; k++)
 			if (bindings[i].keys[k] == ch) {
 				bindings[i].fn(t);
-				return 1;
+				return;
 			}
-	return 0;
 }

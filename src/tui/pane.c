@@ -11,6 +11,7 @@
 #include "parse.h"
 #include "procs.h"
 #include "tui_int.h"
+#include "xalloc.h"
 
 void tui_pane_free(struct tui *t)
 {
@@ -36,13 +37,8 @@ static void kv_add(const char *k, size_t kl, uint64_t v, void *ctx)
 	struct kvbuild *b = ctx;
 
 	if (b->n == b->cap) {
-		size_t nc = b->cap ? b->cap * 2 : 64;
-		struct statkv *nk = realloc(b->kv, nc * sizeof(*nk));
-
-		if (!nk)
-			return;
-		b->kv = nk;
-		b->cap = nc;
+		b->cap = b->cap ? b->cap * 2 : 64;
+		b->kv = xreallocarray(b->kv, b->cap, sizeof(*b->kv));
 	}
 	if (kl >= sizeof(b->kv[0].key))
 		kl = sizeof(b->kv[0].key) - 1;
@@ -52,10 +48,16 @@ static void kv_add(const char *k, size_t kl, uint64_t v, void *ctx)
 	b->n++;
 }
 
-/* Re-reads the selected group's files once per refresh. */
-static void load(struct tui *t, const struct mgroup *g)
+/* Reads the selected group's files when the pane opens, when the
+ * selection changes and once per refresh; drawing reads what is kept. */
+void tui_pane_load(struct tui *t)
 {
-	int same = t->detail_path && strcmp(t->detail_path, g->path) == 0;
+	const struct mgroup *g = tui_selected(t);
+	int same;
+
+	if (t->pane == PANE_NONE || !g)
+		return;
+	same = t->detail_path && strcmp(t->detail_path, g->path) == 0;
 
 	/* What is loaded depends on the group, the refresh and the pane. */
 	if (same && t->detail_refresh == t->m.refreshes &&
@@ -65,7 +67,7 @@ static void load(struct tui *t, const struct mgroup *g)
 	cgfs_detail_free(&t->detail);
 	if (!same) {
 		free(t->detail_path);
-		t->detail_path = strdup(g->path);
+		t->detail_path = xstrdup(g->path);
 		t->nstat_cur = 0;
 		t->detail_top = 0;
 	}
@@ -314,7 +316,7 @@ static void proc_lines(struct pane_out *p, const struct mgroup *g)
 	       "scroll, p closes)", g->path, t->nprocs);
 	ptitle(p, A_BOLD, "%8s %-12s %8s %8s %s", "PID", "USER", "RSS", "SWAP",
 	       "COMMAND");
-	cut = t->nprocs ? calloc(t->nprocs, 1) : NULL;
+	cut = xcalloc(t->nprocs, 1);
 	for (size_t i = 0; i < t->nprocs; i++) {
 		const struct proc_row *r = &t->procs[i];
 		char rss[16], swp[16];
@@ -322,7 +324,7 @@ static void proc_lines(struct pane_out *p, const struct mgroup *g)
 		fmt_bytes(rss, sizeof(rss), r->rss);
 		fmt_bytes(swp, sizeof(swp), r->swap);
 		if (prow(p, "%8d %-12.12s %8s %8s %s", r->pid, r->user, rss,
-			 swp, r->cmd) && cut) {
+			 swp, r->cmd)) {
 			cut[i] = 1;
 			ncut++;
 		}
@@ -359,7 +361,6 @@ void tui_draw_pane(struct tui *t, int y0, int rows)
 
 	if (!g || rows <= 0)
 		return;
-	load(t, g);
 	draw_lines(t, g, &p);
 	/* The scroll ends where the last line is at the pane's bottom; a
 	 * pane that shrank (fewer lines, a smaller screen) is drawn again

@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "tui_int.h"
+#include "xalloc.h"
 
 static int position(const struct tui *t, const struct column *c)
 {
@@ -70,17 +71,11 @@ static void save(struct tui *t)
 		c.has |= CONFIG_HAS_THEME;
 	}
 	for (size_t i = 0; i < t->m.n; i++) {
-		char **nf;
-
 		if (!(t->m.groups[i]->view & VIEW_FOLDED))
 			continue;
-		nf = realloc(c.folded, (c.nfolded + 1) * sizeof(*nf));
-		if (!nf)
-			break;
-		c.folded = nf;
-		c.folded[c.nfolded] = strdup(t->m.groups[i]->path);
-		if (c.folded[c.nfolded])
-			c.nfolded++;
+		c.folded = xreallocarray(c.folded, c.nfolded + 1,
+					 sizeof(*c.folded));
+		c.folded[c.nfolded++] = xstrdup(t->m.groups[i]->path);
 	}
 	r = config_save(&c, err, sizeof(err));
 	config_free(&c);
@@ -94,7 +89,7 @@ static void save(struct tui *t)
 	}
 }
 
-int tui_setup_key(struct tui *t, int ch)
+void tui_setup_key(struct tui *t, int ch)
 {
 	const struct column *c = &columns[t->setup_sel];
 
@@ -144,7 +139,6 @@ int tui_setup_key(struct tui *t, int ch)
 	default:
 		break;
 	}
-	return 1;
 }
 
 void tui_draw_setup(struct tui *t)

@@ -14,21 +14,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "stopsig.h"
 #include "tui_int.h"
+#include "xalloc.h"
 
 static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
 {
 	got_signal = sig;
-}
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /*
@@ -93,7 +88,7 @@ void tui_message(struct tui *t, int error, const char *fmt, ...)
 	vsnprintf(t->status, sizeof(t->status), fmt, ap);
 	va_end(ap);
 	t->status_error = error;
-	t->status_mono = mono_now();
+	t->status_mono = clock_mono();
 }
 
 void tui_message_clear(struct tui *t)
@@ -209,19 +204,15 @@ void tui_set_changed(struct tui *t)
 		 * do not wait a whole interval. */
 		tui_refresh_now(t);
 		if (t->delay > 1.0)
-			t->next_refresh = mono_now() + 1.0;
+			t->next_refresh = clock_mono() + 1.0;
 	}
 }
-
-struct sortarg {
-	const struct tui *t;
-};
 
 static int sort_cmp(const struct mgroup *a, const struct mgroup *b, void *ctx)
 {
 	const struct tui *t = ctx;
 
-	return col_compare(t->sort, &t->m, a, b, t->sort_desc);
+	return col_compare(t->sort, a, b, t->sort_desc);
 }
 
 const struct mgroup *tui_selected(const struct tui *t)
@@ -238,11 +229,9 @@ static void remember_selection(struct tui *t)
 
 	if (!g)
 		return;
-	p = strdup(g->path);
-	if (p) {
-		free(t->sel_path);
-		t->sel_path = p;
-	}
+	p = xstrdup(g->path);
+	free(t->sel_path);
+	t->sel_path = p;
 }
 
 /*
@@ -251,11 +240,9 @@ static void remember_selection(struct tui *t)
  */
 void tui_select_path(struct tui *t, const char *path)
 {
-	char *p = strdup(path ? path : "/");
+	char *p = xstrdup(path ? path : "/");
 	size_t len;
 
-	if (!p)
-		return;
 	for (;;) {
 		len = strlen(p);
 		for (size_t i = 0; i < t->nvis; i++) {
@@ -289,23 +276,10 @@ void tui_rebuild(struct tui *t)
 	int skip_depth = -1;
 
 	if (n > t->cap) {
-		int *o = realloc(t->order, n * sizeof(int));
-		int *v = o ? realloc(t->vis, n * sizeof(int)) : NULL;
-		char *mt = v ? realloc(t->match, n) : NULL;
-		char *kd = mt ? realloc(t->kids, n) : NULL;
-
-		if (o)
-			t->order = o;
-		if (v)
-			t->vis = v;
-		if (mt)
-			t->match = mt;
-		if (kd)
-			t->kids = kd;
-		if (!o || !v || !mt || !kd) {
-			tui_message(t, 1, "out of memory");
-			return;
-		}
+		t->order = xreallocarray(t->order, n, sizeof(int));
+		t->vis = xreallocarray(t->vis, n, sizeof(int));
+		t->match = xreallocarray(t->match, n, 1);
+		t->kids = xreallocarray(t->kids, n, 1);
 		t->cap = n;
 	}
 	t->norder = model_order(&t->m, sort_cmp, t, t->order);
@@ -445,14 +419,152 @@ static void restore_terminal(void)
 		endwin();
 }
 
+/*
+ * The terminal, set up for the screen: curses, the stop signals (blocked
+ * but in the wait for a key, their mask before in ret_waitmask), the
+ * colours.  NULL after saying why on stderr.
+ */
+static SCREEN *term_setup(struct tui *t, sigset_t *ret_waitmask)
+{
+	sigset_t stopset;
+	SCREEN *scr;
+
+	setlocale(LC_ALL, "");
+	/* Numbers stay "0.5" whatever the locale: the settings file, a
+	 * recording's timestamps and typed intervals are read back by
+	 * strtod(), and "0,5" would not be. */
+	setlocale(LC_NUMERIC, "C");
+	t->utf8 = !t->o->ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		fprintf(stderr, "memcgtop: cannot drive terminal '%s'; use -b "
+			"for batch output\n", getenv("TERM") ? getenv("TERM") :
+			"(unset)");
+		return NULL;
+	}
+	/* A terminal that cannot place the cursor cannot show a screen. */
+	if (!tigetstr("cup") || tigetstr("cup") == (char *)-1) {
+		endwin();
+		delscreen(scr);
+		fprintf(stderr, "memcgtop: terminal '%s' cannot position the "
+			"cursor; use -b for batch output\n",
+			getenv("TERM") ? getenv("TERM") : "(unset)");
+		return NULL;
+	}
+	atexit(restore_terminal);
+	/* Out of memory, the terminal is put back before the message. */
+	xalloc_on_failure(restore_terminal);
+	/* No SA_RESTART: a signal interrupts the wait for a key.  Blocked
+	 * but in that wait (ppoll): one that comes during a refresh or a
+	 * draw is taken at the next wait, at once, instead of being noticed
+	 * only after a whole interval. */
+	stopsig_catch(on_signal, 1, &stopset);
+	sigprocmask(SIG_BLOCK, &stopset, ret_waitmask);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	init_colors(t);
+	return scr;
+}
+
+/* The terminal given back; one left by a signal keeps what was drawn. */
+static void term_teardown(SCREEN *scr, const sigset_t *waitmask, int sig)
+{
+	sigprocmask(SIG_SETMASK, waitmask, NULL);
+	/* Terminals without an alternate screen keep what was drawn: leave
+	 * them empty, the cursor at the top, for the shell. */
+	if (!sig) {
+		clear();
+		refresh();
+	}
+	endwin();
+	delscreen(scr);
+}
+
+/* The frame statistics hook: a draw that follows a refresh is timed with
+ * that refresh's rebuild (MEMCGTOP_FRAME_STATS). */
+static void draw_frame(struct tui *t)
+{
+	double c;
+
+	if (!frames.pending) {
+		tui_draw(t);
+		return;
+	}
+	c = cpu_us();
+	tui_draw(t);
+	if (frames.n < FRAMES_MAX)
+		frames.us[frames.n++] = frames.rebuild_us + cpu_us() - c;
+	frames.pending = 0;
+}
+
+/*
+ * Waits for keys until the next refresh or the status message's end, and
+ * takes them.  Our own wait, so that a terminal that went away (POLLHUP,
+ * or reads that fail) ends the program instead of spinning.  -1: the
+ * screen ends (got_signal says why, 0 for a failed wait).
+ */
+static int wait_input(struct tui *t, const sigset_t *waitmask,
+		      int *eof_reads)
+{
+	double wait = t->paused ? 1.0 : t->next_refresh - clock_mono();
+	struct pollfd pfd;
+	struct timespec ts;
+	int ch, idle;
+
+	if (t->status[0] && t->status_mono + STATUS_SECONDS - clock_mono() <
+	    wait)
+		wait = t->status_mono + STATUS_SECONDS - clock_mono();
+	if (wait < 0)
+		wait = 0;
+	pfd.fd = STDIN_FILENO;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	ts.tv_sec = (time_t)wait;
+	ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9) + 1000000;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	if (ppoll(&pfd, 1, &ts, waitmask) < 0) {
+		if (errno != EINTR)
+			return -1;
+		/* SIGWINCH: curses queues KEY_RESIZE. */
+		while ((ch = getch()) != ERR)
+			tui_key(t, ch);
+		return 0;
+	}
+	if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
+		got_signal = SIGHUP;
+		return -1;
+	}
+	if (!(pfd.revents & POLLIN))
+		return 0;
+	idle = 1;
+	while ((ch = getch()) != ERR) {
+		tui_key(t, ch);
+		idle = 0;
+	}
+	/* Readable yet no key: end of file on the terminal. */
+	if (idle && ++*eof_reads > 100) {
+		got_signal = SIGHUP;
+		return -1;
+	}
+	if (!idle)
+		*eof_reads = 0;
+	return 0;
+}
+
 int tui_run(const struct tui_opts *o)
 {
 	struct tui t;
-	struct sigaction sa;
 	SCREEN *scr;
 	char err[512];
 	int sig, eof_reads = 0;
-	sigset_t stopset, waitmask;
+	sigset_t waitmask;
 
 	memset(&t, 0, sizeof(t));
 	frames.file = getenv("MEMCGTOP_FRAME_STATS");
@@ -479,56 +591,11 @@ int tui_run(const struct tui_opts *o)
 	} else {
 		theme_default(&t.theme);
 	}
-
-	setlocale(LC_ALL, "");
-	/* Numbers stay "0.5" whatever the locale: the settings file, a
-	 * recording's timestamps and typed intervals are read back by
-	 * strtod(), and "0,5" would not be. */
-	setlocale(LC_NUMERIC, "C");
-	t.utf8 = !o->ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	scr = newterm(NULL, stdout, stdin);
+	scr = term_setup(&t, &waitmask);
 	if (!scr) {
-		fprintf(stderr, "memcgtop: cannot drive terminal '%s'; use -b "
-			"for batch output\n", getenv("TERM") ? getenv("TERM") :
-			"(unset)");
 		model_free(&t.m);
 		return 1;
 	}
-	/* A terminal that cannot place the cursor cannot show a screen. */
-	if (!tigetstr("cup") || tigetstr("cup") == (char *)-1) {
-		endwin();
-		delscreen(scr);
-		fprintf(stderr, "memcgtop: terminal '%s' cannot position the "
-			"cursor; use -b for batch output\n",
-			getenv("TERM") ? getenv("TERM") : "(unset)");
-		model_free(&t.m);
-		return 1;
-	}
-	atexit(restore_terminal);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: a signal interrupts the wait for a key. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
-	/* Blocked but in the wait for a key (ppoll): one that comes during a
-	 * refresh or a draw is taken at the next wait, at once, instead of
-	 * being noticed only after a whole interval. */
-	sigemptyset(&stopset);
-	sigaddset(&stopset, SIGINT);
-	sigaddset(&stopset, SIGTERM);
-	sigaddset(&stopset, SIGHUP);
-	sigaddset(&stopset, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &stopset, &waitmask);
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
-	init_colors(&t);
 
 	tui_set_changed(&t);	/* reads the first sample */
 	for (size_t i = 0; i < t.m.n; i++)
@@ -539,13 +606,10 @@ int tui_run(const struct tui_opts *o)
 	if (t.m.n)
 		tui_select_path(&t, "/");
 	/* Rates need a second sample: take it soon, then keep the pace. */
-	t.next_refresh = mono_now() + (t.delay < 1.0 ? t.delay : 1.0);
+	t.next_refresh = clock_mono() + (t.delay < 1.0 ? t.delay : 1.0);
 	nodelay(stdscr, TRUE);
 	while (!t.quit && !got_signal) {
-		double now = mono_now(), wait;
-		struct pollfd pfd;
-		struct timespec ts;
-		int ch, idle;
+		double now = clock_mono();
 
 		if (!t.paused && now >= t.next_refresh) {
 			tui_refresh_now(&t);
@@ -557,71 +621,16 @@ int tui_run(const struct tui_opts *o)
 		/* A message goes after a few seconds, if no key took it. */
 		if (t.status[0] && now - t.status_mono >= STATUS_SECONDS)
 			tui_message_clear(&t);
-		if (frames.pending) {
-			double c = cpu_us();
-
-			tui_draw(&t);
-			if (frames.n < FRAMES_MAX)
-				frames.us[frames.n++] = frames.rebuild_us +
-							cpu_us() - c;
-			frames.pending = 0;
-		} else {
-			tui_draw(&t);
-		}
-		wait = t.paused ? 1.0 : t.next_refresh - mono_now();
-		if (t.status[0] && t.status_mono + STATUS_SECONDS - mono_now() <
-		    wait)
-			wait = t.status_mono + STATUS_SECONDS - mono_now();
-		if (wait < 0)
-			wait = 0;
-		/* Our own wait, so that a terminal that went away (POLLHUP,
-		 * or reads that fail) ends the program instead of spinning. */
-		pfd.fd = STDIN_FILENO;
-		pfd.events = POLLIN;
-		pfd.revents = 0;
-		ts.tv_sec = (time_t)wait;
-		ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9) + 1000000;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		if (ppoll(&pfd, 1, &ts, &waitmask) < 0) {
-			if (errno != EINTR)
-				break;
-			/* SIGWINCH: curses queues KEY_RESIZE. */
-			while ((ch = getch()) != ERR)
-				tui_key(&t, ch);
-			continue;
-		}
-		if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
-			got_signal = SIGHUP;
+		/* The views read the kernel here, when they are new or a
+		 * refresh came: drawing reads memory only. */
+		tui_pane_load(&t);
+		tui_dialog_load(&t);
+		draw_frame(&t);
+		if (wait_input(&t, &waitmask, &eof_reads) < 0)
 			break;
-		}
-		if (!(pfd.revents & POLLIN))
-			continue;
-		idle = 1;
-		while ((ch = getch()) != ERR) {
-			tui_key(&t, ch);
-			idle = 0;
-		}
-		/* Readable yet no key: end of file on the terminal. */
-		if (idle && ++eof_reads > 100) {
-			got_signal = SIGHUP;
-			break;
-		}
-		if (!idle)
-			eof_reads = 0;
 	}
 	sig = got_signal;
-	sigprocmask(SIG_SETMASK, &waitmask, NULL);
-	/* Terminals without an alternate screen keep what was drawn: leave
-	 * them empty, the cursor at the top, for the shell. */
-	if (!sig) {
-		clear();
-		refresh();
-	}
-	endwin();
-	delscreen(scr);
+	term_teardown(scr, &waitmask, sig);
 	frames_write();
 	free(t.order);
 	free(t.vis);
@@ -632,11 +641,7 @@ int tui_run(const struct tui_opts *o)
 	free(t.sel_path);
 	model_free(&t.m);
 	snapshot_free(&t.snap);
-	if (sig) {
-		/* Die of the signal, as the shell expects, terminal restored. */
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return 128 + sig;
-	}
-	return t.failed ? 1 : 0;
+	/* Die of the signal, as the shell expects, terminal restored. */
+	stopsig_die(sig);
+	return sig ? 128 + sig : t.failed ? 1 : 0;
 }

@@ -54,6 +54,15 @@ struct dialog {
 	size_t nlines, caplines;
 	int undo;		/* this dialog undoes the last change */
 	int offer_undo;		/* the result screen offers u */
+	/* What the knob table and the prompt show of paths[0]: per knob its
+	 * value as read (now_ok 0: unread, "-") and why it cannot be changed
+	 * (NULL: it can).  Read when the dialog opens and at each refresh,
+	 * never to draw. */
+	char now[DIALOG_MAX_KNOBS][64];
+	int now_ok[DIALOG_MAX_KNOBS];
+	const char *why[DIALOG_MAX_KNOBS];
+	int loaded;
+	unsigned loaded_refresh;
 };
 enum pane { PANE_NONE, PANE_DETAIL, PANE_PROCS };
 
@@ -132,7 +141,7 @@ struct tui {
 };
 
 /* keys.c */
-int tui_key(struct tui *t, int ch);
+void tui_key(struct tui *t, int ch);
 void tui_help_lines(void (*fn)(const char *keys, const char *help, void *ctx),
 		    void *ctx);
 
@@ -148,12 +157,14 @@ void tui_reread(struct tui *t);
 const struct mgroup *tui_selected(const struct tui *t);
 
 /* pane.c */
+void tui_pane_load(struct tui *t);
 void tui_draw_pane(struct tui *t, int y0, int rows);
 void tui_pane_free(struct tui *t);
 
 /* dialog.c */
 void tui_dialog_open(struct tui *t);
-int tui_dialog_key(struct tui *t, int ch);
+void tui_dialog_load(struct tui *t);
+void tui_dialog_key(struct tui *t, int ch);
 void tui_dialog_value(struct tui *t);
 void tui_draw_dialog(struct tui *t);
 const char *tui_dialog_prompt(struct tui *t, char *buf, size_t len);
@@ -161,7 +172,7 @@ void tui_dialog_free(struct tui *t);
 void tui_undo(struct tui *t);
 
 /* setup.c */
-int tui_setup_key(struct tui *t, int ch);
+void tui_setup_key(struct tui *t, int ch);
 void tui_draw_setup(struct tui *t);
 
 /* draw.c */

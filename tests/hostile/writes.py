@@ -33,6 +33,12 @@ ALLOWED = {
         "--audit-log FILE: O_WRONLY|O_APPEND|O_CREAT|O_NOFOLLOW, mode 0600",
     ("audit.c", "audit_record", "write"):
         "appends one audit line to the --audit-log file",
+    # A file replaced whole, for memcgtoprc and --output: the caller's
+    # temporary file fsync'd and renamed over the file, removed on failure.
+    ("atomicfile.c", "atomic_replace", "renameat"):
+        "renames the caller's temporary file over memcgtoprc or --output FILE",
+    ("atomicfile.c", "atomic_replace", "unlinkat"):
+        "removes that temporary file when writing or renaming it failed",
     # memcgtoprc, written only by the setup screen's w key: folders made
     # 0700, a mkstemp file written and renamed over the old one.
     ("config.c", "make_dirs", "mkdir"):
@@ -44,9 +50,7 @@ ALLOWED = {
     ("config.c", "config_save", "fprintf"):
         "the settings lines, into that temporary file",
     ("config.c", "config_save", "unlink"):
-        "removes the temporary file when writing it failed",
-    ("config.c", "config_save", "rename"):
-        "renames the temporary file over memcgtoprc",
+        "removes the temporary file when no FILE could be made for it",
     # --output FILE: each batch iteration to FILE.XXXXXX (mkstemp, 0644),
     # renamed over FILE; the temporary file is removed on failure.
     ("main.c", "output_tmp", "mkstemp"): "--output: FILE.memcgtop-tmp.XXXXXX",
@@ -54,8 +58,7 @@ ALLOWED = {
     ("main.c", "output_prepare", "unlink"): "--output: the start's test temporary file",
     ("main.c", "write_output", "fchmod"): "--output: mode 0644 for collectors",
     ("main.c", "write_output", "fdopen"): "--output: the printer's FILE (w)",
-    ("main.c", "write_output", "rename"): "--output: renamed over FILE",
-    ("main.c", "write_output", "unlink"): "--output: removes the temporary file",
+    ("main.c", "write_output", "unlink"): "--output: removes the temporary file when no FILE could be made for it",
     # --record DIR: a series of what each refresh read, below DIR only:
     # folders made with mkdirat/open_or_make (O_NOFOLLOW), files created
     # O_NOFOLLOW, a reused slot emptied by rm_tree (unlinkat below DIR).
@@ -88,7 +91,6 @@ ALLOWED = {
     ("out_json.c", "sys_num", "fprintf"): "JSON to the printer's FILE (stdout)",
     ("out_json.c", "sys_num", "fputs"): "JSON to the printer's FILE (stdout)",
     ("out_json.c", "sys_psi", "fprintf"): "JSON to the printer's FILE (stdout)",
-    ("out_json.c", "sys_psi", "fputs"): "JSON to the printer's FILE (stdout)",
     ("out_json.c", "out_json", "fprintf"): "JSON to o->f (stdout)",
     ("out_json.c", "out_json", "fputs"): "JSON to o->f (stdout)",
     ("out_json.c", "out_json", "fputc"): "JSON to o->f (stdout)",
