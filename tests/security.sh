@@ -537,7 +537,7 @@ mkdir -p "$TMPD/nrcfg/memcgtop"
 echo "theme = $TMPD/fifo.theme" >"$TMPD/nrcfg/memcgtop/memcgtoprc"
 out=$(XDG_CONFIG_HOME=$TMPD/nrcfg timeout 10 script -qec \
 	"$(printf %q "$MEMCGTOP") --root $(printf %q "$TMPD/values/root") 2>&1; echo EXIT=\$?" /dev/null </dev/null | tr -d '\r')
-if [ "$out" = "memcgtop: $TMPD/nrcfg/memcgtop/memcgtoprc: theme: $TMPD/fifo.theme: not a regular file
+if [ "$out" = "memcgtop: $TMPD/nrcfg/memcgtop/memcgtoprc: line 1: theme: $TMPD/fifo.theme: not a regular file
 EXIT=2" ]; then
 	pass "non-regular: settings 'theme = FIFO': exit 2, 'not a regular file'"
 else
