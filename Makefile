@@ -36,7 +36,7 @@ MAIN_OBJ  := $(BUILD)/main.o
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%.o,$(UNIT_SRCS))
 HEADERS   := $(wildcard include/*.h) src/tui/tui_int.h tests/unit/units.h \
-             src/bpf/memcg_rec.h
+             src/bpf/memcg_rec.h src/bpf/reclaim_rec.h
 
 # The BPF collector's program: clang -target bpf, CO-RE against the running
 # kernel's BTF (src/bpf/kernel_types.h, no vmlinux.h), embedded into the
@@ -45,6 +45,10 @@ BPF_CLANG ?= clang
 BPF_WARN  := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 BPF_OBJ   := $(BUILD)/bpf/memcg_iter.bpf.o
 LIB_OBJS  += $(BUILD)/bpf/memcg_iter_obj.o
+# The reclaim events' programs (src/bpfev.c): tracepoints, with atomics
+# (BPF ISA v3: compare-and-exchange, Linux 5.12+).
+RECLAIM_OBJ := $(BUILD)/bpf/reclaim.bpf.o
+LIB_OBJS  += $(BUILD)/bpf/reclaim_obj.o
 
 # Debian packages: building, testing (unit, TUI, golden, live, VM).
 BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev \
@@ -76,6 +80,29 @@ $(BPF_OBJ): src/bpf/memcg_iter.bpf.c src/bpf/kernel_types.h src/bpf/memcg_rec.h
 $(BUILD)/bpf/memcg_iter_obj.o: src/bpf/memcg_iter_obj.S $(BPF_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -DMEMCG_ITER_OBJ='"$(BPF_OBJ)"' -c -o $@ $<
+
+$(RECLAIM_OBJ): src/bpf/reclaim.bpf.c src/bpf/kernel_types.h src/bpf/reclaim_rec.h
+	@mkdir -p $(@D)
+	$(BPF_CLANG) -target bpf -mcpu=v3 -O2 -g $(BPF_WARN) -c -o $@ $<
+
+$(BUILD)/bpf/reclaim_obj.o: src/bpf/reclaim_obj.S $(RECLAIM_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -DRECLAIM_OBJ='"$(RECLAIM_OBJ)"' -c -o $@ $<
+
+# For tests/live/reclaim-v1.sh: prints the reclaim events' counters.
+$(BUILD)/bpfevdump: tests/bpf/bpfevdump.c $(BUILD)/bpfev.o $(BUILD)/bpf/reclaim_obj.o $(HEADERS)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpfev.o \
+	  $(BUILD)/bpf/reclaim_obj.o $(PKG_LIBS)
+
+# bpfev_subtree_sums, a pure function, tested on its own.
+$(BUILD)/check_bpfev: tests/bpf/check_bpfev.c $(BUILD)/bpfev.o $(BUILD)/bpf/reclaim_obj.o $(HEADERS)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -o $@ $< \
+	  $(BUILD)/bpfev.o $(BUILD)/bpf/reclaim_obj.o $(PKG_LIBS) $(CHECK_LIBS)
+
+# The page-fault microbenchmark for the reclaim events' overhead.
+$(BUILD)/faultbench: tests/bench/faultbench.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 # For tests/bpf/*.sh only: prints the BPF collector's records as lines.
 $(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BUILD)/bpfcol.o $(BUILD)/bpf/memcg_iter_obj.o $(HEADERS)

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bpfev.h - reclaim events from the kernel's memcg and vmscan tracepoints
+ * (Linux 6.13+; src/bpf/reclaim.bpf.c), on either cgroup hierarchy:
+ * per group the PGSCAN and PGSTEAL pages counted since bpfev_open, the
+ * lowest reclaim priority its lists were scanned at since the last read,
+ * and its stats flush requests; system-wide the pages scanned per
+ * priority and the flush requests, memcgtop's own apart.
+ *
+ * The kernel counts each event in one group (the one whose LRU lists were
+ * scanned, a leaf or not): a group's figure including its descendants, as
+ * v2's memory.stat shows it, is bpfev_subtree_sums().
+ *
+ * Nothing is pinned: the programs and maps go with the process, however
+ * it ends.
+ */
+#ifndef MEMCGTOP_BPFEV_H
+#define MEMCGTOP_BPFEV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct bpfev;
+
+/* Why the events are not available (struct bpfev_why.reason). */
+enum bpfev_reason {
+	BPFEV_OK,
+	BPFEV_NOT_PERMITTED,	/* needs root: CAP_BPF and CAP_PERFMON */
+	BPFEV_NO_BTF,		/* no /sys/kernel/btf/vmlinux */
+	BPFEV_TOO_OLD,		/* no memcg tracepoints (Linux < 6.13) */
+	BPFEV_LOAD_REFUSED,	/* bpf(), its verifier or an attach refused */
+};
+
+/*
+ * BPFEV_TOO_OLD is no error: the kernel just cannot tell, and a caller
+ * shows no columns for it and logs nothing.
+ */
+struct bpfev_why {
+	enum bpfev_reason reason;
+	char text[256];		/* one line, no "memcgtop: " prefix */
+};
+
+/* Index of the counts: the kernel's items of the same names. */
+enum bpfev_item {
+	BPFEV_SCAN_KSWAPD,
+	BPFEV_SCAN_DIRECT,
+	BPFEV_SCAN_KHUGEPAGED,
+	BPFEV_SCAN_PROACTIVE,
+	BPFEV_STEAL_KSWAPD,
+	BPFEV_STEAL_DIRECT,
+	BPFEV_STEAL_KHUGEPAGED,
+	BPFEV_STEAL_PROACTIVE,
+	BPFEV_NITEMS
+};
+
+#define BPFEV_NPRIO	13	/* reclaim priorities 0 to 12 (DEF_PRIORITY) */
+
+/* A group the kernel counted an event or a flush in since bpfev_open. */
+struct bpfev_group {
+	uint64_t id;			/* cgroup id = the directory's inode */
+	uint64_t ev[BPFEV_NITEMS];	/* pages, since bpfev_open */
+	int prio_min;			/* 0..12 since the last read; -1: not scanned */
+	uint64_t flushes;		/* flush requests on it, since bpfev_open */
+};
+
+/* System-wide, since bpfev_open. */
+struct bpfev_sys {
+	uint64_t scanned[BPFEV_NPRIO];	/* pages scanned at each priority */
+	uint64_t shrinks;	/* mm_vmscan_lru_shrink_inactive events */
+	uint64_t attributed;	/* of them, given to a group's prio_min */
+	uint64_t exact;		/* of those, PGSCAN and PGSTEAL values equal */
+	uint64_t flushes;	/* memcg_flush_stats requests */
+	uint64_t flushes_done;	/* of them, forced or with updates to flush */
+	uint64_t own_flushes;	/* requests by this process */
+	uint64_t dropped;	/* events lost: the group map was full */
+};
+
+/*
+ * bpfev_open: loads the programs and attaches them.  On failure returns
+ * -errno and fills RET_WHY.  MEMCGTOP_BPFEV_FAIL=perm|btf|old|load in the
+ * environment makes it fail as if not permitted, without BTF, on a kernel
+ * before 6.13, or has the kernel's verifier really refuse (for tests).
+ */
+int bpfev_open(struct bpfev **ret_ev, struct bpfev_why *ret_why);
+
+/*
+ * bpfev_items: bit (1U << enum bpfev_item) for each item the running
+ * kernel has (e.g. PGSCAN_PROACTIVE is 6.13+); the others stay 0.
+ */
+uint32_t bpfev_items(const struct bpfev *ev);
+
+/*
+ * bpfev_read: the groups the kernel counted in, sorted by id, and the
+ * system-wide figures; starts the next prio_min interval.  RET_GROUPS
+ * stays valid until the next bpfev_read or bpfev_close.
+ */
+int bpfev_read(struct bpfev *ev, const struct bpfev_group **ret_groups,
+	       size_t *ret_n, struct bpfev_sys *ret_sys);
+
+/* bpfev_forget: drops a removed group's entry (the map holds 65,536). */
+int bpfev_forget(struct bpfev *ev, uint64_t id);
+
+void bpfev_close(struct bpfev *ev);
+
+/* One group of a tree for bpfev_subtree_sums. */
+struct bpfev_node {
+	uint64_t id;
+	uint64_t parent_id;		/* not in the array: a root */
+	uint64_t ev[BPFEV_NITEMS];	/* in: its own; out: with descendants */
+};
+
+/*
+ * bpfev_subtree_sums: adds each node's counts into all its ancestors in
+ * NODES.  Any order; -EINVAL for an id twice or a cycle (nothing is
+ * changed then), -ENOMEM.
+ */
+int bpfev_subtree_sums(struct bpfev_node *nodes, size_t n);
+
+#endif

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * reclaim.bpf.c - reclaim as the kernel counts it per memory cgroup, on
+ * either hierarchy (Linux 6.13+ tracepoints):
+ *
+ *   memcg:count_memcg_events      PGSCAN_* and PGSTEAL_* pages summed per
+ *                                 (cgroup id, item) in the hash map groups;
+ *   vmscan:mm_vmscan_lru_shrink_inactive
+ *                                 pages scanned per priority, system-wide,
+ *                                 and per group the lowest priority, the
+ *                                 group being the one this CPU's latest
+ *                                 PGSCAN/PGSTEAL event was counted in;
+ *   memcg:memcg_flush_stats       rstat flush requests, memcgtop's own apart.
+ *
+ * The programs are tp_btf (BTF-typed raw tracepoints): they attach by
+ * name, without tracefs (not mounted everywhere) and without the BPF
+ * trampolines fentry needs, and read the tracepoint's arguments, not its
+ * formatted record.  count_memcg_events also fires for every page fault
+ * (PGFAULT): every other item returns after one compare.
+ */
+#include "kernel_types.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "reclaim_rec.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* BPF_PROG names every tracepoint argument, read or not. */
+#pragma clang diagnostic ignored "-Wunused-parameter"
+
+/* UAPI values (linux/bpf.h); kernel_types.h has only the array type. */
+#define RE_MAP_HASH		1
+#define RE_MAP_PERCPU_ARRAY	6
+#define RE_F_NO_PREALLOC	1U
+#define RE_NOEXIST		1
+
+struct {
+	__uint(type, RE_MAP_HASH);
+	/* Entries are made when a group first reclaims or flushes. */
+	__uint(map_flags, RE_F_NO_PREALLOC);
+	__type(key, __u64);
+	__type(value, struct reclaim_val);
+	__uint(max_entries, RE_MAX_GROUPS);
+} groups SEC(".maps");
+
+struct {
+	__uint(type, RE_MAP_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct reclaim_sys);
+	__uint(max_entries, 1);
+} sys SEC(".maps");
+
+struct {
+	__uint(type, RE_MAP_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct reclaim_last);
+	__uint(max_entries, 1);
+} last SEC(".maps");
+
+const volatile struct reclaim_cfg cfg = { .item_lo = 0 };
+
+/* The interval prio[] is kept for: the loader advances it at each read. */
+__u64 epoch;
+
+static __always_inline struct reclaim_sys *sys_here(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&sys, &zero);
+}
+
+static __always_inline struct reclaim_val *group(__u64 id)
+{
+	struct reclaim_val zero = {}, *v;
+	struct reclaim_sys *s;
+
+	v = bpf_map_lookup_elem(&groups, &id);
+	if (v)
+		return v;
+	/* EEXIST: another CPU made it meanwhile; the lookup finds it. */
+	bpf_map_update_elem(&groups, &id, &zero, RE_NOEXIST);
+	v = bpf_map_lookup_elem(&groups, &id);
+	if (!v && (s = sys_here()))
+		s->dropped++;
+	return v;
+}
+
+SEC("tp_btf/count_memcg_events")
+int BPF_PROG(count_event, struct mem_cgroup *memcg, int item, unsigned long val)
+{
+	__u32 i = (__u32)item - cfg.item_lo, zero = 0, slot;
+	struct reclaim_last *l;
+	struct reclaim_val *v;
+	__u64 id;
+
+	if (i >= RE_ITEM_SPAN)
+		return 0;
+	slot = cfg.slot_of[i];
+	if (!slot)
+		return 0;
+	slot--;
+	if (cfg.inject_refusal)	/* reads above the frame: always refused */
+		asm volatile("r1 = *(u64 *)(r10 + 8)" ::: "r1");
+	if (!memcg || slot >= RE_NSLOTS)
+		return 0;
+	id = memcg->css.cgroup->kn->id;
+	v = group(id);
+	if (v)
+		__sync_fetch_and_add(&v->ev[slot], val);
+	l = bpf_map_lookup_elem(&last, &zero);
+	if (!l)
+		return 0;
+	if (slot < RE_STEAL_KSWAPD) {
+		l->id = id;
+		l->scan_val = val;
+		l->steal_val = 0;
+		l->steal_seen = 0;
+		l->pid = (__u32)bpf_get_current_pid_tgid();
+	} else if (l->id == id && l->pid == (__u32)bpf_get_current_pid_tgid()) {
+		l->steal_val = val;
+		l->steal_seen = 1;
+	}
+	return 0;
+}
+
+/* prio[s] = epoch << 8 | lowest priority; exact under concurrent CPUs. */
+static __always_inline void lower_prio(struct reclaim_val *v, __u64 prio)
+{
+	__u64 e = epoch, old, want;
+	__u64 *p = &v->prio[e & 1];
+	int tries;
+
+	for (tries = 0; tries < 4; tries++) {
+		old = *p;
+		if (old >> 8 == e && (old & 0xff) <= prio)
+			return;
+		want = e << 8 | prio;
+		if (__sync_val_compare_and_swap(p, old, want) == old)
+			return;
+	}
+}
+
+SEC("tp_btf/mm_vmscan_lru_shrink_inactive")
+int BPF_PROG(shrink_inactive, int nid, unsigned long nr_scanned,
+	     unsigned long nr_reclaimed, void *stat, int priority, int file)
+{
+	struct reclaim_sys *s = sys_here();
+	struct reclaim_last *l;
+	struct reclaim_val *v;
+	__u32 zero = 0, p;
+
+	if (!s)
+		return 0;
+	p = priority < 0 ? 0 : priority > RE_NPRIO - 1 ? RE_NPRIO - 1 : priority;
+	/* Bounded again where the verifier sees it (clang folds the above). */
+	asm volatile("" : "+r"(p));
+	if (p >= RE_NPRIO)
+		return 0;
+	s->scanned[p] += nr_scanned;
+	s->shrinks++;
+	/*
+	 * shrink_inactive_list counts PGSCAN, may sleep in shrink_folio_list
+	 * (and move to another CPU), counts PGSTEAL with the LRU lock held,
+	 * then emits this event: the shrink is this CPU's latest PGSCAN's
+	 * group when the same task counted both and nothing came between.
+	 */
+	l = bpf_map_lookup_elem(&last, &zero);
+	if (!l || !l->steal_seen || l->pid != (__u32)bpf_get_current_pid_tgid())
+		return 0;
+	s->attributed++;
+	if (l->scan_val == nr_scanned && l->steal_val == nr_reclaimed)
+		s->exact++;
+	l->steal_seen = 0;
+	v = group(l->id);
+	if (v)
+		lower_prio(v, p);
+	return 0;
+}
+
+SEC("tp_btf/memcg_flush_stats")
+int BPF_PROG(flush_stats, struct mem_cgroup *memcg, __s64 stats_updates,
+	     bool force, bool needs_flush)
+{
+	struct reclaim_sys *s = sys_here();
+	struct reclaim_val *v;
+
+	if (!s)
+		return 0;
+	s->flushes++;
+	if (force || needs_flush)
+		s->flushes_done++;
+	if (cfg.own_tgid && bpf_get_current_pid_tgid() >> 32 == cfg.own_tgid)
+		s->own_flushes++;
+	if (!memcg)
+		return 0;
+	v = group(memcg->css.cgroup->kn->id);
+	if (v)
+		__sync_fetch_and_add(&v->flushes, 1);
+	return 0;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * reclaim_rec.h - the maps and read-only data of reclaim.bpf.c, shared
+ * with its loader (src/bpfev.c).  Uses __u64 and friends: the BPF side
+ * gets them from kernel_types.h, user space from <linux/types.h>.
+ * Counts are in pages, as the kernel counts the events.
+ */
+#ifndef MEMCGTOP_RECLAIM_REC_H
+#define MEMCGTOP_RECLAIM_REC_H
+
+/* Slots of struct reclaim_val.ev[], one per counted enum vm_event_item. */
+enum re_slot {
+	RE_SCAN_KSWAPD,
+	RE_SCAN_DIRECT,
+	RE_SCAN_KHUGEPAGED,
+	RE_SCAN_PROACTIVE,
+	RE_STEAL_KSWAPD,
+	RE_STEAL_DIRECT,
+	RE_STEAL_KHUGEPAGED,
+	RE_STEAL_PROACTIVE,
+	RE_NSLOTS
+};
+
+#define RE_NPRIO	13	/* priorities 0..DEF_PRIORITY (12) */
+#define RE_MAX_GROUPS	65536	/* memcg ids are 16 bits */
+/*
+ * item - cfg.item_lo indexes cfg.slot_of[]: the counted items lie within
+ * this many of each other (8 consecutive numbers on 6.13 to 6.18).
+ */
+#define RE_ITEM_SPAN	32
+
+/*
+ * The hash map "groups": key the cgroup id (the directory's inode),
+ * value this.  prio[] holds, for two alternating intervals (the loader's
+ * epoch & 1), epoch << 8 | the lowest priority seen in it.
+ */
+struct reclaim_val {
+	__u64 ev[RE_NSLOTS];
+	__u64 flushes;		/* memcg_flush_stats requests on this group */
+	__u64 prio[2];
+};
+
+/* The per-CPU array "sys", one entry, summed over the CPUs by the loader. */
+struct reclaim_sys {
+	__u64 scanned[RE_NPRIO];	/* nr_scanned by priority */
+	__u64 shrinks;			/* mm_vmscan_lru_shrink_inactive events */
+	__u64 attributed;		/* of them, after this task's PGSTEAL */
+	__u64 exact;			/* ... whose PGSCAN/PGSTEAL values match */
+	__u64 flushes;			/* memcg_flush_stats requests */
+	__u64 flushes_done;		/* of them, forced or needing a flush */
+	__u64 own_flushes;		/* requests by cfg.own_tgid */
+	__u64 dropped;			/* events of groups the map had no room for */
+};
+
+/* The per-CPU array "last": this CPU's latest PGSCAN/PGSTEAL event. */
+struct reclaim_last {
+	__u64 id;		/* cgroup id */
+	__u64 scan_val;		/* its PGSCAN value */
+	__u64 steal_val;	/* its PGSTEAL value */
+	__u32 pid;		/* the task (thread) that counted them */
+	__u32 steal_seen;	/* a PGSTEAL followed the PGSCAN */
+};
+
+/* The program's .rodata, set by the loader before load. */
+struct reclaim_cfg {
+	__u32 item_lo;			/* the lowest counted item number */
+	__u32 own_tgid;			/* memcgtop's process */
+	__u32 inject_refusal;		/* tests: make the verifier refuse */
+	__u32 pad;
+	__u8 slot_of[RE_ITEM_SPAN];	/* item - item_lo -> slot + 1; 0: not counted */
+};
+
+/* The program's .bss: the interval prio[] is kept for; set by the loader. */
+struct reclaim_bss {
+	__u64 epoch;
+};
+
+#endif

@@ -1,0 +1,560 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bpfev.c - loads src/bpf/reclaim.bpf.c (embedded in the binary), attaches
+ * its three tracepoint programs and reads their maps.  See include/bpfev.h.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/btf.h>
+#include <linux/capability.h>
+#include <linux/types.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "bpfev.h"
+#include "bpf/reclaim_rec.h"
+
+/* The BPF object, from src/bpf/reclaim_obj.S (.incbin). */
+extern const unsigned char reclaim_obj[];
+extern const unsigned char reclaim_obj_end[];
+
+/* The kernel's names of enum bpfev_item, in its order. */
+static const char *const item_names[BPFEV_NITEMS] = {
+	"PGSCAN_KSWAPD", "PGSCAN_DIRECT", "PGSCAN_KHUGEPAGED", "PGSCAN_PROACTIVE",
+	"PGSTEAL_KSWAPD", "PGSTEAL_DIRECT", "PGSTEAL_KHUGEPAGED", "PGSTEAL_PROACTIVE",
+};
+
+static const char *const prog_names[] = {
+	"count_event", "shrink_inactive", "flush_stats",
+};
+#define NPROGS (sizeof(prog_names) / sizeof(prog_names[0]))
+
+/* The tracepoints, by their BTF typedefs (btf_trace_NAME). */
+static const char *const tp_names[NPROGS] = {
+	"count_memcg_events", "mm_vmscan_lru_shrink_inactive", "memcg_flush_stats",
+};
+
+struct bpfev {
+	struct bpf_object *obj;
+	struct bpf_link *links[NPROGS];
+	int groups_fd;
+	int sys_fd;
+	int bss_fd;
+	uint64_t epoch;		/* the prio_min interval now counting */
+	uint32_t items;		/* bits of enum bpfev_item the kernel has */
+	int ncpus;
+	struct reclaim_sys *percpu;	/* one lookup of the per-CPU "sys" */
+	struct bpfev_group *groups;
+	size_t groups_cap;
+};
+
+/* The verifier's complaint, kept from libbpf's messages. */
+static char ev_first[160];
+static char ev_verifier[160];
+
+static void keep_verifier_line(const char *log)
+{
+	const char *p, *e;
+
+	for (p = log; *p; p = *e ? e + 1 : e) {
+		e = p + strcspn(p, "\n");
+		if (e == p || (*p >= '0' && *p <= '9') || *p == ';' ||
+		    strncmp(p, "--", 2) == 0 || strncmp(p, "processed ", 10) == 0 ||
+		    strncmp(p, "libbpf:", 7) == 0 || strncmp(p, "func#", 5) == 0 ||
+		    strncmp(p, "reg type unsupported", 20) == 0)
+			continue;
+		snprintf(ev_verifier, sizeof(ev_verifier), "%.*s", (int)(e - p), p);
+	}
+}
+
+/* libbpf's messages are kept, not printed: a caller decides what to say. */
+__attribute__((format(printf, 2, 0)))
+static int libbpf_keep(enum libbpf_print_level level, const char *fmt,
+		       va_list ap)
+{
+	char *msg;
+
+	if (level == LIBBPF_DEBUG || vasprintf(&msg, fmt, ap) < 0)
+		return 0;
+	if (strstr(msg, "BEGIN PROG LOAD LOG"))
+		keep_verifier_line(msg);
+	else if (!ev_first[0])
+		snprintf(ev_first, sizeof(ev_first), "%.*s",
+			 (int)strcspn(msg, "\n"), msg);
+	free(msg);
+	return 0;
+}
+
+__attribute__((format(printf, 3, 4)))
+static void why(struct bpfev_why *w, enum bpfev_reason reason,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	w->reason = reason;
+	va_start(ap, fmt);
+	vsnprintf(w->text, sizeof(w->text), fmt, ap);
+	va_end(ap);
+}
+
+/* CAP_BPF and CAP_PERFMON (5.8+), or CAP_SYS_ADMIN, in the effective set. */
+static bool permitted(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = { { 0 } };
+	uint64_t eff;
+
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return false;
+	eff = (uint64_t)data[1].effective << 32 | data[0].effective;
+#define HAS(c) ((eff >> (c)) & 1)
+	return HAS(CAP_SYS_ADMIN) || (HAS(CAP_BPF) && HAS(CAP_PERFMON));
+#undef HAS
+}
+
+/*
+ * The running kernel's numbers of the counted items (enum vm_event_item,
+ * which differs between versions and configurations) as cfg->slot_of[];
+ * sets ev->items.  -ENOENT: the kernel has none of them.
+ */
+static int resolve_items(struct bpfev *ev, const struct btf *btf,
+			 struct reclaim_cfg *cfg, struct bpfev_why *w)
+{
+	long num[BPFEV_NITEMS];
+	long lo = -1, hi = -1;
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	unsigned int i, k, vlen;
+	int id;
+
+	id = btf__find_by_name_kind(btf, "vm_event_item", BTF_KIND_ENUM);
+	if (id < 0) {
+		why(w, BPFEV_TOO_OLD, "the kernel's BTF has no enum vm_event_item");
+		return -ENOENT;
+	}
+	t = btf__type_by_id(btf, id);
+	e = btf_enum(t);
+	vlen = btf_vlen(t);
+	for (k = 0; k < BPFEV_NITEMS; k++) {
+		num[k] = -1;
+		for (i = 0; i < vlen; i++)
+			if (strcmp(btf__name_by_offset(btf, e[i].name_off),
+				   item_names[k]) == 0 && e[i].val >= 0) {
+				num[k] = e[i].val;
+				break;
+			}
+		if (num[k] < 0)
+			continue;
+		if (lo < 0 || num[k] < lo)
+			lo = num[k];
+		if (num[k] > hi)
+			hi = num[k];
+	}
+	if (lo < 0) {
+		why(w, BPFEV_TOO_OLD, "the kernel counts no PGSCAN or PGSTEAL events");
+		return -ENOENT;
+	}
+	if (hi - lo >= RE_ITEM_SPAN) {
+		why(w, BPFEV_LOAD_REFUSED,
+		    "the kernel's PGSCAN and PGSTEAL items are %ld apart, more than %d",
+		    hi - lo, RE_ITEM_SPAN);
+		return -ERANGE;
+	}
+	memset(cfg->slot_of, 0, sizeof(cfg->slot_of));
+	cfg->item_lo = (uint32_t)lo;
+	ev->items = 0;
+	for (k = 0; k < BPFEV_NITEMS; k++)
+		if (num[k] >= 0) {
+			cfg->slot_of[num[k] - lo] = (uint8_t)(k + 1);
+			ev->items |= 1U << k;
+		}
+	return 0;
+}
+
+/* The kernel's BTF: the tracepoints (6.13+) and the item numbers. */
+static int inspect_kernel(struct bpfev *ev, struct reclaim_cfg *cfg,
+			  struct bpfev_why *w)
+{
+	char name[64];
+	struct btf *btf;
+	unsigned int i;
+	int r;
+
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		r = -errno;
+		why(w, BPFEV_NO_BTF, "cannot read the kernel's BTF: %s", strerror(-r));
+		return r;
+	}
+	for (i = 0; i < NPROGS; i++) {
+		snprintf(name, sizeof(name), "btf_trace_%s", tp_names[i]);
+		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0) {
+			why(w, BPFEV_TOO_OLD,
+			    "the kernel has no %s tracepoint (Linux 6.13 or later)",
+			    tp_names[i]);
+			btf__free(btf);
+			return -EOPNOTSUPP;
+		}
+	}
+	r = resolve_items(ev, btf, cfg, w);
+	btf__free(btf);
+	return r;
+}
+
+/* MEMCGTOP_BPFEV_FAIL: the failures tests ask for. */
+static int injected(struct reclaim_cfg *cfg, struct bpfev_why *w)
+{
+	const char *f = getenv("MEMCGTOP_BPFEV_FAIL");
+
+	if (!f || !*f)
+		return 0;
+	if (strcmp(f, "perm") == 0) {
+		why(w, BPFEV_NOT_PERMITTED,
+		    "not permitted: needs root (CAP_BPF and CAP_PERFMON)");
+		return -EPERM;
+	}
+	if (strcmp(f, "btf") == 0)
+		why(w, BPFEV_NO_BTF, "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
+	else if (strcmp(f, "old") == 0)
+		why(w, BPFEV_TOO_OLD,
+		    "the kernel has no count_memcg_events tracepoint (Linux 6.13 or later)");
+	else if (strcmp(f, "load") == 0) {
+		cfg->inject_refusal = 1;
+		return 0;
+	} else {
+		why(w, BPFEV_LOAD_REFUSED,
+		    "MEMCGTOP_BPFEV_FAIL=%s: not perm, btf, old or load", f);
+		return -EINVAL;
+	}
+	return -EOPNOTSUPP;
+}
+
+static int load(struct bpfev *ev, struct reclaim_cfg *cfg, struct bpfev_why *w)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oopts, .object_name = "memcgtop_ev");
+	struct bpf_map *groups, *sys, *rodata, *bss;
+	struct reclaim_bss bss_init = { .epoch = ev->epoch };
+	size_t size;
+	unsigned int i;
+	int r;
+
+	ev_first[0] = '\0';
+	ev_verifier[0] = '\0';
+	ev->obj = bpf_object__open_mem(reclaim_obj, reclaim_obj_end - reclaim_obj,
+				       &oopts);
+	if (!ev->obj) {
+		r = -errno;
+		ev->obj = NULL;
+		why(w, BPFEV_LOAD_REFUSED, "cannot open the BPF object: %s",
+		    ev_first[0] ? ev_first : strerror(-r));
+		return r;
+	}
+	groups = bpf_object__find_map_by_name(ev->obj, "groups");
+	sys = bpf_object__find_map_by_name(ev->obj, "sys");
+	rodata = bpf_object__find_map_by_name(ev->obj, ".rodata");
+	bss = bpf_object__find_map_by_name(ev->obj, ".bss");
+	/* .rodata is the struct reclaim_cfg, .bss the struct reclaim_bss. */
+	if (!groups || !sys || !rodata || !bss ||
+	    !bpf_map__initial_value(rodata, &size) || size != sizeof(*cfg) ||
+	    !bpf_map__initial_value(bss, &size) || size != sizeof(bss_init)) {
+		why(w, BPFEV_LOAD_REFUSED, "the BPF object lacks its maps");
+		return -EINVAL;
+	}
+	if ((r = bpf_map__set_initial_value(rodata, cfg, sizeof(*cfg))) ||
+	    (r = bpf_map__set_initial_value(bss, &bss_init, sizeof(bss_init)))) {
+		why(w, BPFEV_LOAD_REFUSED, "cannot set the program's data: %s",
+		    strerror(-r));
+		return r;
+	}
+	r = bpf_object__load(ev->obj);
+	if (r) {
+		if (r == -EPERM)
+			why(w, BPFEV_NOT_PERMITTED, "the kernel refused bpf(): %s",
+			    strerror(-r));
+		else
+			why(w, BPFEV_LOAD_REFUSED,
+			    "the kernel refused the program (%s)%s%s",
+			    strerror(-r), ev_verifier[0] ? ": " : "", ev_verifier);
+		return r;
+	}
+	for (i = 0; i < NPROGS; i++) {
+		struct bpf_program *p =
+			bpf_object__find_program_by_name(ev->obj, prog_names[i]);
+
+		ev->links[i] = p ? bpf_program__attach(p) : NULL;
+		if (!ev->links[i]) {
+			r = p ? -errno : -EINVAL;
+			ev->links[i] = NULL;
+			why(w, BPFEV_LOAD_REFUSED, "cannot attach to %s: %s",
+			    tp_names[i], strerror(-r));
+			return r;
+		}
+	}
+	ev->groups_fd = bpf_map__fd(groups);
+	ev->sys_fd = bpf_map__fd(sys);
+	ev->bss_fd = bpf_map__fd(bss);
+	return 0;
+}
+
+int bpfev_open(struct bpfev **ret_ev, struct bpfev_why *ret_why)
+{
+	struct reclaim_cfg cfg;
+	struct bpfev *ev;
+	int r;
+
+	*ret_ev = NULL;
+	why(ret_why, BPFEV_OK, "%s", "");
+	memset(&cfg, 0, sizeof(cfg));
+	ev = calloc(1, sizeof(*ev));
+	if (!ev) {
+		why(ret_why, BPFEV_LOAD_REFUSED, "out of memory");
+		return -ENOMEM;
+	}
+	/* Epoch 0 is what a fresh entry's zeroed prio[] says: never used. */
+	ev->epoch = 1;
+	r = injected(&cfg, ret_why);
+	if (r)
+		goto fail;
+	if (!permitted()) {
+		why(ret_why, BPFEV_NOT_PERMITTED,
+		    "not permitted: needs root (CAP_BPF and CAP_PERFMON)");
+		r = -EPERM;
+		goto fail;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		why(ret_why, BPFEV_NO_BTF,
+		    "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
+		r = -EOPNOTSUPP;
+		goto fail;
+	}
+	libbpf_set_print(libbpf_keep);
+	r = inspect_kernel(ev, &cfg, ret_why);
+	if (r)
+		goto fail;
+	cfg.own_tgid = (uint32_t)getpid();
+	ev->ncpus = libbpf_num_possible_cpus();
+	if (ev->ncpus <= 0) {
+		r = ev->ncpus < 0 ? ev->ncpus : -EINVAL;
+		why(ret_why, BPFEV_LOAD_REFUSED, "cannot count the CPUs: %s",
+		    strerror(-r));
+		goto fail;
+	}
+	ev->percpu = calloc((size_t)ev->ncpus, sizeof(*ev->percpu));
+	if (!ev->percpu) {
+		why(ret_why, BPFEV_LOAD_REFUSED, "out of memory");
+		r = -ENOMEM;
+		goto fail;
+	}
+	r = load(ev, &cfg, ret_why);
+	if (r)
+		goto fail;
+	*ret_ev = ev;
+	return 0;
+fail:
+	bpfev_close(ev);
+	return r;
+}
+
+uint32_t bpfev_items(const struct bpfev *ev)
+{
+	return ev->items;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct bpfev_group *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The per-CPU system figures, summed. */
+static int read_sys(struct bpfev *ev, struct bpfev_sys *s)
+{
+	uint32_t zero = 0;
+	int c, i;
+
+	/* Per-CPU values are 8-byte aligned; struct reclaim_sys is u64s. */
+	if (bpf_map_lookup_elem(ev->sys_fd, &zero, ev->percpu) != 0)
+		return -errno;
+	memset(s, 0, sizeof(*s));
+	for (c = 0; c < ev->ncpus; c++) {
+		const struct reclaim_sys *p = &ev->percpu[c];
+
+		for (i = 0; i < BPFEV_NPRIO; i++)
+			s->scanned[i] += p->scanned[i];
+		s->shrinks += p->shrinks;
+		s->attributed += p->attributed;
+		s->exact += p->exact;
+		s->flushes += p->flushes;
+		s->flushes_done += p->flushes_done;
+		s->own_flushes += p->own_flushes;
+		s->dropped += p->dropped;
+	}
+	return 0;
+}
+
+int bpfev_read(struct bpfev *ev, const struct bpfev_group **ret_groups,
+	       size_t *ret_n, struct bpfev_sys *ret_sys)
+{
+	struct reclaim_bss next = { .epoch = ev->epoch + 1 };
+	uint64_t key, prev_key, *prev = NULL, e = ev->epoch;
+	struct reclaim_val v;
+	uint32_t zero = 0;
+	size_t n = 0;
+	int r, k;
+
+	/*
+	 * The programs count the next interval's priorities in the other
+	 * prio[] slot from now on; this one is read below.  An event that
+	 * read the epoch just before the switch may land in it after the
+	 * read: it shows in no interval.
+	 */
+	if (bpf_map_update_elem(ev->bss_fd, &zero, &next, BPF_ANY) != 0)
+		return -errno;
+	ev->epoch++;
+	while (bpf_map_get_next_key(ev->groups_fd, prev, &key) == 0) {
+		prev_key = key;
+		prev = &prev_key;
+		if (n == ev->groups_cap) {
+			size_t cap = ev->groups_cap ? ev->groups_cap * 2 : 256;
+			struct bpfev_group *g = realloc(ev->groups, cap * sizeof(*g));
+
+			if (!g)
+				return -ENOMEM;
+			ev->groups = g;
+			ev->groups_cap = cap;
+		}
+		/* Gone between the two calls (bpfev_forget): skipped. */
+		if (bpf_map_lookup_elem(ev->groups_fd, &key, &v) != 0)
+			continue;
+		ev->groups[n].id = key;
+		for (k = 0; k < BPFEV_NITEMS; k++)
+			ev->groups[n].ev[k] = v.ev[k];
+		ev->groups[n].flushes = v.flushes;
+		ev->groups[n].prio_min = v.prio[e & 1] >> 8 == e ?
+			(int)(v.prio[e & 1] & 0xff) : -1;
+		n++;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	qsort(ev->groups, n, sizeof(*ev->groups), by_id);
+	r = read_sys(ev, ret_sys);
+	if (r)
+		return r;
+	*ret_groups = ev->groups;
+	*ret_n = n;
+	return 0;
+}
+
+int bpfev_forget(struct bpfev *ev, uint64_t id)
+{
+	return bpf_map_delete_elem(ev->groups_fd, &id) == 0 ? 0 : -errno;
+}
+
+void bpfev_close(struct bpfev *ev)
+{
+	unsigned int i;
+
+	if (!ev)
+		return;
+	for (i = 0; i < NPROGS; i++)
+		bpf_link__destroy(ev->links[i]);
+	bpf_object__close(ev->obj);
+	free(ev->percpu);
+	free(ev->groups);
+	free(ev);
+}
+
+struct id_index {
+	uint64_t id;
+	size_t i;
+};
+
+static int by_id_index(const void *a, const void *b)
+{
+	const struct id_index *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int by_depth_desc(const void *a, const void *b, void *depth)
+{
+	const size_t *d = depth;
+	size_t x = d[*(const size_t *)a], y = d[*(const size_t *)b];
+
+	return x > y ? -1 : x < y;
+}
+
+int bpfev_subtree_sums(struct bpfev_node *nodes, size_t n)
+{
+	struct id_index *ids = NULL, key, *f;
+	size_t *parent = NULL, *depth = NULL, *order = NULL, *path = NULL;
+	size_t i, j, len, none = (size_t)-1;
+	int r = -ENOMEM, k;
+
+	if (n == 0)
+		return 0;
+	ids = calloc(n, sizeof(*ids));
+	parent = calloc(n, sizeof(*parent));
+	depth = calloc(n, sizeof(*depth));
+	order = calloc(n, sizeof(*order));
+	path = calloc(n, sizeof(*path));
+	if (!ids || !parent || !depth || !order || !path)
+		goto out;
+	for (i = 0; i < n; i++) {
+		ids[i].id = nodes[i].id;
+		ids[i].i = i;
+	}
+	qsort(ids, n, sizeof(*ids), by_id_index);
+	r = -EINVAL;
+	for (i = 1; i < n; i++)
+		if (ids[i].id == ids[i - 1].id)
+			goto out;
+	for (i = 0; i < n; i++) {
+		key.id = nodes[i].parent_id;
+		f = bsearch(&key, ids, n, sizeof(*ids), by_id_index);
+		parent[i] = f ? f->i : none;
+		depth[i] = none;
+	}
+	/* Depths by walking up to a node whose depth is known; > n: a cycle. */
+	for (i = 0; i < n; i++) {
+		for (len = 0, j = i; j != none && depth[j] == none; j = parent[j]) {
+			if (len == n)
+				goto out;
+			path[len++] = j;
+		}
+		while (len--) {
+			size_t p = parent[path[len]];
+
+			depth[path[len]] = p == none ? 0 : depth[p] + 1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), by_depth_desc, depth);
+	/* Deepest first: a node holds its whole subtree when it is added up. */
+	for (i = 0; i < n; i++) {
+		size_t c = order[i], p = parent[c];
+
+		if (p != none)
+			for (k = 0; k < BPFEV_NITEMS; k++)
+				nodes[p].ev[k] += nodes[c].ev[k];
+	}
+	r = 0;
+out:
+	free(ids);
+	free(parent);
+	free(depth);
+	free(order);
+	free(path);
+	return r;
+}
