@@ -116,7 +116,18 @@ int BPF_PROG(count_event, struct mem_cgroup *memcg, int item, unsigned long val)
 		l->steal_val = 0;
 		l->steal_seen = 0;
 		l->pid = (__u32)bpf_get_current_pid_tgid();
-	} else if (l->id == id && l->pid == (__u32)bpf_get_current_pid_tgid()) {
+	} else {
+		/*
+		 * The PGSTEAL decides: shrink_inactive_list may have slept
+		 * and moved here since its PGSCAN, whose value this CPU
+		 * then does not have.
+		 */
+		__u32 pid = (__u32)bpf_get_current_pid_tgid();
+
+		if (l->id != id || l->pid != pid)
+			l->scan_val = ~0ULL;
+		l->id = id;
+		l->pid = pid;
 		l->steal_val = val;
 		l->steal_seen = 1;
 	}
@@ -161,8 +172,9 @@ int BPF_PROG(shrink_inactive, int nid, unsigned long nr_scanned,
 	/*
 	 * shrink_inactive_list counts PGSCAN, may sleep in shrink_folio_list
 	 * (and move to another CPU), counts PGSTEAL with the LRU lock held,
-	 * then emits this event: the shrink is this CPU's latest PGSCAN's
-	 * group when the same task counted both and nothing came between.
+	 * then emits this event: the shrink is the group of this CPU's
+	 * latest PGSTEAL when this task counted it.  exact: its PGSCAN
+	 * came on this CPU too, and both values are this event's.
 	 */
 	l = bpf_map_lookup_elem(&last, &zero);
 	if (!l || !l->steal_seen || l->pid != (__u32)bpf_get_current_pid_tgid())

@@ -45,7 +45,7 @@ struct reclaim_sys {
 	__u64 scanned[RE_NPRIO];	/* nr_scanned by priority */
 	__u64 shrinks;			/* mm_vmscan_lru_shrink_inactive events */
 	__u64 attributed;		/* of them, after this task's PGSTEAL */
-	__u64 exact;			/* ... whose PGSCAN/PGSTEAL values match */
+	__u64 exact;			/* ... with its PGSCAN, values equal */
 	__u64 flushes;			/* memcg_flush_stats requests */
 	__u64 flushes_done;		/* of them, forced or needing a flush */
 	__u64 own_flushes;		/* requests by cfg.own_tgid */
@@ -55,7 +55,7 @@ struct reclaim_sys {
 /* The per-CPU array "last": this CPU's latest PGSCAN/PGSTEAL event. */
 struct reclaim_last {
 	__u64 id;		/* cgroup id */
-	__u64 scan_val;		/* its PGSCAN value */
+	__u64 scan_val;		/* its PGSCAN value; ~0: not on this CPU */
 	__u64 steal_val;	/* its PGSTEAL value */
 	__u32 pid;		/* the task (thread) that counted them */
 	__u32 steal_seen;	/* a PGSTEAL followed the PGSCAN */
