@@ -20,7 +20,9 @@
  * a group's entry.  Only groups whose ids are given with -g are printed
  * (all when none is).
  *
- *   bpfevdump [-g ID]... [-t DIR]
+ *   bpfevdump [-g ID]... [-t DIR] [-S]
+ *     -S  keep the kernel's BPF run-time statistics on while running
+ *         (BPF_ENABLE_STATS: bpftool prog show then has run_time_ns)
  *
  * On failure: "bpfevdump: REASON: text" (perm, btf, old, load), exit 1.
  */
@@ -32,6 +34,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+
+#include <bpf/bpf.h>
 
 #include "bpfev.h"
 
@@ -229,10 +233,17 @@ int main(int argc, char **argv)
 	struct bpfev *ev;
 	char line[4200];
 	const char *dir = NULL;
-	int nids = 0, opt, k;
+	int nids = 0, opt, k, stats_fd = -1;
 
-	while ((opt = getopt(argc, argv, "g:t:")) != -1) {
-		if (opt == 't')
+	while ((opt = getopt(argc, argv, "g:t:S")) != -1) {
+		if (opt == 'S') {
+			stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+			if (stats_fd < 0) {
+				fprintf(stderr, "bpfevdump: BPF_ENABLE_STATS: %s\n",
+					strerror(errno));
+				return 1;
+			}
+		} else if (opt == 't')
 			dir = optarg;
 		else if (opt == 'g' && nids < MAX_IDS)
 			ids[nids++] = strtoull(optarg, NULL, 10);
@@ -240,7 +251,7 @@ int main(int argc, char **argv)
 			return 2;
 	}
 	if (optind != argc) {
-		fprintf(stderr, "usage: bpfevdump [-g ID]... [-t DIR]\n");
+		fprintf(stderr, "usage: bpfevdump [-g ID]... [-t DIR] [-S]\n");
 		return 2;
 	}
 	if (bpfev_open(&ev, &w) < 0) {
@@ -263,5 +274,7 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	bpfev_close(ev);
+	if (stats_fd >= 0)
+		close(stats_fd);
 	return 0;
 }
