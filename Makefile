@@ -151,10 +151,12 @@ run: deps
 # Every test this machine can run; the last line sums them up.
 check: deps-test
 	@$(MAKE) --no-print-directory memcgtop
-	@$(MAKE) --no-print-directory $(BUILD)/check_memcgtop $(BUILD)/bpfdump
+	@$(MAKE) --no-print-directory $(BUILD)/check_memcgtop $(BUILD)/bpfdump \
+	  $(BUILD)/bpfevdump $(BUILD)/check_bpfev
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=gcc \
 	  EXTRA_CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
-	  build/asan/memcgtop build/asan/check_memcgtop build/asan/bpfdump
+	  build/asan/memcgtop build/asan/check_memcgtop build/asan/bpfdump \
+	  build/asan/bpfevdump build/asan/check_bpfev
 	@$(MAKE) --no-print-directory BUILD=build/clang CC=clang WERROR=1 \
 	  build/clang/memcgtop build/clang/check_memcgtop
 	@BUILD=$(BUILD) tests/run-all.sh
