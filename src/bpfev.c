@@ -446,7 +446,8 @@ int bpfev_read(struct bpfev *ev, const struct bpfev_group **ret_groups,
 	}
 	if (errno != ENOENT)
 		return -errno;
-	qsort(ev->groups, n, sizeof(*ev->groups), by_id);
+	if (n)
+		qsort(ev->groups, n, sizeof(*ev->groups), by_id);
 	r = read_sys(ev, ret_sys);
 	if (r)
 		return r;

@@ -146,7 +146,7 @@ static void print_tree(const char *dir, const struct bpfev_group *g, size_t n)
 	r = tree_walk(&t, dir, ".", 0);
 	for (i = 0; !r && i < t.n; i++) {
 		key.id = t.nodes[i].id;
-		f = bsearch(&key, g, n, sizeof(*g), by_group_id);
+		f = n ? bsearch(&key, g, n, sizeof(*g), by_group_id) : NULL;
 		for (k = 0; f && k < BPFEV_NITEMS; k++)
 			t.nodes[i].ev[k] = f->ev[k];
 	}
