@@ -53,6 +53,9 @@ struct bpfev {
 	struct reclaim_sys *percpu;	/* one lookup of the per-CPU "sys" */
 	struct bpfev_group *groups;
 	size_t groups_cap;
+	uint64_t *keys;			/* one batch lookup of "groups" */
+	struct reclaim_val *vals;
+	size_t batch_cap;
 };
 
 /* The verifier's complaint, kept from libbpf's messages. */
@@ -402,14 +405,73 @@ static int read_sys(struct bpfev *ev, struct bpfev_sys *s)
 	return 0;
 }
 
+/* Room for at least WANT more entries after GOT in keys and vals. */
+static int batch_room(struct bpfev *ev, size_t got, size_t want)
+{
+	size_t cap = ev->batch_cap ? ev->batch_cap : 256;
+	uint64_t *k;
+	struct reclaim_val *v;
+
+	while (cap - got < want)
+		cap *= 2;
+	if (cap == ev->batch_cap)
+		return 0;
+	k = realloc(ev->keys, cap * sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	ev->keys = k;
+	v = realloc(ev->vals, cap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	ev->vals = v;
+	ev->batch_cap = cap;
+	return 0;
+}
+
+/*
+ * The whole hash map in a few bpf() calls (batch lookups, Linux 5.6+;
+ * the tracepoints need 6.13): every group memcgtop reads memory.stat of
+ * has an entry, for its flush count.
+ */
+static int read_groups(struct bpfev *ev, size_t *ret_got)
+{
+	uint64_t token = 0;	/* the kernel's cursor: a bucket number */
+	size_t got = 0, want = 256;
+	bool first = true;
+	__u32 count;
+	int r;
+
+	for (;;) {
+		r = batch_room(ev, got, want);
+		if (r)
+			return r;
+		count = (__u32)(ev->batch_cap - got);
+		r = bpf_map_lookup_batch(ev->groups_fd, first ? NULL : &token,
+					 &token, ev->keys + got, ev->vals + got,
+					 &count, NULL);
+		/* ENOSPC: one bucket holds more than the room left. */
+		if (r == -ENOSPC && want < 2 * RE_MAX_GROUPS) {
+			want *= 2;
+			continue;
+		}
+		if (r && r != -ENOENT)
+			return r;
+		got += count;
+		first = false;
+		if (r == -ENOENT) {
+			*ret_got = got;
+			return 0;
+		}
+	}
+}
+
 int bpfev_read(struct bpfev *ev, const struct bpfev_group **ret_groups,
 	       size_t *ret_n, struct bpfev_sys *ret_sys)
 {
 	struct reclaim_bss next = { .epoch = ev->epoch + 1 };
-	uint64_t key, prev_key, *prev = NULL, e = ev->epoch;
-	struct reclaim_val v;
+	uint64_t e = ev->epoch;
 	uint32_t zero = 0;
-	size_t n = 0;
+	size_t n = 0, i;
 	int r, k;
 
 	/*
@@ -421,31 +483,28 @@ int bpfev_read(struct bpfev *ev, const struct bpfev_group **ret_groups,
 	if (bpf_map_update_elem(ev->bss_fd, &zero, &next, BPF_ANY) != 0)
 		return -errno;
 	ev->epoch++;
-	while (bpf_map_get_next_key(ev->groups_fd, prev, &key) == 0) {
-		prev_key = key;
-		prev = &prev_key;
-		if (n == ev->groups_cap) {
-			size_t cap = ev->groups_cap ? ev->groups_cap * 2 : 256;
-			struct bpfev_group *g = realloc(ev->groups, cap * sizeof(*g));
+	r = read_groups(ev, &n);
+	if (r)
+		return r;
+	if (n > ev->groups_cap) {
+		struct bpfev_group *g = realloc(ev->groups, n * sizeof(*g));
 
-			if (!g)
-				return -ENOMEM;
-			ev->groups = g;
-			ev->groups_cap = cap;
-		}
-		/* Gone between the two calls (bpfev_forget): skipped. */
-		if (bpf_map_lookup_elem(ev->groups_fd, &key, &v) != 0)
-			continue;
-		ev->groups[n].id = key;
-		for (k = 0; k < BPFEV_NITEMS; k++)
-			ev->groups[n].ev[k] = v.ev[k];
-		ev->groups[n].flushes = v.flushes;
-		ev->groups[n].prio_min = v.prio[e & 1] >> 8 == e ?
-			(int)(v.prio[e & 1] & 0xff) : -1;
-		n++;
+		if (!g)
+			return -ENOMEM;
+		ev->groups = g;
+		ev->groups_cap = n;
 	}
-	if (errno != ENOENT)
-		return -errno;
+	for (i = 0; i < n; i++) {
+		const struct reclaim_val *v = &ev->vals[i];
+		struct bpfev_group *g = &ev->groups[i];
+
+		g->id = ev->keys[i];
+		for (k = 0; k < BPFEV_NITEMS; k++)
+			g->ev[k] = v->ev[k];
+		g->flushes = v->flushes;
+		g->prio_min = v->prio[e & 1] >> 8 == e ?
+			(int)(v->prio[e & 1] & 0xff) : -1;
+	}
 	if (n)
 		qsort(ev->groups, n, sizeof(*ev->groups), by_id);
 	r = read_sys(ev, ret_sys);
@@ -472,6 +531,8 @@ void bpfev_close(struct bpfev *ev)
 	bpf_object__close(ev->obj);
 	free(ev->percpu);
 	free(ev->groups);
+	free(ev->keys);
+	free(ev->vals);
 	free(ev);
 }
 

@@ -26,7 +26,8 @@
 #     them follow a PGSTEAL of the same task on the same CPU (the order the
 #     attribution relies on; the rest moved CPU while reclaiming);
 #   - stats flushes: reading memory.stat in bpfevdump counts as its own, by
-#     cat as not, and the group's own count rises;
+#     cat as not, and the group's own count rises; 300 more groups read by
+#     cat each have an entry with its count (the map read in batches);
 #   - MEMCGTOP_BPFEV_FAIL=perm|btf|old|load and the user nobody: exit 1
 #     with the reason (load: the kernel's verifier really refuses);
 #   - bpfevdump killed with SIGKILL: its programs, links and maps are gone
@@ -256,6 +257,41 @@ if [ "$d_own2" = 0 ] && [ "$d_all2" -ge 1 ] && [ "$g2" -ge 1 ]; then
 	pass "memory.stat read by cat: own +0, all +$d_all2, busy's count +$g2"
 else
 	fail "memory.stat read by cat: own +$d_own2, all +$d_all2, busy +$g2"
+fi
+
+# 4b. 300 groups' memory.stat read by cat: each has an entry, with its
+# flush count, in one read of the map (more than one batch of 256).
+mkdir "$R/many" && for i in $(seq 300); do mkdir "$R/many/m$i" || break; done
+[ -d "$R/many/m300" ] || abort "cannot make $R/many/m1..300"
+mkfifo "$TMPD/in2" || abort "mkfifo failed"
+"$BPFEVDUMP" <"$TMPD/in2" >"$TMPD/out2" 2>&1 &
+d2=$!
+pids+=("$d2")
+exec 8>"$TMPD/in2"
+for _ in $(seq 100); do
+	grep -q '^ready' "$TMPD/out2" && break
+	sleep 0.05
+done
+for i in $(seq 300); do
+	cat "$R/many/m$i/memory.stat" >/dev/null
+done
+echo >&8
+for _ in $(seq 300); do
+	grep -q '^end$' "$TMPD/out2" && break
+	sleep 0.05
+done
+exec 8>&-
+wait "$d2"
+for i in $(seq 300); do
+	stat -c 'id=%i' "$R/many/m$i"
+done | sort >"$TMPD/want"
+awk '$1 == "group" && $NF ~ /^flushes=[1-9]/ { print $2 }' "$TMPD/out2" | sort >"$TMPD/got"
+ngot=$(grep -c '^group ' "$TMPD/out2")
+missing=$(comm -23 "$TMPD/want" "$TMPD/got" | wc -l)
+if [ "$missing" = 0 ] && [ "$ngot" -ge 300 ]; then
+	pass "300 groups read by cat: each has its entry with flushes >= 1 ($ngot entries read)"
+else
+	fail "300 groups read by cat: $missing without a flush count, $ngot entries: $(head -c 300 "$TMPD/out2")"
 fi
 
 # 5. Why the events are not available.
