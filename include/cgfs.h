@@ -40,6 +40,8 @@ struct snapshot {
 	double mono;		/* CLOCK_MONOTONIC seconds of this refresh */
 	int64_t wall;		/* Unix time of this refresh */
 	uint64_t above_limit;	/* smallest memory limit above the start */
+	int cut_depth1;		/* 1 + the depth of groups whose subgroups
+				 * were not read (maxdepth); 0: none */
 	struct sysinfo sys;
 };
 

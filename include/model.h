@@ -19,6 +19,8 @@ enum derived {
 	D_EFF_LIMIT,
 	D_USE_PCT,
 	D_RECLAIM_EFF,
+	D_WORKINGSET,
+	D_SCAN_PRIO,
 	D_NR
 };
 
@@ -38,6 +40,13 @@ struct mgroup {
 	double use_pct, reclaim_eff;
 	unsigned derived_valid;	/* 1u << D_* */
 	uint64_t chain_limit;	/* smallest limit on the path (v2) */
+	uint64_t workingset;
+	int scan_prio;
+	/* scan_prio's working state: the children's LRU lists (active anon,
+	 * inactive anon, active file, inactive file) summed, whether every
+	 * child had them, and whether swap can take the group's pages. */
+	uint64_t kid_lru[4];
+	int kid_lru_ok, swap_ok;
 };
 
 /* Kept with the group across refreshes for the interactive console. */
@@ -77,6 +86,9 @@ int model_replace(struct model *m, const struct snapshot *snap);
 
 /* The per-second rate between two counter readings; -1 if not defined. */
 double model_rate(uint64_t prev, uint64_t cur, double dt);
+
+/* min(12, floor(log2(pages))), or -1 for no pages. */
+int model_scan_prio(uint64_t pages);
 
 static inline int mgroup_derived(const struct mgroup *g, enum derived d)
 {

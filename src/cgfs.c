@@ -47,6 +47,12 @@ enum cgfile {
 	CF_FAILCNT,
 	CF_PRESSURE,
 	CF_PROCS,
+	CF_PEAK,
+	CF_SWAPPEAK,
+	CF_EVENTS_LOCAL,
+	CF_SWAPEVENTS,
+	CF_ZSWAP,
+	CF_CGSTAT,
 	CF_NR
 };
 
@@ -66,6 +72,7 @@ static const char *const v1_file[CF_NR] = {
 	[CF_OOMCTL] = "memory.oom_control",
 	[CF_FAILCNT] = "memory.failcnt",
 	[CF_PROCS] = "cgroup.procs",
+	[CF_PEAK] = "memory.max_usage_in_bytes",
 };
 
 static const char *const v2_file[CF_NR] = {
@@ -80,6 +87,12 @@ static const char *const v2_file[CF_NR] = {
 	[CF_EVENTS] = "memory.events",
 	[CF_PRESSURE] = "memory.pressure",
 	[CF_PROCS] = "cgroup.procs",
+	[CF_PEAK] = "memory.peak",
+	[CF_SWAPPEAK] = "memory.swap.peak",
+	[CF_EVENTS_LOCAL] = "memory.events.local",
+	[CF_SWAPEVENTS] = "memory.swap.events",
+	[CF_ZSWAP] = "memory.zswap.current",
+	[CF_CGSTAT] = "cgroup.stat",
 };
 
 /* Which files each field needs, per version.  0: the version has none. */
@@ -105,6 +118,13 @@ static const unsigned v1_need[F_NR] = {
 	[F_EV_OOM_KILL] = CFBIT(CF_OOMCTL),
 	[F_FAILCNT] = CFBIT(CF_FAILCNT),
 	[F_PROCS] = CFBIT(CF_PROCS),
+	[F_PEAK] = CFBIT(CF_PEAK),
+	/* The v1 root's adds kmem, read with its usage (see read_group). */
+	[F_USAGE_SWAP] = CFBIT(CF_USAGE) | CFBIT(CF_MEMSW),
+	[F_OWN_ACTIVE_ANON] = CFBIT(CF_STAT),
+	[F_OWN_INACTIVE_ANON] = CFBIT(CF_STAT),
+	[F_OWN_ACTIVE_FILE] = CFBIT(CF_STAT),
+	[F_OWN_INACTIVE_FILE] = CFBIT(CF_STAT),
 };
 
 static const unsigned v2_need[F_NR] = {
@@ -142,6 +162,21 @@ static const unsigned v2_need[F_NR] = {
 	[F_PSI_SOME10] = CFBIT(CF_PRESSURE),
 	[F_PSI_FULL10] = CFBIT(CF_PRESSURE),
 	[F_PROCS] = CFBIT(CF_PROCS),
+	[F_PEAK] = CFBIT(CF_PEAK),
+	[F_SWAP_PEAK] = CFBIT(CF_SWAPPEAK),
+	[F_USAGE_SWAP] = CFBIT(CF_USAGE) | CFBIT(CF_SWAPCUR),
+	[F_ZSWAP] = CFBIT(CF_ZSWAP),
+	[F_ZSWAPPED] = CFBIT(CF_STAT),
+	[F_EVL_LOW] = CFBIT(CF_EVENTS_LOCAL),
+	[F_EVL_HIGH] = CFBIT(CF_EVENTS_LOCAL),
+	[F_EVL_MAX] = CFBIT(CF_EVENTS_LOCAL),
+	[F_EVL_OOM] = CFBIT(CF_EVENTS_LOCAL),
+	[F_EVL_OOM_KILL] = CFBIT(CF_EVENTS_LOCAL),
+	[F_SWEV_HIGH] = CFBIT(CF_SWAPEVENTS),
+	[F_SWEV_MAX] = CFBIT(CF_SWAPEVENTS),
+	[F_SWEV_FAIL] = CFBIT(CF_SWAPEVENTS),
+	[F_DYING] = CFBIT(CF_CGSTAT),
+	[F_SWAP_ROOM] = CFBIT(CF_SWAPCUR) | CFBIT(CF_SWAPMAX),
 };
 
 struct keymap {
@@ -167,6 +202,10 @@ static const struct keymap v1_stat_keys[] = {
 	K("total_pgfault", F_PGFAULT),
 	K("total_pgmajfault", F_PGMAJFAULT),
 	K("total_swap", -1),	/* swap fallback without memsw, see below */
+	K("active_anon", F_OWN_ACTIVE_ANON),
+	K("inactive_anon", F_OWN_INACTIVE_ANON),
+	K("active_file", F_OWN_ACTIVE_FILE),
+	K("inactive_file", F_OWN_INACTIVE_FILE),
 	{ NULL, 0, 0 }
 };
 
@@ -190,6 +229,7 @@ static const struct keymap v2_stat_keys[] = {
 	K("workingset_refault_file", F_REFAULT_FILE),
 	K("pgfault", F_PGFAULT),
 	K("pgmajfault", F_PGMAJFAULT),
+	K("zswapped", F_ZSWAPPED),
 	K("sock", -1),		/* only for the root's usage */
 	{ NULL, 0, 0 }
 };
@@ -200,6 +240,27 @@ static const struct keymap v2_event_keys[] = {
 	K("max", F_EV_MAX),
 	K("oom", F_EV_OOM),
 	K("oom_kill", F_EV_OOM_KILL),
+	{ NULL, 0, 0 }
+};
+
+static const struct keymap v2_event_local_keys[] = {
+	K("low", F_EVL_LOW),
+	K("high", F_EVL_HIGH),
+	K("max", F_EVL_MAX),
+	K("oom", F_EVL_OOM),
+	K("oom_kill", F_EVL_OOM_KILL),
+	{ NULL, 0, 0 }
+};
+
+static const struct keymap v2_swap_event_keys[] = {
+	K("high", F_SWEV_HIGH),
+	K("max", F_SWEV_MAX),
+	K("fail", F_SWEV_FAIL),
+	{ NULL, 0, 0 }
+};
+
+static const struct keymap v2_cgstat_keys[] = {
+	K("nr_dying_descendants", F_DYING),
 	{ NULL, 0, 0 }
 };
 
@@ -510,6 +571,16 @@ static void kv_store(const char *key, size_t keylen, uint64_t val, void *ctx)
 	}
 }
 
+/* v2 key-value files read the same way: each key to its field. */
+static const struct {
+	enum cgfile f;
+	const struct keymap *map;
+} v2_kv_files[] = {
+	{ CF_EVENTS_LOCAL, v2_event_local_keys },
+	{ CF_SWAPEVENTS, v2_swap_event_keys },
+	{ CF_CGSTAT, v2_cgstat_keys },
+};
+
 /*
  * Reads the files a group's fields need.  Returns -ENODEV when the group
  * turned out removed (a file answered ENODEV, or every name in the
@@ -533,7 +604,8 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 		 * from memory.stat, its limits are not applicable. */
 		if (files & CFBIT(CF_USAGE))
 			files |= CFBIT(CF_STAT);
-		files &= CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS);
+		files &= CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS) |
+			CFBIT(CF_CGSTAT);
 	}
 	if (cg->version == 1 && (files & CFBIT(CF_MEMSW)) &&
 	    read_value(cg, dirfd, CF_MEMSW, &memsw) == 0)
@@ -567,6 +639,21 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 	if ((files & CFBIT(CF_SWAPMAX)) &&
 	    read_value(cg, dirfd, CF_SWAPMAX, &v) == 0)
 		sample_set(s, F_SWAP_LIMIT, v);
+	if (sample_has(s, F_SWAP) && sample_has(s, F_SWAP_LIMIT) &&
+	    cg->version == 2)
+		sample_set(s, F_SWAP_ROOM, s->v[F_SWAP_LIMIT] == VAL_MAX ?
+			   VAL_MAX : s->v[F_SWAP_LIMIT] > s->v[F_SWAP] ?
+			   s->v[F_SWAP_LIMIT] - s->v[F_SWAP] : 0);
+	if (cg->version == 2 && sample_has(s, F_USAGE) &&
+	    (files & CFBIT(CF_SWAPCUR)) && sample_has(s, F_SWAP))
+		sample_set(s, F_USAGE_SWAP, s->v[F_USAGE] + s->v[F_SWAP]);
+	if ((files & CFBIT(CF_PEAK)) && read_value(cg, dirfd, CF_PEAK, &v) == 0)
+		sample_set(s, F_PEAK, v);
+	if ((files & CFBIT(CF_SWAPPEAK)) &&
+	    read_value(cg, dirfd, CF_SWAPPEAK, &v) == 0)
+		sample_set(s, F_SWAP_PEAK, v);
+	if ((files & CFBIT(CF_ZSWAP)) && read_value(cg, dirfd, CF_ZSWAP, &v) == 0)
+		sample_set(s, F_ZSWAP, v);
 	if ((files & CFBIT(CF_SWAPPINESS)) &&
 	    read_value(cg, dirfd, CF_SWAPPINESS, &v) == 0 && v != VAL_MAX)
 		sample_set(s, F_SWAPPINESS, v);
@@ -613,6 +700,24 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 		 * children.  Without the kmem file the kernel's figure stays. */
 		if (sample_has(s, F_KERNEL))
 			sample_set(s, F_USAGE, s->v[F_USAGE] + s->v[F_KERNEL]);
+	}
+	if (cg->version == 1 && has_memsw && memsw != VAL_MAX) {
+		/* Like its usage, the v1 root's memsw leaves out the kernel
+		 * memory charged below it: the same kmem is added. */
+		v = memsw;
+		if (is_root && want_usage && sample_has(s, F_KERNEL))
+			v += s->v[F_KERNEL];
+		sample_set(s, F_USAGE_SWAP, v);
+	}
+	for (size_t i = 0; cg->version == 2 &&
+	     i < sizeof(v2_kv_files) / sizeof(v2_kv_files[0]); i++) {
+		struct kvctx c = { .map = v2_kv_files[i].map, .s = s };
+
+		if (!(files & CFBIT(v2_kv_files[i].f)))
+			continue;
+		n = read_cf(cg, dirfd, v2_kv_files[i].f);
+		if (n >= 0)
+			parse_keyvals(cg->buf, (size_t)n, kv_store, &c);
 	}
 	if (files & (CFBIT(CF_EVENTS) | CFBIT(CF_OOMCTL))) {
 		enum cgfile f = cg->version == 2 ? CF_EVENTS : CF_OOMCTL;
@@ -1272,6 +1377,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 			depth++;
 	if (*cg->start)
 		depth++;
+	snap->cut_depth1 = maxdepth >= 0 ? depth + maxdepth + 1 : 0;
 	r = add_group(snap, -1, cg->start, strlen(cg->start), depth, &g);
 	if (r < 0) {
 		close(rootfd);
@@ -1337,6 +1443,8 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		return r;
 	}
 	cg->cur_path = NULL;
+	/* Only scan_prio asks for the own LRU lists. */
+	sysinfo_want_lru_gen(cg->sys, (fields & FBIT(F_OWN_INACTIVE_FILE)) != 0);
 	sysinfo_read(cg->sys, cg->series ? (size_t)cg->slot[sample] : 0,
 		     &snap->sys);
 	clamp_swap(snap);

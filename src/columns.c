@@ -144,6 +144,73 @@ const struct column columns[] = {
 	    "all tasks waited for memory"),
 	RAW("procs", "PROCS", 5, U_INT, F_PROCS,
 	    "processes in the group itself (lines of cgroup.procs)"),
+	RAW("peak", "PEAK", 6, U_BYTES, F_PEAK,
+	    "highest usage recorded: v1 memory.max_usage_in_bytes, v2 "
+	    "memory.peak (5.19+)"),
+	RAW("swap_peak", "SWPEAK", 6, U_BYTES, F_SWAP_PEAK,
+	    "highest swap usage recorded: v2 memory.swap.peak (6.5+)"),
+	RAW("usage_swap", "MEM+SW", 6, U_BYTES, F_USAGE_SWAP,
+	    "memory and swap: v1 memory.memsw.usage_in_bytes (v1 root: plus "
+	    "memory.kmem.usage_in_bytes), v2 memory.current + "
+	    "memory.swap.current"),
+	DER("workingset", "WSET", 6, U_BYTES, D_WORKINGSET,
+	    FBIT(F_USAGE) | FBIT(F_INACTIVE_FILE),
+	    "working set as cadvisor and the kubelet define it: usage minus "
+	    "the inactive file list (v1 total_inactive_file), at least 0"),
+	RAW("zswap", "ZSWAP", 6, U_BYTES, F_ZSWAP,
+	    "compressed swap pool used: v2 memory.zswap.current"),
+	RAW("zswapped", "ZSWPD", 6, U_BYTES, F_ZSWAPPED,
+	    "memory stored in zswap before compression: v2 memory.stat "
+	    "zswapped"),
+	RAW("ev_low_local", "LOWL", 7, U_COUNT, F_EVL_LOW,
+	    "v2 memory.events.local low: in the group itself, not its "
+	    "descendants"),
+	RATE("ev_low_local", "LOWL/s", F_EVL_LOW,
+	     "memory.events.local low per second"),
+	RAW("ev_high_local", "HIGHL", 7, U_COUNT, F_EVL_HIGH,
+	    "v2 memory.events.local high"),
+	RATE("ev_high_local", "HIGHL/s", F_EVL_HIGH,
+	     "memory.events.local high per second"),
+	RAW("ev_max_local", "MAXL", 7, U_COUNT, F_EVL_MAX,
+	    "v2 memory.events.local max"),
+	RATE("ev_max_local", "MAXL/s", F_EVL_MAX,
+	     "memory.events.local max per second"),
+	RAW("ev_oom_local", "OOML", 7, U_COUNT, F_EVL_OOM,
+	    "v2 memory.events.local oom"),
+	RATE("ev_oom_local", "OOML/s", F_EVL_OOM,
+	     "memory.events.local oom per second"),
+	RAW("ev_oom_kill_local", "KILLL", 7, U_COUNT, F_EVL_OOM_KILL,
+	    "v2 memory.events.local oom_kill: OOM kills of the group's own "
+	    "processes"),
+	RATE("ev_oom_kill_local", "KILLL/s", F_EVL_OOM_KILL,
+	     "memory.events.local oom_kill per second"),
+	RAW("swap_ev_high", "SWHIGH", 7, U_COUNT, F_SWEV_HIGH,
+	    "v2 memory.swap.events high: swap usage went over "
+	    "memory.swap.high"),
+	RATE("swap_ev_high", "SWHI/s", F_SWEV_HIGH,
+	     "memory.swap.events high per second"),
+	RAW("swap_ev_max", "SWMAX", 7, U_COUNT, F_SWEV_MAX,
+	    "v2 memory.swap.events max: swap usage about to go over "
+	    "memory.swap.max"),
+	RATE("swap_ev_max", "SWMX/s", F_SWEV_MAX,
+	     "memory.swap.events max per second"),
+	RAW("swap_ev_fail", "SWFAIL", 7, U_COUNT, F_SWEV_FAIL,
+	    "v2 memory.swap.events fail: swap allocations that failed"),
+	RATE("swap_ev_fail", "SWFL/s", F_SWEV_FAIL,
+	     "memory.swap.events fail per second"),
+	RAW("dying", "DYING", 5, U_INT, F_DYING,
+	    "v2 cgroup.stat nr_dying_descendants: removed groups the kernel "
+	    "still holds"),
+	DER("scan_prio", "SPRIO", 5, U_INT, D_SCAN_PRIO,
+	    FBIT(F_ACTIVE_ANON) | FBIT(F_INACTIVE_ANON) | FBIT(F_ACTIVE_FILE) |
+	    FBIT(F_INACTIVE_FILE) | FBIT(F_OWN_ACTIVE_ANON) |
+	    FBIT(F_OWN_INACTIVE_ANON) | FBIT(F_OWN_ACTIVE_FILE) |
+	    FBIT(F_OWN_INACTIVE_FILE) | FBIT(F_SWAP_ROOM),
+	    "scan-priority floor: min(12, floor(log2(P))), P the largest of "
+	    "the group's own evictable LRU lists in 4 KiB pages (anon lists "
+	    "only where swap can take pages); the highest priority at which "
+	    "classic LRU reclaim scans any of them (not available under the "
+	    "multi-gen LRU)"),
 };
 
 const size_t ncolumns = sizeof(columns) / sizeof(columns[0]);
@@ -175,7 +242,7 @@ struct cval col_value(const struct column *c, const struct model *m,
 	(void)m;
 	if (c->unit == U_PATH)
 		return v;
-	if (c->unit == U_INT && c->field < 0) {
+	if (c->unit == U_INT && c->field < 0 && c->derived < 0) {
 		v.kind = CV_NUM;
 		v.u = (uint64_t)g->depth;
 		return v;
@@ -204,6 +271,13 @@ struct cval col_value(const struct column *c, const struct model *m,
 		case D_RECLAIM_EFF:
 			v.kind = CV_DBL;
 			v.d = g->reclaim_eff;
+			return v;
+		case D_WORKINGSET:
+			v.u = g->workingset;
+			break;
+		case D_SCAN_PRIO:
+			v.kind = CV_NUM;
+			v.u = (uint64_t)g->scan_prio;
 			return v;
 		}
 		v.kind = v.u == VAL_MAX ? CV_MAX : CV_NUM;

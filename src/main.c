@@ -220,7 +220,7 @@ static void list_columns(void)
 	};
 
 	for (size_t i = 0; i < ncolumns; i++)
-		printf("%-22s %-8s %-10s %s\n", columns[i].key,
+		printf("%-23s %-8s %-10s %s\n", columns[i].key,
 		       columns[i].title, unit_name[columns[i].unit],
 		       columns[i].help);
 }

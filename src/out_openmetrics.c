@@ -19,7 +19,7 @@
 static int exported(const struct column *c)
 {
 	return c->unit != U_PATH && c->unit != U_RATE &&
-		!(c->unit == U_INT && c->field < 0);
+		!(c->unit == U_INT && c->field < 0 && c->derived < 0);
 }
 
 static void family(struct out_ctx *o, const char *name, const char *type,
