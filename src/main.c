@@ -635,7 +635,8 @@ static int apply_config(struct opts *o, struct config *cfg)
 {
 	char err[600], path[512] = "memcgtoprc";
 	static const char *const sets[] = {
-		"overview", "LRU", "reclaim", "events", "limits", "custom",
+		"overview", "memory", "LRU", "reclaim", "events", "limits",
+		"custom",
 	};
 	int r, ok = 0;
 
@@ -676,8 +677,8 @@ static int apply_config(struct opts *o, struct config *cfg)
 			ok |= strcmp(cfg->set, sets[i]) == 0;
 		if (!ok) {
 			fprintf(stderr, "memcgtop: %s: line %u: columns: "
-				"unknown set '%s' (overview, LRU, reclaim, "
-				"events, limits, custom)\n", path,
+				"unknown set '%s' (overview, memory, LRU, "
+				"reclaim, events, limits, custom)\n", path,
 				cfg->set_line, cfg->set);
 			config_free(cfg);
 			return -EINVAL;
