@@ -29,6 +29,7 @@ struct snap_group {
 	size_t path_len;
 	int depth;		/* path components below the hierarchy root */
 	int parent;		/* index in snapshot.groups, -1 for the start */
+	uint64_t ino;		/* its directory's inode; 0: not known */
 	struct sample s;
 };
 

@@ -31,6 +31,7 @@ struct mgroup {
 	int depth;		/* components below the hierarchy root */
 	int parent;		/* index in model.groups, -1 for the start */
 	int has_prev;		/* seen by the previous refresh too */
+	uint64_t ino;		/* its directory's inode, 0: not known */
 	unsigned gen;		/* the refresh that last saw it */
 	unsigned view;		/* the console's state of it: VIEW_* */
 	struct sample cur, prev;

@@ -925,6 +925,23 @@ static int keep_dir(struct cgfs *cg, struct gh *h, int fd)
 	return 0;
 }
 
+/*
+ * The inode of a group's directory, which tells a group removed and made
+ * again under its name (kernfs never reuses one).  0 in a series, whose
+ * every sample is a new copy of the tree.
+ */
+static uint64_t dir_ino(const struct cgfs *cg, int fd, const struct gh *h,
+			int kept)
+{
+	struct stat st;
+
+	if (cg->series)
+		return 0;
+	if (kept && h)
+		return (uint64_t)h->ino;
+	return fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
 /* A directory descriptor, kept for the group when the budget allows. */
 static int group_dirfd(struct cgfs *cg, int parentfd, const char *name,
 		       struct gh *h, int *ret_kept)
@@ -1079,9 +1096,11 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 	if (fd < 0) {
 		/* Cannot enter it (permissions): shown, nothing available. */
 		memset(&g->s, 0, sizeof(g->s));
+		g->ino = 0;
 		return 0;
 	}
 	cg->cur_path = snap_path(snap, g);
+	g->ino = dir_ino(cg, fd, h, kept);
 	if (read_group(cg, fd, 0, files, &g->s) == -ENODEV) {
 		/* Removed since its directory was opened, and maybe made
 		 * again under the same name: open it anew, or leave it out. */
@@ -1096,6 +1115,7 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 			return 1;
 		}
 		cg->cur_path = snap_path(snap, &snap->groups[child]);
+		snap->groups[child].ino = dir_ino(cg, fd, h, kept);
 		if (read_group(cg, fd, 0, files,
 			       &snap->groups[child].s) == -ENODEV) {
 			/* Still going away: leave it out. */
@@ -1412,6 +1432,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		close(rootfd);
 		return r;
 	}
+	g->ino = dir_ino(cg, fd, h, kept);
 	if (read_group(cg, fd, *cg->start == '\0', files, &g->s) ==
 	    -ENODEV && h) {
 		/* The start group itself was made again: reopen it. */
@@ -1426,6 +1447,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 			close(rootfd);
 			return r;
 		}
+		g->ino = dir_ino(cg, fd, NULL, 0);
 		read_group(cg, fd, *cg->start == '\0', files, &g->s);
 	}
 	if (*cg->start && (fields & FBIT(F_LIMIT)))

@@ -317,9 +317,12 @@ int model_update(struct model *m, const struct snapshot *snap)
 
 		if (g) {
 			/* Left in the old table (a hole would break its probe
-			 * chains); the generation tells it was carried over. */
+			 * chains); the generation tells it was carried over.
+			 * A new directory under the same path is a group made
+			 * again: its counters start anew, so it has no rates
+			 * for this interval (they might not have gone back). */
 			g->prev = g->cur;
-			g->has_prev = 1;
+			g->has_prev = !(sg->ino && g->ino && sg->ino != g->ino);
 		} else {
 			const char *slash;
 
@@ -343,6 +346,7 @@ int model_update(struct model *m, const struct snapshot *snap)
 			g->name = slash && slash[1] ? slash + 1 : g->path;
 		}
 		g->gen = m->refreshes + 1;
+		g->ino = sg->ino;
 		g->cur = sg->s;
 		g->depth = sg->depth;
 		g->parent = sg->parent;

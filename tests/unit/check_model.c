@@ -165,6 +165,29 @@ START_TEST(counter_reset_and_recreated_group)
 	g = find(&m, "/a");
 	ck_assert_int_eq(g->has_prev, 0);
 	ck_assert_uint_eq(g->rate_valid, 0);
+
+	/* Made again between two refreshes: a new inode.  Its counter went
+	 * up (400 -> 900), yet it has no rate; then rates start again. */
+	for (int i = 0; i < 4; i++) {
+		static const uint64_t ino[] = { 7, 7, 9, 9 };
+		static const uint64_t fc[] = { 500, 600, 900, 1100 };
+		int a;
+
+		snap_reset(&s, 30.0 + 2 * i);
+		snap_add(&s, "/", -1);
+		a = snap_add(&s, "/a", 0);
+		s.groups[a].ino = ino[i];
+		sample_set(smp(&s, a), F_FAILCNT, fc[i]);
+		ck_assert_int_eq(model_update(&m, &s), 0);
+		g = find(&m, "/a");
+		if (i == 2) {
+			ck_assert_int_eq(g->has_prev, 0);
+			ck_assert_uint_eq(g->rate_valid, 0);
+		} else if (i > 0) {
+			ck_assert(g->rate_valid & FBIT(F_FAILCNT));
+			ck_assert_double_eq(g->rate[F_FAILCNT], 50.0 + 50 * (i == 3));
+		}
+	}
 	model_free(&m);
 	snapshot_free(&s);
 }
