@@ -131,7 +131,10 @@ const struct column columns[] = {
 	RATE("ev_oom", "OOM/s", F_EV_OOM, "memory.events oom per second"),
 	RAW("ev_oom_kill", "OOMKILL", 7, U_COUNT, F_EV_OOM_KILL,
 	    "processes killed by the OOM killer in the group: v1 "
-	    "memory.oom_control oom_kill, v2 memory.events oom_kill"),
+	    "memory.oom_control oom_kill (the group's own kills only, so "
+	    "kills in a subgroup removed before the next refresh are not "
+	    "seen), v2 memory.events oom_kill (its subgroups' too, removed "
+	    "ones included)"),
 	RATE("ev_oom_kill", "KILL/s", F_EV_OOM_KILL, "OOM kills per second"),
 	RAW("failcnt", "FAILCNT", 8, U_COUNT, F_FAILCNT,
 	    "v1 memory.failcnt: times usage hit the limit"),

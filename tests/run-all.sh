@@ -86,6 +86,7 @@ suite "set v2 (--set in the VM)" tests/vm/set-v2.sh
 suite "edit dialog v2 (tmux in the VM)" tests/vm/tui-v2.sh
 suite "live churn (v2, VM)" tests/vm/churn-v2.sh
 suite "live listing (v2, VM)" tests/vm/listing-v2.sh
+suite "events and recreated groups (v2, VM)" tests/vm/events-v2.sh
 suite "live cgroup v2 (VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/live-v2.sh
 suite "live churn (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/churn-v2.sh
 suite "live listing (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/listing-v2.sh
