@@ -115,6 +115,15 @@ struct cg_detail {
 int cgfs_detail(struct cgfs *cg, const char *path, struct cg_detail *ret);
 void cgfs_detail_free(struct cg_detail *d);
 
+/*
+ * The control files that field f is read from on this hierarchy, for the
+ * hierarchy root (root 1) or another group: up to max names into ret_names.
+ * Returns how many; 0 when this version has no such file (or the v2 root
+ * has none of them: *ret_root_lacks is then 1).
+ */
+size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
+			const char **ret_names, size_t max, int *ret_root_lacks);
+
 /* The pids in the group's cgroup.procs (malloc'd; caller frees). */
 int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids,
 	      size_t *ret_n);

@@ -1960,6 +1960,27 @@ int cgfs_detail(struct cgfs *cg, const char *path, struct cg_detail *ret)
 	return 0;
 }
 
+size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
+			const char **ret_names, size_t max, int *ret_root_lacks)
+{
+	unsigned files = cg->need[f];
+	size_t n = 0;
+
+	*ret_root_lacks = 0;
+	if (cg->version == 2 && root && files) {
+		/* As read_group reads the v2 root. */
+		if (files & CFBIT(CF_USAGE))
+			files |= CFBIT(CF_STAT);
+		files &= CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS) |
+			CFBIT(CF_CGSTAT);
+		*ret_root_lacks = files == 0;
+	}
+	for (int i = 0; i < CF_NR && n < max; i++)
+		if (files & CFBIT(i))
+			ret_names[n++] = cg->file[i];
+	return n;
+}
+
 void cgfs_detail_free(struct cg_detail *d)
 {
 	if (!d)

@@ -274,6 +274,9 @@ int model_replace(struct model *m, const struct snapshot *snap)
 	}
 	for (size_t i = 0; i < snap->n; i++)
 		m->groups[i]->cur = snap->groups[i].s;
+	/* The same moment: its system figures may hold more now (whether
+	 * the multi-gen LRU runs); the rates against the last stay. */
+	m->sys = snap->sys;
 	for (size_t i = 0; i < m->n; i++) {
 		struct mgroup *g = m->groups[i];
 

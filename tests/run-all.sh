@@ -53,6 +53,8 @@ suite "fixture columns" tests/fixture-columns.sh
 suite "fixture columns (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/fixture-columns.sh
 suite "interactive screen (tmux)" tests/tui/run.sh
 suite "interactive screen (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/run.sh
+suite "blank reasons (tmux)" tests/tui/blanks.sh
+suite "blank reasons (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/blanks.sh
 suite "live cgroup v1" tests/live/v1.sh
 suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/v1.sh
 suite "live listing (v1)" tests/live/listing.sh
