@@ -4,8 +4,11 @@
 # shown column set is blank, for the group that a CGROUP argument starts
 # at: a file that is absent or not readable, a file that says nothing, a
 # field of the other cgroup version, the v2 root, no limit on the path, no
-# evictable pages, the multi-gen LRU, a group too new for rates.  Runs on
-# the committed fixtures in a private tmux server (120x50).
+# evictable pages, the multi-gen LRU, a group too new for rates; and that
+# it shows memory.numa_stat as a table of LRU lists per node (v1 pages
+# turned into bytes, two nodes).  Runs on the committed fixtures (and a
+# copy of v1-live with a two-node numa_stat) in a private tmux server
+# (120x50, 120x200 for the tables).
 # The binary is $MEMCGTOP (default ./memcgtop).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,7 +36,7 @@ pane() {
 	local d=$1 tabs=$2 cg=$3 i
 	shift 3
 	tm kill-session -t s 2>/dev/null
-	tm new-session -d -s s -x 120 -y 50 "cd $(printf %q "$tmp") && env -u LC_ALL XDG_CONFIG_HOME=$tmp/c HOME=$tmp/h TERM=xterm-256color LANG=C.UTF-8 $(printf %q "$MEMCGTOP") -d 60 --root $(printf %q "$d/cg") --proc $(printf %q "$d/proc") $* $(printf %q "$cg"); sleep 60"
+	tm new-session -d -s s -x 120 -y "${H:-50}" "cd $(printf %q "$tmp") && env -u LC_ALL XDG_CONFIG_HOME=$tmp/c HOME=$tmp/h TERM=xterm-256color LANG=C.UTF-8 $(printf %q "$MEMCGTOP") -d 60 --root $(printf %q "$d/cg") --proc $(printf %q "$d/proc") $* $(printf %q "$cg"); sleep 60"
 	# the second sample read: rates can be had
 	for ((i = 0; i < 200; i++)); do
 		tm capture-pane -p -t s | grep -q '^memcgtop .*  sample 2/' && break
@@ -105,6 +108,43 @@ done
 has "$(line failcnt_per_s 'a new group (or one made again): rates after the next refresh')" "a new group: no rate yet"
 pane "$FIX/edge-v2" 0 /sys -c path,reclaim_eff,pgscan_per_s
 has "$(line reclaim_eff 'nothing scanned in the interval')" "reclaim_eff: nothing scanned"
+
+# memory.numa_stat as a table: v1 in pages (4 KiB), two nodes
+cp -r "$FIX/v1-live" "$tmp/numa"
+for k in 0 1 2 3 4; do
+	printf '%s\n' 'total=300 N0=100 N1=200' 'file=30 N0=10 N1=20' \
+		'anon=256 N0=0 N1=256' 'unevictable=14 N0=4 N1=10' \
+		'hierarchical_total=3000 N0=1000 N1=2000' \
+		'hierarchical_file=512 N0=256 N1=256' \
+		'hierarchical_anon=2048 N0=1024 N1=1024' \
+		'hierarchical_unevictable=0 N0=0 N1=0' \
+		>"$tmp/numa/cg/$k/fixture/web/memory.numa_stat"
+done
+if [ "$(getconf PAGESIZE)" = 4096 ]; then
+	H=200 pane "$tmp/numa" 0 /fixture/web
+	has "  NODE      ANON    FILE  UNEVIC  H-ANON  H-FILE  H-UNEV" "v1 numa table: titles"
+	has "  N0           0   40.0K   16.0K    4.0M    1.0M       0" "v1 numa table: node 0 in bytes"
+	has "  N1        1.0M   80.0K   40.0K    4.0M    1.0M       0" "v1 numa table: node 1 in bytes"
+else
+	echo "SKIP: v1 numa table: the page size is not 4 KiB"
+fi
+H=200 pane "$FIX/v2-live" 0 /fixture/work
+has "  NODE    A-ANON  I-ANON  A-FILE  I-FILE  UNEVIC" "v2 numa table: titles"
+# sample 1's memory.numa_stat of work, in bytes
+want=$(awk '{ v[$1] = substr($2, 4) } END {
+	printf "%s %s %s %s %s", v["active_anon"], v["inactive_anon"],
+		v["active_file"], v["inactive_file"], v["unevictable"] }' \
+	"$FIX/v2-live/cg/1/fixture/work/memory.numa_stat")
+got=$(grep '^  N0 ' <<<"$SCREEN")
+exp=$(for v in $want; do
+	awk -v v="$v" 'BEGIN { if (v < 1024) { printf " %7s", v; exit }
+		u = "KMGTPE"; x = v; i = 0
+		while (x >= 1024 && i < 6) { x /= 1024; i++ }
+		if (x < 99.95) printf " %7s", sprintf("%.1f%s", x, substr(u, i, 1))
+		else printf " %7s", sprintf("%.0f%s", x, substr(u, i, 1)) }'
+done)
+[ "$got" = "  N0    $exp" ] && pass "v2 numa table: node 0 from the file ($got)" ||
+	fail "v2 numa table: '$got', want '  N0    $exp'"
 
 echo "blanks: $npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
