@@ -62,9 +62,9 @@ suite "live listing (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/liv
 suite "live fd limit (v1)" tests/live/fdlimit.sh
 suite "live fd limit (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/fdlimit.sh
 suite "live churn (v1)" tests/live/churn.sh
+suite "live churn (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/churn.sh
 suite "live recreated group (v1)" tests/live/recreate.sh
 suite "live recreated group (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/recreate.sh
-suite "live churn (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/churn.sh
 suite "v1 swap and root usage (live v1)" tests/live/swap-v1.sh
 suite "v1 swap and root usage (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/swap-v1.sh
 suite "edit dialog (tmux, live v1)" tests/tui/edit.sh
