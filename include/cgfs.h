@@ -41,6 +41,8 @@ struct snapshot {
 	double mono;		/* CLOCK_MONOTONIC seconds of this refresh */
 	int64_t wall;		/* Unix time of this refresh */
 	uint64_t above_limit;	/* smallest memory limit above the start */
+	const char *numa_text;	/* memory.numa_stat texts (F_NUMA: offset);
+				 * valid until the next refresh */
 	int cut_depth1;		/* 1 + the depth of groups whose subgroups
 				 * were not read (maxdepth); 0: none */
 	struct sysinfo sys;

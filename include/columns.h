@@ -23,6 +23,7 @@ enum unit {
 	U_PCT,		/* percent */
 	U_RATIO,	/* 0..1 */
 	U_PSI,		/* percent, in hundredths */
+	U_NUMA,		/* per NUMA node: JSON only */
 };
 
 enum cv_kind { CV_NA, CV_NUM, CV_MAX, CV_DBL };

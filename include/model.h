@@ -63,6 +63,7 @@ struct model {
 	double mono, dt;	/* dt 0: no previous refresh */
 	int64_t wall;
 	unsigned refreshes;
+	const char *numa_text;	/* the snapshot's (F_NUMA offsets) */
 	struct sysinfo sys, sys_prev;
 	int sys_has_prev;
 	double sys_pgscan_rate, sys_pgsteal_rate;

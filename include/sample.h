@@ -68,6 +68,8 @@ enum field {
 	F_OWN_ACTIVE_FILE,
 	F_OWN_INACTIVE_FILE,
 	F_SWAP_ROOM,		/* v2 memory.swap.max - swap.current, >= 0 */
+	F_NUMA,			/* offset of memory.numa_stat in the
+				 * refresh's snapshot.numa_text */
 	F_NR
 };
 

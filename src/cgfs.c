@@ -53,6 +53,7 @@ enum cgfile {
 	CF_SWAPEVENTS,
 	CF_ZSWAP,
 	CF_CGSTAT,
+	CF_NUMA,
 	CF_NR
 };
 
@@ -73,6 +74,7 @@ static const char *const v1_file[CF_NR] = {
 	[CF_FAILCNT] = "memory.failcnt",
 	[CF_PROCS] = "cgroup.procs",
 	[CF_PEAK] = "memory.max_usage_in_bytes",
+	[CF_NUMA] = "memory.numa_stat",
 };
 
 static const char *const v2_file[CF_NR] = {
@@ -93,6 +95,7 @@ static const char *const v2_file[CF_NR] = {
 	[CF_SWAPEVENTS] = "memory.swap.events",
 	[CF_ZSWAP] = "memory.zswap.current",
 	[CF_CGSTAT] = "cgroup.stat",
+	[CF_NUMA] = "memory.numa_stat",
 };
 
 /* Which files each field needs, per version.  0: the version has none. */
@@ -125,6 +128,7 @@ static const unsigned v1_need[F_NR] = {
 	[F_OWN_INACTIVE_ANON] = CFBIT(CF_STAT),
 	[F_OWN_ACTIVE_FILE] = CFBIT(CF_STAT),
 	[F_OWN_INACTIVE_FILE] = CFBIT(CF_STAT),
+	[F_NUMA] = CFBIT(CF_NUMA),
 };
 
 static const unsigned v2_need[F_NR] = {
@@ -177,6 +181,7 @@ static const unsigned v2_need[F_NR] = {
 	[F_SWEV_FAIL] = CFBIT(CF_SWAPEVENTS),
 	[F_DYING] = CFBIT(CF_CGSTAT),
 	[F_SWAP_ROOM] = CFBIT(CF_SWAPCUR) | CFBIT(CF_SWAPMAX),
+	[F_NUMA] = CFBIT(CF_NUMA),
 };
 
 struct keymap {
@@ -326,6 +331,9 @@ struct cgfs {
 	long fd_dirs;		/* kept now */
 	int stale;		/* read_group met a removed group */
 	int kernfs;		/* the tree is a mounted cgroup filesystem */
+	/* This refresh's memory.numa_stat texts, NUL-separated. */
+	char *numa;
+	size_t numa_len, numa_cap;
 };
 
 int cgfs_version(const struct cgfs *cg)
@@ -571,6 +579,8 @@ static void kv_store(const char *key, size_t keylen, uint64_t val, void *ctx)
 	}
 }
 
+static int grow(void **p, size_t *cap, size_t need, size_t elem);
+
 /* v2 key-value files read the same way: each key to its field. */
 static const struct {
 	enum cgfile f;
@@ -605,7 +615,7 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 		if (files & CFBIT(CF_USAGE))
 			files |= CFBIT(CF_STAT);
 		files &= CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS) |
-			CFBIT(CF_CGSTAT);
+			CFBIT(CF_CGSTAT) | CFBIT(CF_NUMA);
 	}
 	if (cg->version == 1 && (files & CFBIT(CF_MEMSW)) &&
 	    read_value(cg, dirfd, CF_MEMSW, &memsw) == 0)
@@ -708,6 +718,17 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 		if (is_root && want_usage && sample_has(s, F_KERNEL))
 			v += s->v[F_KERNEL];
 		sample_set(s, F_USAGE_SWAP, v);
+	}
+	if (files & CFBIT(CF_NUMA)) {
+		/* Kept whole for the JSON numa object (see snapshot). */
+		n = read_cf(cg, dirfd, CF_NUMA);
+		if (n >= 0 && grow((void **)&cg->numa, &cg->numa_cap,
+				   cg->numa_len + (size_t)n + 1, 1) == 0) {
+			memcpy(cg->numa + cg->numa_len, cg->buf, (size_t)n);
+			cg->numa[cg->numa_len + (size_t)n] = '\0';
+			sample_set(s, F_NUMA, cg->numa_len);
+			cg->numa_len += (size_t)n + 1;
+		}
 	}
 	for (size_t i = 0; cg->version == 2 &&
 	     i < sizeof(v2_kv_files) / sizeof(v2_kv_files[0]); i++) {
@@ -1365,6 +1386,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		snap->wall = (int64_t)time(NULL);
 	}
 	cg->next++;
+	cg->numa_len = 0;
 	snap->n = 0;
 	snap->paths_len = 0;
 	snap->above_limit = VAL_MAX;
@@ -1465,6 +1487,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		return r;
 	}
 	cg->cur_path = NULL;
+	snap->numa_text = cg->numa;
 	/* Only scan_prio asks for the own LRU lists. */
 	sysinfo_want_lru_gen(cg->sys, (fields & FBIT(F_OWN_INACTIVE_FILE)) != 0);
 	sysinfo_read(cg->sys, cg->series ? (size_t)cg->slot[sample] : 0,
@@ -1884,6 +1907,7 @@ void cgfs_close(struct cgfs *cg)
 	free(cg->wall);
 	free(cg->buf);
 	free(cg->dents);
+	free(cg->numa);
 	free(cg);
 }
 
@@ -1972,7 +1996,7 @@ size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
 		if (files & CFBIT(CF_USAGE))
 			files |= CFBIT(CF_STAT);
 		files &= CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS) |
-			CFBIT(CF_CGSTAT);
+			CFBIT(CF_CGSTAT) | CFBIT(CF_NUMA);
 		*ret_root_lacks = files == 0;
 	}
 	for (int i = 0; i < CF_NR && n < max; i++)

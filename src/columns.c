@@ -214,6 +214,11 @@ const struct column columns[] = {
 	    "only where swap can take pages); the highest priority at which "
 	    "classic LRU reclaim scans any of them (not available under the "
 	    "multi-gen LRU)"),
+	{ "numa", "NUMA", 4, U_NUMA, -1, -1, FBIT(F_NUMA),
+	  "memory.numa_stat in JSON only (-F json -c ...,numa): an object "
+	  "keyed by node (\"N0\") of bytes: anon, file and unevictable (v1: "
+	  "the hierarchical ones), on v2 also active_anon, inactive_anon, "
+	  "active_file and inactive_file" },
 };
 
 const size_t ncolumns = sizeof(columns) / sizeof(columns[0]);
@@ -243,7 +248,8 @@ struct cval col_value(const struct column *c, const struct model *m,
 	struct cval v = { CV_NA, 0, 0 };
 
 	(void)m;
-	if (c->unit == U_PATH)
+	/* The path is text, numa an object (out_json); neither a value. */
+	if (c->unit == U_PATH || c->unit == U_NUMA)
 		return v;
 	if (c->unit == U_INT && c->field < 0 && c->derived < 0) {
 		v.kind = CV_NUM;
@@ -369,6 +375,9 @@ void col_format(const struct column *c, struct cval v, int human, char *buf,
 	case U_INT:
 	case U_PATH:
 		snprintf(buf, len, "%" PRIu64, v.u);
+		break;
+	case U_NUMA:
+		snprintf(buf, len, "-");
 		break;
 	}
 }

@@ -195,6 +195,8 @@ static void parse_sort(struct opts *o, const char *s)
 	if (!o->sort)
 		die_usage("-o: unknown column '%s' (memcgtop --list-columns "
 			  "shows them)", s);
+	if (o->sort->unit == U_NUMA)
+		die_usage("-o: column '%s' has no value to sort by", s);
 	if (sign)
 		o->sort_desc = sign < 0;
 	else
@@ -217,6 +219,7 @@ static void list_columns(void)
 		[U_PATH] = "path", [U_INT] = "number", [U_BYTES] = "bytes",
 		[U_COUNT] = "count", [U_RATE] = "per second",
 		[U_PCT] = "percent", [U_RATIO] = "ratio", [U_PSI] = "percent",
+		[U_NUMA] = "per node",
 	};
 
 	for (size_t i = 0; i < ncolumns; i++)
@@ -399,9 +402,11 @@ static void default_columns(struct opts *o, int version)
 		o->cols = calloc(ncolumns, sizeof(*o->cols));
 		if (!o->cols)
 			exit(1);
+		/* Every column but numa, which is asked for by name. */
+		o->ncols = 0;
 		for (size_t i = 0; i < ncolumns; i++)
-			o->cols[i] = &columns[i];
-		o->ncols = ncolumns;
+			if (columns[i].unit != U_NUMA)
+				o->cols[o->ncols++] = &columns[i];
 		return;
 	}
 	o->cols = calloc(n, sizeof(*o->cols));
@@ -670,6 +675,15 @@ static int apply_config(struct opts *o, struct config *cfg)
 			config_free(cfg);
 			return -EINVAL;
 		}
+		for (size_t i = 0; i < o->ncols; i++) {
+			if (o->cols[i]->unit != U_NUMA)
+				continue;
+			fprintf(stderr, "memcgtop: %s: line %u: custom: column "
+				"'%s' is only in JSON output\n", path,
+				cfg->custom_line, o->cols[i]->key);
+			config_free(cfg);
+			return -EINVAL;
+		}
 		o->cols_arg = cfg->custom;
 	}
 	if (cfg->has & CONFIG_HAS_SET) {
@@ -823,6 +837,10 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &o);
 	if (!o.batch && !isatty(STDOUT_FILENO) && !o.nsets)
 		o.batch = 1;
+	for (size_t i = 0; i < o.ncols; i++)
+		if (o.cols[i]->unit == U_NUMA && (!o.batch || o.fmt != FMT_JSON))
+			die_usage("-c: column '%s' is only in JSON output "
+				  "(-b -F json)", o.cols[i]->key);
 	if (o.iterations < 0)
 		o.iterations = o.batch ? 1 : 0;
 

@@ -277,6 +277,7 @@ int model_replace(struct model *m, const struct snapshot *snap)
 	/* The same moment: its system figures may hold more now (whether
 	 * the multi-gen LRU runs); the rates against the last stay. */
 	m->sys = snap->sys;
+	m->numa_text = snap->numa_text;
 	for (size_t i = 0; i < m->n; i++) {
 		struct mgroup *g = m->groups[i];
 
@@ -375,6 +376,7 @@ int model_update(struct model *m, const struct snapshot *snap)
 	m->sys_prev = m->sys;
 	m->sys_has_prev = m->refreshes > 0;
 	m->sys = snap->sys;
+	m->numa_text = snap->numa_text;
 	m->sys_rates_valid = 0;
 	if (m->sys_has_prev && m->dt > 0 &&
 	    (m->sys.valid & m->sys_prev.valid & FBIT(S_PGSCAN)) &&

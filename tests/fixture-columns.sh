@@ -95,11 +95,79 @@ got=$(prios "$FIX/v1-live" --depth 2 | cut -d' ' -f1-3)
 want="/=8 /fixture= /fixture/web="
 [ "$got" = "$want" ] && pass "v1 --depth 2: own lists from memory.stat: $got" || fail "v1 --depth 2: '$got', want '$want'"
 
+# The numa column: JSON only, an object per group keyed by node, from
+# memory.numa_stat (v1: the hierarchical lists, pages in bytes).
+cp -r "$FIX/v1-live" "$tmp/numa"
+for k in 0 1 2 3 4; do
+	printf '%s\n' 'total=300 N0=100 N1=200' 'file=30 N0=10 N1=20' \
+		'anon=256 N0=0 N1=256' 'unevictable=14 N0=4 N1=10' \
+		'hierarchical_total=3000 N0=1000 N1=2000' \
+		'hierarchical_file=512 N0=256 N1=256' \
+		'hierarchical_anon=2048 N0=1024 N1=1024' \
+		'hierarchical_unevictable=0 N0=0 N1=7' \
+		>"$tmp/numa/cg/$k/fixture/web/memory.numa_stat"
+done
+for d in "$FIX/v1-live" "$FIX/v2-live" "$FIX/edge-v2" "$tmp/numa"; do
+	"$BIN" -b -n 2 -F json -c path,numa --root "$d/cg" --proc "$d/proc" >"$tmp/numa.json"
+	if python3 - "$d" "$tmp/numa.json" >"$tmp/numa.out" 2>&1 <<'PYEOF'
+import json, os, sys
+d, out = sys.argv[1:3]
+page = os.sysconf('SC_PAGE_SIZE')
+bad = n = 0
+for it, line in enumerate(open(out), 1):
+    o = json.loads(line)
+    v1 = o['memcg'] == 'v1'
+    for g in o['groups']:
+        assert list(g) == ['path', 'numa'], list(g)
+        f = os.path.join(d, 'cg', str(it), g['path'].lstrip('/'), 'memory.numa_stat')
+        want = {} if os.path.exists(f) else None
+        for l in open(f).read().splitlines() if want is not None else []:
+            p = l.split()
+            key = p[0].split('=')[0]
+            if v1:
+                if not key.startswith('hierarchical_') or key == 'hierarchical_total':
+                    continue
+                key, mul = key[len('hierarchical_'):], page
+            else:
+                if key not in ('anon', 'file', 'unevictable', 'active_anon',
+                               'inactive_anon', 'active_file', 'inactive_file'):
+                    continue
+                mul = 1
+            for w in p[1:]:
+                if w.startswith('N'):
+                    node, v = w.split('=')
+                    want.setdefault(node, {})[key] = int(v) * mul
+        n += 1
+        if g['numa'] != want:
+            bad += 1
+            print('%s iteration %d: %s, want %s' % (g['path'], it, g['numa'], want))
+print('%d groups, %d differ' % (n, bad))
+sys.exit(1 if bad or not n else 0)
+PYEOF
+	then
+		pass "numa JSON of ${d##*/} matches memory.numa_stat: $(tail -n 1 "$tmp/numa.out")"
+	else
+		fail "numa JSON of ${d##*/}: $(head -n 3 "$tmp/numa.out" | tr '\n' ' ')"
+	fi
+done
+grep -q '"/fixture/web","numa":{"N0":{"anon":4194304,"file":1048576,"unevictable":0},"N1":{"anon":4194304,"file":1048576,"unevictable":28672}}' "$tmp/numa.json" &&
+	[ "$(getconf PAGESIZE)" = 4096 ] && pass "numa JSON: two nodes of v1 pages, in bytes" ||
+	fail "numa JSON: two nodes: $(grep -o '"/fixture/web","numa":[^]]*}}' "$tmp/numa.json" | head -c 200)"
+"$BIN" -b -n 1 -F json --root "$FIX/v2-live/cg" --proc "$FIX/v2-live/proc" | grep -q '"numa"' &&
+	fail "numa printed without being asked for" || pass "numa only when asked for"
+for a in "-F csv -c path,numa" "-F text -c numa" "-F openmetrics -c numa" "-F json -o numa"; do
+	# shellcheck disable=SC2086
+	"$BIN" -b -n 1 $a --root "$FIX/v1-live/cg" --proc "$FIX/v1-live/proc" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && pass "$a: usage error: $(cat "$tmp/err")" ||
+		fail "$a: exit $rc, stderr '$(cat "$tmp/err")'"
+done
+
 # Each column opens the control files it needs and no others.
 if command -v strace >/dev/null 2>&1; then
 	# opened FIXTURE COLUMN: the control file names opened in groups
 	opened() {
-		strace -f -qq -e trace=openat -o "$tmp/trace" "$BIN" -b -n 0 -F csv \
+		strace -f -qq -e trace=openat -o "$tmp/trace" "$BIN" -b -n 0 -F json \
 			-o path -c "path,$2" --root "$FIX/$1/cg" --proc "$FIX/$1/proc" \
 			>/dev/null 2>&1
 		sed -n 's/.*openat([0-9][0-9]*, "\([^"/]*\)".*/\1/p' "$tmp/trace" |
@@ -128,6 +196,8 @@ v1-live peak memory.max_usage_in_bytes
 v1-live usage_swap memory.kmem.usage_in_bytes memory.memsw.usage_in_bytes memory.usage_in_bytes
 v1-live scan_prio memory.stat
 v1-live dying
+v2-live numa cgroup.controllers memory.numa_stat
+v1-live numa memory.numa_stat
 EOF
 else
 	echo "SKIP: strace not installed (files opened per column)"

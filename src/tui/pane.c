@@ -341,12 +341,9 @@ static void blank_lines(struct pane_out *p, const struct mgroup *g)
 	}
 }
 
-#define NUMA_MAX_NODES 64
-
 /*
- * memory.numa_stat as a table of the LRU lists per node: v2's lines are
- * "key N0=bytes N1=...", v1's "key=total N0=pages ..." with the group's
- * own and the hierarchical lists.
+ * memory.numa_stat as a table of the LRU lists per node: v2's in bytes,
+ * v1's (the group's own and the hierarchical ones) in pages.
  */
 static void numa_lines(struct pane_out *p, const char *text, int v1)
 {
@@ -364,56 +361,20 @@ static void numa_lines(struct pane_out *p, const char *text, int v1)
 	static const char *const v1_titles[] = {
 		"ANON", "FILE", "UNEVIC", "H-ANON", "H-FILE", "H-UNEV",
 	};
-	const char *const *keys = v1 ? v1_keys : v2_keys;
 	const char *const *titles = v1 ? v1_titles : v2_titles;
-	size_t nk = v1 ? 6 : 5, nn = 0;
-	uint64_t val[NUMA_MAX_NODES][6];
-	unsigned char has[NUMA_MAX_NODES][6];
-	unsigned node[NUMA_MAX_NODES];
+	size_t nk = v1 ? 6 : 5;
 	uint64_t unit = v1 ? (uint64_t)sysconf(_SC_PAGESIZE) : 1;
+	struct numa_stat *ns = malloc(sizeof(*ns));
 	char line[300];
 	int len;
 
-	memset(has, 0, sizeof(has));
-	for (const char *s = text; *s;) {
-		size_t l = strcspn(s, "\n"), kl = strcspn(s, " =");
-		size_t k;
-
-		for (k = 0; k < nk; k++)
-			if (kl < l && strlen(keys[k]) == kl &&
-			    !strncmp(s, keys[k], kl))
-				break;
-		for (const char *q = s + kl; k < nk && q < s + l;) {
-			char *end;
-			unsigned long n;
-			uint64_t v;
-			size_t i;
-
-			q += strspn(q, " ");
-			if (*q != 'N') {
-				q += strcspn(q, " \n");
-				continue;
-			}
-			n = strtoul(q + 1, &end, 10);
-			if (*end != '=' || parse_u64(end + 1, strcspn(end + 1,
-					" \n"), &v) < 0) {
-				q += strcspn(q, " \n");
-				continue;
-			}
-			for (i = 0; i < nn && node[i] != n; i++)
-				;
-			if (i == nn && nn < NUMA_MAX_NODES)
-				node[nn++] = (unsigned)n;
-			if (i < nn) {
-				val[i][k] = v * unit;
-				has[i][k] = 1;
-			}
-			q = end + 1 + strcspn(end + 1, " \n");
-		}
-		s += l + (s[l] == '\n');
-	}
-	if (!nn)
+	if (!ns)
 		return;
+	parse_numa_stat(text, strlen(text), v1 ? v1_keys : v2_keys, nk, ns);
+	if (!ns->n) {
+		free(ns);
+		return;
+	}
 	pline(p, A_BOLD, "LRU lists per NUMA node%s", v1 ?
 	      " (the group's own, then H-: with its descendants)" : "");
 	len = snprintf(line, sizeof(line), "  %-6s", "NODE");
@@ -421,18 +382,19 @@ static void numa_lines(struct pane_out *p, const char *text, int v1)
 		len += snprintf(line + len, sizeof(line) - (size_t)len, " %7s",
 				titles[k]);
 	pline(p, A_NORMAL, "%s", line);
-	for (size_t i = 0; i < nn; i++) {
-		len = snprintf(line, sizeof(line), "  N%-5u", node[i]);
+	for (size_t i = 0; i < ns->n; i++) {
+		len = snprintf(line, sizeof(line), "  N%-5u", ns->node[i]);
 		for (size_t k = 0; k < nk; k++) {
 			char b[32] = "-";
 
-			if (has[i][k])
-				fmt_bytes(b, sizeof(b), val[i][k]);
+			if (ns->has[i][k])
+				fmt_bytes(b, sizeof(b), ns->v[i][k] * unit);
 			len += snprintf(line + len, sizeof(line) - (size_t)len,
 					" %7s", b);
 		}
 		pline(p, A_NORMAL, "%s", line);
 	}
+	free(ns);
 }
 
 static void detail_lines(struct pane_out *p, const struct mgroup *g)
