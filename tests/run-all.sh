@@ -65,6 +65,8 @@ suite "live churn (v1)" tests/live/churn.sh
 suite "live churn (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/churn.sh
 suite "live recreated group (v1)" tests/live/recreate.sh
 suite "live recreated group (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/recreate.sh
+suite "live new columns (v1)" tests/live/columns-v1.sh
+suite "live new columns (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/columns-v1.sh
 suite "v1 swap and root usage (live v1)" tests/live/swap-v1.sh
 suite "v1 swap and root usage (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/swap-v1.sh
 suite "edit dialog (tmux, live v1)" tests/tui/edit.sh
