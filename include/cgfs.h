@@ -32,6 +32,7 @@ struct snap_group {
 	size_t path_len;
 	int depth;		/* path components below the hierarchy root */
 	int parent;		/* index in snapshot.groups, -1 for the start */
+	uint64_t ino;		/* its directory's inode; 0: not known */
 	struct sample s;
 };
 
@@ -43,6 +44,10 @@ struct snapshot {
 	double mono;		/* CLOCK_MONOTONIC seconds of this refresh */
 	int64_t wall;		/* Unix time of this refresh */
 	uint64_t above_limit;	/* smallest memory limit above the start */
+	const char *numa_text;	/* memory.numa_stat texts (F_NUMA: offset);
+				 * valid until the next refresh */
+	int cut_depth1;		/* 1 + the depth of groups whose subgroups
+				 * were not read (maxdepth); 0: none */
 	struct sysinfo sys;
 };
 
@@ -115,6 +120,15 @@ struct cg_detail {
  */
 int cgfs_detail(struct cgfs *cg, const char *path, struct cg_detail *ret);
 void cgfs_detail_free(struct cg_detail *d);
+
+/*
+ * The control files that field f is read from on this hierarchy, for the
+ * hierarchy root (root 1) or another group: up to max names into ret_names.
+ * Returns how many; 0 when this version has no such file (or the v2 root
+ * has none of them: *ret_root_lacks is then 1).
+ */
+size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
+			const char **ret_names, size_t max, int *ret_root_lacks);
 
 /* The pids in the group's cgroup.procs (malloc'd; caller frees). */
 int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids,

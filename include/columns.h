@@ -23,6 +23,7 @@ enum unit {
 	U_PCT,		/* percent */
 	U_RATIO,	/* 0..1 */
 	U_PSI,		/* percent, in hundredths */
+	U_NUMA,		/* per NUMA node: JSON only */
 };
 
 enum cv_kind { CV_NA, CV_NUM, CV_MAX, CV_DBL };
@@ -32,6 +33,7 @@ enum col_kind {
 	CK_VALUE,	/* a field read (field), its rate or a derived value */
 	CK_PATH,	/* the group's path */
 	CK_DEPTH,	/* the group's depth in the tree */
+	CK_NUMA,	/* memory.numa_stat per node: an object, JSON only */
 };
 
 struct cval {

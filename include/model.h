@@ -19,6 +19,8 @@ enum derived {
 	D_EFF_LIMIT,
 	D_USE_PCT,
 	D_RECLAIM_EFF,
+	D_WORKINGSET,
+	D_SCAN_PRIO,
 	D_NR
 };
 
@@ -29,6 +31,7 @@ struct mgroup {
 	int depth;		/* components below the hierarchy root */
 	int parent;		/* index in model.groups, -1 for the start */
 	int has_prev;		/* seen by the previous refresh too */
+	uint64_t ino;		/* its directory's inode, 0: not known */
 	unsigned gen;		/* the refresh that last saw it */
 	unsigned view;		/* the console's state of it: VIEW_* */
 	struct sample cur, prev;
@@ -38,6 +41,13 @@ struct mgroup {
 	double use_pct, reclaim_eff;
 	unsigned derived_valid;	/* 1u << D_* */
 	uint64_t chain_limit;	/* smallest limit on the path (v2) */
+	uint64_t workingset;
+	int scan_prio;
+	/* scan_prio's working state: the children's LRU lists (active anon,
+	 * inactive anon, active file, inactive file) summed, whether every
+	 * child had them, and whether swap can take the group's pages. */
+	uint64_t kid_lru[4];
+	int kid_lru_ok, swap_ok;
 };
 
 /* Kept with the group across refreshes for the interactive console. */
@@ -53,6 +63,7 @@ struct model {
 	double mono, dt;	/* dt 0: no previous refresh */
 	int64_t wall;
 	unsigned refreshes;
+	const char *numa_text;	/* the snapshot's (F_NUMA offsets) */
 	struct sysinfo sys, sys_prev;
 	int sys_has_prev;
 	double sys_pgscan_rate, sys_pgsteal_rate;
@@ -77,6 +88,9 @@ int model_replace(struct model *m, const struct snapshot *snap);
 
 /* The per-second rate between two counter readings; -1 if not defined. */
 double model_rate(uint64_t prev, uint64_t cur, double dt);
+
+/* min(12, floor(log2(pages))), or -1 for no pages. */
+int model_scan_prio(uint64_t pages);
 
 static inline int mgroup_derived(const struct mgroup *g, enum derived d)
 {

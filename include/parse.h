@@ -85,6 +85,22 @@ int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 #define INTERVAL_RANGE "a number of seconds from 0.05 to 86400"
 int parse_interval(const char *s, double *ret);
 
+/*
+ * memory.numa_stat: the value of each of nkeys keys per node, from v2's
+ * "key N0=V N1=V" or v1's "key=TOTAL N0=V" lines (values as given: v1
+ * counts pages).  Nodes in the order first seen, at most NUMA_MAX_NODES.
+ */
+#define NUMA_MAX_NODES 64
+#define NUMA_MAX_KEYS 8
+struct numa_stat {
+	size_t n;
+	unsigned node[NUMA_MAX_NODES];
+	uint64_t v[NUMA_MAX_NODES][NUMA_MAX_KEYS];
+	unsigned char has[NUMA_MAX_NODES][NUMA_MAX_KEYS];
+};
+void parse_numa_stat(const char *buf, size_t len, const char *const *keys,
+		     size_t nkeys, struct numa_stat *ret);
+
 /* Count of non-empty lines (cgroup.procs). */
 uint64_t parse_count_lines(const char *buf, size_t len);
 

@@ -47,10 +47,36 @@ enum field {
 	F_PSI_SOME10,		/* hundredths of a percent */
 	F_PSI_FULL10,
 	F_PROCS,
+	F_PEAK,
+	F_SWAP_PEAK,
+	F_USAGE_SWAP,		/* memory + swap */
+	F_ZSWAP,
+	F_ZSWAPPED,
+	F_EVL_LOW,		/* v2 memory.events.local */
+	F_EVL_HIGH,
+	F_EVL_MAX,
+	F_EVL_OOM,
+	F_EVL_OOM_KILL,
+	F_SWEV_HIGH,		/* v2 memory.swap.events */
+	F_SWEV_MAX,
+	F_SWEV_FAIL,
+	F_DYING,		/* v2 cgroup.stat nr_dying_descendants */
+	/* The group's own LRU lists, without its descendants' (v1 memory.stat
+	 * non-total_ keys; v2 has none: the model subtracts the children). */
+	F_OWN_ACTIVE_ANON,
+	F_OWN_INACTIVE_ANON,
+	F_OWN_ACTIVE_FILE,
+	F_OWN_INACTIVE_FILE,
+	F_SWAP_ROOM,		/* v2 memory.swap.max - swap.current, >= 0 */
+	F_NUMA,			/* offset of memory.numa_stat in the
+				 * refresh's snapshot.numa_text */
 	F_NR
 };
 
 #define FBIT(f) (UINT64_C(1) << (f))
+
+/* A field set is one uint64_t. */
+_Static_assert(F_NR <= 64, "too many fields for a uint64_t mask");
 
 struct sample {
 	uint64_t v[F_NR];
@@ -78,6 +104,7 @@ enum sysfield {
 	S_PGSTEAL,
 	S_PSI_SOME10,
 	S_PSI_FULL10,
+	S_LRU_GEN,		/* /sys/kernel/mm/lru_gen/enabled */
 	S_NR
 };
 

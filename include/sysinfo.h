@@ -21,6 +21,10 @@ struct recorder;
 /* Every file read from now on is also recorded. */
 void sysinfo_record(struct sysinfo_src *src, struct recorder *r);
 
+/* Whether sysinfo_read also reads whether the multi-gen LRU runs
+ * (S_LRU_GEN; only the scan_prio column needs it). */
+void sysinfo_want_lru_gen(struct sysinfo_src *src, int want);
+
 /* Reads the sample in folder `sample` of a series, or the current
  * figures. */
 void sysinfo_read(struct sysinfo_src *src, size_t sample,

@@ -48,6 +48,13 @@ enum cgfile {
 	CF_FAILCNT,
 	CF_PRESSURE,
 	CF_PROCS,
+	CF_PEAK,
+	CF_SWAPPEAK,
+	CF_EVENTS_LOCAL,
+	CF_SWAPEVENTS,
+	CF_ZSWAP,
+	CF_CGSTAT,
+	CF_NUMA,
 	CF_NR
 };
 
@@ -67,6 +74,8 @@ static const char *const v1_file[CF_NR] = {
 	[CF_OOMCTL] = "memory.oom_control",
 	[CF_FAILCNT] = "memory.failcnt",
 	[CF_PROCS] = "cgroup.procs",
+	[CF_PEAK] = "memory.max_usage_in_bytes",
+	[CF_NUMA] = "memory.numa_stat",
 };
 
 static const char *const v2_file[CF_NR] = {
@@ -81,6 +90,13 @@ static const char *const v2_file[CF_NR] = {
 	[CF_EVENTS] = "memory.events",
 	[CF_PRESSURE] = "memory.pressure",
 	[CF_PROCS] = "cgroup.procs",
+	[CF_PEAK] = "memory.peak",
+	[CF_SWAPPEAK] = "memory.swap.peak",
+	[CF_EVENTS_LOCAL] = "memory.events.local",
+	[CF_SWAPEVENTS] = "memory.swap.events",
+	[CF_ZSWAP] = "memory.zswap.current",
+	[CF_CGSTAT] = "cgroup.stat",
+	[CF_NUMA] = "memory.numa_stat",
 };
 
 /* Which files each field needs, per version.  0: the version has none. */
@@ -106,6 +122,14 @@ static const unsigned v1_need[F_NR] = {
 	[F_EV_OOM_KILL] = CFBIT(CF_OOMCTL),
 	[F_FAILCNT] = CFBIT(CF_FAILCNT),
 	[F_PROCS] = CFBIT(CF_PROCS),
+	[F_PEAK] = CFBIT(CF_PEAK),
+	/* The v1 root's adds kmem, read with its usage (see read_group). */
+	[F_USAGE_SWAP] = CFBIT(CF_USAGE) | CFBIT(CF_MEMSW),
+	[F_OWN_ACTIVE_ANON] = CFBIT(CF_STAT),
+	[F_OWN_INACTIVE_ANON] = CFBIT(CF_STAT),
+	[F_OWN_ACTIVE_FILE] = CFBIT(CF_STAT),
+	[F_OWN_INACTIVE_FILE] = CFBIT(CF_STAT),
+	[F_NUMA] = CFBIT(CF_NUMA),
 };
 
 static const unsigned v2_need[F_NR] = {
@@ -143,6 +167,22 @@ static const unsigned v2_need[F_NR] = {
 	[F_PSI_SOME10] = CFBIT(CF_PRESSURE),
 	[F_PSI_FULL10] = CFBIT(CF_PRESSURE),
 	[F_PROCS] = CFBIT(CF_PROCS),
+	[F_PEAK] = CFBIT(CF_PEAK),
+	[F_SWAP_PEAK] = CFBIT(CF_SWAPPEAK),
+	[F_USAGE_SWAP] = CFBIT(CF_USAGE) | CFBIT(CF_SWAPCUR),
+	[F_ZSWAP] = CFBIT(CF_ZSWAP),
+	[F_ZSWAPPED] = CFBIT(CF_STAT),
+	[F_EVL_LOW] = CFBIT(CF_EVENTS_LOCAL),
+	[F_EVL_HIGH] = CFBIT(CF_EVENTS_LOCAL),
+	[F_EVL_MAX] = CFBIT(CF_EVENTS_LOCAL),
+	[F_EVL_OOM] = CFBIT(CF_EVENTS_LOCAL),
+	[F_EVL_OOM_KILL] = CFBIT(CF_EVENTS_LOCAL),
+	[F_SWEV_HIGH] = CFBIT(CF_SWAPEVENTS),
+	[F_SWEV_MAX] = CFBIT(CF_SWAPEVENTS),
+	[F_SWEV_FAIL] = CFBIT(CF_SWAPEVENTS),
+	[F_DYING] = CFBIT(CF_CGSTAT),
+	[F_SWAP_ROOM] = CFBIT(CF_SWAPCUR) | CFBIT(CF_SWAPMAX),
+	[F_NUMA] = CFBIT(CF_NUMA),
 };
 
 struct keymap {
@@ -168,6 +208,10 @@ static const struct keymap v1_stat_keys[] = {
 	K("total_pgfault", F_PGFAULT),
 	K("total_pgmajfault", F_PGMAJFAULT),
 	K("total_swap", -1),	/* swap fallback without memsw, see below */
+	K("active_anon", F_OWN_ACTIVE_ANON),
+	K("inactive_anon", F_OWN_INACTIVE_ANON),
+	K("active_file", F_OWN_ACTIVE_FILE),
+	K("inactive_file", F_OWN_INACTIVE_FILE),
 	{ NULL, 0, 0 }
 };
 
@@ -191,6 +235,7 @@ static const struct keymap v2_stat_keys[] = {
 	K("workingset_refault_file", F_REFAULT_FILE),
 	K("pgfault", F_PGFAULT),
 	K("pgmajfault", F_PGMAJFAULT),
+	K("zswapped", F_ZSWAPPED),
 	K("sock", -1),		/* only for the root's usage */
 	{ NULL, 0, 0 }
 };
@@ -201,6 +246,27 @@ static const struct keymap v2_event_keys[] = {
 	K("max", F_EV_MAX),
 	K("oom", F_EV_OOM),
 	K("oom_kill", F_EV_OOM_KILL),
+	{ NULL, 0, 0 }
+};
+
+static const struct keymap v2_event_local_keys[] = {
+	K("low", F_EVL_LOW),
+	K("high", F_EVL_HIGH),
+	K("max", F_EVL_MAX),
+	K("oom", F_EVL_OOM),
+	K("oom_kill", F_EVL_OOM_KILL),
+	{ NULL, 0, 0 }
+};
+
+static const struct keymap v2_swap_event_keys[] = {
+	K("high", F_SWEV_HIGH),
+	K("max", F_SWEV_MAX),
+	K("fail", F_SWEV_FAIL),
+	{ NULL, 0, 0 }
+};
+
+static const struct keymap v2_cgstat_keys[] = {
+	K("nr_dying_descendants", F_DYING),
 	{ NULL, 0, 0 }
 };
 
@@ -266,6 +332,9 @@ struct cgfs {
 	long fd_dirs;		/* kept now */
 	int stale;		/* read_group met a removed group */
 	int kernfs;		/* the tree is a mounted cgroup filesystem */
+	/* This refresh's memory.numa_stat texts, NUL-separated. */
+	char *numa;
+	size_t numa_len, numa_cap;
 };
 
 int cgfs_version(const struct cgfs *cg)
@@ -554,6 +623,18 @@ static void kv_store(const char *key, size_t keylen, uint64_t val, void *ctx)
 	}
 }
 
+static int grow(void **p, size_t *cap, size_t need, size_t elem);
+
+/* v2 key-value files read the same way: each key to its field. */
+static const struct {
+	enum cgfile f;
+	const struct keymap *map;
+} v2_kv_files[] = {
+	{ CF_EVENTS_LOCAL, v2_event_local_keys },
+	{ CF_SWAPEVENTS, v2_swap_event_keys },
+	{ CF_CGSTAT, v2_cgstat_keys },
+};
+
 /*
  * Reads the files a group's fields need.  Returns -ENODEV when the group
  * turned out removed (a file answered ENODEV, or every name in the
@@ -577,7 +658,8 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 		 * from memory.stat, its limits are not applicable. */
 		if (files & CFBIT(CF_USAGE))
 			files |= CFBIT(CF_STAT);
-		files &= CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS);
+		files &= CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS) |
+			CFBIT(CF_CGSTAT) | CFBIT(CF_NUMA);
 	}
 	if (cg->version == 1 && (files & CFBIT(CF_MEMSW)) &&
 	    read_value(cg, dirfd, CF_MEMSW, &memsw) == 0)
@@ -611,6 +693,21 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 	if ((files & CFBIT(CF_SWAPMAX)) &&
 	    read_value(cg, dirfd, CF_SWAPMAX, &v) == 0)
 		sample_set(s, F_SWAP_LIMIT, v);
+	if (sample_has(s, F_SWAP) && sample_has(s, F_SWAP_LIMIT) &&
+	    cg->version == 2)
+		sample_set(s, F_SWAP_ROOM, s->v[F_SWAP_LIMIT] == VAL_MAX ?
+			   VAL_MAX : s->v[F_SWAP_LIMIT] > s->v[F_SWAP] ?
+			   s->v[F_SWAP_LIMIT] - s->v[F_SWAP] : 0);
+	if (cg->version == 2 && sample_has(s, F_USAGE) &&
+	    (files & CFBIT(CF_SWAPCUR)) && sample_has(s, F_SWAP))
+		sample_set(s, F_USAGE_SWAP, s->v[F_USAGE] + s->v[F_SWAP]);
+	if ((files & CFBIT(CF_PEAK)) && read_value(cg, dirfd, CF_PEAK, &v) == 0)
+		sample_set(s, F_PEAK, v);
+	if ((files & CFBIT(CF_SWAPPEAK)) &&
+	    read_value(cg, dirfd, CF_SWAPPEAK, &v) == 0)
+		sample_set(s, F_SWAP_PEAK, v);
+	if ((files & CFBIT(CF_ZSWAP)) && read_value(cg, dirfd, CF_ZSWAP, &v) == 0)
+		sample_set(s, F_ZSWAP, v);
 	if ((files & CFBIT(CF_SWAPPINESS)) &&
 	    read_value(cg, dirfd, CF_SWAPPINESS, &v) == 0 && v != VAL_MAX)
 		sample_set(s, F_SWAPPINESS, v);
@@ -657,6 +754,35 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 		 * children.  Without the kmem file the kernel's figure stays. */
 		if (sample_has(s, F_KERNEL))
 			sample_set(s, F_USAGE, s->v[F_USAGE] + s->v[F_KERNEL]);
+	}
+	if (cg->version == 1 && has_memsw && memsw != VAL_MAX) {
+		/* Like its usage, the v1 root's memsw leaves out the kernel
+		 * memory charged below it: the same kmem is added. */
+		v = memsw;
+		if (is_root && want_usage && sample_has(s, F_KERNEL))
+			v += s->v[F_KERNEL];
+		sample_set(s, F_USAGE_SWAP, v);
+	}
+	if (files & CFBIT(CF_NUMA)) {
+		/* Kept whole for the JSON numa object (see snapshot). */
+		n = read_cf(cg, dirfd, CF_NUMA);
+		if (n >= 0 && grow((void **)&cg->numa, &cg->numa_cap,
+				   cg->numa_len + (size_t)n + 1, 1) == 0) {
+			memcpy(cg->numa + cg->numa_len, cg->buf, (size_t)n);
+			cg->numa[cg->numa_len + (size_t)n] = '\0';
+			sample_set(s, F_NUMA, cg->numa_len);
+			cg->numa_len += (size_t)n + 1;
+		}
+	}
+	for (size_t i = 0; cg->version == 2 &&
+	     i < sizeof(v2_kv_files) / sizeof(v2_kv_files[0]); i++) {
+		struct kvctx c = { .map = v2_kv_files[i].map, .s = s };
+
+		if (!(files & CFBIT(v2_kv_files[i].f)))
+			continue;
+		n = read_cf(cg, dirfd, v2_kv_files[i].f);
+		if (n >= 0)
+			parse_keyvals(cg->buf, (size_t)n, kv_store, &c);
 	}
 	if (files & (CFBIT(CF_EVENTS) | CFBIT(CF_OOMCTL))) {
 		enum cgfile f = cg->version == 2 ? CF_EVENTS : CF_OOMCTL;
@@ -864,6 +990,23 @@ static int keep_dir(struct cgfs *cg, struct gh *h, int fd)
 	return 0;
 }
 
+/*
+ * The inode of a group's directory, which tells a group removed and made
+ * again under its name (kernfs never reuses one).  0 in a series, whose
+ * every sample is a new copy of the tree.
+ */
+static uint64_t dir_ino(const struct cgfs *cg, int fd, const struct gh *h,
+			int kept)
+{
+	struct stat st;
+
+	if (cg->series)
+		return 0;
+	if (kept && h)
+		return (uint64_t)h->ino;
+	return fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
 /* A directory descriptor, kept for the group when the budget allows. */
 static int group_dirfd(struct cgfs *cg, int parentfd, const char *name,
 		       struct gh *h, int *ret_kept)
@@ -1025,9 +1168,11 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 	if (fd < 0) {
 		/* Cannot enter it (permissions): shown, nothing available. */
 		memset(&g->s, 0, sizeof(g->s));
+		g->ino = 0;
 		return 0;
 	}
 	cg->cur_path = snap_path(snap, g);
+	g->ino = dir_ino(cg, fd, h, kept);
 	if (read_group(cg, fd, 0, files, &g->s) == -ENODEV) {
 		/* Removed since its directory was opened, and maybe made
 		 * again under the same name: open it anew, or leave it out. */
@@ -1042,6 +1187,7 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 			return 1;
 		}
 		cg->cur_path = snap_path(snap, &snap->groups[child]);
+		snap->groups[child].ino = dir_ino(cg, fd, h, kept);
 		if (read_group(cg, fd, 0, files,
 			       &snap->groups[child].s) == -ENODEV) {
 			/* Still going away: leave it out. */
@@ -1507,6 +1653,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		snap->wall = (int64_t)time(NULL);
 	}
 	cg->next++;
+	cg->numa_len = 0;
 	snap->n = 0;
 	snap->paths_len = 0;
 	snap->above_limit = VAL_MAX;
@@ -1539,6 +1686,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 			depth++;
 	if (*cg->start)
 		depth++;
+	snap->cut_depth1 = maxdepth >= 0 ? depth + maxdepth + 1 : 0;
 	r = add_group(snap, -1, cg->start, strlen(cg->start), depth, &g);
 	if (r < 0) {
 		close(rootfd);
@@ -1573,6 +1721,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		close(rootfd);
 		return r;
 	}
+	g->ino = dir_ino(cg, fd, h, kept);
 	if (read_group(cg, fd, *cg->start == '\0', files, &g->s) ==
 	    -ENODEV && h) {
 		/* The start group itself was made again: reopen it. */
@@ -1587,6 +1736,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 			close(rootfd);
 			return r;
 		}
+		g->ino = dir_ino(cg, fd, NULL, 0);
 		read_group(cg, fd, *cg->start == '\0', files, &g->s);
 	}
 	if (*cg->start && (fields & FBIT(F_LIMIT)))
@@ -1604,6 +1754,9 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	cg->cur_path = NULL;
 	if (cg->rec)
 		record_kept(cg, snap);
+	snap->numa_text = cg->numa;
+	/* Only scan_prio asks for the own LRU lists. */
+	sysinfo_want_lru_gen(cg->sys, (fields & FBIT(F_OWN_INACTIVE_FILE)) != 0);
 	sysinfo_read(cg->sys, cg->series ? (size_t)cg->slot[sample] : 0,
 		     &snap->sys);
 	clamp_swap(snap);
@@ -2036,6 +2189,7 @@ void cgfs_close(struct cgfs *cg)
 	free(cg->wall);
 	free(cg->buf);
 	free(cg->dents);
+	free(cg->numa);
 	free(cg);
 }
 
@@ -2110,6 +2264,27 @@ int cgfs_detail(struct cgfs *cg, const char *path, struct cg_detail *ret)
 	}
 	close(fd);
 	return 0;
+}
+
+size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
+			const char **ret_names, size_t max, int *ret_root_lacks)
+{
+	unsigned files = cg->need[f];
+	size_t n = 0;
+
+	*ret_root_lacks = 0;
+	if (cg->version == 2 && root && files) {
+		/* As read_group reads the v2 root. */
+		if (files & CFBIT(CF_USAGE))
+			files |= CFBIT(CF_STAT);
+		files &= CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS) |
+			CFBIT(CF_CGSTAT) | CFBIT(CF_NUMA);
+		*ret_root_lacks = files == 0;
+	}
+	for (int i = 0; i < CF_NR && n < max; i++)
+		if (files & CFBIT(i))
+			ret_names[n++] = cg->file[i];
+	return n;
 }
 
 void cgfs_detail_free(struct cg_detail *d)

@@ -133,7 +133,10 @@ const struct column columns[] = {
 	RATE("ev_oom", "OOM/s", F_EV_OOM, "memory.events oom per second"),
 	RAW("ev_oom_kill", "OOMKILL", 7, U_COUNT, F_EV_OOM_KILL,
 	    "processes killed by the OOM killer in the group: v1 "
-	    "memory.oom_control oom_kill, v2 memory.events oom_kill"),
+	    "memory.oom_control oom_kill (the group's own kills only, so "
+	    "kills in a subgroup removed before the next refresh are not "
+	    "seen), v2 memory.events oom_kill (its subgroups' too, removed "
+	    "ones included)"),
 	RATE("ev_oom_kill", "KILL/s", F_EV_OOM_KILL, "OOM kills per second"),
 	RAW("failcnt", "FAILCNT", 8, U_COUNT, F_FAILCNT,
 	    "v1 memory.failcnt: times usage hit the limit"),
@@ -146,6 +149,78 @@ const struct column columns[] = {
 	    "all tasks waited for memory"),
 	RAW("procs", "PROCS", 5, U_INT, F_PROCS,
 	    "processes in the group itself (lines of cgroup.procs)"),
+	RAW("peak", "PEAK", 6, U_BYTES, F_PEAK,
+	    "highest usage recorded: v1 memory.max_usage_in_bytes, v2 "
+	    "memory.peak (5.19+)"),
+	RAW("swap_peak", "SWPEAK", 6, U_BYTES, F_SWAP_PEAK,
+	    "highest swap usage recorded: v2 memory.swap.peak (6.5+)"),
+	RAW("usage_swap", "MEM+SW", 6, U_BYTES, F_USAGE_SWAP,
+	    "memory and swap: v1 memory.memsw.usage_in_bytes (v1 root: plus "
+	    "memory.kmem.usage_in_bytes), v2 memory.current + "
+	    "memory.swap.current"),
+	DER("workingset", "WSET", 6, U_BYTES, D_WORKINGSET,
+	    FBIT(F_USAGE) | FBIT(F_INACTIVE_FILE),
+	    "working set as cadvisor and the kubelet define it: usage minus "
+	    "the inactive file list (v1 total_inactive_file), at least 0"),
+	RAW("zswap", "ZSWAP", 6, U_BYTES, F_ZSWAP,
+	    "compressed swap pool used: v2 memory.zswap.current"),
+	RAW("zswapped", "ZSWPD", 6, U_BYTES, F_ZSWAPPED,
+	    "memory stored in zswap before compression: v2 memory.stat "
+	    "zswapped"),
+	RAW("ev_low_local", "LOWL", 7, U_COUNT, F_EVL_LOW,
+	    "v2 memory.events.local low: in the group itself, not its "
+	    "descendants"),
+	RATE("ev_low_local", "LOWL/s", F_EVL_LOW,
+	     "memory.events.local low per second"),
+	RAW("ev_high_local", "HIGHL", 7, U_COUNT, F_EVL_HIGH,
+	    "v2 memory.events.local high"),
+	RATE("ev_high_local", "HIGHL/s", F_EVL_HIGH,
+	     "memory.events.local high per second"),
+	RAW("ev_max_local", "MAXL", 7, U_COUNT, F_EVL_MAX,
+	    "v2 memory.events.local max"),
+	RATE("ev_max_local", "MAXL/s", F_EVL_MAX,
+	     "memory.events.local max per second"),
+	RAW("ev_oom_local", "OOML", 7, U_COUNT, F_EVL_OOM,
+	    "v2 memory.events.local oom"),
+	RATE("ev_oom_local", "OOML/s", F_EVL_OOM,
+	     "memory.events.local oom per second"),
+	RAW("ev_oom_kill_local", "KILLL", 7, U_COUNT, F_EVL_OOM_KILL,
+	    "v2 memory.events.local oom_kill: OOM kills of the group's own "
+	    "processes"),
+	RATE("ev_oom_kill_local", "KILLL/s", F_EVL_OOM_KILL,
+	     "memory.events.local oom_kill per second"),
+	RAW("swap_ev_high", "SWHIGH", 7, U_COUNT, F_SWEV_HIGH,
+	    "v2 memory.swap.events high: swap usage went over "
+	    "memory.swap.high"),
+	RATE("swap_ev_high", "SWHI/s", F_SWEV_HIGH,
+	     "memory.swap.events high per second"),
+	RAW("swap_ev_max", "SWMAX", 7, U_COUNT, F_SWEV_MAX,
+	    "v2 memory.swap.events max: swap usage about to go over "
+	    "memory.swap.max"),
+	RATE("swap_ev_max", "SWMX/s", F_SWEV_MAX,
+	     "memory.swap.events max per second"),
+	RAW("swap_ev_fail", "SWFAIL", 7, U_COUNT, F_SWEV_FAIL,
+	    "v2 memory.swap.events fail: swap allocations that failed"),
+	RATE("swap_ev_fail", "SWFL/s", F_SWEV_FAIL,
+	     "memory.swap.events fail per second"),
+	RAW("dying", "DYING", 5, U_INT, F_DYING,
+	    "v2 cgroup.stat nr_dying_descendants: removed groups the kernel "
+	    "still holds"),
+	DER("scan_prio", "SPRIO", 5, U_INT, D_SCAN_PRIO,
+	    FBIT(F_ACTIVE_ANON) | FBIT(F_INACTIVE_ANON) | FBIT(F_ACTIVE_FILE) |
+	    FBIT(F_INACTIVE_FILE) | FBIT(F_OWN_ACTIVE_ANON) |
+	    FBIT(F_OWN_INACTIVE_ANON) | FBIT(F_OWN_ACTIVE_FILE) |
+	    FBIT(F_OWN_INACTIVE_FILE) | FBIT(F_SWAP_ROOM),
+	    "scan-priority floor: min(12, floor(log2(P))), P the largest of "
+	    "the group's own evictable LRU lists in 4 KiB pages (anon lists "
+	    "only where swap can take pages); the highest priority at which "
+	    "classic LRU reclaim scans any of them (not available under the "
+	    "multi-gen LRU)"),
+	{ "numa", "NUMA", 4, U_NUMA, -1, -1, FBIT(F_NUMA),
+	  "memory.numa_stat in JSON only (-F json -c ...,numa): an object "
+	  "keyed by node (\"N0\") of bytes: anon, file and unevictable (v1: "
+	  "the hierarchical ones), on v2 also active_anon, inactive_anon, "
+	  "active_file and inactive_file", CK_NUMA },
 };
 
 const size_t ncolumns = sizeof(columns) / sizeof(columns[0]);
@@ -173,7 +248,8 @@ struct cval col_value(const struct column *c, const struct mgroup *g)
 {
 	struct cval v = { CV_NA, 0, 0 };
 
-	if (c->unit == U_PATH)
+	/* The path is text, numa an object (out_json); neither a value. */
+	if (c->kind == CK_PATH || c->kind == CK_NUMA)
 		return v;
 	if (c->kind == CK_DEPTH) {
 		v.kind = CV_NUM;
@@ -204,6 +280,13 @@ struct cval col_value(const struct column *c, const struct mgroup *g)
 		case D_RECLAIM_EFF:
 			v.kind = CV_DBL;
 			v.d = g->reclaim_eff;
+			return v;
+		case D_WORKINGSET:
+			v.u = g->workingset;
+			break;
+		case D_SCAN_PRIO:
+			v.kind = CV_NUM;
+			v.u = (uint64_t)g->scan_prio;
 			return v;
 		}
 		v.kind = v.u == VAL_MAX ? CV_MAX : CV_NUM;
@@ -291,6 +374,9 @@ void col_format(const struct column *c, struct cval v, int human, char *buf,
 	case U_INT:
 	case U_PATH:
 		snprintf(buf, len, "%" PRIu64, v.u);
+		break;
+	case U_NUMA:
+		snprintf(buf, len, "-");
 		break;
 	}
 }

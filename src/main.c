@@ -213,6 +213,8 @@ static void parse_sort(struct opts *o, const char *s)
 	if (!o->sort)
 		die_usage("-o: unknown column '%s' (memcgtop --list-columns "
 			  "shows them)", k);
+	if (o->sort->unit == U_NUMA)
+		die_usage("-o: column '%s' has no value to sort by", k);
 }
 
 /* A group path never climbs: no "." or ".." component. */
@@ -231,10 +233,11 @@ static void list_columns(void)
 		[U_PATH] = "path", [U_INT] = "number", [U_BYTES] = "bytes",
 		[U_COUNT] = "count", [U_RATE] = "per second",
 		[U_PCT] = "percent", [U_RATIO] = "ratio", [U_PSI] = "percent",
+		[U_NUMA] = "per node",
 	};
 
 	for (size_t i = 0; i < ncolumns; i++)
-		printf("%-22s %-8s %-10s %s\n", columns[i].key,
+		printf("%-23s %-8s %-10s %s\n", columns[i].key,
 		       columns[i].title, unit_name[columns[i].unit],
 		       columns[i].help);
 }
@@ -525,9 +528,11 @@ static void default_columns(struct opts *o, int version)
 		return;
 	if (o->fmt != FMT_TEXT) {
 		o->cols = xcalloc(ncolumns, sizeof(*o->cols));
+		/* Every column but numa, which is asked for by name. */
+		o->ncols = 0;
 		for (size_t i = 0; i < ncolumns; i++)
-			o->cols[i] = &columns[i];
-		o->ncols = ncolumns;
+			if (columns[i].unit != U_NUMA)
+				o->cols[o->ncols++] = &columns[i];
 		return;
 	}
 	o->cols = xcalloc(n, sizeof(*o->cols));
@@ -785,13 +790,22 @@ static int apply_config(struct opts *o, struct config *cfg)
 			config_free(cfg);
 			return -EINVAL;
 		}
+		for (size_t i = 0; i < o->ncols; i++) {
+			if (o->cols[i]->unit != U_NUMA)
+				continue;
+			fprintf(stderr, "memcgtop: %s: line %u: custom: column "
+				"'%s' is only in JSON output\n", path,
+				cfg->custom_line, o->cols[i]->key);
+			config_free(cfg);
+			return -EINVAL;
+		}
 		o->cols_arg = cfg->custom;
 	}
 	if (cfg->has & CONFIG_HAS_SET) {
 		if (!tui_set_known(cfg->set)) {
 			fprintf(stderr, "memcgtop: %s: line %u: columns: "
-				"unknown set '%s' (overview, LRU, reclaim, "
-				"events, limits, custom)\n", path,
+				"unknown set '%s' (overview, memory, LRU, "
+				"reclaim, events, limits, custom)\n", path,
 				cfg->set_line, cfg->set);
 			config_free(cfg);
 			return -EINVAL;
@@ -1056,6 +1070,10 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &o);
 	if (!o.batch && !isatty(STDOUT_FILENO) && !o.nsets)
 		o.batch = 1;
+	for (size_t i = 0; i < o.ncols; i++)
+		if (o.cols[i]->unit == U_NUMA && (!o.batch || o.fmt != FMT_JSON))
+			die_usage("-c: column '%s' is only in JSON output "
+				  "(-b -F json)", o.cols[i]->key);
 	if (o.iterations < 0)
 		o.iterations = o.batch ? 1 : 0;
 

@@ -20,6 +20,9 @@ int field_is_counter(enum field f)
 	case F_EV_LOW: case F_EV_HIGH: case F_EV_MAX:
 	case F_EV_OOM: case F_EV_OOM_KILL:
 	case F_FAILCNT:
+	case F_EVL_LOW: case F_EVL_HIGH: case F_EVL_MAX:
+	case F_EVL_OOM: case F_EVL_OOM_KILL:
+	case F_SWEV_HIGH: case F_SWEV_MAX: case F_SWEV_FAIL:
 		return 1;
 	default:
 		return 0;
@@ -121,6 +124,13 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 		g->derived_valid |= 1u << D_EXCESS;
 	}
 
+	/* The working set as cadvisor and the kubelet define it. */
+	if (sample_has(s, F_USAGE) && sample_has(s, F_INACTIVE_FILE)) {
+		g->workingset = s->v[F_USAGE] > s->v[F_INACTIVE_FILE] ?
+			s->v[F_USAGE] - s->v[F_INACTIVE_FILE] : 0;
+		g->derived_valid |= 1u << D_WORKINGSET;
+	}
+
 	/* Effective limit: the smallest on the path to the root. */
 	g->chain_limit = p ? p->chain_limit : above_limit;
 	if (sample_has(s, F_LIMIT) && s->v[F_LIMIT] < g->chain_limit)
@@ -133,6 +143,97 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 	    g->eff_limit > 0 && sample_has(s, F_USAGE)) {
 		g->use_pct = 100.0 * (double)s->v[F_USAGE] / (double)g->eff_limit;
 		g->derived_valid |= 1u << D_USE_PCT;
+	}
+}
+
+static const enum field lru_fields[4] = {
+	F_ACTIVE_ANON, F_INACTIVE_ANON, F_ACTIVE_FILE, F_INACTIVE_FILE,
+};
+static const enum field own_fields[4] = {
+	F_OWN_ACTIVE_ANON, F_OWN_INACTIVE_ANON, F_OWN_ACTIVE_FILE,
+	F_OWN_INACTIVE_FILE,
+};
+
+int model_scan_prio(uint64_t pages)
+{
+	int p = 0;
+
+	if (pages == 0)
+		return -1;
+	while (p < 12 && (pages >> (p + 1)) != 0)
+		p++;
+	return p;
+}
+
+/*
+ * scan_prio: classic LRU reclaim scans lru_size >> priority pages of a
+ * list, from priority 12 down, so the highest priority at which it scans
+ * anything of the group's own lists is floor(log2) of the largest, at most
+ * 12.  Anon lists count only where swap can take pages.  v2's memory.stat
+ * is hierarchical: the group's own lists are its values less its
+ * children's.  Not available under the multi-gen LRU, whose reclaim does
+ * not work that way.
+ */
+static void scan_prio_all(struct model *m, const struct snapshot *snap)
+{
+	const struct sysinfo *sys = &snap->sys;
+	int host_swap = (sys->valid & FBIT(S_SWAP_FREE)) &&
+		sys->v[S_SWAP_FREE] > 0;
+	int mglru = (sys->valid & FBIT(S_LRU_GEN)) && sys->v[S_LRU_GEN];
+
+	for (size_t i = 0; i < m->n; i++) {
+		struct mgroup *g = m->groups[i];
+
+		memset(g->kid_lru, 0, sizeof(g->kid_lru));
+		g->kid_lru_ok = !(snap->cut_depth1 &&
+				  g->depth + 1 >= snap->cut_depth1);
+	}
+	for (size_t i = 1; i < m->n; i++) {
+		struct mgroup *g = m->groups[i], *p;
+
+		if (g->parent < 0)
+			continue;
+		p = m->groups[g->parent];
+		for (int l = 0; l < 4; l++) {
+			if (!sample_has(&g->cur, lru_fields[l]))
+				p->kid_lru_ok = 0;
+			else
+				p->kid_lru[l] += g->cur.v[lru_fields[l]];
+		}
+	}
+	/* Parents come before their children. */
+	for (size_t i = 0; i < m->n; i++) {
+		struct mgroup *g = m->groups[i];
+		const struct sample *s = &g->cur;
+		uint64_t own[4], top = 0;
+		int ok = 1;
+
+		g->swap_ok = g->parent >= 0 ? m->groups[g->parent]->swap_ok :
+			host_swap;
+		/* A group without swap files has no swap limit of its own
+		 * (swap accounting off, or the v2 root). */
+		if (sample_has(s, F_SWAP_ROOM) && s->v[F_SWAP_ROOM] == 0)
+			g->swap_ok = 0;
+		if (mglru)
+			continue;
+		for (int l = 0; l < 4; l++) {
+			if (m->version == 1) {
+				ok &= sample_has(s, own_fields[l]);
+				own[l] = s->v[own_fields[l]];
+				continue;
+			}
+			ok &= sample_has(s, lru_fields[l]) && g->kid_lru_ok;
+			own[l] = s->v[lru_fields[l]] > g->kid_lru[l] ?
+				s->v[lru_fields[l]] - g->kid_lru[l] : 0;
+		}
+		if (!ok)
+			continue;
+		for (int l = g->swap_ok ? 0 : 2; l < 4; l++)
+			if (own[l] > top)
+				top = own[l];
+		g->scan_prio = model_scan_prio(top / 4096);
+		if (g->scan_prio >= 0)
+			g->derived_valid |= 1u << D_SCAN_PRIO;
 	}
 }
 
@@ -172,12 +273,17 @@ int model_replace(struct model *m, const struct snapshot *snap)
 	}
 	for (size_t i = 0; i < snap->n; i++)
 		m->groups[i]->cur = snap->groups[i].s;
+	/* The same moment: its system figures may hold more now (whether
+	 * the multi-gen LRU runs); the rates against the last stay. */
+	m->sys = snap->sys;
+	m->numa_text = snap->numa_text;
 	for (size_t i = 0; i < m->n; i++) {
 		struct mgroup *g = m->groups[i];
 
 		derive(m, g, g->parent >= 0 ? m->groups[g->parent] : NULL,
 		       snap->above_limit);
 	}
+	scan_prio_all(m, snap);
 	return 0;
 }
 
@@ -209,9 +315,12 @@ int model_update(struct model *m, const struct snapshot *snap)
 
 		if (g) {
 			/* Left in the old table (a hole would break its probe
-			 * chains); the generation tells it was carried over. */
+			 * chains); the generation tells it was carried over.
+			 * A new directory under the same path is a group made
+			 * again: its counters start anew, so it has no rates
+			 * for this interval (they might not have gone back). */
 			g->prev = g->cur;
-			g->has_prev = 1;
+			g->has_prev = !(sg->ino && g->ino && sg->ino != g->ino);
 		} else {
 			const char *slash;
 
@@ -223,6 +332,7 @@ int model_update(struct model *m, const struct snapshot *snap)
 			g->name = slash && slash[1] ? slash + 1 : g->path;
 		}
 		g->gen = m->refreshes + 1;
+		g->ino = sg->ino;
 		g->cur = sg->s;
 		g->depth = sg->depth;
 		g->parent = sg->parent;
@@ -243,10 +353,12 @@ int model_update(struct model *m, const struct snapshot *snap)
 		derive(m, g, g->parent >= 0 ? m->groups[g->parent] : NULL,
 		       snap->above_limit);
 	}
+	scan_prio_all(m, snap);
 
 	m->sys_prev = m->sys;
 	m->sys_has_prev = m->refreshes > 0;
 	m->sys = snap->sys;
+	m->numa_text = snap->numa_text;
 	m->sys_rates_valid = 0;
 	if (m->sys_has_prev && m->dt > 0 &&
 	    (m->sys.valid & m->sys_prev.valid & FBIT(S_PGSCAN)) &&

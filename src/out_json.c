@@ -2,9 +2,11 @@
 /* out_json.c - one JSON object per iteration, one line each. */
 #include <inttypes.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fmt.h"
 #include "out.h"
+#include "parse.h"
 
 static void sys_num(FILE *f, const char *key, const struct model *m,
 		    enum sysfield s, int first)
@@ -23,6 +25,47 @@ static void sys_psi(FILE *f, const char *key, const struct model *m,
 
 	fprintf(f, ",\"%s\":%s", key,
 		col_sys_psi(m, s, v, sizeof(v)) ? v : "null");
+}
+
+/* The numa column: {"N0":{"anon":B,...},...}, or null. */
+static void numa_object(FILE *f, const struct model *m,
+			const struct mgroup *g, int v1)
+{
+	static const char *const names[] = {
+		"anon", "file", "unevictable", "active_anon", "inactive_anon",
+		"active_file", "inactive_file",
+	};
+	/* v1 counts pages; its hierarchical lists, as total_* elsewhere. */
+	static const char *const v1_keys[] = {
+		"hierarchical_anon", "hierarchical_file",
+		"hierarchical_unevictable",
+	};
+	static struct numa_stat ns;
+	uint64_t unit = v1 ? (uint64_t)sysconf(_SC_PAGESIZE) : 1;
+	const char *text;
+
+	if (!sample_has(&g->cur, F_NUMA) || !m->numa_text) {
+		fputs("null", f);
+		return;
+	}
+	text = m->numa_text + g->cur.v[F_NUMA];
+	parse_numa_stat(text, strlen(text), v1 ? v1_keys : names,
+			v1 ? 3 : 7, &ns);
+	fputc('{', f);
+	for (size_t i = 0; i < ns.n; i++) {
+		int first = 1;
+
+		fprintf(f, "%s\"N%u\":{", i ? "," : "", ns.node[i]);
+		for (size_t k = 0; k < (v1 ? 3u : 7u); k++) {
+			if (!ns.has[i][k])
+				continue;
+			fprintf(f, "%s\"%s\":%" PRIu64, first ? "" : ",",
+				names[k], ns.v[i][k] * unit);
+			first = 0;
+		}
+		fputc('}', f);
+	}
+	fputc('}', f);
 }
 
 void out_json(struct out_ctx *o)
@@ -59,6 +102,10 @@ void out_json(struct out_ctx *o)
 			fprintf(o->f, "%s\"%s\":", i ? "," : "", c->key);
 			if (c->unit == U_PATH) {
 				fmt_json_string(o->f, g->path, g->path_len);
+				continue;
+			}
+			if (c->kind == CK_NUMA) {
+				numa_object(o->f, m, g, o->version == 1);
 				continue;
 			}
 			v = col_value(c, g);

@@ -22,8 +22,15 @@ struct sysinfo_src {
 	struct meminfo_info *mi;
 	struct vmstat_info *vm;
 	struct recorder *rec;
+	int want_lru_gen;
 	char buf[16384];
 };
+
+void sysinfo_want_lru_gen(struct sysinfo_src *s, int want)
+{
+	if (s)
+		s->want_lru_gen = want;
+}
 
 void sysinfo_record(struct sysinfo_src *s, struct recorder *r)
 {
@@ -233,6 +240,44 @@ static void read_live(struct sysinfo_src *s, struct sysinfo *sys)
 	read_psi(s, "/proc/pressure/memory", sys);
 }
 
+/*
+ * /sys/kernel/mm/lru_gen/enabled ("0x0007"): non-zero when the multi-gen
+ * LRU runs.  It is sysfs, not procfs, but comes with the --proc DIR as
+ * DIR/lru_gen/enabled, so that a fixture or a recording can say.  Absent:
+ * a kernel built without it, which has only the classic LRU.
+ */
+static void read_lru_gen(struct sysinfo_src *s, const char *base,
+			 struct sysinfo *sys)
+{
+	char path[PATH_MAX + 32];
+	uint64_t v = 0;
+	ssize_t n;
+	int digits = 0;
+
+	if (!base || strcmp(base, "/proc") == 0)
+		snprintf(path, sizeof(path), "/sys/kernel/mm/lru_gen/enabled");
+	else
+		snprintf(path, sizeof(path), "%s/lru_gen/enabled", base);
+	n = slurp(s, path, "lru_gen/enabled");
+	if (n < 2 || s->buf[0] != '0' || (s->buf[1] != 'x' && s->buf[1] != 'X'))
+		return;
+	for (ssize_t i = 2; i < n && s->buf[i] != '\n'; i++) {
+		char c = s->buf[i];
+		int d = c >= '0' && c <= '9' ? c - '0' :
+			c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+			c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+
+		if (d < 0 || v >> 60)
+			return;
+		v = v << 4 | (uint64_t)d;
+		digits++;
+	}
+	if (!digits)
+		return;
+	sys->v[S_LRU_GEN] = v;
+	sys->valid |= FBIT(S_LRU_GEN);
+}
+
 void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
 {
 	struct sysctx c = { .sys = sys };
@@ -244,6 +289,8 @@ void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
 		return;
 	if (!s->dir) {
 		read_live(s, sys);
+		if (s->want_lru_gen)
+			read_lru_gen(s, NULL, sys);
 		return;
 	}
 	if (s->series)
@@ -262,4 +309,6 @@ void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
 	}
 	snprintf(path, sizeof(path), "%s/pressure/memory", base);
 	read_psi(s, path, sys);
+	if (s->want_lru_gen)
+		read_lru_gen(s, base, sys);
 }

@@ -49,8 +49,12 @@ suite "command line" tests/cli.sh
 suite "command line (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/cli.sh
 suite "golden output" tests/golden/run.sh
 suite "golden output (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/golden/run.sh
+suite "fixture columns" tests/fixture-columns.sh
+suite "fixture columns (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/fixture-columns.sh
 suite "interactive screen (tmux)" tests/tui/run.sh
 suite "interactive screen (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/run.sh
+suite "blank reasons (tmux)" tests/tui/blanks.sh
+suite "blank reasons (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/blanks.sh
 suite "live cgroup v1" tests/live/v1.sh
 suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/v1.sh
 suite "live listing (v1)" tests/live/listing.sh
@@ -61,6 +65,10 @@ suite "live fd limit (v1)" tests/live/fdlimit.sh
 suite "live fd limit (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/fdlimit.sh
 suite "live churn (v1)" tests/live/churn.sh
 suite "live churn (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/churn.sh
+suite "live recreated group (v1)" tests/live/recreate.sh
+suite "live recreated group (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/recreate.sh
+suite "live new columns (v1)" tests/live/columns-v1.sh
+suite "live new columns (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/columns-v1.sh
 suite "v1 swap and root usage (live v1)" tests/live/swap-v1.sh
 suite "v1 swap and root usage (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/swap-v1.sh
 suite "BPF collector against the files (live v1)" env BPFDUMP=$BUILD/bpfdump tests/live/bpf-v1.sh
@@ -94,6 +102,7 @@ suite "set v2 (--set in the VM)" tests/vm/set-v2.sh
 suite "edit dialog v2 (tmux in the VM)" tests/vm/tui-v2.sh
 suite "live churn (v2, VM)" tests/vm/churn-v2.sh
 suite "live listing (v2, VM)" tests/vm/listing-v2.sh
+suite "events and recreated groups (v2, VM)" tests/vm/events-v2.sh
 suite "live cgroup v2 (VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/live-v2.sh
 suite "live churn (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/churn-v2.sh
 suite "live listing (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/listing-v2.sh

@@ -20,7 +20,7 @@
 #include "tui_int.h"
 
 static const char *const set_names[SET_NR] = {
-	[SET_OVERVIEW] = "overview", [SET_LRU] = "LRU",
+	[SET_OVERVIEW] = "overview", [SET_MEMORY] = "memory", [SET_LRU] = "LRU",
 	[SET_RECLAIM] = "reclaim", [SET_EVENTS] = "events",
 	[SET_LIMITS] = "limits", [SET_CUSTOM] = "custom",
 };

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pane.c - the detail and process panes below the tree. */
 #include <curses.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fmt.h"
 #include "parse.h"
@@ -251,12 +253,221 @@ static void stat_lines(struct pane_out *p)
 	}
 }
 
+/* Why raw field f of group g is not available. */
+static void field_reason(struct tui *t, const struct mgroup *g,
+			 enum field f, char *buf, size_t len)
+{
+	const char *names[4];
+	char val[64];
+	int root_lacks, v2 = cgfs_version(t->cg) == 2;
+	size_t n = cgfs_field_files(t->cg, f, g->depth == 0, names, 4,
+				    &root_lacks);
+
+	if (root_lacks) {
+		snprintf(buf, len, "the v2 root has no such file");
+		return;
+	}
+	if (n == 0) {
+		snprintf(buf, len, "v%d only: cgroup v%d has no such file",
+			 v2 ? 1 : 2, v2 ? 2 : 1);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int r = cgfs_read_knob(t->cg, g->path, names[i], val,
+				       sizeof(val));
+
+		if (r == -ENOENT) {
+			snprintf(buf, len, "%s is absent %s", names[i],
+				 cgfs_is_live(t->cg) ? "on this kernel" :
+				 "from this copy");
+			return;
+		}
+		if (r < 0) {
+			snprintf(buf, len, "%s is not readable: %s", names[i],
+				 strerror(-r));
+			return;
+		}
+	}
+	snprintf(buf, len, "%s%s has no value for it: the collector cannot "
+		 "give it", names[0], n > 1 ? " (or another file)" : "");
+}
+
+/* Why a rate of counter f is not available, "" when it is its counter's
+ * fault (see field_reason). */
+static const char *rate_reason(const struct tui *t, const struct mgroup *g,
+			       enum field f)
+{
+	if (!sample_has(&g->cur, f))
+		return "";
+	if (t->m.dt <= 0)
+		return "no earlier reading to rate against: rates after the "
+			"next refresh";
+	if (!g->has_prev)
+		return "a new group (or one made again): rates after the next "
+			"refresh";
+	if (!sample_has(&g->prev, f))
+		return "not read in the last refresh: rates after the next";
+	if (g->cur.v[f] < g->prev.v[f])
+		return "the counter went back (the group was made again): "
+			"rates after the next refresh";
+	return "";
+}
+
+/* Whether this hierarchy's version has a file for field f. */
+static int version_reads(const struct tui *t, enum field f)
+{
+	const char *name;
+	int root_lacks;
+
+	return cgfs_field_files(t->cg, f, 0, &name, 1, &root_lacks) > 0;
+}
+
+/* Why column c of group g is blank. */
+static void blank_reason(struct tui *t, const struct mgroup *g,
+			 const struct column *c, char *buf, size_t len)
+{
+	const struct sample *s = &g->cur;
+
+	if (c->unit == U_RATE) {
+		const char *r = rate_reason(t, g, (enum field)c->field);
+
+		if (*r)
+			snprintf(buf, len, "%s", r);
+		else
+			field_reason(t, g, (enum field)c->field, buf, len);
+		return;
+	}
+	if (c->derived == D_USE_PCT && mgroup_derived(g, D_EFF_LIMIT) &&
+	    g->eff_limit == VAL_MAX) {
+		snprintf(buf, len, "no limit on the path");
+		return;
+	}
+	if (c->derived == D_RECLAIM_EFF && (g->rate_valid & FBIT(F_PGSCAN))) {
+		snprintf(buf, len, "nothing scanned in the interval");
+		return;
+	}
+	if (c->derived == D_RECLAIM_EFF &&
+	    *rate_reason(t, g, F_PGSCAN)) {
+		snprintf(buf, len, "%s", rate_reason(t, g, F_PGSCAN));
+		return;
+	}
+	if (c->derived == D_SCAN_PRIO) {
+		if ((t->m.sys.valid & FBIT(S_LRU_GEN)) && t->m.sys.v[S_LRU_GEN]) {
+			snprintf(buf, len, "the multi-gen LRU runs "
+				 "(lru_gen/enabled 0x%04" PRIx64 "): the "
+				 "classic rule does not hold",
+				 t->m.sys.v[S_LRU_GEN]);
+			return;
+		}
+		if (cgfs_version(t->cg) == 2 && sample_has(s, F_ACTIVE_FILE) &&
+		    !g->kid_lru_ok) {
+			snprintf(buf, len, "its children's LRU lists are not "
+				 "all known (depth limit or an unreadable "
+				 "child)");
+			return;
+		}
+		if (sample_has(s, F_OWN_ACTIVE_FILE) ||
+		    (cgfs_version(t->cg) == 2 && sample_has(s, F_ACTIVE_FILE))) {
+			snprintf(buf, len, "no pages on its own evictable "
+				 "lists that reclaim may scan (P = 0)");
+			return;
+		}
+	}
+	/* A raw value, or a derived one whose first missing input says. */
+	for (int f = 0; f < F_NR; f++) {
+		if (!(c->fields & FBIT(f)) || sample_has(s, (enum field)f))
+			continue;
+		/* Only what this version reads counts as an input. */
+		if (c->field < 0 && !version_reads(t, (enum field)f))
+			continue;
+		field_reason(t, g, (enum field)f, buf, len);
+		return;
+	}
+	snprintf(buf, len, "the collector cannot give it");
+}
+
+/* A line for every blank of the shown column set. */
+static void blank_lines(struct pane_out *p, const struct mgroup *g)
+{
+	struct tui *t = p->t;
+	int head = 0;
+
+	for (size_t i = 0; i < t->setn[t->cur_set]; i++) {
+		const struct column *c = t->set[t->cur_set][i];
+		char why[300];
+
+		if (c->kind == CK_PATH || col_value(c, g).kind != CV_NA)
+			continue;
+		if (!head++)
+			pline(p, A_BOLD, "Blank columns");
+		blank_reason(t, g, c, why, sizeof(why));
+		pline(p, A_NORMAL, "  %-24s %s", c->key, why);
+	}
+}
+
+/*
+ * memory.numa_stat as a table of the LRU lists per node: v2's in bytes,
+ * v1's (the group's own and the hierarchical ones) in pages.
+ */
+static void numa_lines(struct pane_out *p, const char *text, int v1)
+{
+	static const char *const v2_keys[] = {
+		"active_anon", "inactive_anon", "active_file",
+		"inactive_file", "unevictable",
+	};
+	static const char *const v2_titles[] = {
+		"A-ANON", "I-ANON", "A-FILE", "I-FILE", "UNEVIC",
+	};
+	static const char *const v1_keys[] = {
+		"anon", "file", "unevictable", "hierarchical_anon",
+		"hierarchical_file", "hierarchical_unevictable",
+	};
+	static const char *const v1_titles[] = {
+		"ANON", "FILE", "UNEVIC", "H-ANON", "H-FILE", "H-UNEV",
+	};
+	const char *const *titles = v1 ? v1_titles : v2_titles;
+	size_t nk = v1 ? 6 : 5;
+	uint64_t unit = v1 ? (uint64_t)sysconf(_SC_PAGESIZE) : 1;
+	struct numa_stat *ns = malloc(sizeof(*ns));
+	char line[300];
+	int len;
+
+	if (!ns)
+		return;
+	parse_numa_stat(text, strlen(text), v1 ? v1_keys : v2_keys, nk, ns);
+	if (!ns->n) {
+		free(ns);
+		return;
+	}
+	pline(p, A_BOLD, "LRU lists per NUMA node%s", v1 ?
+	      " (the group's own, then H-: with its descendants)" : "");
+	len = snprintf(line, sizeof(line), "  %-6s", "NODE");
+	for (size_t k = 0; k < nk; k++)
+		len += snprintf(line + len, sizeof(line) - (size_t)len, " %7s",
+				titles[k]);
+	pline(p, A_NORMAL, "%s", line);
+	for (size_t i = 0; i < ns->n; i++) {
+		len = snprintf(line, sizeof(line), "  N%-5u", ns->node[i]);
+		for (size_t k = 0; k < nk; k++) {
+			char b[32] = "-";
+
+			if (ns->has[i][k])
+				fmt_bytes(b, sizeof(b), ns->v[i][k] * unit);
+			len += snprintf(line + len, sizeof(line) - (size_t)len,
+					" %7s", b);
+		}
+		pline(p, A_NORMAL, "%s", line);
+	}
+	free(ns);
+}
+
 static void detail_lines(struct pane_out *p, const struct mgroup *g)
 {
 	struct tui *t = p->t;
 
 	ptitle(p, t->attr[TE_HEADER], "Detail of %s  (J/K scroll, d closes)",
 	       g->path);
+	blank_lines(p, g);
 	for (size_t i = 0; i < t->detail.n; i++) {
 		const char *name = t->detail.file[i].name;
 		const char *text = t->detail.file[i].text;
@@ -270,6 +481,8 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 			stat_lines(p);
 			continue;
 		}
+		if (!strcmp(name, "memory.numa_stat"))
+			numa_lines(p, text, cgfs_version(t->cg) == 1);
 		if (!strchr(text, '\n') || strchr(text, '\n')[1] == '\0') {
 			uint64_t v;
 			char human[32] = "";

@@ -22,6 +22,11 @@ static void toggle(struct tui *t, const struct column *c)
 	const struct column **set = t->set[SET_CUSTOM];
 	int pos = position(t, c);
 
+	if (c->unit == U_NUMA) {
+		tui_message(t, 1, "%s is only in JSON output (-b -F json)",
+			    c->key);
+		return;
+	}
 	if (pos >= 0) {
 		if (t->setn[SET_CUSTOM] == 1) {
 			tui_message(t, 1, "the custom set needs a column");

@@ -97,13 +97,17 @@ void tui_message_clear(struct tui *t)
 	t->status_error = 0;
 }
 
-/* The column sets of Tab; soft (v1) and low (v2) take the same place. */
+/* The column sets of Tab; soft (v1) and low (v2) take the same place.
+ * The overview has no room for workingset: with it, 65 of 80 columns go
+ * to values and 15 are left for the indented tree of names. */
 static void init_sets(struct tui *t)
 {
-	static const char *const keys[SET_CUSTOM][12] = {
+	static const char *const keys[SET_CUSTOM][16] = {
 		[SET_OVERVIEW] = { "usage", "limit", "#prot", "excess",
 				   "use_pct", "swap", "pgscan_per_s",
 				   "pgsteal_per_s", NULL },
+		[SET_MEMORY] = { "usage", "peak", "workingset", "swap",
+				 "usage_swap", "zswap", "anon", "file", NULL },
 		[SET_LRU] = { "usage", "active_anon", "inactive_anon",
 			      "active_file", "inactive_file", "unevictable",
 			      "refault_anon_per_s", "refault_file_per_s", NULL },
@@ -111,24 +115,27 @@ static void init_sets(struct tui *t)
 				  "pgsteal_kswapd_per_s",
 				  "pgsteal_direct_per_s", "reclaim_eff",
 				  "refault_anon_per_s", "refault_file_per_s",
-				  "psi_some_avg10", "psi_full_avg10", NULL },
+				  "psi_some_avg10", "psi_full_avg10", "scan_prio",
+				  NULL },
 		[SET_EVENTS] = { "ev_oom", "ev_oom_kill", "ev_oom_kill_per_s",
-				 "ev_max", "ev_max_per_s", "ev_high",
-				 "ev_high_per_s", "failcnt", "failcnt_per_s",
-				 NULL },
+				 "ev_oom_kill_local", "ev_max", "ev_max_per_s",
+				 "ev_max_local_per_s", "ev_high",
+				 "ev_high_per_s", "swap_ev_max_per_s",
+				 "swap_ev_fail_per_s", "failcnt",
+				 "failcnt_per_s", NULL },
 		[SET_LIMITS] = { "usage", "limit", "high", "low", "min", "soft",
 				 "eff_limit", "swap_limit", "swappiness", NULL },
 	};
 	/* v1 memory.stat has no pgscan or pgsteal and v1 groups no pressure
 	 * file: those places go to what v1 has of reclaim, the limit hits
 	 * and the refaults. */
-	static const char *const keys_v1[SET_CUSTOM][12] = {
+	static const char *const keys_v1[SET_CUSTOM][16] = {
 		[SET_OVERVIEW] = { "usage", "limit", "soft", "excess",
 				   "use_pct", "swap", "failcnt_per_s",
 				   "refault_file_per_s", NULL },
 		[SET_RECLAIM] = { "failcnt_per_s", "excess",
 				  "refault_anon_per_s", "refault_file_per_s",
-				  "pgmajfault_per_s", "swap", NULL },
+				  "pgmajfault_per_s", "swap", "scan_prio", NULL },
 	};
 	int v2 = cgfs_version(t->cg) == 2;
 
@@ -155,7 +162,11 @@ static void init_sets(struct tui *t)
 			if (s == SET_EVENTS && v2 && !strncmp(k, "failcnt", 7))
 				continue;
 			if (s == SET_EVENTS && !v2 && (!strncmp(k, "ev_max", 6) ||
-			    !strncmp(k, "ev_high", 7) || !strcmp(k, "ev_oom")))
+			    !strncmp(k, "ev_high", 7) || !strcmp(k, "ev_oom") ||
+			    strstr(k, "_local") || !strncmp(k, "swap_ev", 7)))
+				continue;
+			/* v1 has no zswap file. */
+			if (s == SET_MEMORY && !v2 && !strcmp(k, "zswap"))
 				continue;
 			t->set[s][n++] = col_find(k);
 		}

@@ -12,7 +12,7 @@
 #include "theme.h"
 #include "tui.h"
 
-enum colset { SET_OVERVIEW, SET_LRU, SET_RECLAIM, SET_EVENTS, SET_LIMITS,
+enum colset { SET_OVERVIEW, SET_MEMORY, SET_LRU, SET_RECLAIM, SET_EVENTS, SET_LIMITS,
 	      SET_CUSTOM, SET_NR };
 
 #define SET_MAX_COLS 64

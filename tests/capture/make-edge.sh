@@ -427,7 +427,10 @@ v2stat() {
 # v2grp DIR KEY=VALUE... [-- STAT KEY=VALUE...]: a v2 child group.  Keys:
 #   current max high low min swap swap_max events (6 numbers: low high max
 #   oom oom_kill oom_group_kill) events_local psi ("S F" avg10 pair or
-#   "none" for no memory.pressure) procs subtree
+#   "none" for no memory.pressure) procs subtree peak (default current)
+#   swap_peak (no memory.swap.peak unless given, as before 6.5)
+#   swap_events (3 numbers: high max fail) zswap dying (cgroup.stat
+#   nr_dying_descendants)
 v2grp() {
 	local dir=$1 kv
 	shift
@@ -441,7 +444,8 @@ v2grp() {
 	: "${V[max]:=max}" "${V[high]:=max}" "${V[low]:=0}" "${V[min]:=0}"
 	: "${V[swap]:=0}" "${V[swap_max]:=max}" "${V[events]:=0 0 0 0 0 0}"
 	: "${V[events_local]:=${V[events]}}" "${V[psi]:=0.00 0.00}"
-	: "${V[procs]:=}" "${V[subtree]:=}"
+	: "${V[procs]:=}" "${V[subtree]:=}" "${V[peak]:=${V[current]}}"
+	: "${V[swap_events]:=0 0 0}" "${V[zswap]:=0}" "${V[dying]:=0}"
 	put "$dir/cgroup.controllers" "memory pids"
 	put "$dir/cgroup.subtree_control" "${V[subtree]}"
 	[ -n "${V[subtree]}" ] || : >"$dir/cgroup.subtree_control"
@@ -453,7 +457,8 @@ v2grp() {
 		: >"$dir/cgroup.procs"
 	fi
 	put "$dir/memory.current" "${V[current]}"
-	put "$dir/memory.peak" "${V[current]}"
+	put "$dir/memory.peak" "${V[peak]}"
+	put "$dir/cgroup.stat" "nr_descendants 0" "nr_dying_descendants ${V[dying]}"
 	put "$dir/memory.max" "${V[max]}"
 	put "$dir/memory.high" "${V[high]}"
 	put "$dir/memory.low" "${V[low]}"
@@ -462,10 +467,12 @@ v2grp() {
 	put "$dir/memory.swap.current" "${V[swap]}"
 	put "$dir/memory.swap.max" "${V[swap_max]}"
 	put "$dir/memory.swap.high" max
-	put "$dir/memory.swap.events" "high 0" "max 0" "fail 0"
-	put "$dir/memory.zswap.current" 0
+	[ -z "${V[swap_peak]:-}" ] || put "$dir/memory.swap.peak" "${V[swap_peak]}"
+	local e l p w
+	read -ra w <<<"${V[swap_events]}"
+	put "$dir/memory.swap.events" "high ${w[0]}" "max ${w[1]}" "fail ${w[2]}"
+	put "$dir/memory.zswap.current" "${V[zswap]}"
 	put "$dir/memory.zswap.max" max
-	local e l p
 	read -ra e <<<"${V[events]}"
 	read -ra l <<<"${V[events_local]}"
 	put "$dir/memory.events" "low ${e[0]}" "high ${e[1]}" "max ${e[2]}" \
@@ -490,6 +497,8 @@ gen_edge_v2() {
 		put "$r/cgroup.controllers" "cpu memory pids"
 		put "$r/cgroup.subtree_control" "memory pids"
 		: >"$r/cgroup.procs"
+		put "$r/cgroup.stat" "nr_descendants 2" \
+			"nr_dying_descendants $((3 + 2 * k))"
 		v2stat "$r/memory.stat" anon=$((1024 * MiB)) \
 			file=$((2048 * MiB + 256 * MiB * k)) kernel=$((256 * MiB)) \
 			sock=$((1 * MiB)) pgscan=$((100000 + 20000 * k)) \
@@ -502,10 +511,14 @@ gen_edge_v2() {
 		v2grp "$r/app" current=$((512 * MiB)) max=$((1024 * MiB)) \
 			high=$((768 * MiB)) low=$((256 * MiB)) min=$((64 * MiB)) \
 			swap=$((16 * MiB)) subtree="memory pids" procs=1000 \
+			peak=$((900 * MiB)) swap_peak=$((40 * MiB)) \
+			zswap=$((3 * MiB)) dying=$((1 + k)) \
+			swap_events="$((7 + 3 * k)) $((2 + 2 * k)) $((1 + 5 * k))" \
 			events="0 $((10 + 20 * k)) $((6 + 8 * k)) $((1 + k)) $((1 + k)) 0" \
 			events_local="0 $((10 + 20 * k)) $((2 + 4 * k)) 0 0 0" \
 			psi="$((5 + k)).00 $((2 + k)).00" -- \
 			anon=$((384 * MiB)) file=$((112 * MiB)) kernel=$((16 * MiB)) \
+			zswap=$((3 * MiB)) zswapped=$((9 * MiB)) \
 			pgscan=$((10000 + 4000 * k)) pgsteal=$((6000 + 2000 * k)) \
 			pgscan_kswapd=$((4000 + 1000 * k)) pgscan_direct=$((6000 + 3000 * k)) \
 			pgsteal_kswapd=$((3000 + 500 * k)) pgsteal_direct=$((3000 + 1500 * k)) \
@@ -514,6 +527,7 @@ gen_edge_v2() {
 			pgfault=$((200000 + 20000 * k)) pgmajfault=$((100 + 10 * k))
 		v2grp "$r/app/worker" current=$((256 * MiB)) swap=$((8 * MiB)) \
 			swap_max=$((64 * MiB)) procs=1001,1002 \
+			swap_peak=$((12 * MiB)) swap_events="0 $((1 + k)) $((3 * k))" \
 			events="0 0 $((4 + 4 * k)) $((1 + k)) $((1 + k)) 0" \
 			psi="$((3 + k)).00 $((1 + k)).00" -- \
 			anon=$((192 * MiB)) file=$((56 * MiB)) kernel=$((8 * MiB)) \

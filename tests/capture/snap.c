@@ -6,10 +6,10 @@
  *   snap CGROOT SUBTREE CGOUT [PROCOUT]
  *
  * CGOUT/ gets the root's cgroup.controllers, cgroup.subtree_control,
- * memory.stat, memory.pressure and memory.numa_stat; CGOUT/SUBTREE/... gets,
- * for SUBTREE and every group below it, the readable memory.* files plus
- * cgroup.procs, cgroup.controllers, cgroup.subtree_control, cgroup.type and
- * cgroup.events.  Nothing from other groups.  PROCOUT/ gets /proc/meminfo,
+ * cgroup.stat, memory.stat, memory.pressure and memory.numa_stat;
+ * CGOUT/SUBTREE/... gets, for SUBTREE and every group below it, the
+ * readable memory.* files plus cgroup.procs, cgroup.controllers,
+ * cgroup.subtree_control, cgroup.type, cgroup.events and cgroup.stat.  Nothing from other groups.  PROCOUT/ gets /proc/meminfo,
  * /proc/vmstat and /proc/pressure/memory.  A file that cannot be read to EOF
  * (write-only, EOPNOTSUPP, ...) is left out.
  *
@@ -101,7 +101,7 @@ static int wanted(const char *name)
 {
 	static const char *const cg[] = {
 		"cgroup.procs", "cgroup.controllers", "cgroup.subtree_control",
-		"cgroup.type", "cgroup.events",
+		"cgroup.type", "cgroup.events", "cgroup.stat",
 	};
 
 	if (strncmp(name, "memory.", 7) == 0)
@@ -152,8 +152,8 @@ static void walk(const char *src, const char *dst)
 int main(int argc, char **argv)
 {
 	static const char *const rootfiles[] = {
-		"cgroup.controllers", "cgroup.subtree_control", "memory.stat",
-		"memory.pressure", "memory.numa_stat",
+		"cgroup.controllers", "cgroup.subtree_control", "cgroup.stat",
+		"memory.stat", "memory.pressure", "memory.numa_stat",
 	};
 	char s[PATH_MAX], t[PATH_MAX];
 

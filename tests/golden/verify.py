@@ -44,17 +44,27 @@ pgsteal_direct_per_s reclaim_eff refault_anon refault_anon_per_s refault_file
 refault_file_per_s pgfault pgfault_per_s pgmajfault pgmajfault_per_s ev_low
 ev_low_per_s ev_high ev_high_per_s ev_max ev_max_per_s ev_oom ev_oom_per_s
 ev_oom_kill ev_oom_kill_per_s failcnt failcnt_per_s psi_some_avg10
-psi_full_avg10 procs""".split()
+psi_full_avg10 procs peak swap_peak usage_swap workingset zswap zswapped
+ev_low_local ev_low_local_per_s ev_high_local ev_high_local_per_s
+ev_max_local ev_max_local_per_s ev_oom_local ev_oom_local_per_s
+ev_oom_kill_local ev_oom_kill_local_per_s swap_ev_high swap_ev_high_per_s
+swap_ev_max swap_ev_max_per_s swap_ev_fail swap_ev_fail_per_s dying
+scan_prio""".split()
 
 # counters: each has a <key>_per_s rate column right after it
 COUNTERS = """pgscan pgsteal pgscan_kswapd pgscan_direct pgsteal_kswapd
 pgsteal_direct refault_anon refault_file pgfault pgmajfault ev_low ev_high
-ev_max ev_oom ev_oom_kill failcnt""".split()
+ev_max ev_oom ev_oom_kill failcnt ev_low_local ev_high_local ev_max_local
+ev_oom_local ev_oom_kill_local swap_ev_high swap_ev_max swap_ev_fail""".split()
 
 BYTES = """usage limit high low min soft excess eff_limit swap swap_limit anon
 file shmem kernel active_anon inactive_anon active_file inactive_file
-unevictable""".split()
-GAUGES = "swappiness procs use_pct reclaim_eff psi_some_avg10 psi_full_avg10".split()
+unevictable peak swap_peak usage_swap workingset zswap zswapped""".split()
+GAUGES = """swappiness procs use_pct reclaim_eff psi_some_avg10 psi_full_avg10
+dying scan_prio""".split()
+LRU = ('active_anon', 'inactive_anon', 'active_file', 'inactive_file')
+LOCAL_EVENTS = ('low', 'high', 'max', 'oom', 'oom_kill')
+SWAP_EVENTS = ('high', 'max', 'fail')
 
 SYSTEM_KEYS = """mem_total mem_available swap_total swap_free pgscan_per_s
 pgsteal_per_s psi_some_avg10 psi_full_avg10""".split()
@@ -282,6 +292,25 @@ def v1_group(d, path, limits):
     g['failcnt'] = val('memory.failcnt')
     g['psi_some_avg10'] = g['psi_full_avg10'] = None
     g['procs'] = count_lines(os.path.join(d, 'cgroup.procs'))
+    g['peak'] = val('memory.max_usage_in_bytes')
+    g['swap_peak'] = None
+    # memsw; the root's, like its usage, plus its kmem
+    m = read_value(memsw_path, True)
+    if is_int(m):
+        g['usage_swap'] = m
+        if path == '/' and is_int(u) and is_int(g['kernel']):
+            g['usage_swap'] = m + g['kernel']
+    else:
+        g['usage_swap'] = None
+    g['zswap'] = g['zswapped'] = None
+    for k in LOCAL_EVENTS:
+        g['ev_%s_local' % k] = None
+    for k in SWAP_EVENTS:
+        g['swap_ev_' + k] = None
+    g['dying'] = None
+    # the group's own lists: memory.stat's keys without total_
+    g['_own'] = [st(k) for k in LRU]
+    g['_room'] = None
     return g
 
 
@@ -335,7 +364,68 @@ def v2_group(d, path, limits):
     g['psi_some_avg10'] = psi['some']
     g['psi_full_avg10'] = psi['full']
     g['procs'] = count_lines(os.path.join(d, 'cgroup.procs'))
+    g['peak'] = val('memory.peak')
+    g['swap_peak'] = val('memory.swap.peak')
+    sw = g['swap']
+    g['usage_swap'] = u + sw if is_int(u) and is_int(sw) else None
+    g['zswap'] = val('memory.zswap.current')
+    g['zswapped'] = st('zswapped')
+    el = None if root else read_kv(os.path.join(d, 'memory.events.local'))
+    for k in LOCAL_EVENTS:
+        g['ev_%s_local' % k] = None if el is None else el.get(k)
+    se = None if root else read_kv(os.path.join(d, 'memory.swap.events'))
+    for k in SWAP_EVENTS:
+        g['swap_ev_' + k] = None if se is None else se.get(k)
+    cs = read_kv(os.path.join(d, 'cgroup.stat'))     # the root has one too
+    g['dying'] = None if cs is None else cs.get('nr_dying_descendants')
+    g['_own'] = None        # hierarchical stat: see scan_prio()
+    sl = g['swap_limit']
+    if is_int(sw) and sl == MAX:
+        g['_room'] = MAX
+    elif is_int(sw) and is_int(sl):
+        g['_room'] = max(0, sl - sw)
+    else:
+        g['_room'] = None
     return g
+
+
+def scan_prio(v1, groups, system):
+    """scan_prio of every group: min(12, floor(log2(P))), P the largest own
+    evictable list in 4 KiB pages; file lists always, anon lists where swap
+    can take pages (free host swap; on v2 swap.max - swap.current > 0 on
+    the group and every ancestor); v2 own lists are the group's memory.stat
+    less its children's; None for P = 0 or under the multi-gen LRU."""
+    mglru = system['lru_gen'] is not None and system['lru_gen'] != 0
+    host_swap = is_int(system['swap_free']) and system['swap_free'] > 0
+    kids = {}
+    for p in groups:
+        if p != '/':
+            kids.setdefault(parent_of(p), []).append(p)
+    swap_ok = {}
+    for p in sorted(groups, key=lambda x: (0 if x == '/' else x.count('/'))):
+        g = groups[p]
+        par = parent_of(p)
+        ok = swap_ok[par] if par is not None else host_swap
+        if g['_room'] is not None and g['_room'] != MAX and g['_room'] == 0:
+            ok = False
+        swap_ok[p] = ok
+        g['scan_prio'] = None
+        if mglru:
+            continue
+        if v1:
+            own = g['_own']
+            if any(not is_int(x) for x in own):
+                continue
+        else:
+            hier = [g[k] for k in LRU]
+            ks = [[groups[c][k] for k in LRU] for c in kids.get(p, [])]
+            if any(not is_int(x) for x in hier) or \
+                    any(not is_int(x) for k in ks for x in k):
+                continue
+            own = [max(0, hier[i] - sum(k[i] for k in ks)) for i in range(4)]
+        lists = own if ok else own[2:]
+        pages = max(lists) // 4096
+        g['scan_prio'] = min(12, pages.bit_length() - 1) if pages else None
 
 
 def read_sample(d):
@@ -343,7 +433,11 @@ def read_sample(d):
     limits = {}
     groups = {}
     for path, gd in walk(d):
-        groups[path] = (v1_group if v1 else v2_group)(gd, path, limits)
+        g = (v1_group if v1 else v2_group)(gd, path, limits)
+        # cadvisor's working set: usage less the inactive file list
+        u, i = g['usage'], g['inactive_file']
+        g['workingset'] = max(0, u - i) if is_int(u) and is_int(i) else None
+        groups[path] = g
     return v1, groups
 
 
@@ -376,6 +470,11 @@ def read_system(d):
     psi = read_psi(os.path.join(d, 'pressure', 'memory'))
     s['psi_some_avg10'] = psi['some']
     s['psi_full_avg10'] = psi['full']
+    # /sys/kernel/mm/lru_gen/enabled, given with the proc files
+    lg = read_lines(os.path.join(d, 'lru_gen', 'enabled'))
+    s['lru_gen'] = None
+    if lg and re.fullmatch(r'0[xX][0-9a-fA-F]{1,15}', lg[0]):
+        s['lru_gen'] = int(lg[0], 16)
     return s
 
 
@@ -755,6 +854,7 @@ def main():
         for g in groups.values():
             if is_int(total) and is_int(g['swap']) and g['swap'] > total:
                 g['swap'] = total
+        scan_prio(v1, groups, system)
         samples.append((v1, groups, system))
     exp = [expected_iteration(k, samples, ts, root_arg)
            for k in range(1, nit + 1)]

@@ -710,16 +710,17 @@ start $B 120 24 "TERM=tmux-256color LANG=C.UTF-8" -d 60 --root "$V2/cg" --proc "
 up $B "sets"
 check_line $B 1 "memcgtop $T0  every 60.0s  sample 2/5  v2 $V2/cg  $HOSTNODE $KREL" "header line 1 in full: time, interval, mode, root, host, kernel"
 check_line $B 2 "$(mem_line "$V2" 1)" "header line 2 in full: Mem/Swap from meminfo, system reclaim from vmstat, PSI"
-SETS=(overview LRU reclaim events limits custom)
+SETS=(overview memory LRU reclaim events limits custom)
 TITLES=(
 "$TITLES_V2"
+'  ▼USAGE   PEAK   WSET   SWAP MEM+SW  ZSWAP   ANON   FILE GROUP'
 '  ▼USAGE A-ANON I-ANON A-FILE I-FILE UNEVIC   RFA/s   RFF/s GROUP'
-'   SCNK/s  SCND/s  STLK/s  STLD/s   EFF   RFA/s   RFF/s  PSI-S  PSI-F GROUP'
-'   EVOOM OOMKILL  KILL/s   EVMAX   MAX/s  EVHIGH  HIGH/s GROUP'
+'   SCNK/s  SCND/s  STLK/s  STLD/s   EFF   RFA/s   RFF/s  PSI-S  PSI-F SPRIO GROUP'
+'   EVOOM OOMKILL  KILL/s   KILLL   EVMAX   MAX/s  MAXL/s  EVHIGH  HIGH/s  SWMX/s  SWFL/s GROUP'
 '  ▼USAGE  LIMIT   HIGH    LOW    MIN EFFLIM SWPMAX GROUP'
 '  GROUP'
 )
-for i in 1 2 3 4 5 0; do
+for i in 1 2 3 4 5 6 0; do
 	keys $B Tab
 	check_line $B 4 "${TITLES[$i]}" "sets: Tab to ${SETS[$i]}: column titles"
 	check_line $B 3 "Columns: ${SETS[$i]}  Sort: usage desc  Groups: 11 shown of 11" "sets: header names ${SETS[$i]}"
@@ -729,7 +730,7 @@ if [ "$(sed -n 1p <<<"$SCREEN" | cut -c1-17)" = "memcgtop $T0" ]; then
 else
 	fail "sets: after Tab through the sets the header time is no longer $T0 (each Tab that needs new fields re-reads, which takes the next sample of the series)"
 fi
-for i in 5 4 3 2 1 0; do
+for i in 6 5 4 3 2 1 0; do
 	keys $B BTab
 	check_line $B 4 "${TITLES[$i]}" "sets: Shift-Tab back to ${SETS[$i]}"
 done
@@ -993,13 +994,14 @@ for g in /fixture/web/frontend /fixture/web/backend /fixture/batch/hog /fixture/
 done
 V1_TITLES=(
 '  ▼USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  FAIL/s   RFF/s GROUP'
+'  ▼USAGE   PEAK   WSET   SWAP MEM+SW   ANON   FILE GROUP'
 '  ▼USAGE A-ANON I-ANON A-FILE I-FILE UNEVIC   RFA/s   RFF/s GROUP'
-'   FAIL/s EXCESS   RFA/s   RFF/s   MAJ/s   SWAP GROUP'
+'   FAIL/s EXCESS   RFA/s   RFF/s   MAJ/s   SWAP SPRIO GROUP'
 '  OOMKILL  KILL/s  FAILCNT  FAIL/s GROUP'
 '  ▼USAGE  LIMIT   SOFT EFFLIM SWPNS GROUP'
 '  GROUP'
 )
-for i in 1 2 3 4 5 0; do
+for i in 1 2 3 4 5 6 0; do
 	keys $C Tab
 	check_line $C 4 "${V1_TITLES[$i]}" "v1 sets: Tab to ${SETS[$i]}: column titles"
 done

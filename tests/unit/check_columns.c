@@ -24,6 +24,13 @@ static const char *const required[] = {
 	"ev_high_per_s", "ev_max", "ev_max_per_s", "ev_oom", "ev_oom_per_s",
 	"ev_oom_kill", "ev_oom_kill_per_s", "failcnt", "failcnt_per_s",
 	"psi_some_avg10", "psi_full_avg10", "procs",
+	"peak", "swap_peak", "usage_swap", "workingset", "zswap", "zswapped",
+	"ev_low_local", "ev_low_local_per_s", "ev_high_local",
+	"ev_high_local_per_s", "ev_max_local", "ev_max_local_per_s",
+	"ev_oom_local", "ev_oom_local_per_s", "ev_oom_kill_local",
+	"ev_oom_kill_local_per_s", "swap_ev_high", "swap_ev_high_per_s",
+	"swap_ev_max", "swap_ev_max_per_s", "swap_ev_fail",
+	"swap_ev_fail_per_s", "dying", "scan_prio", "numa",
 };
 
 START_TEST(table_invariants)

@@ -165,6 +165,29 @@ START_TEST(counter_reset_and_recreated_group)
 	g = find(&m, "/a");
 	ck_assert_int_eq(g->has_prev, 0);
 	ck_assert_uint_eq(g->rate_valid, 0);
+
+	/* Made again between two refreshes: a new inode.  Its counter went
+	 * up (400 -> 900), yet it has no rate; then rates start again. */
+	for (int i = 0; i < 4; i++) {
+		static const uint64_t ino[] = { 7, 7, 9, 9 };
+		static const uint64_t fc[] = { 500, 600, 900, 1100 };
+		int a;
+
+		snap_reset(&s, 30.0 + 2 * i);
+		snap_add(&s, "/", -1);
+		a = snap_add(&s, "/a", 0);
+		s.groups[a].ino = ino[i];
+		sample_set(smp(&s, a), F_FAILCNT, fc[i]);
+		ck_assert_int_eq(model_update(&m, &s), 0);
+		g = find(&m, "/a");
+		if (i == 2) {
+			ck_assert_int_eq(g->has_prev, 0);
+			ck_assert_uint_eq(g->rate_valid, 0);
+		} else if (i > 0) {
+			ck_assert(g->rate_valid & FBIT(F_FAILCNT));
+			ck_assert_double_eq(g->rate[F_FAILCNT], 50.0 + 50 * (i == 3));
+		}
+	}
 	model_free(&m);
 	snapshot_free(&s);
 }
@@ -387,6 +410,136 @@ START_TEST(system_rates)
 }
 END_TEST
 
+START_TEST(scan_prio_floor)
+{
+	ck_assert_int_eq(model_scan_prio(0), -1);
+	ck_assert_int_eq(model_scan_prio(1), 0);
+	ck_assert_int_eq(model_scan_prio(2), 1);
+	ck_assert_int_eq(model_scan_prio(3), 1);
+	ck_assert_int_eq(model_scan_prio(4095), 11);
+	ck_assert_int_eq(model_scan_prio(4096), 12);
+	ck_assert_int_eq(model_scan_prio(UINT64_C(1) << 40), 12);
+	ck_assert_int_eq(model_scan_prio(UINT64_MAX), 12);
+}
+END_TEST
+
+static void lru(struct sample *x, uint64_t aa, uint64_t ia, uint64_t af,
+		uint64_t inf)
+{
+	sample_set(x, F_ACTIVE_ANON, aa * 4096);
+	sample_set(x, F_INACTIVE_ANON, ia * 4096);
+	sample_set(x, F_ACTIVE_FILE, af * 4096);
+	sample_set(x, F_INACTIVE_FILE, inf * 4096);
+}
+
+static int prio(const struct model *m, const char *path)
+{
+	const struct mgroup *g = find(m, path);
+
+	return mgroup_derived(g, D_SCAN_PRIO) ? g->scan_prio : -1;
+}
+
+/* v2: own lists are the group's less its children's; anon counts only
+ * with free host swap and room under every swap.max on the path. */
+START_TEST(scan_prio_v2)
+{
+	struct snapshot s = { 0 };
+	struct model m;
+	int r, a, b, c;
+
+	model_init(&m, 2);
+	snap_reset(&s, 100.0);
+	r = snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", r);
+	b = snap_add(&s, "/a/b", a);
+	c = snap_add(&s, "/c", r);
+	/* /a own: anon 5000 + 0, file 100 + 20; /a/b: anon 300, file 1 */
+	lru(smp(&s, r), 6000, 0, 200, 30);
+	lru(smp(&s, a), 5300, 0, 101, 20);
+	lru(smp(&s, b), 300, 0, 1, 0);
+	lru(smp(&s, c), 0, 0, 0, 0);
+	sample_set(smp(&s, a), F_SWAP_ROOM, VAL_MAX);
+	sample_set(smp(&s, b), F_SWAP_ROOM, 4096);
+	s.sys.v[S_SWAP_FREE] = 1 << 30;
+	s.sys.valid = FBIT(S_SWAP_FREE);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert_int_eq(prio(&m, "/a"), 12);	/* 5000 anon pages */
+	ck_assert_int_eq(prio(&m, "/a/b"), 8);	/* 300 */
+	ck_assert_int_eq(prio(&m, "/"), 9);	/* 700 anon */
+	ck_assert_int_eq(prio(&m, "/c"), -1);	/* nothing */
+
+	/* No free host swap: file lists only. */
+	s.sys.v[S_SWAP_FREE] = 0;
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert_int_eq(prio(&m, "/a"), 6);	/* 100 file */
+	ck_assert_int_eq(prio(&m, "/a/b"), 0);
+	ck_assert_int_eq(prio(&m, "/"), 6);	/* 99 file */
+
+	/* Swap but no room at /a: neither /a nor /a/b counts anon. */
+	s.sys.v[S_SWAP_FREE] = 1 << 30;
+	smp(&s, a)->v[F_SWAP_ROOM] = 0;
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert_int_eq(prio(&m, "/a"), 6);
+	ck_assert_int_eq(prio(&m, "/a/b"), 0);
+	ck_assert_int_eq(prio(&m, "/"), 9);
+
+	/* A child without lists: the parent's own are not known. */
+	smp(&s, b)->valid = 0;
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert_int_eq(prio(&m, "/a"), -1);
+	ck_assert_int_eq(prio(&m, "/"), 9);	/* its children have them */
+	lru(smp(&s, b), 300, 0, 1, 0);
+
+	/* Groups at the depth limit: their children were not read. */
+	s.cut_depth1 = 2;
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert_int_eq(prio(&m, "/a"), -1);
+	ck_assert_int_eq(prio(&m, "/c"), -1);
+	ck_assert_int_eq(prio(&m, "/"), 9);
+	s.cut_depth1 = 0;
+
+	/* The multi-gen LRU: not available anywhere. */
+	s.sys.v[S_LRU_GEN] = 7;
+	s.sys.valid |= FBIT(S_LRU_GEN);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert_int_eq(prio(&m, "/a"), -1);
+	ck_assert_int_eq(prio(&m, "/"), -1);
+	s.sys.v[S_LRU_GEN] = 0;
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert_int_eq(prio(&m, "/a/b"), 0);
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
+/* v1: the own lists are memory.stat's own keys, children not needed. */
+START_TEST(scan_prio_v1)
+{
+	struct snapshot s = { 0 };
+	struct model m;
+	int r, a;
+
+	model_init(&m, 1);
+	snap_reset(&s, 100.0);
+	r = snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", r);
+	lru(smp(&s, r), 9000, 9000, 9000, 9000);
+	sample_set(smp(&s, a), F_OWN_ACTIVE_ANON, 2048 * 4096);
+	sample_set(smp(&s, a), F_OWN_INACTIVE_ANON, 0);
+	sample_set(smp(&s, a), F_OWN_ACTIVE_FILE, 40 * 4096);
+	sample_set(smp(&s, a), F_OWN_INACTIVE_FILE, 33 * 4096);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert_int_eq(prio(&m, "/"), -1);	/* no own keys read */
+	ck_assert_int_eq(prio(&m, "/a"), 5);	/* no swap: 40 file */
+	s.sys.v[S_SWAP_FREE] = 4096;
+	s.sys.valid = FBIT(S_SWAP_FREE);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert_int_eq(prio(&m, "/a"), 11);	/* 2048 anon */
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
 Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -399,6 +552,9 @@ Suite *model_suite(void)
 	tcase_add_test(t, effective_limit);
 	tcase_add_test(t, tree_order);
 	tcase_add_test(t, system_rates);
+	tcase_add_test(t, scan_prio_floor);
+	tcase_add_test(t, scan_prio_v2);
+	tcase_add_test(t, scan_prio_v1);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -154,6 +154,35 @@ START_TEST(psi)
 }
 END_TEST
 
+START_TEST(numa_stat)
+{
+	static const char *const keys[] = { "anon", "file" };
+	static const char v2[] = "anon N0=100 N1=200\nkernel N0=5\n"
+		"file N1=7 N0=9 Nx=3 N2 N3=-1\nanon N0=999\nfile N2=4";
+	static const char v1[] = "total=30 N0=10 N1=20\nfile=3 N0=1 N1=2\n"
+		"anon=27 N0=9 N1=18\n";
+	struct numa_stat ns;
+
+	parse_numa_stat(v2, sizeof(v2) - 1, keys, 2, &ns);
+	ck_assert_uint_eq(ns.n, 2);
+	ck_assert_uint_eq(ns.node[0], 0);
+	ck_assert_uint_eq(ns.node[1], 1);
+	ck_assert_uint_eq(ns.v[0][0], 100);	/* the first anon line wins */
+	ck_assert_uint_eq(ns.v[1][0], 200);
+	ck_assert_uint_eq(ns.v[0][1], 9);
+	ck_assert_uint_eq(ns.v[1][1], 7);
+	/* the last line has no newline: cut off, N2 not seen */
+	parse_numa_stat(v1, sizeof(v1) - 1, keys, 2, &ns);
+	ck_assert_uint_eq(ns.n, 2);
+	ck_assert_uint_eq(ns.v[0][0], 9);
+	ck_assert_uint_eq(ns.v[1][0], 18);
+	ck_assert_uint_eq(ns.v[0][1], 1);
+	ck_assert(ns.has[1][1] && ns.v[1][1] == 2);
+	parse_numa_stat("", 0, keys, 2, &ns);
+	ck_assert_uint_eq(ns.n, 0);
+}
+END_TEST
+
 START_TEST(count_lines)
 {
 	ck_assert_uint_eq(parse_count_lines(S("1\n22\n333\n")), 3);
@@ -234,6 +263,7 @@ Suite *parse_suite(void)
 	tcase_add_test(t, meminfo);
 	tcase_add_test(t, psi);
 	tcase_add_test(t, count_lines);
+	tcase_add_test(t, numa_stat);
 	tcase_add_test(t, timestamps);
 	suite_add_tcase(s, t);
 	return s;

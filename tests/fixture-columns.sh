@@ -1,0 +1,207 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/fixture-columns.sh - the columns of peak, swap events, local events,
+# zswap, dying groups and the scan-priority floor on the captured v1 and v2
+# trees and edge-v2, beyond what the goldens hold:
+#  - scan_prio with and without swap on both versions, under the multi-gen
+#    LRU (DIR/lru_gen/enabled non-zero: null everywhere) and with it off
+#    (0x0000: as without the file), and at the --depth limit (v2: a group whose
+#    children were not read has no own lists); every variant is also
+#    recomputed by tests/golden/verify.py;
+#  - each column opens only the files it needs (strace; skipped without).
+# The binary is $MEMCGTOP (default ./memcgtop).
+set -u
+cd "$(dirname "$0")/.."
+. tests/count.sh
+BIN=${MEMCGTOP:-./memcgtop}
+FIX=tests/fixtures
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# setswap DIR FREE_KB TOTAL_KB: the fixture copy's meminfo in every sample
+setswap() {
+	local m
+	for m in "$1"/proc/*/meminfo; do
+		sed -i "s/^SwapFree:.*/SwapFree:       $2 kB/; s/^SwapTotal:.*/SwapTotal:      $3 kB/" "$m"
+	done
+}
+
+# lrugen DIR VALUE: DIR/proc/N/lru_gen/enabled in every sample
+lrugen() {
+	local d
+	for d in "$1"/proc/[0-9]*; do
+		mkdir -p "$d/lru_gen"
+		echo "$2" >"$d/lru_gen/enabled"
+	done
+}
+
+# prios DIR [ARGS]: "path=scan_prio ..." of the first iteration
+prios() {
+	local d=$1
+	shift
+	"$BIN" -b -n 1 -F csv -c path,scan_prio --root "$d/cg" --proc "$d/proc" "$@" |
+		tail -n +2 | cut -d, -f3- | tr ',\r' '= ' | tr -d '\n' | sed 's/ $//'
+}
+
+# check NAME DIR 'path=prio ...': the exact values, and verify.py agrees
+check() {
+	local name=$1 d=$2 want=$3 got n
+	got=$(prios "$d")
+	if [ "$got" = "$want" ]; then
+		pass "$name: scan_prio $got"
+	else
+		fail "$name: scan_prio '$got', want '$want'"
+	fi
+	n=$(($(wc -l <"$d/cg/timestamps") - 1))
+	"$BIN" -b -n "$n" -F json --root "$d/cg" --proc "$d/proc" >"$tmp/out.json" &&
+		"$BIN" -b -n "$n" -F csv --root "$d/cg" --proc "$d/proc" >"$tmp/out.csv"
+	if python3 tests/golden/verify.py "$d" --root-arg "$d/cg" \
+		--json "$tmp/out.json" --csv "$tmp/out.csv" >"$tmp/verify" 2>&1; then
+		pass "$name: verify.py: $(tail -n 1 "$tmp/verify")"
+	else
+		fail "$name: verify.py: $(tail -n 1 "$tmp/verify"); $(head -n 3 "$tmp/verify" | tr '\n' ' ')"
+	fi
+}
+
+cp -r "$FIX/v1-live" "$FIX/v2-live" "$FIX/edge-v2" "$tmp/"
+V1=$tmp/v1-live V2=$tmp/v2-live E2=$tmp/edge-v2
+
+# v1-live as captured: no swap, so only the file lists count.
+check "v1 without swap" "$V1" "/=8 /fixture= /fixture/web= /fixture/web/backend=0 /fixture/web/frontend=0 /fixture/batch= /fixture/batch/cache=12 /fixture/batch/deep= /fixture/batch/deep/leaf=0 /fixture/batch/hog= /fixture/idle="
+setswap "$V1" 1048576 2097152
+# frontend and backend hold 40 and 60 MiB of their own anon: 12; leaf 8 MiB
+# (2048 pages): 11.
+check "v1 with swap" "$V1" "/=8 /fixture= /fixture/web= /fixture/web/backend=12 /fixture/web/frontend=12 /fixture/batch= /fixture/batch/cache=12 /fixture/batch/deep= /fixture/batch/deep/leaf=11 /fixture/batch/hog= /fixture/idle="
+
+# v2-live as captured: swap with room, except fixture/oom (swap.max 0).
+check "v2 with swap" "$V2" "/=9 /fixture=9 /fixture/bulk=12 /fixture/work= /fixture/work/reclaim=12 /fixture/work/cache=12 /fixture/work/deep= /fixture/work/deep/leaf=11 /fixture/protected=12 /fixture/idle= /fixture/oom="
+setswap "$V2" 0 262140
+check "v2 without free swap" "$V2" "/=3 /fixture=9 /fixture/bulk=12 /fixture/work= /fixture/work/reclaim= /fixture/work/cache=12 /fixture/work/deep= /fixture/work/deep/leaf=3 /fixture/protected=3 /fixture/idle= /fixture/oom="
+
+# edge-v2: /sys has swap.max 0, so its 32 MiB of anon does not count.
+check "edge-v2 with swap" "$E2" "/=12 /app=12 /app/worker=12 /sys=11"
+lrugen "$E2" 0x0000
+check "edge-v2, multi-gen LRU off" "$E2" "/=12 /app=12 /app/worker=12 /sys=11"
+lrugen "$E2" 0x0007
+check "edge-v2 under the multi-gen LRU" "$E2" "/= /app= /app/worker= /sys="
+lrugen "$V1" 0x0001
+check "v1 under the multi-gen LRU" "$V1" "/= /fixture= /fixture/web= /fixture/web/backend= /fixture/web/frontend= /fixture/batch= /fixture/batch/cache= /fixture/batch/deep= /fixture/batch/deep/leaf= /fixture/batch/hog= /fixture/idle="
+
+# --depth: a v2 group whose children were not read has no own lists.
+got=$(prios "$FIX/v2-live" --depth 1)
+want="/=9 /fixture="
+[ "$got" = "$want" ] && pass "v2 --depth 1: scan_prio $got" || fail "v2 --depth 1: scan_prio '$got', want '$want'"
+got=$(prios "$FIX/v1-live" --depth 2 | cut -d' ' -f1-3)
+want="/=8 /fixture= /fixture/web="
+[ "$got" = "$want" ] && pass "v1 --depth 2: own lists from memory.stat: $got" || fail "v1 --depth 2: '$got', want '$want'"
+
+# The numa column: JSON only, an object per group keyed by node, from
+# memory.numa_stat (v1: the hierarchical lists, pages in bytes).
+cp -r "$FIX/v1-live" "$tmp/numa"
+for k in 0 1 2 3 4; do
+	printf '%s\n' 'total=300 N0=100 N1=200' 'file=30 N0=10 N1=20' \
+		'anon=256 N0=0 N1=256' 'unevictable=14 N0=4 N1=10' \
+		'hierarchical_total=3000 N0=1000 N1=2000' \
+		'hierarchical_file=512 N0=256 N1=256' \
+		'hierarchical_anon=2048 N0=1024 N1=1024' \
+		'hierarchical_unevictable=0 N0=0 N1=7' \
+		>"$tmp/numa/cg/$k/fixture/web/memory.numa_stat"
+done
+for d in "$FIX/v1-live" "$FIX/v2-live" "$FIX/edge-v2" "$tmp/numa"; do
+	"$BIN" -b -n 2 -F json -c path,numa --root "$d/cg" --proc "$d/proc" >"$tmp/numa.json"
+	if python3 - "$d" "$tmp/numa.json" >"$tmp/numa.out" 2>&1 <<'PYEOF'
+import json, os, sys
+d, out = sys.argv[1:3]
+page = os.sysconf('SC_PAGE_SIZE')
+bad = n = 0
+for it, line in enumerate(open(out), 1):
+    o = json.loads(line)
+    v1 = o['memcg'] == 'v1'
+    for g in o['groups']:
+        assert list(g) == ['path', 'numa'], list(g)
+        f = os.path.join(d, 'cg', str(it), g['path'].lstrip('/'), 'memory.numa_stat')
+        want = {} if os.path.exists(f) else None
+        for l in open(f).read().splitlines() if want is not None else []:
+            p = l.split()
+            key = p[0].split('=')[0]
+            if v1:
+                if not key.startswith('hierarchical_') or key == 'hierarchical_total':
+                    continue
+                key, mul = key[len('hierarchical_'):], page
+            else:
+                if key not in ('anon', 'file', 'unevictable', 'active_anon',
+                               'inactive_anon', 'active_file', 'inactive_file'):
+                    continue
+                mul = 1
+            for w in p[1:]:
+                if w.startswith('N'):
+                    node, v = w.split('=')
+                    want.setdefault(node, {})[key] = int(v) * mul
+        n += 1
+        if g['numa'] != want:
+            bad += 1
+            print('%s iteration %d: %s, want %s' % (g['path'], it, g['numa'], want))
+print('%d groups, %d differ' % (n, bad))
+sys.exit(1 if bad or not n else 0)
+PYEOF
+	then
+		pass "numa JSON of ${d##*/} matches memory.numa_stat: $(tail -n 1 "$tmp/numa.out")"
+	else
+		fail "numa JSON of ${d##*/}: $(head -n 3 "$tmp/numa.out" | tr '\n' ' ')"
+	fi
+done
+grep -q '"/fixture/web","numa":{"N0":{"anon":4194304,"file":1048576,"unevictable":0},"N1":{"anon":4194304,"file":1048576,"unevictable":28672}}' "$tmp/numa.json" &&
+	[ "$(getconf PAGESIZE)" = 4096 ] && pass "numa JSON: two nodes of v1 pages, in bytes" ||
+	fail "numa JSON: two nodes: $(grep -o '"/fixture/web","numa":[^]]*}}' "$tmp/numa.json" | head -c 200)"
+"$BIN" -b -n 1 -F json --root "$FIX/v2-live/cg" --proc "$FIX/v2-live/proc" | grep -q '"numa"' &&
+	fail "numa printed without being asked for" || pass "numa only when asked for"
+for a in "-F csv -c path,numa" "-F text -c numa" "-F openmetrics -c numa" "-F json -o numa"; do
+	# shellcheck disable=SC2086
+	"$BIN" -b -n 1 $a --root "$FIX/v1-live/cg" --proc "$FIX/v1-live/proc" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && pass "$a: usage error: $(cat "$tmp/err")" ||
+		fail "$a: exit $rc, stderr '$(cat "$tmp/err")'"
+done
+
+# Each column opens the control files it needs and no others.
+if command -v strace >/dev/null 2>&1; then
+	# opened FIXTURE COLUMN: the control file names opened in groups
+	opened() {
+		strace -f -qq -e trace=openat -o "$tmp/trace" "$BIN" -b -n 0 -F json \
+			-o path -c "path,$2" --root "$FIX/$1/cg" --proc "$FIX/$1/proc" \
+			>/dev/null 2>&1
+		sed -n 's/.*openat([0-9][0-9]*, "\([^"/]*\)".*/\1/p' "$tmp/trace" |
+			grep '^memory\.\|^cgroup\.' | sort -u | tr '\n' ' ' |
+			sed 's/ $//'
+	}
+	while read -r fx col want; do
+		got=$(opened "$fx" "$col")
+		if [ "$got" = "$want" ]; then
+			pass "$fx -c path,$col opens $got"
+		else
+			fail "$fx -c path,$col opens '$got', want '$want'"
+		fi
+	done <<'EOF'
+v2-live peak cgroup.controllers memory.peak
+v2-live swap_peak cgroup.controllers memory.swap.peak
+v2-live usage_swap cgroup.controllers memory.current memory.stat memory.swap.current
+v2-live workingset cgroup.controllers memory.current memory.stat
+v2-live zswap cgroup.controllers memory.zswap.current
+v2-live zswapped cgroup.controllers memory.stat
+v2-live ev_oom_kill_local_per_s cgroup.controllers memory.events.local
+v2-live swap_ev_fail cgroup.controllers memory.swap.events
+v2-live dying cgroup.controllers cgroup.stat
+v2-live scan_prio cgroup.controllers memory.stat memory.swap.current memory.swap.max
+v1-live peak memory.max_usage_in_bytes
+v1-live usage_swap memory.kmem.usage_in_bytes memory.memsw.usage_in_bytes memory.usage_in_bytes
+v1-live scan_prio memory.stat
+v1-live dying
+v2-live numa cgroup.controllers memory.numa_stat
+v1-live numa memory.numa_stat
+EOF
+else
+	echo "SKIP: strace not installed (files opened per column)"
+fi
+
+echo "fixture-columns: $npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]
