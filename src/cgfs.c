@@ -448,7 +448,8 @@ static int open_cf(const struct cgfs *cg, int dirfd, const char *name)
 		return fd;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return -EINVAL;
+		/* A directory says so, as read() on it would. */
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
 	return fd;
 }

@@ -105,6 +105,10 @@ ALLOWED = {
     ("out_text.c", "out_text", "fprintf"): "text rows to o->f (stdout)",
     ("out_text.c", "out_text", "fputc"): "text rows to o->f (stdout)",
     ("bpfcol.c", "bpfcol_permitted", "syscall"): "capget(2): reads this process's capabilities, writes nothing",
+    ("bpfev.c", "permitted", "syscall"): "capget(2): reads this process's capabilities, writes nothing",
+    ("out_json.c", "numa_object", "fprintf"): "JSON numa objects to o->f (stdout)",
+    ("out_json.c", "numa_object", "fputc"): "JSON numa objects to o->f (stdout)",
+    ("out_json.c", "numa_object", "fputs"): "JSON numa objects to o->f (stdout)",
     # The escaping helpers of the printers write to the FILE they are
     # given: always the printer's o->f (stdout).
     ("fmt.c", "fmt_json_string", "fputc"): "JSON strings to the printer's FILE",

@@ -946,11 +946,17 @@ check_lines $P 14 "Detail of /fixture/web  (J/K scroll, d closes)
 memory.numa_stat
 $(sed 's/^/  /' "$VW/memory.numa_stat")" "v1 pane: 300 x J: the title stays, the last line is on the pane's last row" 
 lit $P K
-# memory.stat comes before it: its last key, a byte count.
-read -r k v < <(tail -n 1 "$VW/memory.stat")
-check_lines $P 14 "Detail of /fixture/web  (J/K scroll, d closes)
-$(printf '  %-30s %12s\n' "$k" "$(human "$v")")
-memory.numa_stat
+# The per-node table comes before it: its last row is node 0's.
+check_lines $P 14 "Detail of /fixture/web  (J/K scroll, d closes)" "v1 pane: one K after the end: the title stays"
+# Node 0's row: the group's own lists, then the hierarchical ones, in
+# pages of the host's size.
+n0=$(printf '  %-6s' N0
+for k in anon file unevictable hierarchical_anon hierarchical_file hierarchical_unevictable; do
+	p=$(sed -n "s/^$k=[0-9]* N0=\([0-9]*\).*/\1/p" "$VW/memory.numa_stat")
+	printf ' %7s' "$(human $((p * $(getconf PAGESIZE))))"
+done)
+check_line $P 15 "$n0" "v1 pane: one K after the end shows the per-node table's row of node 0"
+check_lines $P 16 "memory.numa_stat
 $(sed 's/^/  /' "$VW/memory.numa_stat" | head -n 7)" "v1 pane: one K after the end moves one line up"
 lit $P q
 check_has $P '^EXIT=0' "v1 pane: q quits with status 0"
