@@ -512,10 +512,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
  * for text. */
 static void default_columns(struct opts *o, int version)
 {
-	/* v1 has no pgscan or pgsteal: limit hits and refaults instead. */
+	/* v1 has no pgscan or pgsteal: the limit hits instead (refaults
+	 * would mean memory.stat of every group). */
 	static const char *const overview_v1[] = {
 		"usage", "limit", "soft", "excess", "use_pct", "swap",
-		"failcnt_per_s", "refault_file_per_s", "path",
+		"failcnt_per_s", "path",
 	};
 	static const char *const overview_v2[] = {
 		"usage", "limit", "low", "excess", "use_pct", "swap",

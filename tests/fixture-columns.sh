@@ -199,6 +199,16 @@ v1-live dying
 v2-live numa cgroup.controllers memory.numa_stat
 v1-live numa memory.numa_stat
 EOF
+	# On v1 the text default, what the screen's overview shows too, reads
+	# no memory.stat: it is the costly file, and each read of it makes the
+	# kernel flush its statistics.  (v2's pgscan and pgsteal are in it.)
+	for fx in v1-live; do
+		strace -f -qq -e trace=openat -o "$tmp/trace" "$BIN" -b -n 1 \
+			--root "$FIX/$fx/cg" --proc "$FIX/$fx/proc" >/dev/null 2>&1
+		n=$(grep -c '"memory\.stat"' "$tmp/trace")
+		[ "$n" = 0 ] && pass "$fx: the default text columns open no memory.stat" ||
+			fail "$fx: the default text columns open memory.stat $n times"
+	done
 else
 	echo "SKIP: strace not installed (files opened per column)"
 fi

@@ -128,11 +128,12 @@ static void init_sets(struct tui *t)
 	};
 	/* v1 memory.stat has no pgscan or pgsteal and v1 groups no pressure
 	 * file: those places go to what v1 has of reclaim, the limit hits
-	 * and the refaults. */
+	 * and the refaults.  The overview takes the limit hits, one small
+	 * file: refaults would need memory.stat of every group at every
+	 * refresh (about twice the kernel time, and an rstat flush each). */
 	static const char *const keys_v1[SET_CUSTOM][16] = {
 		[SET_OVERVIEW] = { "usage", "limit", "soft", "excess",
-				   "use_pct", "swap", "failcnt_per_s",
-				   "refault_file_per_s", NULL },
+				   "use_pct", "swap", "failcnt_per_s", NULL },
 		[SET_RECLAIM] = { "failcnt_per_s", "excess",
 				  "refault_anon_per_s", "refault_file_per_s",
 				  "pgmajfault_per_s", "swap", "scan_prio", NULL },
