@@ -59,7 +59,7 @@ wait_cell() {
 	return 1
 }
 
-cmd="env -u LC_ALL -u LC_CTYPE TERM=xterm-256color LANG=C.UTF-8 XDG_CONFIG_HOME=$TMPD/config HOME=$TMPD/home $(printf %q "$MEMCGTOP") -d 60 -c path,pgfault,pgfault_per_s /$TNAME; sleep 600"
+cmd="env -u LC_ALL -u LC_CTYPE TERM=xterm-256color LANG=C.UTF-8 XDG_CONFIG_HOME=$TMPD/config HOME=$TMPD/home $(printf %q "$MEMCGTOP") -d 60 -c pgfault,pgfault_per_s,path /$TNAME; sleep 600"
 tm new-session -d -s scr -x 100 -y 24 "bash --norc --noprofile -c $(printf %q "$cmd")" ||
 	abort "cannot start tmux"
 wait_cell '^0 (-|0\.0)$' || abort "the screen does not show g with pgfault 0: '$(cell)'"

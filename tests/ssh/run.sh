@@ -261,8 +261,8 @@ if [ -n "$up" ]; then
 		tm send-keys -t "$s" Down
 		tm send-keys -t "$s" Tab
 	done
-	wait_for remote '^Columns: LRU ' 5
-	wait_for local '^Columns: LRU ' 5
+	wait_for remote '^Columns: memory ' 5
+	wait_for local '^Columns: memory ' 5
 	same=''
 	for ((i = 0; i < 60; i++)); do
 		want=$(cap local | sed "s|$ref/|$uniq/|")
@@ -270,8 +270,8 @@ if [ -n "$up" ]; then
 		[ "$got" = "$want" ] && { same=1; break; }
 		sleep 0.05
 	done
-	if [ -n "$same" ] && grep -q '^Columns: LRU ' <<<"$got"; then
-		pass "(a) over ssh -tt: after Down and Tab the screen equals a local memcgtop's (LRU set, $(grep -c . <<<"$got") lines)"
+	if [ -n "$same" ] && grep -q '^Columns: memory ' <<<"$got"; then
+		pass "(a) over ssh -tt: after Down and Tab the screen equals a local memcgtop's (memory set, $(grep -c . <<<"$got") lines)"
 	else
 		SCREEN=$got
 		fail "(a) over ssh -tt: the screen differs from a local memcgtop's: $(diff <(echo "$want") <(echo "$got") | head -8 | tr '\n' '|')"
