@@ -168,7 +168,10 @@ def half_read(docs, flash):
     """Rows missing a value a v2 non-root group always has: only the
     v1-only columns, reclaim_eff, use_pct and rates may be null.  A group
     removed while memcgtop reads it must be left out, not shown half read."""
-    maybe_null = {"soft", "swappiness", "failcnt", "reclaim_eff", "use_pct"}
+    # swap_peak: memory.swap.peak is 6.5+; scan_prio: null where a group's
+    # own evictable lists are empty.
+    maybe_null = {"soft", "swappiness", "failcnt", "reclaim_eff", "use_pct",
+                  "swap_peak", "scan_prio"}
     half, keys = [], set()
     for x in docs:
         for r in x["groups"]:
@@ -180,8 +183,9 @@ def half_read(docs, flash):
             if nn:
                 keys.add((x["iteration"], p))
                 avail = [k for k, v in r.items() if v is not None and k not in ("path", "depth")]
-                half.append("it%d: %s%s: %s" % (
+                half.append("it%d: %s%s: null %s; %s" % (
                     x["iteration"], p, " (flash)" if p in flash else "",
+                    ",".join(nn[:6]),
                     "only " + ",".join(avail[:6]) + (",..." if len(avail) > 6 else "")
                     if avail else "nothing but path and depth"))
     return half, keys
