@@ -21,6 +21,7 @@
 #include "parse.h"
 #include "record.h"
 #include "sysinfo.h"
+#include "xalloc.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -1881,13 +1882,19 @@ static int detect_version(struct cgfs *cg, const char *dir, char *err,
 	return r;
 }
 
-/* Reads "MONO WALL" lines of a series' timestamps file. */
+/*
+ * Reads the "MONO WALL SLOT" lines of a series' timestamps file (see
+ * record.h), whole: no size cap, so that a week at one sample a second
+ * (604,800 lines, about 17 MiB) replays to its last sample.  A line that
+ * does not parse is an error naming the file and the line.
+ */
 static int load_series(struct cgfs *cg, const char *path, char *err,
 		       size_t errlen)
 {
 	struct stat st;
 	char msg[256];
-	ssize_t n;
+	char *text = NULL;
+	size_t len = 0, cap;
 	int fd, r;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -1901,15 +1908,36 @@ static int load_series(struct cgfs *cg, const char *path, char *err,
 		snprintf(err, errlen, "%s: not a regular file", path);
 		return -EINVAL;
 	}
-	/* A recording of a few days at one sample a second fits. */
-	n = read_whole(cg, fd);
-	close(fd);
-	if (n < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror((int)-n));
-		return (int)n;
+	/* Sized by fstat, one byte more so that the end is seen in one read;
+	 * a file that grew meanwhile (a recording going on) grows the
+	 * buffer. */
+	cap = (size_t)st.st_size + 1;
+	text = xmalloc(cap);
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			text = xreallocarray(text, cap, 2);
+			cap *= 2;
+		}
+		n = read(fd, text + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			close(fd);
+			free(text);
+			snprintf(err, errlen, "%s: %s", path, strerror(-r));
+			return r;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
 	}
-	r = parse_timestamps(cg->buf, (size_t)n, &cg->mono, &cg->wall,
-			     &cg->slot, &cg->nsamples, msg, sizeof(msg));
+	close(fd);
+	r = parse_timestamps(text, len, &cg->mono, &cg->wall, &cg->slot,
+			     &cg->nsamples, msg, sizeof(msg));
+	free(text);
 	if (r < 0)
 		snprintf(err, errlen, "%s: %s", path, msg);
 	return r;
