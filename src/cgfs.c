@@ -303,9 +303,7 @@ struct cgfs {
 	int version;
 	const char *mode;
 	char *root;		/* hierarchy root (series: the series folder) */
-	char *proc;		/* NULL: live /proc through libproc2 */
 	char *start;		/* "" for the root, else "a/b" */
-	int live;
 	int readonly;
 	/* a recorded series */
 	int series;
@@ -332,7 +330,9 @@ struct cgfs {
 	long fd_budget;		/* directory descriptors we may keep */
 	long fd_dirs;		/* kept now */
 	int stale;		/* read_group met a removed group */
-	int kernfs;		/* the tree is a mounted cgroup filesystem */
+	/* The tree is a mounted cgroup filesystem (kernfs), so its pids
+	 * are this host's: what cgfs_is_live() answers. */
+	int kernfs;
 	/* This refresh's memory.numa_stat texts, NUL-separated. */
 	char *numa;
 	size_t numa_len, numa_cap;
@@ -373,17 +373,17 @@ int cgfs_is_live(const struct cgfs *cg)
 	return cg->kernfs;
 }
 
-/* Grows cg->buf; control files are small, so 1 MiB is garbage. */
+/*
+ * Grows cg->buf, up to 1 MiB: 0 at that size, else 1.  A control file is
+ * read whole up to there, and so kept whole by a recording; the largest
+ * (memory.stat, a big cgroup.procs) stay far below it.  What a file holds
+ * beyond it (a device or a huge file planted below --root) is not read.
+ */
 static int grow_buf(struct cgfs *cg)
 {
-	char *nb;
-
 	if (cg->bufcap >= (1u << 20))
 		return 0;
-	nb = realloc(cg->buf, cg->bufcap * 2);
-	if (!nb)
-		return -ENOMEM;
-	cg->buf = nb;
+	cg->buf = xreallocarray(cg->buf, cg->bufcap, 2);
 	cg->bufcap *= 2;
 	return 1;
 }
@@ -841,9 +841,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 		return 0;
 	while (nc < need)
 		nc *= 2;
-	np = realloc(*p, nc * elem);
-	if (!np)
-		return -ENOMEM;
+	np = xreallocarray(*p, nc, elem);
 	*p = np;
 	*cap = nc;
 	return 0;
@@ -898,10 +896,8 @@ struct linux_dirent64 {
 static int gh_grow(struct cgfs *cg)
 {
 	size_t cap = cg->gh_cap ? cg->gh_cap * 2 : 1024;
-	struct gh **t = calloc(cap, sizeof(*t));
+	struct gh **t = xcalloc(cap, sizeof(*t));
 
-	if (!t)
-		return -ENOMEM;
 	for (size_t i = 0; i < cg->gh_cap; i++) {
 		struct gh *h = cg->gh[i], *next;
 
@@ -934,16 +930,8 @@ static struct gh *gh_get(struct cgfs *cg, const char *path, size_t len)
 	for (h = cg->gh[b]; h; h = h->next)
 		if (h->len == len && memcmp(h->path, path, len) == 0)
 			goto found;
-	h = calloc(1, sizeof(*h));
-	if (!h)
-		return NULL;
-	h->path = malloc(len + 1);
-	if (!h->path) {
-		free(h);
-		return NULL;
-	}
-	memcpy(h->path, path, len);
-	h->path[len] = '\0';
+	h = xcalloc(1, sizeof(*h));
+	h->path = xstrndup(path, len);
 	h->len = len;
 	h->dirfd = -1;
 	h->nsub = -1;
@@ -1237,9 +1225,7 @@ static int walked(struct cgfs *cg, const char *ppath, size_t plen,
 	if (plen <= 1)
 		plen = 0;	/* the root's children: "/name" */
 	len = plen + 1 + nlen;
-	path = malloc(len + 1);
-	if (!path)
-		return 0;
+	path = xmalloc(len + 1);
 	memcpy(path, ppath, plen);
 	path[plen] = '/';
 	memcpy(path + plen + 1, name, nlen + 1);
@@ -1572,10 +1558,8 @@ static uint64_t limit_above(struct cgfs *cg, int rootfd)
 	size_t len = strlen(cg->start);
 	/* "/a/b/c": each ancestor as shown (for the recorder), cut short at
 	 * its end; no PATH_MAX, which a deep start group can pass. */
-	char *shown = malloc(len + 2), *rel, *p;
+	char *shown = xmalloc(len + 2), *rel, *p;
 
-	if (!shown)
-		return VAL_MAX;
 	shown[0] = '/';
 	memcpy(shown + 1, cg->start, len + 1);
 	rel = shown + 1;
@@ -1622,11 +1606,11 @@ static void clamp_swap(struct snapshot *snap)
  * out (gone meanwhile) must not come back on replay. */
 static void record_kept(struct cgfs *cg, const struct snapshot *snap)
 {
-	char **paths = malloc((snap->n ? snap->n : 1) * sizeof(*paths));
+	char **paths = xreallocarray(NULL, snap->n ? snap->n : 1,
+				     sizeof(*paths));
 
-	if (paths)
-		for (size_t i = 0; i < snap->n; i++)
-			paths[i] = snap->paths + snap->groups[i].path_off;
+	for (size_t i = 0; i < snap->n; i++)
+		paths[i] = snap->paths + snap->groups[i].path_off;
 	record_groups(cg->rec, paths, snap->n);
 	free(paths);
 }
@@ -1974,9 +1958,9 @@ static void read_info(struct cgfs *cg, char **ret_start)
 		if (!strncmp(line, "mode ", 5) && !cg->shown_mode &&
 		    (!strcmp(line + 5, "v1") || !strcmp(line + 5, "v2") ||
 		     !strcmp(line + 5, "hybrid")))
-			cg->shown_mode = strdup(line + 5);
+			cg->shown_mode = xstrdup(line + 5);
 		else if (!strncmp(line, "root ", 5) && !cg->shown_root)
-			cg->shown_root = strdup(line + 5);
+			cg->shown_root = xstrdup(line + 5);
 		else if (!strncmp(line, "start /", 7) && !*ret_start &&
 			 normalise_start(line + 6, ret_start) < 0)
 			*ret_start = NULL;
@@ -2020,13 +2004,13 @@ static char *find_live_root(void)
 
 				if (fgets(words, sizeof(words), c) &&
 				    strstr(words, "memory"))
-					mnt = strdup(point);
+					mnt = xstrdup(point);
 				fclose(c);
 			}
 		} else if (strcmp(fstype, "cgroup") == 0) {
 			for (char *o = strtok(opts, ","); o; o = strtok(NULL, ","))
 				if (strcmp(o, "memory") == 0)
-					mnt = strdup(point);
+					mnt = xstrdup(point);
 		}
 	}
 	fclose(f);
@@ -2049,10 +2033,8 @@ static const char *live_mode(const char *mnt)
 /* "/a//b/" -> "a/b"; refuses ".." and "." components. */
 static int normalise_start(const char *in, char **ret)
 {
-	char *out = malloc(strlen(in) + 1), *o = out;
+	char *out = xmalloc(strlen(in) + 1), *o = out;
 
-	if (!out)
-		return -ENOMEM;
 	while (*in) {
 		size_t l;
 
@@ -2079,21 +2061,15 @@ static int normalise_start(const char *in, char **ret)
 int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	      char *err, size_t errlen)
 {
-	struct cgfs *cg = calloc(1, sizeof(*cg));
+	struct cgfs *cg = xcalloc(1, sizeof(*cg));
 	char path[PATH_MAX], *start;
 	struct stat st;
 	int r;
 
-	if (!cg)
-		return -ENOMEM;
 	cg->bufcap = 65536;
-	cg->buf = malloc(cg->bufcap);
+	cg->buf = xmalloc(cg->bufcap);
 	cg->dentscap = 32768;
-	cg->dents = malloc(cg->dentscap);
-	if (!cg->buf || !cg->dents) {
-		cgfs_close(cg);
-		return -ENOMEM;
-	}
+	cg->dents = xmalloc(cg->dentscap);
 	r = normalise_start(opts->start ? opts->start : "", &cg->start);
 	if (r < 0) {
 		snprintf(err, errlen, "%s: not a cgroup path (no '.' or '..' "
@@ -2102,11 +2078,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		return r;
 	}
 	if (opts->root) {
-		cg->root = strdup(opts->root);
-		if (!cg->root) {
-			cgfs_close(cg);
-			return -ENOMEM;
-		}
+		cg->root = xstrdup(opts->root);
 		snprintf(path, sizeof(path), "%s/timestamps", opts->root);
 		if (stat(path, &st) == 0) {
 			cg->series = 1;
@@ -2128,7 +2100,6 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 			snprintf(path, sizeof(path), "%s", opts->root);
 		}
 	} else {
-		cg->live = 1;
 		cg->root = find_live_root();
 		if (!cg->root) {
 			snprintf(err, errlen, "no memory cgroup hierarchy found "
@@ -2144,7 +2115,9 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		cgfs_close(cg);
 		return r;
 	}
-	cg->mode = cg->live ? live_mode(cg->root) :
+	/* Hybrid is a property of the host: only its own hierarchy (no
+	 * --root) can be one. */
+	cg->mode = !opts->root ? live_mode(cg->root) :
 		(cg->version == 2 ? "v2" : "v1");
 	cg->file = cg->version == 2 ? v2_file : v1_file;
 	cg->need = cg->version == 2 ? v2_need : v1_need;
@@ -2278,15 +2251,7 @@ int cgfs_detail(struct cgfs *cg, const char *path, struct cg_detail *ret)
 		if (n < 0) {
 			ret->file[ret->n].err = (int)-n;
 		} else {
-			char *t = malloc((size_t)n + 1);
-
-			if (!t) {
-				ret->file[ret->n].err = ENOMEM;
-			} else {
-				memcpy(t, cg->buf, (size_t)n);
-				t[n] = '\0';
-				ret->file[ret->n].text = t;
-			}
+			ret->file[ret->n].text = xstrndup(cg->buf, (size_t)n);
 		}
 		ret->n++;
 	}
