@@ -130,6 +130,10 @@ void cgfs_detail_free(struct cg_detail *d);
 size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
 			const char **ret_names, size_t max, int *ret_root_lacks);
 
+/* Whether field f may hold "max" (a limit or protection of either
+ * version: unlimited), as the control file tables say. */
+int cgfs_field_may_be_max(enum field f);
+
 /* The pids in the group's cgroup.procs (malloc'd; caller frees). */
 int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids,
 	      size_t *ret_n);

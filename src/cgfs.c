@@ -64,41 +64,62 @@ enum cgfile {
 /* Descriptors left for libraries, panes, the terminal and the audit log. */
 #define FD_RESERVE 128
 
-static const char *const v1_file[CF_NR] = {
-	[CF_USAGE] = "memory.usage_in_bytes",
-	[CF_LIMIT] = "memory.limit_in_bytes",
-	[CF_SOFT] = "memory.soft_limit_in_bytes",
-	[CF_MEMSW] = "memory.memsw.usage_in_bytes",
-	[CF_SWAPPINESS] = "memory.swappiness",
-	[CF_KMEM] = "memory.kmem.usage_in_bytes",
-	[CF_STAT] = "memory.stat",
-	[CF_OOMCTL] = "memory.oom_control",
-	[CF_FAILCNT] = "memory.failcnt",
-	[CF_PROCS] = "cgroup.procs",
-	[CF_PEAK] = "memory.max_usage_in_bytes",
-	[CF_NUMA] = "memory.numa_stat",
+/*
+ * The control files of each version, one row each: its name, the field
+ * its value gives, and whether it may say "max" (a limit or protection:
+ * unlimited; in v1, 2^63 rounded down to the page size).  The rows drive
+ * read_group (a row with a field is one value file, read in table order),
+ * read_value's range check, cgfs_field_files (the files the column help
+ * names) and cgfs_field_may_be_max (the columns' "max").  field -1: the
+ * file holds several values or is combined with others; read_group's own
+ * code reads it.
+ */
+struct cf_row {
+	enum cgfile cf;
+	const char *name;
+	int field;
+	unsigned char may_max;
 };
 
-static const char *const v2_file[CF_NR] = {
-	[CF_USAGE] = "memory.current",
-	[CF_LIMIT] = "memory.max",
-	[CF_HIGH] = "memory.high",
-	[CF_LOW] = "memory.low",
-	[CF_MIN] = "memory.min",
-	[CF_SWAPCUR] = "memory.swap.current",
-	[CF_SWAPMAX] = "memory.swap.max",
-	[CF_STAT] = "memory.stat",
-	[CF_EVENTS] = "memory.events",
-	[CF_PRESSURE] = "memory.pressure",
-	[CF_PROCS] = "cgroup.procs",
-	[CF_PEAK] = "memory.peak",
-	[CF_SWAPPEAK] = "memory.swap.peak",
-	[CF_EVENTS_LOCAL] = "memory.events.local",
-	[CF_SWAPEVENTS] = "memory.swap.events",
-	[CF_ZSWAP] = "memory.zswap.current",
-	[CF_CGSTAT] = "cgroup.stat",
-	[CF_NUMA] = "memory.numa_stat",
+/* In the order read_group reads the value files: usage and memsw first
+ * and back to back (v1 swap is their difference), then the rest. */
+static const struct cf_row v1_rows[] = {
+	{ CF_USAGE, "memory.usage_in_bytes", -1, 0 },
+	{ CF_MEMSW, "memory.memsw.usage_in_bytes", -1, 0 },
+	{ CF_LIMIT, "memory.limit_in_bytes", F_LIMIT, 1 },
+	{ CF_SOFT, "memory.soft_limit_in_bytes", F_SOFT, 1 },
+	{ CF_PEAK, "memory.max_usage_in_bytes", F_PEAK, 0 },
+	{ CF_SWAPPINESS, "memory.swappiness", F_SWAPPINESS, 0 },
+	{ CF_KMEM, "memory.kmem.usage_in_bytes", F_KERNEL, 0 },
+	{ CF_FAILCNT, "memory.failcnt", F_FAILCNT, 0 },
+	{ CF_STAT, "memory.stat", -1, 0 },
+	{ CF_NUMA, "memory.numa_stat", -1, 0 },
+	{ CF_OOMCTL, "memory.oom_control", -1, 0 },
+	{ CF_PROCS, "cgroup.procs", -1, 0 },
 };
+
+static const struct cf_row v2_rows[] = {
+	{ CF_USAGE, "memory.current", -1, 0 },
+	{ CF_LIMIT, "memory.max", F_LIMIT, 1 },
+	{ CF_HIGH, "memory.high", F_HIGH, 1 },
+	{ CF_LOW, "memory.low", F_LOW, 1 },
+	{ CF_MIN, "memory.min", F_MIN, 1 },
+	{ CF_SWAPCUR, "memory.swap.current", F_SWAP, 0 },
+	{ CF_SWAPMAX, "memory.swap.max", F_SWAP_LIMIT, 1 },
+	{ CF_PEAK, "memory.peak", F_PEAK, 0 },
+	{ CF_SWAPPEAK, "memory.swap.peak", F_SWAP_PEAK, 0 },
+	{ CF_ZSWAP, "memory.zswap.current", F_ZSWAP, 0 },
+	{ CF_STAT, "memory.stat", -1, 0 },
+	{ CF_NUMA, "memory.numa_stat", -1, 0 },
+	{ CF_EVENTS_LOCAL, "memory.events.local", -1, 0 },
+	{ CF_SWAPEVENTS, "memory.swap.events", -1, 0 },
+	{ CF_CGSTAT, "cgroup.stat", -1, 0 },
+	{ CF_EVENTS, "memory.events", -1, 0 },
+	{ CF_PRESSURE, "memory.pressure", -1, 0 },
+	{ CF_PROCS, "cgroup.procs", -1, 0 },
+};
+
+#define NROWS(t) (sizeof(t) / sizeof((t)[0]))
 
 /* Which files each field needs, per version.  0: the version has none. */
 static const unsigned v1_need[F_NR] = {
@@ -321,7 +342,10 @@ struct cgfs {
 	char *dents;
 	size_t dentscap;
 	const struct keymap *stat_keys;
-	const char *const *file;
+	const struct cf_row *rows;	/* this version's control files */
+	size_t nrows;
+	const char *file[CF_NR];	/* their names by cgfile; NULL: none */
+	unsigned may_max;		/* CFBIT of the files that may say max */
 	const unsigned *need;
 	/* kept descriptors (not for series: every sample is a new tree) */
 	struct gh **gh;
@@ -533,8 +557,7 @@ static int read_value(struct cgfs *cg, int dirfd, enum cgfile f,
 	r = parse_value_file(cg->buf, (size_t)n, ret_val);
 	/* Only a limit or protection can be unlimited; a usage or a count
 	 * at v1's "no limit" or beyond is not a value. */
-	if (r == 0 && *ret_val == VAL_MAX && f != CF_LIMIT && f != CF_HIGH &&
-	    f != CF_LOW && f != CF_MIN && f != CF_SOFT && f != CF_SWAPMAX)
+	if (r == 0 && *ret_val == VAL_MAX && !(cg->may_max & CFBIT(f)))
 		r = -ERANGE;
 	return r;
 }
@@ -678,22 +701,14 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 	if (has_memsw && sample_has(s, F_USAGE) && memsw != VAL_MAX)
 		sample_set(s, F_SWAP, memsw > s->v[F_USAGE] ?
 			   memsw - s->v[F_USAGE] : 0);
-	if ((files & CFBIT(CF_LIMIT)) && read_value(cg, dirfd, CF_LIMIT, &v) == 0)
-		sample_set(s, F_LIMIT, v);
-	if ((files & CFBIT(CF_HIGH)) && read_value(cg, dirfd, CF_HIGH, &v) == 0)
-		sample_set(s, F_HIGH, v);
-	if ((files & CFBIT(CF_LOW)) && read_value(cg, dirfd, CF_LOW, &v) == 0)
-		sample_set(s, F_LOW, v);
-	if ((files & CFBIT(CF_MIN)) && read_value(cg, dirfd, CF_MIN, &v) == 0)
-		sample_set(s, F_MIN, v);
-	if ((files & CFBIT(CF_SOFT)) && read_value(cg, dirfd, CF_SOFT, &v) == 0)
-		sample_set(s, F_SOFT, v);
-	if ((files & CFBIT(CF_SWAPCUR)) &&
-	    read_value(cg, dirfd, CF_SWAPCUR, &v) == 0)
-		sample_set(s, F_SWAP, v);
-	if ((files & CFBIT(CF_SWAPMAX)) &&
-	    read_value(cg, dirfd, CF_SWAPMAX, &v) == 0)
-		sample_set(s, F_SWAP_LIMIT, v);
+	/* The value files, one field each, in the table's order. */
+	for (size_t i = 0; i < cg->nrows; i++) {
+		const struct cf_row *row = &cg->rows[i];
+
+		if (row->field >= 0 && (files & CFBIT(row->cf)) &&
+		    read_value(cg, dirfd, row->cf, &v) == 0)
+			sample_set(s, (enum field)row->field, v);
+	}
 	if (sample_has(s, F_SWAP) && sample_has(s, F_SWAP_LIMIT) &&
 	    cg->version == 2)
 		sample_set(s, F_SWAP_ROOM, s->v[F_SWAP_LIMIT] == VAL_MAX ?
@@ -702,21 +717,6 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 	if (cg->version == 2 && sample_has(s, F_USAGE) &&
 	    (files & CFBIT(CF_SWAPCUR)) && sample_has(s, F_SWAP))
 		sample_set(s, F_USAGE_SWAP, s->v[F_USAGE] + s->v[F_SWAP]);
-	if ((files & CFBIT(CF_PEAK)) && read_value(cg, dirfd, CF_PEAK, &v) == 0)
-		sample_set(s, F_PEAK, v);
-	if ((files & CFBIT(CF_SWAPPEAK)) &&
-	    read_value(cg, dirfd, CF_SWAPPEAK, &v) == 0)
-		sample_set(s, F_SWAP_PEAK, v);
-	if ((files & CFBIT(CF_ZSWAP)) && read_value(cg, dirfd, CF_ZSWAP, &v) == 0)
-		sample_set(s, F_ZSWAP, v);
-	if ((files & CFBIT(CF_SWAPPINESS)) &&
-	    read_value(cg, dirfd, CF_SWAPPINESS, &v) == 0 && v != VAL_MAX)
-		sample_set(s, F_SWAPPINESS, v);
-	if ((files & CFBIT(CF_KMEM)) && read_value(cg, dirfd, CF_KMEM, &v) == 0)
-		sample_set(s, F_KERNEL, v);
-	if ((files & CFBIT(CF_FAILCNT)) &&
-	    read_value(cg, dirfd, CF_FAILCNT, &v) == 0 && v != VAL_MAX)
-		sample_set(s, F_FAILCNT, v);
 	if (files & CFBIT(CF_STAT)) {
 		n = read_cf(cg, dirfd, CF_STAT);
 		if (n >= 0)
@@ -2119,7 +2119,13 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	 * --root) can be one. */
 	cg->mode = !opts->root ? live_mode(cg->root) :
 		(cg->version == 2 ? "v2" : "v1");
-	cg->file = cg->version == 2 ? v2_file : v1_file;
+	cg->rows = cg->version == 2 ? v2_rows : v1_rows;
+	cg->nrows = cg->version == 2 ? NROWS(v2_rows) : NROWS(v1_rows);
+	for (size_t i = 0; i < cg->nrows; i++) {
+		cg->file[cg->rows[i].cf] = cg->rows[i].name;
+		if (cg->rows[i].may_max)
+			cg->may_max |= CFBIT(cg->rows[i].cf);
+	}
 	cg->need = cg->version == 2 ? v2_need : v1_need;
 	cg->stat_keys = cg->version == 2 ? v2_stat_keys : v1_stat_keys;
 	if (*cg->start) {
@@ -2256,6 +2262,17 @@ int cgfs_detail(struct cgfs *cg, const char *path, struct cg_detail *ret)
 		ret->n++;
 	}
 	close(fd);
+	return 0;
+}
+
+int cgfs_field_may_be_max(enum field f)
+{
+	for (size_t i = 0; i < NROWS(v1_rows); i++)
+		if (v1_rows[i].field == (int)f && v1_rows[i].may_max)
+			return 1;
+	for (size_t i = 0; i < NROWS(v2_rows); i++)
+		if (v2_rows[i].field == (int)f && v2_rows[i].may_max)
+			return 1;
 	return 0;
 }
 
