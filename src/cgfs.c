@@ -335,7 +335,11 @@ struct cgfs {
 	char *shown_mode, *shown_root;	/* a recording's DIR/info */
 	struct recorder *rec;	/* --record */
 	int proc_given;		/* --proc */
-	const char *cur_path;	/* the group being read, for the recorder */
+	/* The group whose files are read, for the recorder: a copy, as a
+	 * snapshot's path arena moves when a group is added; cur_len 0:
+	 * none (what is read is not the sample's). */
+	char *cur_path;
+	size_t cur_len, cur_cap;
 	struct sysinfo_src *sys;
 	char *buf;
 	size_t bufcap;
@@ -525,6 +529,21 @@ static void gh_close(struct cgfs *cg, struct gh *h)
 	h->nsub = -1;
 }
 
+/* The group at path ("/a/b") is read next, or none (NULL): the recorder
+ * is told the bytes of its files (see read_cf). */
+static void reading(struct cgfs *cg, const char *path)
+{
+	cg->cur_len = 0;
+	if (!cg->rec || !path)
+		return;
+	cg->cur_len = strlen(path) + 1;
+	if (cg->cur_len > cg->cur_cap) {
+		cg->cur_path = xreallocarray(cg->cur_path, cg->cur_len, 1);
+		cg->cur_cap = cg->cur_len;
+	}
+	memcpy(cg->cur_path, path, cg->cur_len);
+}
+
 /* Reads control file f of a group into cg->buf: its length or -errno. */
 static ssize_t read_cf(struct cgfs *cg, int dirfd, enum cgfile f)
 {
@@ -540,7 +559,7 @@ static ssize_t read_cf(struct cgfs *cg, int dirfd, enum cgfile f)
 	if (n == -ENODEV)
 		cg->stale = 1;	/* removed between the open and the read */
 	close(fd);
-	if (n >= 0 && cg->rec && cg->cur_path)
+	if (n >= 0 && cg->rec && cg->cur_len)
 		record_file(cg->rec, cg->cur_path, cg->file[f], cg->buf,
 			    (size_t)n);
 	return n;
@@ -1160,7 +1179,7 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 		g->ino = 0;
 		return 0;
 	}
-	cg->cur_path = snap_path(snap, g);
+	reading(cg, snap_path(snap, g));
 	g->ino = dir_ino(cg, fd, h, kept);
 	if (read_group(cg, fd, 0, files, &g->s) == -ENODEV) {
 		/* Removed since its directory was opened, and maybe made
@@ -1175,7 +1194,7 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 			drop_last(snap, child);
 			return 1;
 		}
-		cg->cur_path = snap_path(snap, &snap->groups[child]);
+		reading(cg, snap_path(snap, &snap->groups[child]));
 		snap->groups[child].ino = dir_ino(cg, fd, h, kept);
 		if (read_group(cg, fd, 0, files,
 			       &snap->groups[child].s) == -ENODEV) {
@@ -1570,10 +1589,10 @@ static uint64_t limit_above(struct cgfs *cg, int rootfd)
 		*p = '\0';
 		fd = open_rel(rootfd, rel);
 		if (fd >= 0) {
-			cg->cur_path = shown;
+			reading(cg, shown);
 			if (read_value(cg, fd, CF_LIMIT, &v) == 0 && v < lim)
 				lim = v;
-			cg->cur_path = NULL;
+			reading(cg, NULL);
 			close(fd);
 		}
 		*p = '/';
@@ -1679,7 +1698,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		return r;
 	}
 	h = gh_get(cg, snap_path(snap, g), g->path_len);
-	cg->cur_path = snap_path(snap, g);
+	reading(cg, snap_path(snap, g));
 	/* The start group's kept directory must still be the one its path
 	 * leads to (see walk_sub). */
 	if (h && h->dirfd >= 0 && cg->kernfs) {
@@ -1732,11 +1751,11 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		close(fd);
 	close(rootfd);
 	gh_sweep(cg, 0);
+	reading(cg, NULL);
 	if (r < 0) {
 		snprintf(err, errlen, "%s", strerror(-r));
 		return r;
 	}
-	cg->cur_path = NULL;
 	if (cg->rec)
 		record_kept(cg, snap);
 	snap->numa_text = cg->numa;
@@ -2186,6 +2205,7 @@ void cgfs_close(struct cgfs *cg)
 	gh_sweep(cg, 1);
 	free(cg->gh);
 	record_close(cg->rec);
+	free(cg->cur_path);
 	free(cg->slot);
 	free(cg->shown_mode);
 	free(cg->shown_root);
