@@ -73,6 +73,12 @@ int cgfs_is_series(const struct cgfs *cg);
  * this host's), not a copy or a recording.  Decided once, by cgfs_open();
  * cheap to ask every frame. */
 int cgfs_is_live(const struct cgfs *cg);
+/* For the unit tests: take a copied tree for a mounted cgroup filesystem
+ * or not (see cgfs_is_live), so that the walk's listing cache, which
+ * trusts only kernfs' link counts, runs on a fixture; and the number of
+ * directory listings the walks have made so far. */
+void cgfs_set_kernfs(struct cgfs *cg, int kernfs);
+unsigned long cgfs_listings(const struct cgfs *cg);
 
 /*
  * Reads one refresh into snap (its buffers are reused).  Only the files

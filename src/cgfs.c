@@ -359,8 +359,10 @@ struct cgfs {
 	long fd_dirs;		/* kept now */
 	int stale;		/* read_group met a removed group */
 	/* The tree is a mounted cgroup filesystem (kernfs), so its pids
-	 * are this host's: what cgfs_is_live() answers. */
+	 * are this host's: what cgfs_is_live() answers.  Its link counts
+	 * are then trusted to tell a changed listing (see walk_begin). */
 	int kernfs;
+	unsigned long listings;	/* directory listings made (list_sub) */
 	/* This refresh's memory.numa_stat texts, NUL-separated. */
 	char *numa;
 	size_t numa_len, numa_cap;
@@ -399,6 +401,16 @@ static int on_cgroupfs(const struct cgfs *cg)
 int cgfs_is_live(const struct cgfs *cg)
 {
 	return cg->kernfs;
+}
+
+void cgfs_set_kernfs(struct cgfs *cg, int kernfs)
+{
+	cg->kernfs = !cg->series && kernfs;
+}
+
+unsigned long cgfs_listings(const struct cgfs *cg)
+{
+	return cg->listings;
 }
 
 /*
@@ -1061,6 +1073,7 @@ static int list_sub(struct cgfs *cg, int dirfd, char **ret_names,
 	long ndirs = 0;
 	int eof = 0;
 
+	cg->listings++;
 	/* A kept directory descriptor is read again from its start. */
 	if (lseek(dirfd, 0, SEEK_SET) < 0)
 		return -errno;
