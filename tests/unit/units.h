@@ -14,5 +14,6 @@ Suite *config_suite(void);
 Suite *knob_suite(void);
 Suite *theme_suite(void);
 Suite *cgfs_suite(void);
+Suite *sysinfo_suite(void);
 
 #endif
