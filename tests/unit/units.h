@@ -15,5 +15,6 @@ Suite *knob_suite(void);
 Suite *theme_suite(void);
 Suite *cgfs_suite(void);
 Suite *sysinfo_suite(void);
+Suite *edit_suite(void);
 
 #endif
