@@ -41,7 +41,7 @@ bad() {
 	local n=$1 text=$2 want=$3 out err rc
 	cp "$tmp/rec/timestamps" "$tmp/ts.good"
 	sed -i "${n}s/.*/$text/" "$tmp/rec/timestamps"
-	out=$("$BIN" -b -n 0 -F csv -c usage --depth 0 --root "$tmp/rec" 2>"$tmp/err")
+	out=$("$BIN" -b -n 0 --root "$tmp/rec" 2>"$tmp/err")
 	rc=$?
 	err=$(cat "$tmp/err")
 	mv "$tmp/ts.good" "$tmp/rec/timestamps"
@@ -56,7 +56,7 @@ bad 99000 "99099 1796098999 x" \
 # The last line cut off: no newline after it.
 cp "$tmp/rec/timestamps" "$tmp/ts.good"
 truncate -s -4 "$tmp/rec/timestamps"
-out=$("$BIN" -b -n 0 -F csv -c usage --depth 0 --root "$tmp/rec" 2>"$tmp/err")
+out=$("$BIN" -b -n 0 --root "$tmp/rec" 2>"$tmp/err")
 rc=$?
 want="memcgtop: $tmp/rec/timestamps: line $N: truncated (no newline at its end)"
 if [ $rc = 1 ] && [ -z "$out" ] && [ "$(cat "$tmp/err")" = "$want" ]; then
