@@ -9,6 +9,38 @@
  * knobs' file names.  Other modules touch files of their own: the settings
  * (config.c), themes (theme.c), the audit log (audit.c), --output
  * (main.c) and the recording (record.c).
+ *
+ * It is the seam between the kernel and the rest: the model, the columns
+ * and the views see only snapshots (cgfs_refresh, for the fields asked),
+ * a group's detail and pids (cgfs_detail, cgfs_pids: asked when a pane
+ * opens, the selection changes or a refresh comes), and the knobs
+ * (cgfs_read_knob; cgfs_write, the only write, under cgfs_lock_group).
+ * Two sources sit behind it today, chosen by cgfs_open:
+ *  - the live files: the walk of a mounted hierarchy or a copy below
+ *    --root, which reads per group the control files of its version's
+ *    table (v1_rows, v2_rows in cgfs.c: file, field, may it say max);
+ *  - a recorded series (DIR/timestamps; src/cgfs_replay.c): the same
+ *    walk over each sample's slot folder, which can seek (cgfs_seek,
+ *    cgfs_reread).
+ * The knobs' reads, the write and the lock are src/cgfs_knobs.c; what the
+ * files share is src/cgfs_int.h.
+ * --record makes the recorder (record.h) a sink of the live source: each
+ * control file's bytes as read, per group, and the groups kept.
+ *
+ * Sources to come plug in per field, the cheapest that gives the exact
+ * value (not wired in yet):
+ *  - bpfcol.h: one cgroup-iterator pass gives every group's id (its
+ *    inode, as snap_group.ino), parent id, name and page counters in bytes
+ *    with valid and unlimited bits.  It would give the tree's shape in
+ *    place of the walk's listings, and the fields of the value rows it
+ *    carries (usage, limits), which then drop out of the file mask
+ *    (files_for); memory.stat, PSI and the events files are still read,
+ *    by read_group with the rest of the mask.
+ *  - bpfev.h: reclaim event counts per group id, which would fill v1's
+ *    F_PGSCAN and F_PGSTEAL (no v1 file has them) by each group's ino
+ *    after the walk.
+ * What a recording keeps of those is the open question: they are not a
+ * file's bytes.
  */
 #ifndef MEMCGTOP_CGFS_H
 #define MEMCGTOP_CGFS_H

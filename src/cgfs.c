@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cgfs.h"
+#include "cgfs_int.h"
 #include "clock.h"
 #include "hash.h"
 #include "parse.h"
@@ -29,37 +30,6 @@
 #ifndef CGROUP_SUPER_MAGIC
 #define CGROUP_SUPER_MAGIC 0x27e0eb
 #endif
-
-/* The control files a group may be asked for. */
-enum cgfile {
-	CF_USAGE,
-	CF_LIMIT,
-	CF_HIGH,
-	CF_LOW,
-	CF_MIN,
-	CF_SOFT,
-	CF_MEMSW,
-	CF_SWAPCUR,
-	CF_SWAPMAX,
-	CF_SWAPPINESS,
-	CF_KMEM,
-	CF_STAT,
-	CF_EVENTS,
-	CF_OOMCTL,
-	CF_FAILCNT,
-	CF_PRESSURE,
-	CF_PROCS,
-	CF_PEAK,
-	CF_SWAPPEAK,
-	CF_EVENTS_LOCAL,
-	CF_SWAPEVENTS,
-	CF_ZSWAP,
-	CF_CGSTAT,
-	CF_NUMA,
-	CF_NR
-};
-
-#define CFBIT(f) (1u << (f))
 
 /* Descriptors left for libraries, panes, the terminal and the audit log. */
 #define FD_RESERVE 128
@@ -297,77 +267,6 @@ static const struct keymap v1_oomctl_keys[] = {
 	{ NULL, 0, 0 }
 };
 
-/*
- * What is kept of a group across refreshes of a live hierarchy: its
- * directory descriptor, through which its files are opened without a path
- * lookup, and its last listing (see walk()).  Control file descriptors are
- * not kept: pread on a kept one saves about 1 us a read (measured on 6.18,
- * 8,192 groups) but pins the kernel's read buffer, about 4.4 KiB a
- * descriptor charged to our memory cgroup; a directory costs a struct file.
- */
-struct gh {
-	char *path;
-	size_t len;
-	struct gh *next;	/* hash chain */
-	unsigned gen;		/* the refresh that last walked it */
-	int dirfd;		/* -1: not kept */
-	dev_t dev;		/* and what it is */
-	ino_t ino;
-	/* The subgroup names of its last listing (NUL-separated) and how
-	 * many subdirectories that listing saw, or nsub -1. */
-	char *sub;
-	size_t sublen;
-	long nsub;
-};
-
-struct cgfs {
-	int version;
-	const char *mode;
-	char *root;		/* hierarchy root (series: the series folder) */
-	char *start;		/* "" for the root, else "a/b" */
-	int readonly;
-	/* a recorded series */
-	int series;
-	size_t nsamples, next;
-	double *mono;
-	int64_t *wall;
-	long *slot;		/* each sample's folder */
-	char *shown_mode, *shown_root;	/* a recording's DIR/info */
-	struct recorder *rec;	/* --record */
-	int proc_given;		/* --proc */
-	/* The group whose files are read, for the recorder: a copy, as a
-	 * snapshot's path arena moves when a group is added; cur_len 0:
-	 * none (what is read is not the sample's). */
-	char *cur_path;
-	size_t cur_len, cur_cap;
-	struct sysinfo_src *sys;
-	char *buf;
-	size_t bufcap;
-	char *dents;
-	size_t dentscap;
-	const struct keymap *stat_keys;
-	const struct cf_row *rows;	/* this version's control files */
-	size_t nrows;
-	const char *file[CF_NR];	/* their names by cgfile; NULL: none */
-	unsigned may_max;		/* CFBIT of the files that may say max */
-	const unsigned *need;
-	/* kept descriptors (not for series: every sample is a new tree) */
-	struct gh **gh;
-	size_t gh_cap, gh_n;
-	unsigned gen;
-	long fd_budget;		/* directory descriptors we may keep */
-	long fd_dirs;		/* kept now */
-	int stale;		/* read_group met a removed group */
-	/* The tree is a mounted cgroup filesystem (kernfs), so its pids
-	 * are this host's: what cgfs_is_live() answers.  Its link counts
-	 * are then trusted to tell a changed listing (see walk_begin). */
-	int kernfs;
-	unsigned long listings;	/* directory listings made (list_sub) */
-	/* This refresh's memory.numa_stat texts, NUL-separated. */
-	char *numa;
-	size_t numa_len, numa_cap;
-};
-
 int cgfs_version(const struct cgfs *cg)
 {
 	return cg->version;
@@ -381,11 +280,6 @@ const char *cgfs_mode(const struct cgfs *cg)
 const char *cgfs_root(const struct cgfs *cg)
 {
 	return cg->shown_root ? cg->shown_root : cg->root;
-}
-
-int cgfs_is_series(const struct cgfs *cg)
-{
-	return cg->series;
 }
 
 /* Asked once, when the hierarchy is opened: callers may ask every frame. */
@@ -515,7 +409,7 @@ static void note_removed(struct cgfs *cg, int dirfd, int err)
  * Reads a whole small control file into cg->buf.  Returns the length or a
  * negative errno.
  */
-static ssize_t read_small(struct cgfs *cg, int dirfd, const char *name)
+ssize_t cgfs_read_small(struct cgfs *cg, int dirfd, const char *name)
 {
 	int fd = open_cf(cg, dirfd, name);
 	ssize_t n;
@@ -1687,7 +1581,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		if (r == 0) {
 			/* What tells the version on replay, whatever the
 			 * start group. */
-			ssize_t n = read_small(cg, rootfd, cg->version == 2 ?
+			ssize_t n = cgfs_read_small(cg, rootfd, cg->version == 2 ?
 					       "cgroup.controllers" :
 					       "memory.limit_in_bytes");
 
@@ -1811,24 +1705,6 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 	return 0;
 }
 
-size_t cgfs_position(const struct cgfs *cg, size_t *ret_count)
-{
-	*ret_count = cg->series ? cg->nsamples : 0;
-	return cg->series && cg->next ? cg->next - 1 : 0;
-}
-
-void cgfs_seek(struct cgfs *cg, size_t index)
-{
-	if (cg->series)
-		cg->next = index < cg->nsamples ? index : cg->nsamples - 1;
-}
-
-void cgfs_reread(struct cgfs *cg)
-{
-	if (cg->series && cg->next > 0)
-		cg->next--;
-}
-
 void snapshot_free(struct snapshot *snap)
 {
 	if (!snap)
@@ -1848,7 +1724,7 @@ static int file_exists_at(int dirfd, const char *name)
 /* "memory" among the words of a v2 group's cgroup.controllers. */
 static int has_memory_controller(struct cgfs *cg, int dirfd)
 {
-	ssize_t n = read_small(cg, dirfd, "cgroup.controllers");
+	ssize_t n = cgfs_read_small(cg, dirfd, "cgroup.controllers");
 	const char *p, *end;
 
 	if (n < 0)
@@ -1896,108 +1772,6 @@ static int detect_version(struct cgfs *cg, const char *dir, char *err,
 	}
 	close(fd);
 	return r;
-}
-
-/*
- * Reads the "MONO WALL SLOT" lines of a series' timestamps file (see
- * record.h), whole: no size cap, so that a week at one sample a second
- * (604,800 lines, about 17 MiB) replays to its last sample.  A line that
- * does not parse is an error naming the file and the line.
- */
-static int load_series(struct cgfs *cg, const char *path, char *err,
-		       size_t errlen)
-{
-	struct stat st;
-	char msg[256];
-	char *text = NULL;
-	size_t len = 0, cap;
-	int fd, r;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0) {
-		r = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-r));
-		return r;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		snprintf(err, errlen, "%s: not a regular file", path);
-		return -EINVAL;
-	}
-	/* Sized by fstat, one byte more so that the end is seen in one read;
-	 * a file that grew meanwhile (a recording going on) grows the
-	 * buffer. */
-	cap = (size_t)st.st_size + 1;
-	text = xmalloc(cap);
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			text = xreallocarray(text, cap, 2);
-			cap *= 2;
-		}
-		n = read(fd, text + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			r = -errno;
-			close(fd);
-			free(text);
-			snprintf(err, errlen, "%s: %s", path, strerror(-r));
-			return r;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	r = parse_timestamps(text, len, &cg->mono, &cg->wall, &cg->slot,
-			     &cg->nsamples, msg, sizeof(msg));
-	free(text);
-	if (r < 0)
-		snprintf(err, errlen, "%s: %s", path, msg);
-	return r;
-}
-
-static int normalise_start(const char *in, char **ret);
-
-/* A recording's DIR/info: the mode and root of the host it was made on,
- * shown on replay as they were shown live, and the group the recording
- * started at, where replay starts unless a CGROUP was given (ret_start,
- * NULL when the info has none). */
-static void read_info(struct cgfs *cg, char **ret_start)
-{
-	char path[PATH_MAX + 8], line[PATH_MAX + 8];
-	struct stat st;
-	FILE *f;
-	int fd;
-
-	*ret_start = NULL;
-
-	/* Only a regular file: O_NONBLOCK, so that a FIFO does not wait
-	 * for a writer; a few lines, so that a device does not go on. */
-	snprintf(path, sizeof(path), "%s/info", cg->root);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    !(f = fdopen(fd, "r"))) {
-		close(fd);
-		return;
-	}
-	for (int i = 0; i < 64 && fgets(line, sizeof(line), f); i++) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "mode ", 5) && !cg->shown_mode &&
-		    (!strcmp(line + 5, "v1") || !strcmp(line + 5, "v2") ||
-		     !strcmp(line + 5, "hybrid")))
-			cg->shown_mode = xstrdup(line + 5);
-		else if (!strncmp(line, "root ", 5) && !cg->shown_root)
-			cg->shown_root = xstrdup(line + 5);
-		else if (!strncmp(line, "start /", 7) && !*ret_start &&
-			 normalise_start(line + 6, ret_start) < 0)
-			*ret_start = NULL;
-	}
-	fclose(f);
 }
 
 /*
@@ -2063,7 +1837,7 @@ static const char *live_mode(const char *mnt)
 }
 
 /* "/a//b/" -> "a/b"; refuses ".." and "." components. */
-static int normalise_start(const char *in, char **ret)
+int cgfs_normalise(const char *in, char **ret)
 {
 	char *out = xmalloc(strlen(in) + 1), *o = out;
 
@@ -2102,7 +1876,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	cg->buf = xmalloc(cg->bufcap);
 	cg->dentscap = 32768;
 	cg->dents = xmalloc(cg->dentscap);
-	r = normalise_start(opts->start ? opts->start : "", &cg->start);
+	r = cgfs_normalise(opts->start ? opts->start : "", &cg->start);
 	if (r < 0) {
 		snprintf(err, errlen, "%s: not a cgroup path (no '.' or '..' "
 			 "components)", opts->start);
@@ -2114,12 +1888,12 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		snprintf(path, sizeof(path), "%s/timestamps", opts->root);
 		if (stat(path, &st) == 0) {
 			cg->series = 1;
-			r = load_series(cg, path, err, errlen);
+			r = cgfs_load_series(cg, path, err, errlen);
 			if (r < 0) {
 				cgfs_close(cg);
 				return r;
 			}
-			read_info(cg, &start);
+			cgfs_read_info(cg, &start);
 			if (start && !opts->start) {
 				free(cg->start);
 				cg->start = start;
@@ -2251,7 +2025,7 @@ static const char *const v2_detail[] = {
 };
 
 /* Opens the directory of a shown path in the current sample. */
-static int open_group(struct cgfs *cg, const char *path)
+int cgfs_open_group(struct cgfs *cg, const char *path)
 {
 	char dir[PATH_MAX];
 	int rootfd, fd;
@@ -2276,13 +2050,13 @@ static int open_group(struct cgfs *cg, const char *path)
 int cgfs_detail(struct cgfs *cg, const char *path, struct cg_detail *ret)
 {
 	const char *const *names = cg->version == 2 ? v2_detail : v1_detail;
-	int fd = open_group(cg, path);
+	int fd = cgfs_open_group(cg, path);
 
 	memset(ret, 0, sizeof(*ret));
 	if (fd < 0)
 		return fd;
 	for (size_t i = 0; names[i] && ret->n < DETAIL_MAX_FILES; i++) {
-		ssize_t n = read_small(cg, fd, names[i]);
+		ssize_t n = cgfs_read_small(cg, fd, names[i]);
 
 		if (n == -ENOENT)
 			continue;	/* this kernel or group lacks it */
@@ -2341,14 +2115,14 @@ void cgfs_detail_free(struct cg_detail *d)
 
 int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids, size_t *ret_n)
 {
-	int fd = open_group(cg, path), *pids = NULL;
+	int fd = cgfs_open_group(cg, path), *pids = NULL;
 	size_t n = 0, cap = 0;
 	ssize_t len;
 	const char *p, *end;
 
 	if (fd < 0)
 		return fd;
-	len = read_small(cg, fd, cg->file[CF_PROCS]);
+	len = cgfs_read_small(cg, fd, cg->file[CF_PROCS]);
 	close(fd);
 	if (len < 0)
 		return (int)len;
@@ -2379,163 +2153,3 @@ int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids, size_t *ret_n)
 	return 0;
 }
 
-void cgfs_set_readonly(struct cgfs *cg)
-{
-	cg->readonly = 1;
-}
-
-int cgfs_readonly(const struct cgfs *cg)
-{
-	return cg->readonly;
-}
-
-/*
- * Opens the group for a change: the path must be clean ("/a/b", no "." or
- * ".." components), every component is opened without following links,
- * and a recorded series is never written.
- */
-static int open_group_rw(struct cgfs *cg, const char *path)
-{
-	char *clean;
-	int r;
-
-	if (cg->series)
-		return -EROFS;
-	r = normalise_start(path, &clean);
-	if (r < 0)
-		return r;
-	free(clean);
-	return open_group(cg, path);
-}
-
-/* Control file names come from memcgtop's own tables, never from input;
- * still, refuse anything that is not a plain name. */
-static int plain_name(const char *file)
-{
-	return file[0] && file[0] != '.' && !strchr(file, '/');
-}
-
-int cgfs_read_knob(struct cgfs *cg, const char *path, const char *file,
-		   char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	if (!plain_name(file))
-		return -EINVAL;
-	fd = open_group(cg, path);
-	if (fd < 0)
-		return fd;
-	n = read_small(cg, fd, file);
-	close(fd);
-	if (n < 0)
-		return (int)n;
-	while (n > 0 && (cg->buf[n - 1] == '\n' || cg->buf[n - 1] == ' '))
-		n--;
-	snprintf(buf, len, "%.*s", (int)n, cg->buf);
-	return 0;
-}
-
-int cgfs_group_exists(struct cgfs *cg, const char *path)
-{
-	char *clean;
-	int fd;
-
-	if (normalise_start(path, &clean) < 0)
-		return 0;
-	free(clean);
-	fd = open_group(cg, path);
-	if (fd < 0)
-		return 0;
-	close(fd);
-	return 1;
-}
-
-int cgfs_can_write(struct cgfs *cg, const char *path, const char *file)
-{
-	int fd, r = 0;
-
-	if (cg->readonly)
-		return -EPERM;
-	if (!plain_name(file))
-		return -EINVAL;
-	fd = open_group_rw(cg, path);
-	if (fd < 0)
-		return fd;
-	if (faccessat(fd, file, W_OK, AT_EACCESS | AT_SYMLINK_NOFOLLOW) < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
-int cgfs_write(struct cgfs *cg, const char *path, const char *file,
-	       const char *value)
-{
-	char line[256];
-	size_t len;
-	ssize_t n;
-	int dfd, fd, r = 0;
-
-	if (cg->readonly)
-		return -EPERM;
-	if (!plain_name(file))
-		return -EINVAL;
-	/* As echo(1) writes it; the kernel takes it with its newline. */
-	len = (size_t)snprintf(line, sizeof(line), "%s\n", value);
-	if (len >= sizeof(line) || strchr(value, '\n'))
-		return -EINVAL;
-	dfd = open_group_rw(cg, path);
-	if (dfd < 0)
-		return dfd;
-	/* No O_CREAT: only a file the kernel (or the fixture) has.  O_TRUNC
-	 * is what a shell redirection does; cgroupfs ignores it, a fixture's
-	 * plain file needs it. */
-	fd = openat(dfd, file, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC |
-		    O_NONBLOCK);
-	close(dfd);
-	if (fd < 0)
-		return -errno;
-	/* cgroupfs takes the whole value in one write() and answers it with
-	 * the result of applying it. */
-	do {
-		n = write(fd, line, len);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		r = -errno;
-	else if ((size_t)n != len)
-		r = -EIO;
-	if (close(fd) < 0 && r == 0 && errno != EINTR)
-		r = -errno;
-	return r;
-}
-
-/*
- * flock(2) on the group's directory: every memcgtop takes it around the
- * read, compute, write and read-back of a change, so relative changes of
- * the same group in parallel runs add up.  Advisory: other tools writing
- * the files do not take it.
- */
-int cgfs_lock_group(struct cgfs *cg, const char *path, int *ret_fd)
-{
-	int fd, r;
-
-	fd = open_group_rw(cg, path);
-	if (fd < 0)
-		return fd;
-	do {
-		r = flock(fd, LOCK_EX);
-	} while (r < 0 && errno == EINTR);
-	if (r < 0) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
-	*ret_fd = fd;
-	return 0;
-}
-
-void cgfs_unlock_group(int fd)
-{
-	if (fd >= 0)
-		close(fd);
-}
