@@ -35,7 +35,7 @@ LIB_OBJS  := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
 MAIN_OBJ  := $(BUILD)/main.o
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%.o,$(UNIT_SRCS))
-HEADERS   := $(wildcard include/*.h) src/tui/tui_int.h tests/unit/units.h \
+HEADERS   := $(wildcard include/*.h) src/tui/tui_int.h src/cgfs_int.h tests/unit/units.h \
              src/bpf/memcg_rec.h src/bpf/reclaim_rec.h
 
 # The BPF collector's program: clang -target bpf, CO-RE against the running

@@ -9,6 +9,38 @@
  * knobs' file names.  Other modules touch files of their own: the settings
  * (config.c), themes (theme.c), the audit log (audit.c), --output
  * (main.c) and the recording (record.c).
+ *
+ * It is the seam between the kernel and the rest: the model, the columns
+ * and the views see only snapshots (cgfs_refresh, for the fields asked),
+ * a group's detail and pids (cgfs_detail, cgfs_pids: asked when a pane
+ * opens, the selection changes or a refresh comes), and the knobs
+ * (cgfs_read_knob; cgfs_write, the only write, under cgfs_lock_group).
+ * Two sources sit behind it today, chosen by cgfs_open:
+ *  - the live files: the walk of a mounted hierarchy or a copy below
+ *    --root, which reads per group the control files of its version's
+ *    table (v1_rows, v2_rows in cgfs.c: file, field, may it say max);
+ *  - a recorded series (DIR/timestamps; src/cgfs_replay.c): the same
+ *    walk over each sample's slot folder, which can seek (cgfs_seek,
+ *    cgfs_reread).
+ * The knobs' reads, the write and the lock are src/cgfs_knobs.c; what the
+ * files share is src/cgfs_int.h.
+ * --record makes the recorder (record.h) a sink of the live source: each
+ * control file's bytes as read, per group, and the groups kept.
+ *
+ * Sources to come plug in per field, the cheapest that gives the exact
+ * value (not wired in yet):
+ *  - bpfcol.h: one cgroup-iterator pass gives every group's id (its
+ *    inode, as snap_group.ino), parent id, name and page counters in bytes
+ *    with valid and unlimited bits.  It would give the tree's shape in
+ *    place of the walk's listings, and the fields of the value rows it
+ *    carries (usage, limits), which then drop out of the file mask
+ *    (files_for); memory.stat, PSI and the events files are still read,
+ *    by read_group with the rest of the mask.
+ *  - bpfev.h: reclaim event counts per group id, which would fill v1's
+ *    F_PGSCAN and F_PGSTEAL (no v1 file has them) by each group's ino
+ *    after the walk.
+ * What a recording keeps of those is the open question: they are not a
+ * file's bytes.
  */
 #ifndef MEMCGTOP_CGFS_H
 #define MEMCGTOP_CGFS_H
@@ -73,6 +105,12 @@ int cgfs_is_series(const struct cgfs *cg);
  * this host's), not a copy or a recording.  Decided once, by cgfs_open();
  * cheap to ask every frame. */
 int cgfs_is_live(const struct cgfs *cg);
+/* For the unit tests: take a copied tree for a mounted cgroup filesystem
+ * or not (see cgfs_is_live), so that the walk's listing cache, which
+ * trusts only kernfs' link counts, runs on a fixture; and the number of
+ * directory listings the walks have made so far. */
+void cgfs_set_kernfs(struct cgfs *cg, int kernfs);
+unsigned long cgfs_listings(const struct cgfs *cg);
 
 /*
  * Reads one refresh into snap (its buffers are reused).  Only the files
@@ -129,6 +167,10 @@ void cgfs_detail_free(struct cg_detail *d);
  */
 size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
 			const char **ret_names, size_t max, int *ret_root_lacks);
+
+/* Whether field f may hold "max" (a limit or protection of either
+ * version: unlimited), as the control file tables say. */
+int cgfs_field_may_be_max(enum field f);
 
 /* The pids in the group's cgroup.procs (malloc'd; caller frees). */
 int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids,

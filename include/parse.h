@@ -73,8 +73,9 @@ int parse_psi(const char *buf, size_t len, struct psi *ret_psi);
 /*
  * A series' timestamps file: lines "MONO [WALL [SLOT]]", MONO seconds
  * increasing, WALL Unix seconds, SLOT the sample's folder (default: the
- * line's index).  Fills malloc'd arrays; on error err names the line
- * ("line 3: ...").
+ * line's index).  Every line ends with a newline, except that a file of
+ * one line may lack it.  Fills malloc'd arrays; on error err names the
+ * line ("line 3: ...").
  */
 int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 		     int64_t **ret_wall, long **ret_slot, size_t *ret_n,

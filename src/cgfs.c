@@ -16,11 +16,13 @@
 #include <unistd.h>
 
 #include "cgfs.h"
+#include "cgfs_int.h"
 #include "clock.h"
 #include "hash.h"
 #include "parse.h"
 #include "record.h"
 #include "sysinfo.h"
+#include "xalloc.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -29,75 +31,65 @@
 #define CGROUP_SUPER_MAGIC 0x27e0eb
 #endif
 
-/* The control files a group may be asked for. */
-enum cgfile {
-	CF_USAGE,
-	CF_LIMIT,
-	CF_HIGH,
-	CF_LOW,
-	CF_MIN,
-	CF_SOFT,
-	CF_MEMSW,
-	CF_SWAPCUR,
-	CF_SWAPMAX,
-	CF_SWAPPINESS,
-	CF_KMEM,
-	CF_STAT,
-	CF_EVENTS,
-	CF_OOMCTL,
-	CF_FAILCNT,
-	CF_PRESSURE,
-	CF_PROCS,
-	CF_PEAK,
-	CF_SWAPPEAK,
-	CF_EVENTS_LOCAL,
-	CF_SWAPEVENTS,
-	CF_ZSWAP,
-	CF_CGSTAT,
-	CF_NUMA,
-	CF_NR
-};
-
-#define CFBIT(f) (1u << (f))
-
 /* Descriptors left for libraries, panes, the terminal and the audit log. */
 #define FD_RESERVE 128
 
-static const char *const v1_file[CF_NR] = {
-	[CF_USAGE] = "memory.usage_in_bytes",
-	[CF_LIMIT] = "memory.limit_in_bytes",
-	[CF_SOFT] = "memory.soft_limit_in_bytes",
-	[CF_MEMSW] = "memory.memsw.usage_in_bytes",
-	[CF_SWAPPINESS] = "memory.swappiness",
-	[CF_KMEM] = "memory.kmem.usage_in_bytes",
-	[CF_STAT] = "memory.stat",
-	[CF_OOMCTL] = "memory.oom_control",
-	[CF_FAILCNT] = "memory.failcnt",
-	[CF_PROCS] = "cgroup.procs",
-	[CF_PEAK] = "memory.max_usage_in_bytes",
-	[CF_NUMA] = "memory.numa_stat",
+/*
+ * The control files of each version, one row each: its name, the field
+ * its value gives, and whether it may say "max" (a limit or protection:
+ * unlimited; in v1, 2^63 rounded down to the page size).  The rows drive
+ * read_group (a row with a field is one value file, read in table order),
+ * read_value's range check, cgfs_field_files (the files the column help
+ * names) and cgfs_field_may_be_max (the columns' "max").  field -1: the
+ * file holds several values or is combined with others; read_group's own
+ * code reads it.
+ */
+struct cf_row {
+	enum cgfile cf;
+	const char *name;
+	int field;
+	unsigned char may_max;
 };
 
-static const char *const v2_file[CF_NR] = {
-	[CF_USAGE] = "memory.current",
-	[CF_LIMIT] = "memory.max",
-	[CF_HIGH] = "memory.high",
-	[CF_LOW] = "memory.low",
-	[CF_MIN] = "memory.min",
-	[CF_SWAPCUR] = "memory.swap.current",
-	[CF_SWAPMAX] = "memory.swap.max",
-	[CF_STAT] = "memory.stat",
-	[CF_EVENTS] = "memory.events",
-	[CF_PRESSURE] = "memory.pressure",
-	[CF_PROCS] = "cgroup.procs",
-	[CF_PEAK] = "memory.peak",
-	[CF_SWAPPEAK] = "memory.swap.peak",
-	[CF_EVENTS_LOCAL] = "memory.events.local",
-	[CF_SWAPEVENTS] = "memory.swap.events",
-	[CF_ZSWAP] = "memory.zswap.current",
-	[CF_CGSTAT] = "cgroup.stat",
-	[CF_NUMA] = "memory.numa_stat",
+/* In the order read_group reads the value files: usage and memsw first
+ * and back to back (v1 swap is their difference), then the rest. */
+static const struct cf_row v1_rows[] = {
+	{ CF_USAGE, "memory.usage_in_bytes", -1, 0 },
+	{ CF_MEMSW, "memory.memsw.usage_in_bytes", -1, 0 },
+	{ CF_LIMIT, "memory.limit_in_bytes", F_LIMIT, 1 },
+	{ CF_SOFT, "memory.soft_limit_in_bytes", F_SOFT, 1 },
+	{ CF_PEAK, "memory.max_usage_in_bytes", F_PEAK, 0 },
+	{ CF_SWAPPINESS, "memory.swappiness", F_SWAPPINESS, 0 },
+	{ CF_KMEM, "memory.kmem.usage_in_bytes", F_KERNEL, 0 },
+	{ CF_FAILCNT, "memory.failcnt", F_FAILCNT, 0 },
+	{ CF_STAT, "memory.stat", -1, 0 },
+	{ CF_NUMA, "memory.numa_stat", -1, 0 },
+	{ CF_OOMCTL, "memory.oom_control", -1, 0 },
+	{ CF_PROCS, "cgroup.procs", -1, 0 },
 };
+
+static const struct cf_row v2_rows[] = {
+	{ CF_USAGE, "memory.current", -1, 0 },
+	{ CF_LIMIT, "memory.max", F_LIMIT, 1 },
+	{ CF_HIGH, "memory.high", F_HIGH, 1 },
+	{ CF_LOW, "memory.low", F_LOW, 1 },
+	{ CF_MIN, "memory.min", F_MIN, 1 },
+	{ CF_SWAPCUR, "memory.swap.current", F_SWAP, 0 },
+	{ CF_SWAPMAX, "memory.swap.max", F_SWAP_LIMIT, 1 },
+	{ CF_PEAK, "memory.peak", F_PEAK, 0 },
+	{ CF_SWAPPEAK, "memory.swap.peak", F_SWAP_PEAK, 0 },
+	{ CF_ZSWAP, "memory.zswap.current", F_ZSWAP, 0 },
+	{ CF_STAT, "memory.stat", -1, 0 },
+	{ CF_NUMA, "memory.numa_stat", -1, 0 },
+	{ CF_EVENTS_LOCAL, "memory.events.local", -1, 0 },
+	{ CF_SWAPEVENTS, "memory.swap.events", -1, 0 },
+	{ CF_CGSTAT, "cgroup.stat", -1, 0 },
+	{ CF_EVENTS, "memory.events", -1, 0 },
+	{ CF_PRESSURE, "memory.pressure", -1, 0 },
+	{ CF_PROCS, "cgroup.procs", -1, 0 },
+};
+
+#define NROWS(t) (sizeof(t) / sizeof((t)[0]))
 
 /* Which files each field needs, per version.  0: the version has none. */
 static const unsigned v1_need[F_NR] = {
@@ -275,68 +267,6 @@ static const struct keymap v1_oomctl_keys[] = {
 	{ NULL, 0, 0 }
 };
 
-/*
- * What is kept of a group across refreshes of a live hierarchy: its
- * directory descriptor, through which its files are opened without a path
- * lookup, and its last listing (see walk()).  Control file descriptors are
- * not kept: pread on a kept one saves about 1 us a read (measured on 6.18,
- * 8,192 groups) but pins the kernel's read buffer, about 4.4 KiB a
- * descriptor charged to our memory cgroup; a directory costs a struct file.
- */
-struct gh {
-	char *path;
-	size_t len;
-	struct gh *next;	/* hash chain */
-	unsigned gen;		/* the refresh that last walked it */
-	int dirfd;		/* -1: not kept */
-	dev_t dev;		/* and what it is */
-	ino_t ino;
-	/* The subgroup names of its last listing (NUL-separated) and how
-	 * many subdirectories that listing saw, or nsub -1. */
-	char *sub;
-	size_t sublen;
-	long nsub;
-};
-
-struct cgfs {
-	int version;
-	const char *mode;
-	char *root;		/* hierarchy root (series: the series folder) */
-	char *proc;		/* NULL: live /proc through libproc2 */
-	char *start;		/* "" for the root, else "a/b" */
-	int live;
-	int readonly;
-	/* a recorded series */
-	int series;
-	size_t nsamples, next;
-	double *mono;
-	int64_t *wall;
-	long *slot;		/* each sample's folder */
-	char *shown_mode, *shown_root;	/* a recording's DIR/info */
-	struct recorder *rec;	/* --record */
-	int proc_given;		/* --proc */
-	const char *cur_path;	/* the group being read, for the recorder */
-	struct sysinfo_src *sys;
-	char *buf;
-	size_t bufcap;
-	char *dents;
-	size_t dentscap;
-	const struct keymap *stat_keys;
-	const char *const *file;
-	const unsigned *need;
-	/* kept descriptors (not for series: every sample is a new tree) */
-	struct gh **gh;
-	size_t gh_cap, gh_n;
-	unsigned gen;
-	long fd_budget;		/* directory descriptors we may keep */
-	long fd_dirs;		/* kept now */
-	int stale;		/* read_group met a removed group */
-	int kernfs;		/* the tree is a mounted cgroup filesystem */
-	/* This refresh's memory.numa_stat texts, NUL-separated. */
-	char *numa;
-	size_t numa_len, numa_cap;
-};
-
 int cgfs_version(const struct cgfs *cg)
 {
 	return cg->version;
@@ -350,11 +280,6 @@ const char *cgfs_mode(const struct cgfs *cg)
 const char *cgfs_root(const struct cgfs *cg)
 {
 	return cg->shown_root ? cg->shown_root : cg->root;
-}
-
-int cgfs_is_series(const struct cgfs *cg)
-{
-	return cg->series;
 }
 
 /* Asked once, when the hierarchy is opened: callers may ask every frame. */
@@ -372,17 +297,27 @@ int cgfs_is_live(const struct cgfs *cg)
 	return cg->kernfs;
 }
 
-/* Grows cg->buf; control files are small, so 1 MiB is garbage. */
+void cgfs_set_kernfs(struct cgfs *cg, int kernfs)
+{
+	cg->kernfs = !cg->series && kernfs;
+}
+
+unsigned long cgfs_listings(const struct cgfs *cg)
+{
+	return cg->listings;
+}
+
+/*
+ * Grows cg->buf, up to 1 MiB: 0 at that size, else 1.  A control file is
+ * read whole up to there, and so kept whole by a recording; the largest
+ * (memory.stat, a big cgroup.procs) stay far below it.  What a file holds
+ * beyond it (a device or a huge file planted below --root) is not read.
+ */
 static int grow_buf(struct cgfs *cg)
 {
-	char *nb;
-
 	if (cg->bufcap >= (1u << 20))
 		return 0;
-	nb = realloc(cg->buf, cg->bufcap * 2);
-	if (!nb)
-		return -ENOMEM;
-	cg->buf = nb;
+	cg->buf = xreallocarray(cg->buf, cg->bufcap, 2);
 	cg->bufcap *= 2;
 	return 1;
 }
@@ -475,7 +410,7 @@ static void note_removed(struct cgfs *cg, int dirfd, int err)
  * Reads a whole small control file into cg->buf.  Returns the length or a
  * negative errno.
  */
-static ssize_t read_small(struct cgfs *cg, int dirfd, const char *name)
+ssize_t cgfs_read_small(struct cgfs *cg, int dirfd, const char *name)
 {
 	int fd = open_cf(cg, dirfd, name);
 	ssize_t n;
@@ -501,6 +436,21 @@ static void gh_close(struct cgfs *cg, struct gh *h)
 	h->nsub = -1;
 }
 
+/* The group at path ("/a/b") is read next, or none (NULL): the recorder
+ * is told the bytes of its files (see read_cf). */
+static void reading(struct cgfs *cg, const char *path)
+{
+	cg->cur_len = 0;
+	if (!cg->rec || !path)
+		return;
+	cg->cur_len = strlen(path) + 1;
+	if (cg->cur_len > cg->cur_cap) {
+		cg->cur_path = xreallocarray(cg->cur_path, cg->cur_len, 1);
+		cg->cur_cap = cg->cur_len;
+	}
+	memcpy(cg->cur_path, path, cg->cur_len);
+}
+
 /* Reads control file f of a group into cg->buf: its length or -errno. */
 static ssize_t read_cf(struct cgfs *cg, int dirfd, enum cgfile f)
 {
@@ -516,7 +466,7 @@ static ssize_t read_cf(struct cgfs *cg, int dirfd, enum cgfile f)
 	if (n == -ENODEV)
 		cg->stale = 1;	/* removed between the open and the read */
 	close(fd);
-	if (n >= 0 && cg->rec && cg->cur_path)
+	if (n >= 0 && cg->rec && cg->cur_len)
 		record_file(cg->rec, cg->cur_path, cg->file[f], cg->buf,
 			    (size_t)n);
 	return n;
@@ -533,8 +483,7 @@ static int read_value(struct cgfs *cg, int dirfd, enum cgfile f,
 	r = parse_value_file(cg->buf, (size_t)n, ret_val);
 	/* Only a limit or protection can be unlimited; a usage or a count
 	 * at v1's "no limit" or beyond is not a value. */
-	if (r == 0 && *ret_val == VAL_MAX && f != CF_LIMIT && f != CF_HIGH &&
-	    f != CF_LOW && f != CF_MIN && f != CF_SOFT && f != CF_SWAPMAX)
+	if (r == 0 && *ret_val == VAL_MAX && !(cg->may_max & CFBIT(f)))
 		r = -ERANGE;
 	return r;
 }
@@ -678,22 +627,14 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 	if (has_memsw && sample_has(s, F_USAGE) && memsw != VAL_MAX)
 		sample_set(s, F_SWAP, memsw > s->v[F_USAGE] ?
 			   memsw - s->v[F_USAGE] : 0);
-	if ((files & CFBIT(CF_LIMIT)) && read_value(cg, dirfd, CF_LIMIT, &v) == 0)
-		sample_set(s, F_LIMIT, v);
-	if ((files & CFBIT(CF_HIGH)) && read_value(cg, dirfd, CF_HIGH, &v) == 0)
-		sample_set(s, F_HIGH, v);
-	if ((files & CFBIT(CF_LOW)) && read_value(cg, dirfd, CF_LOW, &v) == 0)
-		sample_set(s, F_LOW, v);
-	if ((files & CFBIT(CF_MIN)) && read_value(cg, dirfd, CF_MIN, &v) == 0)
-		sample_set(s, F_MIN, v);
-	if ((files & CFBIT(CF_SOFT)) && read_value(cg, dirfd, CF_SOFT, &v) == 0)
-		sample_set(s, F_SOFT, v);
-	if ((files & CFBIT(CF_SWAPCUR)) &&
-	    read_value(cg, dirfd, CF_SWAPCUR, &v) == 0)
-		sample_set(s, F_SWAP, v);
-	if ((files & CFBIT(CF_SWAPMAX)) &&
-	    read_value(cg, dirfd, CF_SWAPMAX, &v) == 0)
-		sample_set(s, F_SWAP_LIMIT, v);
+	/* The value files, one field each, in the table's order. */
+	for (size_t i = 0; i < cg->nrows; i++) {
+		const struct cf_row *row = &cg->rows[i];
+
+		if (row->field >= 0 && (files & CFBIT(row->cf)) &&
+		    read_value(cg, dirfd, row->cf, &v) == 0)
+			sample_set(s, (enum field)row->field, v);
+	}
 	if (sample_has(s, F_SWAP) && sample_has(s, F_SWAP_LIMIT) &&
 	    cg->version == 2)
 		sample_set(s, F_SWAP_ROOM, s->v[F_SWAP_LIMIT] == VAL_MAX ?
@@ -702,21 +643,6 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 	if (cg->version == 2 && sample_has(s, F_USAGE) &&
 	    (files & CFBIT(CF_SWAPCUR)) && sample_has(s, F_SWAP))
 		sample_set(s, F_USAGE_SWAP, s->v[F_USAGE] + s->v[F_SWAP]);
-	if ((files & CFBIT(CF_PEAK)) && read_value(cg, dirfd, CF_PEAK, &v) == 0)
-		sample_set(s, F_PEAK, v);
-	if ((files & CFBIT(CF_SWAPPEAK)) &&
-	    read_value(cg, dirfd, CF_SWAPPEAK, &v) == 0)
-		sample_set(s, F_SWAP_PEAK, v);
-	if ((files & CFBIT(CF_ZSWAP)) && read_value(cg, dirfd, CF_ZSWAP, &v) == 0)
-		sample_set(s, F_ZSWAP, v);
-	if ((files & CFBIT(CF_SWAPPINESS)) &&
-	    read_value(cg, dirfd, CF_SWAPPINESS, &v) == 0 && v != VAL_MAX)
-		sample_set(s, F_SWAPPINESS, v);
-	if ((files & CFBIT(CF_KMEM)) && read_value(cg, dirfd, CF_KMEM, &v) == 0)
-		sample_set(s, F_KERNEL, v);
-	if ((files & CFBIT(CF_FAILCNT)) &&
-	    read_value(cg, dirfd, CF_FAILCNT, &v) == 0 && v != VAL_MAX)
-		sample_set(s, F_FAILCNT, v);
 	if (files & CFBIT(CF_STAT)) {
 		n = read_cf(cg, dirfd, CF_STAT);
 		if (n >= 0)
@@ -841,9 +767,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 		return 0;
 	while (nc < need)
 		nc *= 2;
-	np = realloc(*p, nc * elem);
-	if (!np)
-		return -ENOMEM;
+	np = xreallocarray(*p, nc, elem);
 	*p = np;
 	*cap = nc;
 	return 0;
@@ -898,10 +822,8 @@ struct linux_dirent64 {
 static int gh_grow(struct cgfs *cg)
 {
 	size_t cap = cg->gh_cap ? cg->gh_cap * 2 : 1024;
-	struct gh **t = calloc(cap, sizeof(*t));
+	struct gh **t = xcalloc(cap, sizeof(*t));
 
-	if (!t)
-		return -ENOMEM;
 	for (size_t i = 0; i < cg->gh_cap; i++) {
 		struct gh *h = cg->gh[i], *next;
 
@@ -934,16 +856,8 @@ static struct gh *gh_get(struct cgfs *cg, const char *path, size_t len)
 	for (h = cg->gh[b]; h; h = h->next)
 		if (h->len == len && memcmp(h->path, path, len) == 0)
 			goto found;
-	h = calloc(1, sizeof(*h));
-	if (!h)
-		return NULL;
-	h->path = malloc(len + 1);
-	if (!h->path) {
-		free(h);
-		return NULL;
-	}
-	memcpy(h->path, path, len);
-	h->path[len] = '\0';
+	h = xcalloc(1, sizeof(*h));
+	h->path = xstrndup(path, len);
 	h->len = len;
 	h->dirfd = -1;
 	h->nsub = -1;
@@ -1054,6 +968,7 @@ static int list_sub(struct cgfs *cg, int dirfd, char **ret_names,
 	long ndirs = 0;
 	int eof = 0;
 
+	cg->listings++;
 	/* A kept directory descriptor is read again from its start. */
 	if (lseek(dirfd, 0, SEEK_SET) < 0)
 		return -errno;
@@ -1172,7 +1087,7 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 		g->ino = 0;
 		return 0;
 	}
-	cg->cur_path = snap_path(snap, g);
+	reading(cg, snap_path(snap, g));
 	g->ino = dir_ino(cg, fd, h, kept);
 	if (read_group(cg, fd, 0, files, &g->s) == -ENODEV) {
 		/* Removed since its directory was opened, and maybe made
@@ -1187,7 +1102,7 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 			drop_last(snap, child);
 			return 1;
 		}
-		cg->cur_path = snap_path(snap, &snap->groups[child]);
+		reading(cg, snap_path(snap, &snap->groups[child]));
 		snap->groups[child].ino = dir_ino(cg, fd, h, kept);
 		if (read_group(cg, fd, 0, files,
 			       &snap->groups[child].s) == -ENODEV) {
@@ -1237,9 +1152,7 @@ static int walked(struct cgfs *cg, const char *ppath, size_t plen,
 	if (plen <= 1)
 		plen = 0;	/* the root's children: "/name" */
 	len = plen + 1 + nlen;
-	path = malloc(len + 1);
-	if (!path)
-		return 0;
+	path = xmalloc(len + 1);
 	memcpy(path, ppath, plen);
 	path[plen] = '/';
 	memcpy(path + plen + 1, name, nlen + 1);
@@ -1572,10 +1485,8 @@ static uint64_t limit_above(struct cgfs *cg, int rootfd)
 	size_t len = strlen(cg->start);
 	/* "/a/b/c": each ancestor as shown (for the recorder), cut short at
 	 * its end; no PATH_MAX, which a deep start group can pass. */
-	char *shown = malloc(len + 2), *rel, *p;
+	char *shown = xmalloc(len + 2), *rel, *p;
 
-	if (!shown)
-		return VAL_MAX;
 	shown[0] = '/';
 	memcpy(shown + 1, cg->start, len + 1);
 	rel = shown + 1;
@@ -1586,10 +1497,10 @@ static uint64_t limit_above(struct cgfs *cg, int rootfd)
 		*p = '\0';
 		fd = open_rel(rootfd, rel);
 		if (fd >= 0) {
-			cg->cur_path = shown;
+			reading(cg, shown);
 			if (read_value(cg, fd, CF_LIMIT, &v) == 0 && v < lim)
 				lim = v;
-			cg->cur_path = NULL;
+			reading(cg, NULL);
 			close(fd);
 		}
 		*p = '/';
@@ -1622,11 +1533,11 @@ static void clamp_swap(struct snapshot *snap)
  * out (gone meanwhile) must not come back on replay. */
 static void record_kept(struct cgfs *cg, const struct snapshot *snap)
 {
-	char **paths = malloc((snap->n ? snap->n : 1) * sizeof(*paths));
+	char **paths = xreallocarray(NULL, snap->n ? snap->n : 1,
+				     sizeof(*paths));
 
-	if (paths)
-		for (size_t i = 0; i < snap->n; i++)
-			paths[i] = snap->paths + snap->groups[i].path_off;
+	for (size_t i = 0; i < snap->n; i++)
+		paths[i] = snap->paths + snap->groups[i].path_off;
 	record_groups(cg->rec, paths, snap->n);
 	free(paths);
 }
@@ -1671,7 +1582,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		if (r == 0) {
 			/* What tells the version on replay, whatever the
 			 * start group. */
-			ssize_t n = read_small(cg, rootfd, cg->version == 2 ?
+			ssize_t n = cgfs_read_small(cg, rootfd, cg->version == 2 ?
 					       "cgroup.controllers" :
 					       "memory.limit_in_bytes");
 
@@ -1695,7 +1606,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		return r;
 	}
 	h = gh_get(cg, snap_path(snap, g), g->path_len);
-	cg->cur_path = snap_path(snap, g);
+	reading(cg, snap_path(snap, g));
 	/* The start group's kept directory must still be the one its path
 	 * leads to (see walk_sub). */
 	if (h && h->dirfd >= 0 && cg->kernfs) {
@@ -1748,11 +1659,11 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		close(fd);
 	close(rootfd);
 	gh_sweep(cg, 0);
+	reading(cg, NULL);
 	if (r < 0) {
 		snprintf(err, errlen, "%s", strerror(-r));
 		return r;
 	}
-	cg->cur_path = NULL;
 	if (cg->rec)
 		record_kept(cg, snap);
 	snap->numa_text = cg->numa;
@@ -1795,24 +1706,6 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 	return 0;
 }
 
-size_t cgfs_position(const struct cgfs *cg, size_t *ret_count)
-{
-	*ret_count = cg->series ? cg->nsamples : 0;
-	return cg->series && cg->next ? cg->next - 1 : 0;
-}
-
-void cgfs_seek(struct cgfs *cg, size_t index)
-{
-	if (cg->series)
-		cg->next = index < cg->nsamples ? index : cg->nsamples - 1;
-}
-
-void cgfs_reread(struct cgfs *cg)
-{
-	if (cg->series && cg->next > 0)
-		cg->next--;
-}
-
 void snapshot_free(struct snapshot *snap)
 {
 	if (!snap)
@@ -1832,7 +1725,7 @@ static int file_exists_at(int dirfd, const char *name)
 /* "memory" among the words of a v2 group's cgroup.controllers. */
 static int has_memory_controller(struct cgfs *cg, int dirfd)
 {
-	ssize_t n = read_small(cg, dirfd, "cgroup.controllers");
+	ssize_t n = cgfs_read_small(cg, dirfd, "cgroup.controllers");
 	const char *p, *end;
 
 	if (n < 0)
@@ -1882,81 +1775,6 @@ static int detect_version(struct cgfs *cg, const char *dir, char *err,
 	return r;
 }
 
-/* Reads "MONO WALL" lines of a series' timestamps file. */
-static int load_series(struct cgfs *cg, const char *path, char *err,
-		       size_t errlen)
-{
-	struct stat st;
-	char msg[256];
-	ssize_t n;
-	int fd, r;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0) {
-		r = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-r));
-		return r;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		snprintf(err, errlen, "%s: not a regular file", path);
-		return -EINVAL;
-	}
-	/* A recording of a few days at one sample a second fits. */
-	n = read_whole(cg, fd);
-	close(fd);
-	if (n < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror((int)-n));
-		return (int)n;
-	}
-	r = parse_timestamps(cg->buf, (size_t)n, &cg->mono, &cg->wall,
-			     &cg->slot, &cg->nsamples, msg, sizeof(msg));
-	if (r < 0)
-		snprintf(err, errlen, "%s: %s", path, msg);
-	return r;
-}
-
-static int normalise_start(const char *in, char **ret);
-
-/* A recording's DIR/info: the mode and root of the host it was made on,
- * shown on replay as they were shown live, and the group the recording
- * started at, where replay starts unless a CGROUP was given (ret_start,
- * NULL when the info has none). */
-static void read_info(struct cgfs *cg, char **ret_start)
-{
-	char path[PATH_MAX + 8], line[PATH_MAX + 8];
-	struct stat st;
-	FILE *f;
-	int fd;
-
-	*ret_start = NULL;
-
-	/* Only a regular file: O_NONBLOCK, so that a FIFO does not wait
-	 * for a writer; a few lines, so that a device does not go on. */
-	snprintf(path, sizeof(path), "%s/info", cg->root);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    !(f = fdopen(fd, "r"))) {
-		close(fd);
-		return;
-	}
-	for (int i = 0; i < 64 && fgets(line, sizeof(line), f); i++) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "mode ", 5) && !cg->shown_mode &&
-		    (!strcmp(line + 5, "v1") || !strcmp(line + 5, "v2") ||
-		     !strcmp(line + 5, "hybrid")))
-			cg->shown_mode = strdup(line + 5);
-		else if (!strncmp(line, "root ", 5) && !cg->shown_root)
-			cg->shown_root = strdup(line + 5);
-		else if (!strncmp(line, "start /", 7) && !*ret_start &&
-			 normalise_start(line + 6, ret_start) < 0)
-			*ret_start = NULL;
-	}
-	fclose(f);
-}
-
 /*
  * The memory hierarchy of the live host.  libcgroup reads /proc/cgroups
  * and /proc/mounts; where it cannot initialise (no /proc/cgroups, an odd
@@ -1993,13 +1811,13 @@ static char *find_live_root(void)
 
 				if (fgets(words, sizeof(words), c) &&
 				    strstr(words, "memory"))
-					mnt = strdup(point);
+					mnt = xstrdup(point);
 				fclose(c);
 			}
 		} else if (strcmp(fstype, "cgroup") == 0) {
 			for (char *o = strtok(opts, ","); o; o = strtok(NULL, ","))
 				if (strcmp(o, "memory") == 0)
-					mnt = strdup(point);
+					mnt = xstrdup(point);
 		}
 	}
 	fclose(f);
@@ -2020,12 +1838,10 @@ static const char *live_mode(const char *mnt)
 }
 
 /* "/a//b/" -> "a/b"; refuses ".." and "." components. */
-static int normalise_start(const char *in, char **ret)
+int cgfs_normalise(const char *in, char **ret)
 {
-	char *out = malloc(strlen(in) + 1), *o = out;
+	char *out = xmalloc(strlen(in) + 1), *o = out;
 
-	if (!out)
-		return -ENOMEM;
 	while (*in) {
 		size_t l;
 
@@ -2052,22 +1868,16 @@ static int normalise_start(const char *in, char **ret)
 int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	      char *err, size_t errlen)
 {
-	struct cgfs *cg = calloc(1, sizeof(*cg));
+	struct cgfs *cg = xcalloc(1, sizeof(*cg));
 	char path[PATH_MAX], *start;
 	struct stat st;
 	int r;
 
-	if (!cg)
-		return -ENOMEM;
 	cg->bufcap = 65536;
-	cg->buf = malloc(cg->bufcap);
+	cg->buf = xmalloc(cg->bufcap);
 	cg->dentscap = 32768;
-	cg->dents = malloc(cg->dentscap);
-	if (!cg->buf || !cg->dents) {
-		cgfs_close(cg);
-		return -ENOMEM;
-	}
-	r = normalise_start(opts->start ? opts->start : "", &cg->start);
+	cg->dents = xmalloc(cg->dentscap);
+	r = cgfs_normalise(opts->start ? opts->start : "", &cg->start);
 	if (r < 0) {
 		snprintf(err, errlen, "%s: not a cgroup path (no '.' or '..' "
 			 "components)", opts->start);
@@ -2075,20 +1885,16 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		return r;
 	}
 	if (opts->root) {
-		cg->root = strdup(opts->root);
-		if (!cg->root) {
-			cgfs_close(cg);
-			return -ENOMEM;
-		}
+		cg->root = xstrdup(opts->root);
 		snprintf(path, sizeof(path), "%s/timestamps", opts->root);
 		if (stat(path, &st) == 0) {
 			cg->series = 1;
-			r = load_series(cg, path, err, errlen);
+			r = cgfs_load_series(cg, path, err, errlen);
 			if (r < 0) {
 				cgfs_close(cg);
 				return r;
 			}
-			read_info(cg, &start);
+			cgfs_read_info(cg, &start);
 			if (start && !opts->start) {
 				free(cg->start);
 				cg->start = start;
@@ -2101,7 +1907,6 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 			snprintf(path, sizeof(path), "%s", opts->root);
 		}
 	} else {
-		cg->live = 1;
 		cg->root = find_live_root();
 		if (!cg->root) {
 			snprintf(err, errlen, "no memory cgroup hierarchy found "
@@ -2117,9 +1922,17 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		cgfs_close(cg);
 		return r;
 	}
-	cg->mode = cg->live ? live_mode(cg->root) :
+	/* Hybrid is a property of the host: only its own hierarchy (no
+	 * --root) can be one. */
+	cg->mode = !opts->root ? live_mode(cg->root) :
 		(cg->version == 2 ? "v2" : "v1");
-	cg->file = cg->version == 2 ? v2_file : v1_file;
+	cg->rows = cg->version == 2 ? v2_rows : v1_rows;
+	cg->nrows = cg->version == 2 ? NROWS(v2_rows) : NROWS(v1_rows);
+	for (size_t i = 0; i < cg->nrows; i++) {
+		cg->file[cg->rows[i].cf] = cg->rows[i].name;
+		if (cg->rows[i].may_max)
+			cg->may_max |= CFBIT(cg->rows[i].cf);
+	}
 	cg->need = cg->version == 2 ? v2_need : v1_need;
 	cg->stat_keys = cg->version == 2 ? v2_stat_keys : v1_stat_keys;
 	if (*cg->start) {
@@ -2180,6 +1993,7 @@ void cgfs_close(struct cgfs *cg)
 	gh_sweep(cg, 1);
 	free(cg->gh);
 	record_close(cg->rec);
+	free(cg->cur_path);
 	free(cg->slot);
 	free(cg->shown_mode);
 	free(cg->shown_root);
@@ -2212,7 +2026,7 @@ static const char *const v2_detail[] = {
 };
 
 /* Opens the directory of a shown path in the current sample. */
-static int open_group(struct cgfs *cg, const char *path)
+int cgfs_open_group(struct cgfs *cg, const char *path)
 {
 	char dir[PATH_MAX];
 	int rootfd, fd;
@@ -2237,13 +2051,13 @@ static int open_group(struct cgfs *cg, const char *path)
 int cgfs_detail(struct cgfs *cg, const char *path, struct cg_detail *ret)
 {
 	const char *const *names = cg->version == 2 ? v2_detail : v1_detail;
-	int fd = open_group(cg, path);
+	int fd = cgfs_open_group(cg, path);
 
 	memset(ret, 0, sizeof(*ret));
 	if (fd < 0)
 		return fd;
 	for (size_t i = 0; names[i] && ret->n < DETAIL_MAX_FILES; i++) {
-		ssize_t n = read_small(cg, fd, names[i]);
+		ssize_t n = cgfs_read_small(cg, fd, names[i]);
 
 		if (n == -ENOENT)
 			continue;	/* this kernel or group lacks it */
@@ -2251,19 +2065,22 @@ int cgfs_detail(struct cgfs *cg, const char *path, struct cg_detail *ret)
 		if (n < 0) {
 			ret->file[ret->n].err = (int)-n;
 		} else {
-			char *t = malloc((size_t)n + 1);
-
-			if (!t) {
-				ret->file[ret->n].err = ENOMEM;
-			} else {
-				memcpy(t, cg->buf, (size_t)n);
-				t[n] = '\0';
-				ret->file[ret->n].text = t;
-			}
+			ret->file[ret->n].text = xstrndup(cg->buf, (size_t)n);
 		}
 		ret->n++;
 	}
 	close(fd);
+	return 0;
+}
+
+int cgfs_field_may_be_max(enum field f)
+{
+	for (size_t i = 0; i < NROWS(v1_rows); i++)
+		if (v1_rows[i].field == (int)f && v1_rows[i].may_max)
+			return 1;
+	for (size_t i = 0; i < NROWS(v2_rows); i++)
+		if (v2_rows[i].field == (int)f && v2_rows[i].may_max)
+			return 1;
 	return 0;
 }
 
@@ -2299,14 +2116,14 @@ void cgfs_detail_free(struct cg_detail *d)
 
 int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids, size_t *ret_n)
 {
-	int fd = open_group(cg, path), *pids = NULL;
+	int fd = cgfs_open_group(cg, path), *pids = NULL;
 	size_t n = 0, cap = 0;
 	ssize_t len;
 	const char *p, *end;
 
 	if (fd < 0)
 		return fd;
-	len = read_small(cg, fd, cg->file[CF_PROCS]);
+	len = cgfs_read_small(cg, fd, cg->file[CF_PROCS]);
 	close(fd);
 	if (len < 0)
 		return (int)len;
@@ -2337,163 +2154,3 @@ int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids, size_t *ret_n)
 	return 0;
 }
 
-void cgfs_set_readonly(struct cgfs *cg)
-{
-	cg->readonly = 1;
-}
-
-int cgfs_readonly(const struct cgfs *cg)
-{
-	return cg->readonly;
-}
-
-/*
- * Opens the group for a change: the path must be clean ("/a/b", no "." or
- * ".." components), every component is opened without following links,
- * and a recorded series is never written.
- */
-static int open_group_rw(struct cgfs *cg, const char *path)
-{
-	char *clean;
-	int r;
-
-	if (cg->series)
-		return -EROFS;
-	r = normalise_start(path, &clean);
-	if (r < 0)
-		return r;
-	free(clean);
-	return open_group(cg, path);
-}
-
-/* Control file names come from memcgtop's own tables, never from input;
- * still, refuse anything that is not a plain name. */
-static int plain_name(const char *file)
-{
-	return file[0] && file[0] != '.' && !strchr(file, '/');
-}
-
-int cgfs_read_knob(struct cgfs *cg, const char *path, const char *file,
-		   char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	if (!plain_name(file))
-		return -EINVAL;
-	fd = open_group(cg, path);
-	if (fd < 0)
-		return fd;
-	n = read_small(cg, fd, file);
-	close(fd);
-	if (n < 0)
-		return (int)n;
-	while (n > 0 && (cg->buf[n - 1] == '\n' || cg->buf[n - 1] == ' '))
-		n--;
-	snprintf(buf, len, "%.*s", (int)n, cg->buf);
-	return 0;
-}
-
-int cgfs_group_exists(struct cgfs *cg, const char *path)
-{
-	char *clean;
-	int fd;
-
-	if (normalise_start(path, &clean) < 0)
-		return 0;
-	free(clean);
-	fd = open_group(cg, path);
-	if (fd < 0)
-		return 0;
-	close(fd);
-	return 1;
-}
-
-int cgfs_can_write(struct cgfs *cg, const char *path, const char *file)
-{
-	int fd, r = 0;
-
-	if (cg->readonly)
-		return -EPERM;
-	if (!plain_name(file))
-		return -EINVAL;
-	fd = open_group_rw(cg, path);
-	if (fd < 0)
-		return fd;
-	if (faccessat(fd, file, W_OK, AT_EACCESS | AT_SYMLINK_NOFOLLOW) < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
-int cgfs_write(struct cgfs *cg, const char *path, const char *file,
-	       const char *value)
-{
-	char line[256];
-	size_t len;
-	ssize_t n;
-	int dfd, fd, r = 0;
-
-	if (cg->readonly)
-		return -EPERM;
-	if (!plain_name(file))
-		return -EINVAL;
-	/* As echo(1) writes it; the kernel takes it with its newline. */
-	len = (size_t)snprintf(line, sizeof(line), "%s\n", value);
-	if (len >= sizeof(line) || strchr(value, '\n'))
-		return -EINVAL;
-	dfd = open_group_rw(cg, path);
-	if (dfd < 0)
-		return dfd;
-	/* No O_CREAT: only a file the kernel (or the fixture) has.  O_TRUNC
-	 * is what a shell redirection does; cgroupfs ignores it, a fixture's
-	 * plain file needs it. */
-	fd = openat(dfd, file, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC |
-		    O_NONBLOCK);
-	close(dfd);
-	if (fd < 0)
-		return -errno;
-	/* cgroupfs takes the whole value in one write() and answers it with
-	 * the result of applying it. */
-	do {
-		n = write(fd, line, len);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		r = -errno;
-	else if ((size_t)n != len)
-		r = -EIO;
-	if (close(fd) < 0 && r == 0 && errno != EINTR)
-		r = -errno;
-	return r;
-}
-
-/*
- * flock(2) on the group's directory: every memcgtop takes it around the
- * read, compute, write and read-back of a change, so relative changes of
- * the same group in parallel runs add up.  Advisory: other tools writing
- * the files do not take it.
- */
-int cgfs_lock_group(struct cgfs *cg, const char *path, int *ret_fd)
-{
-	int fd, r;
-
-	fd = open_group_rw(cg, path);
-	if (fd < 0)
-		return fd;
-	do {
-		r = flock(fd, LOCK_EX);
-	} while (r < 0 && errno == EINTR);
-	if (r < 0) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
-	*ret_fd = fd;
-	return 0;
-}
-
-void cgfs_unlock_group(int fd)
-{
-	if (fd >= 0)
-		close(fd);
-}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgfs.h"
 #include "columns.h"
 #include "xalloc.h"
 #include "fmt.h"
@@ -238,12 +239,6 @@ size_t col_index(const struct column *c)
 	return (size_t)(c - columns);
 }
 
-static int is_limit(enum field f)
-{
-	return f == F_LIMIT || f == F_HIGH || f == F_LOW || f == F_MIN ||
-		f == F_SOFT || f == F_SWAP_LIMIT;
-}
-
 struct cval col_value(const struct column *c, const struct mgroup *g)
 {
 	struct cval v = { CV_NA, 0, 0 };
@@ -297,7 +292,7 @@ struct cval col_value(const struct column *c, const struct mgroup *g)
 	v.u = g->cur.v[c->field];
 	/* Only a limit or protection can be "max"; elsewhere 2^64-1 is a
 	 * number like any other. */
-	v.kind = v.u == VAL_MAX && is_limit((enum field)c->field) ? CV_MAX :
+	v.kind = v.u == VAL_MAX && cgfs_field_may_be_max((enum field)c->field) ? CV_MAX :
 		CV_NUM;
 	return v;
 }

@@ -304,6 +304,14 @@ int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 		long sl = (long)n;
 
 		lineno++;
+		/* The recorder ends every line; a last line without its
+		 * newline, after others that have one, was cut off (a copy
+		 * that stopped short).  A one-line file may lack it. */
+		if (!nl && lineno > 1) {
+			snprintf(err, errlen, "line %u: truncated (no newline "
+				 "at its end)", lineno);
+			goto fail;
+		}
 		if (ll >= sizeof(line) || memchr(p, '\0', ll)) {
 			snprintf(err, errlen, "line %u: malformed line", lineno);
 			goto fail;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "record.h"
+#include "xalloc.h"
 
 /* The first line of DIR/info: what tells a folder memcgtop recorded into
  * from one that merely looks like it. */
@@ -101,16 +102,8 @@ static int rm_tree(int parent, const char *name)
 				continue;	/* not a folder: could not go */
 			if (depth == cap) {
 				size_t nc = cap ? cap * 2 : 16;
-				struct rm_level *nl = realloc(lv, nc *
-							      sizeof(*nl));
 
-				if (!nl) {
-					close(sub);
-					closedir(d);
-					r = -ENOMEM;
-					goto out;
-				}
-				lv = nl;
+				lv = xreallocarray(lv, nc, sizeof(*lv));
 				cap = nc;
 			}
 			if (fstat(dirfd(d), &st) < 0) {
@@ -296,9 +289,7 @@ static int on_cgroupfs(const char *path)
 	if (statfs(path, &sf) == 0)
 		return sf.f_type == CGROUP_SUPER_MAGIC ||
 		       sf.f_type == CGROUP2_SUPER_MAGIC;
-	parent = strdup(path);
-	if (!parent)
-		return 0;
+	parent = xstrdup(path);
 	/* "a/b/" and "a/b" both live in "a". */
 	for (size_t l = strlen(parent); l > 1 && parent[l - 1] == '/'; l--)
 		parent[l - 1] = '\0';
@@ -328,21 +319,17 @@ int record_open(const char *dir, long max, const char *mode,
 		const char *root, const char *start, struct recorder **ret,
 		char *err, size_t errlen)
 {
-	struct recorder *r = calloc(1, sizeof(*r));
+	struct recorder *r = xcalloc(1, sizeof(*r));
 	struct statfs sf;
 	long top = -1;
 
-	if (!r)
-		return -ENOMEM;
 	r->dirfd = r->procfd = r->samplefd = r->procsamplefd = -1;
 	r->lockfd = r->lastfd = -1;
 	r->max = max;
-	r->dir = strdup(dir);
-	r->mode = strdup(mode);
-	r->root = strdup(root);
-	r->start = strdup(start);
-	if (!r->dir || !r->mode || !r->root || !r->start)
-		return refuse(r, ENOMEM, err, errlen, dir, "");
+	r->dir = xstrdup(dir);
+	r->mode = xstrdup(mode);
+	r->root = xstrdup(root);
+	r->start = xstrdup(start);
 	if (on_cgroupfs(dir)) {
 		snprintf(err, errlen, "--record %s: inside a cgroup file "
 			 "system (a folder made there is a cgroup)", dir);
@@ -480,25 +467,13 @@ int record_begin(struct recorder *r)
 /* Remembers path as written to in this sample. */
 static void note_path(struct recorder *r, const char *path)
 {
-	char *p;
-
 	if (r->npaths == r->cappaths) {
 		size_t nc = r->cappaths ? r->cappaths * 2 : 64;
-		char **np = realloc(r->paths, nc * sizeof(*np));
 
-		if (!np) {
-			fail(r, ENOMEM, path);
-			return;
-		}
-		r->paths = np;
+		r->paths = xreallocarray(r->paths, nc, sizeof(*r->paths));
 		r->cappaths = nc;
 	}
-	p = strdup(path);
-	if (!p) {
-		fail(r, ENOMEM, path);
-		return;
-	}
-	r->paths[r->npaths++] = p;
+	r->paths[r->npaths++] = xstrdup(path);
 }
 
 /* The folder of a group in the slot, made as needed: "/a/b" -> a/b. */
@@ -678,7 +653,14 @@ void record_proc(struct recorder *r, const char *name, const void *buf,
 	write_at(r, r->procsamplefd, name, buf, len);
 }
 
-/* timestamps, rewritten whole and renamed into place. */
+/*
+ * timestamps, rewritten whole and renamed into place: a replay started
+ * meanwhile reads the old file or the new one, never half.  Not
+ * atomic_replace(): its fsync would add two disk flushes to every sample
+ * (this file and proc's), up to 20 a second, and buy nothing, as the
+ * sample's own files are not flushed either; after a crash the file
+ * system's order of rename and data is what there is.
+ */
 static int write_stamps(struct recorder *r, int dirfd)
 {
 	char tmp[] = "timestamps.tmp";
@@ -739,13 +721,7 @@ int record_end(struct recorder *r, double mono, int64_t wall, char *err,
 
 	if (r->nstamps == r->capstamps) {
 		size_t nc = r->capstamps ? r->capstamps * 2 : 64;
-		struct stamp *ns = realloc(r->stamps, nc * sizeof(*ns));
-
-		if (!ns) {
-			snprintf(err, errlen, "--record: %s", strerror(ENOMEM));
-			return -ENOMEM;
-		}
-		r->stamps = ns;
+		r->stamps = xreallocarray(r->stamps, nc, sizeof(*r->stamps));
 		r->capstamps = nc;
 	}
 	if (r->max > 0 && r->nstamps == (size_t)r->max) {

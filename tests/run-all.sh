@@ -51,6 +51,8 @@ suite "golden output" tests/golden/run.sh
 suite "golden output (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/golden/run.sh
 suite "fixture columns" tests/fixture-columns.sh
 suite "fixture columns (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/fixture-columns.sh
+suite "replay of 100,001 samples, malformed timestamps" tests/replay-long.sh
+suite "replay of 100,001 samples (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/replay-long.sh
 suite "interactive screen (tmux)" tests/tui/run.sh
 suite "interactive screen (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/run.sh
 suite "blank reasons (tmux)" tests/tui/blanks.sh

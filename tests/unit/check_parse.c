@@ -230,6 +230,10 @@ START_TEST(timestamps)
 	free(m);
 	free(w);
 	free(sl);
+	/* After lines that end, one that does not was cut off. */
+	ck_assert_int_eq(parse_timestamps(S("5 1 0\n6 17"), &m, &w, &sl, &n,
+					  err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "line 2: truncated (no newline at its end)");
 	ck_assert_int_eq(parse_timestamps(S("2\n1\n"), &m, &w, &sl, &n, err,
 					  sizeof(err)), -EINVAL);
 	ck_assert_str_eq(err, "line 2: expected a monotonic time in seconds, "

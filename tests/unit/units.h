@@ -13,5 +13,8 @@ Suite *columns_suite(void);
 Suite *config_suite(void);
 Suite *knob_suite(void);
 Suite *theme_suite(void);
+Suite *cgfs_suite(void);
+Suite *sysinfo_suite(void);
+Suite *edit_suite(void);
 
 #endif

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cgfs_int.h - what the parts of the cgfs source share (not for other
+ * modules, which see cgfs.h only).
+ *
+ * src/cgfs.c       finding the hierarchy, the walk and the reads (the live
+ *                  files source), the recorder fed by them, detail, pids;
+ * src/cgfs_replay.c  a recorded series: its timestamps, info and seeking;
+ * src/cgfs_knobs.c the knobs of one group: read, checked, the one write,
+ *                  the lock.
+ */
+#ifndef MEMCGTOP_CGFS_INT_H
+#define MEMCGTOP_CGFS_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cgfs.h"
+
+/* The control files a group may be asked for. */
+enum cgfile {
+	CF_USAGE,
+	CF_LIMIT,
+	CF_HIGH,
+	CF_LOW,
+	CF_MIN,
+	CF_SOFT,
+	CF_MEMSW,
+	CF_SWAPCUR,
+	CF_SWAPMAX,
+	CF_SWAPPINESS,
+	CF_KMEM,
+	CF_STAT,
+	CF_EVENTS,
+	CF_OOMCTL,
+	CF_FAILCNT,
+	CF_PRESSURE,
+	CF_PROCS,
+	CF_PEAK,
+	CF_SWAPPEAK,
+	CF_EVENTS_LOCAL,
+	CF_SWAPEVENTS,
+	CF_ZSWAP,
+	CF_CGSTAT,
+	CF_NUMA,
+	CF_NR
+};
+
+#define CFBIT(f) (1u << (f))
+
+struct keymap;
+struct cf_row;
+struct recorder;
+struct sysinfo_src;
+
+/*
+ * What is kept of a group across refreshes of a live hierarchy: its
+ * directory descriptor, through which its files are opened without a path
+ * lookup, and its last listing (see walk()).  Control file descriptors are
+ * not kept: pread on a kept one saves about 1 us a read (measured on 6.18,
+ * 8,192 groups) but pins the kernel's read buffer, about 4.4 KiB a
+ * descriptor charged to our memory cgroup; a directory costs a struct file.
+ */
+struct gh {
+	char *path;
+	size_t len;
+	struct gh *next;	/* hash chain */
+	unsigned gen;		/* the refresh that last walked it */
+	int dirfd;		/* -1: not kept */
+	dev_t dev;		/* and what it is */
+	ino_t ino;
+	/* The subgroup names of its last listing (NUL-separated) and how
+	 * many subdirectories that listing saw, or nsub -1. */
+	char *sub;
+	size_t sublen;
+	long nsub;
+};
+
+struct cgfs {
+	int version;
+	const char *mode;
+	char *root;		/* hierarchy root (series: the series folder) */
+	char *start;		/* "" for the root, else "a/b" */
+	int readonly;
+	/* a recorded series */
+	int series;
+	size_t nsamples, next;
+	double *mono;
+	int64_t *wall;
+	long *slot;		/* each sample's folder */
+	char *shown_mode, *shown_root;	/* a recording's DIR/info */
+	struct recorder *rec;	/* --record */
+	int proc_given;		/* --proc */
+	/* The group whose files are read, for the recorder: a copy, as a
+	 * snapshot's path arena moves when a group is added; cur_len 0:
+	 * none (what is read is not the sample's). */
+	char *cur_path;
+	size_t cur_len, cur_cap;
+	struct sysinfo_src *sys;
+	char *buf;
+	size_t bufcap;
+	char *dents;
+	size_t dentscap;
+	const struct keymap *stat_keys;
+	const struct cf_row *rows;	/* this version's control files */
+	size_t nrows;
+	const char *file[CF_NR];	/* their names by cgfile; NULL: none */
+	unsigned may_max;		/* CFBIT of the files that may say max */
+	const unsigned *need;
+	/* kept descriptors (not for series: every sample is a new tree) */
+	struct gh **gh;
+	size_t gh_cap, gh_n;
+	unsigned gen;
+	long fd_budget;		/* directory descriptors we may keep */
+	long fd_dirs;		/* kept now */
+	int stale;		/* read_group met a removed group */
+	/* The tree is a mounted cgroup filesystem (kernfs), so its pids
+	 * are this host's: what cgfs_is_live() answers.  Its link counts
+	 * are then trusted to tell a changed listing (see walk_begin). */
+	int kernfs;
+	unsigned long listings;	/* directory listings made (list_sub) */
+	/* This refresh's memory.numa_stat texts, NUL-separated. */
+	char *numa;
+	size_t numa_len, numa_cap;
+};
+
+/* "/a//b/" -> "a/b" (malloc'd); -EINVAL for "." and ".." components. */
+int cgfs_normalise(const char *in, char **ret);
+/* Opens the directory of a shown path ("/a/b") in the current sample:
+ * the fd or -errno. */
+int cgfs_open_group(struct cgfs *cg, const char *path);
+/* Reads a whole small file of a group's directory into cg->buf: its
+ * length or -errno. */
+ssize_t cgfs_read_small(struct cgfs *cg, int dirfd, const char *name);
+/* A series' DIR/timestamps and DIR/info (cgfs_replay.c). */
+int cgfs_load_series(struct cgfs *cg, const char *path, char *err,
+		     size_t errlen);
+void cgfs_read_info(struct cgfs *cg, char **ret_start);
+
+#endif

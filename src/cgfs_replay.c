@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cgfs_replay.c - the replay source: a recorded series (see record.h and
+ * the man page's SERIES), its timestamps and info, and where it is.  The
+ * samples themselves are read by the walk of cgfs.c, each from its slot
+ * folder. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgfs.h"
+#include "cgfs_int.h"
+#include "parse.h"
+#include "xalloc.h"
+
+int cgfs_is_series(const struct cgfs *cg)
+{
+	return cg->series;
+}
+
+size_t cgfs_position(const struct cgfs *cg, size_t *ret_count)
+{
+	*ret_count = cg->series ? cg->nsamples : 0;
+	return cg->series && cg->next ? cg->next - 1 : 0;
+}
+
+void cgfs_seek(struct cgfs *cg, size_t index)
+{
+	if (cg->series)
+		cg->next = index < cg->nsamples ? index : cg->nsamples - 1;
+}
+
+void cgfs_reread(struct cgfs *cg)
+{
+	if (cg->series && cg->next > 0)
+		cg->next--;
+}
+
+/*
+ * Reads the "MONO WALL SLOT" lines of a series' timestamps file (see
+ * record.h), whole: no size cap, so that a week at one sample a second
+ * (604,800 lines, about 17 MiB) replays to its last sample.  A line that
+ * does not parse is an error naming the file and the line.
+ */
+int cgfs_load_series(struct cgfs *cg, const char *path, char *err,
+		     size_t errlen)
+{
+	struct stat st;
+	char msg[256];
+	char *text = NULL;
+	size_t len = 0, cap;
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0) {
+		r = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		return r;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "%s: not a regular file", path);
+		return -EINVAL;
+	}
+	/* Sized by fstat, one byte more so that the end is seen in one read;
+	 * a file that grew meanwhile (a recording going on) grows the
+	 * buffer. */
+	cap = (size_t)st.st_size + 1;
+	text = xmalloc(cap);
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			text = xreallocarray(text, cap, 2);
+			cap *= 2;
+		}
+		n = read(fd, text + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			close(fd);
+			free(text);
+			snprintf(err, errlen, "%s: %s", path, strerror(-r));
+			return r;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	r = parse_timestamps(text, len, &cg->mono, &cg->wall, &cg->slot,
+			     &cg->nsamples, msg, sizeof(msg));
+	free(text);
+	if (r < 0)
+		snprintf(err, errlen, "%s: %s", path, msg);
+	return r;
+}
+
+/* A recording's DIR/info: the mode and root of the host it was made on,
+ * shown on replay as they were shown live, and the group the recording
+ * started at, where replay starts unless a CGROUP was given (ret_start,
+ * NULL when the info has none). */
+void cgfs_read_info(struct cgfs *cg, char **ret_start)
+{
+	char path[PATH_MAX + 8], line[PATH_MAX + 8];
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	*ret_start = NULL;
+
+	/* Only a regular file: O_NONBLOCK, so that a FIFO does not wait
+	 * for a writer; a few lines, so that a device does not go on. */
+	snprintf(path, sizeof(path), "%s/info", cg->root);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return;
+	}
+	for (int i = 0; i < 64 && fgets(line, sizeof(line), f); i++) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "mode ", 5) && !cg->shown_mode &&
+		    (!strcmp(line + 5, "v1") || !strcmp(line + 5, "v2") ||
+		     !strcmp(line + 5, "hybrid")))
+			cg->shown_mode = xstrdup(line + 5);
+		else if (!strncmp(line, "root ", 5) && !cg->shown_root)
+			cg->shown_root = xstrdup(line + 5);
+		else if (!strncmp(line, "start /", 7) && !*ret_start &&
+			 cgfs_normalise(line + 6, ret_start) < 0)
+			*ret_start = NULL;
+	}
+	fclose(f);
+}

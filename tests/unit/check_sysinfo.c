@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests: the system figures from a --proc DIR, plain and a series. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sysinfo.h"
+#include "units.h"
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static void rmtree(const char *dir)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static int has(const struct sysinfo *s, enum sysfield f)
+{
+	return (s->valid & FBIT(f)) != 0;
+}
+
+/* The fixtures' proc series: sample 1 of edge-v2 (see
+ * tests/fixtures/README.md). */
+START_TEST(series)
+{
+	struct sysinfo_src *src = NULL;
+	struct sysinfo s;
+
+	ck_assert_int_eq(sysinfo_open("tests/fixtures/edge-v2/proc", &src), 0);
+	sysinfo_read(src, 1, &s);
+	ck_assert_uint_eq(s.v[S_MEM_TOTAL], 16ull << 30);
+	ck_assert_uint_eq(s.v[S_MEM_AVAILABLE], (12ull << 30) - (256ull << 20));
+	ck_assert_uint_eq(s.v[S_SWAP_TOTAL], 4ull << 30);
+	ck_assert_uint_eq(s.v[S_SWAP_FREE], 3ull << 30);
+	ck_assert_uint_eq(s.v[S_PSI_SOME10], 450);
+	ck_assert_uint_eq(s.v[S_PSI_FULL10], 225);
+	ck_assert(has(&s, S_PGSCAN) && has(&s, S_PGSTEAL));
+	/* No lru_gen asked: not read. */
+	ck_assert(!has(&s, S_LRU_GEN));
+	sysinfo_close(src);
+}
+END_TEST
+
+/* A plain DIR: its files; anon + file against kswapd + direct. */
+START_TEST(plain)
+{
+	char dir[] = "/tmp/memcgtop-proc-XXXXXX", sub[4200];
+	struct sysinfo_src *src = NULL;
+	struct sysinfo s;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	put(dir, "meminfo", "MemTotal: 1000 kB\nMemFree: 1 kB\n"
+	    "MemAvailable: 600 kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n");
+	put(dir, "vmstat", "pgscan_kswapd 10\npgscan_direct 20\n"
+	    "pgsteal_kswapd 5\npgsteal_direct 6\n");
+	snprintf(sub, sizeof(sub), "%s/lru_gen", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	put(dir, "lru_gen/enabled", "0x0007\n");
+	ck_assert_int_eq(sysinfo_open(dir, &src), 0);
+	sysinfo_want_lru_gen(src, 1);
+	sysinfo_read(src, 0, &s);
+	ck_assert_uint_eq(s.v[S_MEM_TOTAL], 1024000);
+	ck_assert_uint_eq(s.v[S_MEM_AVAILABLE], 614400);
+	ck_assert(has(&s, S_SWAP_TOTAL) && s.v[S_SWAP_TOTAL] == 0);
+	/* Only kswapd + direct: their sums. */
+	ck_assert_uint_eq(s.v[S_PGSCAN], 30);
+	ck_assert_uint_eq(s.v[S_PGSTEAL], 11);
+	ck_assert_uint_eq(s.v[S_LRU_GEN], 7);
+	/* No pressure file: no PSI, nothing else lost. */
+	ck_assert(!has(&s, S_PSI_SOME10) && !has(&s, S_PSI_FULL10));
+	/* anon + file, where larger, win; a term out of range drops its
+	 * pair only. */
+	put(dir, "vmstat", "pgscan_kswapd 10\npgscan_direct 20\n"
+	    "pgsteal_kswapd 5\npgsteal_direct 6\npgscan_anon 40\n"
+	    "pgscan_file 50\npgsteal_anon 7\npgsteal_file 8\n");
+	sysinfo_read(src, 0, &s);
+	ck_assert_uint_eq(s.v[S_PGSCAN], 90);
+	ck_assert_uint_eq(s.v[S_PGSTEAL], 15);
+	put(dir, "vmstat", "pgscan_kswapd 10\npgscan_direct 20\n"
+	    "pgsteal_kswapd 5\npgsteal_direct 6\npgscan_anon 40\n"
+	    "pgscan_file 9223372036854771712\npgsteal_anon 7\n"
+	    "pgsteal_file 8\n");
+	sysinfo_read(src, 0, &s);
+	ck_assert_uint_eq(s.v[S_PGSCAN], 30);
+	ck_assert_uint_eq(s.v[S_PGSTEAL], 11);
+	put(dir, "lru_gen/enabled", "0x\n");
+	sysinfo_read(src, 0, &s);
+	ck_assert(!has(&s, S_LRU_GEN));
+	sysinfo_close(src);
+	rmtree(dir);
+}
+END_TEST
+
+Suite *sysinfo_suite(void)
+{
+	Suite *s = suite_create("sysinfo");
+	TCase *tc = tcase_create("procdir");
+
+	tcase_add_test(tc, series);
+	tcase_add_test(tc, plain);
+	suite_add_tcase(s, tc);
+	return s;
+}
