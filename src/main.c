@@ -1080,7 +1080,8 @@ int main(int argc, char **argv)
 
 	if (cgfs_open(&o.cg, &cg, err, sizeof(err)) < 0) {
 		fprintf(stderr, "memcgtop: %s\n", err);
-		return 1;
+		status = 1;
+		goto out;
 	}
 	if (o.readonly)
 		cgfs_set_readonly(cg);
@@ -1095,6 +1096,7 @@ int main(int argc, char **argv)
 	} else {
 		status = run_screen(&o, cg);
 	}
+out:
 	free(o.sets);
 	free(o.cols);
 	cgfs_close(cg);
