@@ -93,7 +93,7 @@ FORMAT=${FORMAT:-text}
 # The files memcgtop reads per group for that output on v1 (strace shows
 # them: strace -e trace=openat,pread64 memcgtop -b -F FORMAT ...).
 case $FORMAT in
-text) FLOOR_FILES=memory.usage_in_bytes,memory.limit_in_bytes,memory.soft_limit_in_bytes,memory.memsw.usage_in_bytes ;;
+text) FLOOR_FILES=memory.usage_in_bytes,memory.limit_in_bytes,memory.soft_limit_in_bytes,memory.memsw.usage_in_bytes,memory.failcnt ;;
 json) FLOOR_FILES=memory.usage_in_bytes,memory.limit_in_bytes,memory.soft_limit_in_bytes,memory.swappiness,memory.kmem.usage_in_bytes,memory.failcnt,memory.stat,memory.memsw.usage_in_bytes,memory.oom_control,cgroup.procs ;;
 *) die "FORMAT must be text or json" ;;
 esac
