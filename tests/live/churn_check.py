@@ -169,10 +169,10 @@ def batch_mode(tname, outf, errf, rcf, niter):
 # --- interactive screen --------------------------------------------------
 
 VAL = r"(?:max|-|[0-9]+(?:\.[0-9]+)?[KMGTPEk]?)"
-# "  %6s %6s %6s %6s %5s %6s %7s %7s " then the name (overview set)
-WIDTHS = [(2, 6), (9, 6), (16, 6), (23, 6), (30, 5), (36, 6), (43, 7),
-          (51, 7)]
-NAME_AT = 59
+# "  %6s %6s %6s %6s %5s %6s %7s " then the name (the v1 overview set:
+# usage, limit, soft, excess, use%, swap, failcnt/s)
+WIDTHS = [(2, 6), (9, 6), (16, 6), (23, 6), (30, 5), (36, 6), (43, 7)]
+NAME_AT = 51
 
 
 def row_problem(line, tname):

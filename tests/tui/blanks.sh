@@ -64,9 +64,10 @@ has() {
 }
 line() { printf '  %-24s %s' "$1" "$2"; }
 
-pane "$FIX/edge-broken" 0 /statdir
+# The LRU set (two Tabs): on v1 the overview reads no memory.stat.
+pane "$FIX/edge-broken" 2 /statdir
 has "$(line refault_file_per_s 'memory.stat is not readable: Is a directory')" "memory.stat a directory: not readable"
-pane "$FIX/edge-broken" 0 /nostat
+pane "$FIX/edge-broken" 2 /nostat
 has "$(line refault_file_per_s 'memory.stat is absent from this copy')" "no memory.stat: absent"
 pane "$FIX/edge-broken" 0 /emptylimit
 has "$(line limit 'memory.limit_in_bytes has no value for it: the collector cannot give it')" "empty limit file: no value"
