@@ -15,7 +15,10 @@
  * a group's detail and pids (cgfs_detail, cgfs_pids: asked when a pane
  * opens, the selection changes or a refresh comes), and the knobs
  * (cgfs_read_knob; cgfs_write, the only write, under cgfs_lock_group).
- * Two sources sit behind it today, chosen by cgfs_open:
+ * Two sources sit behind it today, chosen by cgfs_open; the cgfs_*
+ * functions are the same for both and ask the source's ops (source.h:
+ * cgfs_live_ops, cgfs_replay_ops) for what differs, which sample's tree
+ * is read, its times and its system figures:
  *  - the live files: the walk of a mounted hierarchy or a copy below
  *    --root, which reads per group the control files of its version's
  *    table (v1_rows, v2_rows in cgfs.c: file, field, may it say max);

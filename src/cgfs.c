@@ -848,7 +848,7 @@ static struct gh *gh_get(struct cgfs *cg, const char *path, size_t len)
 	struct gh *h;
 	size_t b;
 
-	if (cg->series || cg->fd_budget <= 0)
+	if (cg->src->fresh_tree || cg->fd_budget <= 0)
 		return NULL;
 	if (cg->gh_n >= cg->gh_cap && gh_grow(cg) < 0)
 		return NULL;
@@ -915,7 +915,7 @@ static uint64_t dir_ino(const struct cgfs *cg, int fd, const struct gh *h,
 {
 	struct stat st;
 
-	if (cg->series)
+	if (cg->src->fresh_tree)
 		return 0;
 	if (kept && h)
 		return (uint64_t)h->ino;
@@ -1529,6 +1529,36 @@ static void clamp_swap(struct snapshot *snap)
 	}
 }
 
+/* The live files: the one tree, read now. */
+static int live_begin(struct cgfs *cg, size_t index, char *dir,
+		      size_t dirlen, struct snapshot *snap)
+{
+	(void)index;
+	snprintf(dir, dirlen, "%s", cg->root);
+	snap->mono = clock_mono();
+	snap->wall = (int64_t)time(NULL);
+	return 0;
+}
+
+static void live_tree(const struct cgfs *cg, char *dir, size_t dirlen)
+{
+	snprintf(dir, dirlen, "%s", cg->root);
+}
+
+static size_t live_sys_slot(const struct cgfs *cg, size_t index)
+{
+	(void)cg;
+	(void)index;
+	return 0;
+}
+
+const struct source_ops cgfs_live_ops = {
+	.fresh_tree = 0,
+	.begin = live_begin,
+	.tree = live_tree,
+	.sys_slot = live_sys_slot,
+};
+
 /* Tells the recorder which groups the sample kept: one read but then left
  * out (gone meanwhile) must not come back on replay. */
 static void record_kept(struct cgfs *cg, const struct snapshot *snap)
@@ -1553,17 +1583,9 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	int rootfd, fd, depth = 0, r, kept = 0, have_st = 0;
 	size_t sample = cg->next;
 
-	if (cg->series) {
-		if (sample >= cg->nsamples)
-			return -ENODATA;
-		snprintf(dir, sizeof(dir), "%s/%ld", cg->root, cg->slot[sample]);
-		snap->mono = cg->mono[sample];
-		snap->wall = cg->wall[sample];
-	} else {
-		snprintf(dir, sizeof(dir), "%s", cg->root);
-		snap->mono = clock_mono();
-		snap->wall = (int64_t)time(NULL);
-	}
+	r = cg->src->begin(cg, sample, dir, sizeof(dir), snap);
+	if (r < 0)
+		return r;
 	cg->next++;
 	cg->numa_len = 0;
 	snap->n = 0;
@@ -1669,8 +1691,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	snap->numa_text = cg->numa;
 	/* Only scan_prio asks for the own LRU lists. */
 	sysinfo_want_lru_gen(cg->sys, (fields & FBIT(F_OWN_INACTIVE_FILE)) != 0);
-	sysinfo_read(cg->sys, cg->series ? (size_t)cg->slot[sample] : 0,
-		     &snap->sys);
+	sysinfo_read(cg->sys, cg->src->sys_slot(cg, sample), &snap->sys);
 	clamp_swap(snap);
 	if (cg->rec) {
 		r = record_end(cg->rec, snap->mono, snap->wall, err, errlen);
@@ -1873,6 +1894,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	struct stat st;
 	int r;
 
+	cg->src = &cgfs_live_ops;
 	cg->bufcap = 65536;
 	cg->buf = xmalloc(cg->bufcap);
 	cg->dentscap = 32768;
@@ -1889,6 +1911,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		snprintf(path, sizeof(path), "%s/timestamps", opts->root);
 		if (stat(path, &st) == 0) {
 			cg->series = 1;
+			cg->src = &cgfs_replay_ops;
 			r = cgfs_load_series(cg, path, err, errlen);
 			if (r < 0) {
 				cgfs_close(cg);
@@ -2031,11 +2054,7 @@ int cgfs_open_group(struct cgfs *cg, const char *path)
 	char dir[PATH_MAX];
 	int rootfd, fd;
 
-	if (cg->series)
-		snprintf(dir, sizeof(dir), "%s/%ld", cg->root,
-			 cg->slot[cg->next ? cg->next - 1 : 0]);
-	else
-		snprintf(dir, sizeof(dir), "%s", cg->root);
+	cg->src->tree(cg, dir, sizeof(dir));
 	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		return -errno;

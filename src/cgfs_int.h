@@ -4,7 +4,8 @@
  *
  * src/cgfs.c       finding the hierarchy, the walk and the reads (the live
  *                  files source), the recorder fed by them, detail, pids;
- * src/cgfs_replay.c  a recorded series: its timestamps, info and seeking;
+ * src/cgfs_replay.c  a recorded series: its timestamps, info and seeking,
+ *                  and its source ops (cgfs_replay_ops; source.h);
  * src/cgfs_knobs.c the knobs of one group: read, checked, the one write,
  *                  the lock.
  */
@@ -16,6 +17,7 @@
 #include <sys/types.h>
 
 #include "cgfs.h"
+#include "source.h"
 
 /* The control files a group may be asked for. */
 enum cgfile {
@@ -82,6 +84,7 @@ struct cgfs {
 	char *root;		/* hierarchy root (series: the series folder) */
 	char *start;		/* "" for the root, else "a/b" */
 	int readonly;
+	const struct source_ops *src;	/* live files or a series */
 	/* a recorded series */
 	int series;
 	size_t nsamples, next;

@@ -40,6 +40,37 @@ void cgfs_reread(struct cgfs *cg)
 		cg->next--;
 }
 
+/* A series: each sample's slot folder, its recorded times and its slot of
+ * the system figures (the proc series beside it, or --proc). */
+static int replay_begin(struct cgfs *cg, size_t index, char *dir,
+			size_t dirlen, struct snapshot *snap)
+{
+	if (index >= cg->nsamples)
+		return -ENODATA;
+	snprintf(dir, dirlen, "%s/%ld", cg->root, cg->slot[index]);
+	snap->mono = cg->mono[index];
+	snap->wall = cg->wall[index];
+	return 0;
+}
+
+static void replay_tree(const struct cgfs *cg, char *dir, size_t dirlen)
+{
+	snprintf(dir, dirlen, "%s/%ld", cg->root,
+		 cg->slot[cg->next ? cg->next - 1 : 0]);
+}
+
+static size_t replay_sys_slot(const struct cgfs *cg, size_t index)
+{
+	return (size_t)cg->slot[index];
+}
+
+const struct source_ops cgfs_replay_ops = {
+	.fresh_tree = 1,
+	.begin = replay_begin,
+	.tree = replay_tree,
+	.sys_slot = replay_sys_slot,
+};
+
 /*
  * Reads the "MONO WALL SLOT" lines of a series' timestamps file (see
  * record.h), whole: no size cap, so that a week at one sample a second
