@@ -27,8 +27,9 @@
  *    cgfs_reread).
  * The knobs' reads, the write and the lock are src/cgfs_knobs.c; what the
  * files share is src/cgfs_int.h.
- * --record makes the recorder (record.h) a sink of the live source: each
- * control file's bytes as read, per group, and the groups kept.
+ * --record makes the recorder (record.h) the sink (sink.h: one pointer,
+ * called where bytes are read) of the live source: each control file's
+ * bytes as read, per group, and the groups kept.
  *
  * Sources to come plug in per field, the cheapest that gives the exact
  * value (not wired in yet):

@@ -21,6 +21,7 @@
 #include "hash.h"
 #include "parse.h"
 #include "record.h"
+#include "sink.h"
 #include "sysinfo.h"
 #include "xalloc.h"
 
@@ -441,7 +442,7 @@ static void gh_close(struct cgfs *cg, struct gh *h)
 static void reading(struct cgfs *cg, const char *path)
 {
 	cg->cur_len = 0;
-	if (!cg->rec || !path)
+	if (!cg->sink || !path)
 		return;
 	cg->cur_len = strlen(path) + 1;
 	if (cg->cur_len > cg->cur_cap) {
@@ -466,9 +467,9 @@ static ssize_t read_cf(struct cgfs *cg, int dirfd, enum cgfile f)
 	if (n == -ENODEV)
 		cg->stale = 1;	/* removed between the open and the read */
 	close(fd);
-	if (n >= 0 && cg->rec && cg->cur_len)
-		record_file(cg->rec, cg->cur_path, cg->file[f], cg->buf,
-			    (size_t)n);
+	if (n >= 0 && cg->sink && cg->cur_len)
+		cg->sink->ops->file(cg->sink, cg->cur_path, cg->file[f],
+				    cg->buf, (size_t)n);
 	return n;
 }
 
@@ -735,7 +736,7 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 				sample_set(s, F_PSI_FULL10, p.full_avg10);
 		}
 	}
-	if ((files & CFBIT(CF_PROCS)) && cg->rec) {
+	if ((files & CFBIT(CF_PROCS)) && cg->sink) {
 		/* Recorded: read whole (up to 1 MiB) so the file is kept. */
 		n = read_cf(cg, dirfd, CF_PROCS);
 		if (n >= 0)
@@ -1568,7 +1569,7 @@ static void record_kept(struct cgfs *cg, const struct snapshot *snap)
 
 	for (size_t i = 0; i < snap->n; i++)
 		paths[i] = snap->paths + snap->groups[i].path_off;
-	record_groups(cg->rec, paths, snap->n);
+	cg->sink->ops->groups(cg->sink, paths, snap->n);
 	free(paths);
 }
 
@@ -1599,8 +1600,8 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		snprintf(err, errlen, "%s: %s", dir, strerror(-r));
 		return r;
 	}
-	if (cg->rec) {
-		r = record_begin(cg->rec);
+	if (cg->sink) {
+		r = cg->sink->ops->begin(cg->sink);
 		if (r == 0) {
 			/* What tells the version on replay, whatever the
 			 * start group. */
@@ -1609,10 +1610,11 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 					       "memory.limit_in_bytes");
 
 			if (n >= 0)
-				record_file(cg->rec, "/", cg->version == 2 ?
-					    "cgroup.controllers" :
-					    "memory.limit_in_bytes", cg->buf,
-					    (size_t)n);
+				cg->sink->ops->file(cg->sink, "/",
+						    cg->version == 2 ?
+						    "cgroup.controllers" :
+						    "memory.limit_in_bytes",
+						    cg->buf, (size_t)n);
 		}
 	}
 	for (const char *p = cg->start; *p; p++)
@@ -1686,15 +1688,16 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		snprintf(err, errlen, "%s", strerror(-r));
 		return r;
 	}
-	if (cg->rec)
+	if (cg->sink)
 		record_kept(cg, snap);
 	snap->numa_text = cg->numa;
 	/* Only scan_prio asks for the own LRU lists. */
 	sysinfo_want_lru_gen(cg->sys, (fields & FBIT(F_OWN_INACTIVE_FILE)) != 0);
 	sysinfo_read(cg->sys, cg->src->sys_slot(cg, sample), &snap->sys);
 	clamp_swap(snap);
-	if (cg->rec) {
-		r = record_end(cg->rec, snap->mono, snap->wall, err, errlen);
+	if (cg->sink) {
+		r = cg->sink->ops->end(cg->sink, snap->mono, snap->wall, err,
+				       errlen);
 		if (r < 0)
 			return r;
 	}
@@ -1704,6 +1707,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 		size_t errlen)
 {
+	struct recorder *rec;
 	int r;
 
 	if (cg->series) {
@@ -1712,9 +1716,10 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 		return -EINVAL;
 	}
 	r = record_open(dir, max, cgfs_mode(cg), cgfs_root(cg), cg->start,
-			&cg->rec, err, errlen);
+			&rec, err, errlen);
 	if (r < 0)
 		return r;
+	cg->sink = record_sink(rec);
 	/* The system figures come from the files themselves while recording
 	 * (not through libproc2), so that the very bytes are kept. */
 	if (!cg->proc_given) {
@@ -1723,7 +1728,7 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 		if (sysinfo_open("/proc", &cg->sys) < 0)
 			return -ENOMEM;
 	}
-	sysinfo_record(cg->sys, cg->rec);
+	sysinfo_record(cg->sys, rec);
 	return 0;
 }
 
@@ -2015,7 +2020,8 @@ void cgfs_close(struct cgfs *cg)
 		return;
 	gh_sweep(cg, 1);
 	free(cg->gh);
-	record_close(cg->rec);
+	if (cg->sink)
+		cg->sink->ops->close(cg->sink);
 	free(cg->cur_path);
 	free(cg->slot);
 	free(cg->shown_mode);

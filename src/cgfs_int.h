@@ -52,7 +52,7 @@ enum cgfile {
 
 struct keymap;
 struct cf_row;
-struct recorder;
+struct sink;
 struct sysinfo_src;
 
 /*
@@ -92,7 +92,7 @@ struct cgfs {
 	int64_t *wall;
 	long *slot;		/* each sample's folder */
 	char *shown_mode, *shown_root;	/* a recording's DIR/info */
-	struct recorder *rec;	/* --record */
+	struct sink *sink;	/* --record: the recorder (sink.h) */
 	int proc_given;		/* --proc */
 	/* The group whose files are read, for the recorder: a copy, as a
 	 * snapshot's path arena moves when a group is added; cur_len 0:

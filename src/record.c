@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "record.h"
+#include "sink.h"
 #include "xalloc.h"
 
 /* The first line of DIR/info: what tells a folder memcgtop recorded into
@@ -29,6 +30,7 @@ struct stamp {
 };
 
 struct recorder {
+	struct sink sink;	/* first: record_sink's ops cast back */
 	char *dir;
 	int dirfd, procfd;	/* DIR and DIR/proc */
 	int samplefd, procsamplefd;	/* the slot being written */
@@ -751,4 +753,45 @@ int record_end(struct recorder *r, double mono, int64_t wall, char *err,
 		return -r->err;
 	}
 	return 0;
+}
+
+static int sink_begin(struct sink *s)
+{
+	return record_begin((struct recorder *)s);
+}
+
+static void sink_file(struct sink *s, const char *path, const char *name,
+		      const void *buf, size_t len)
+{
+	record_file((struct recorder *)s, path, name, buf, len);
+}
+
+static void sink_groups(struct sink *s, char **kept, size_t n)
+{
+	record_groups((struct recorder *)s, kept, n);
+}
+
+static int sink_end(struct sink *s, double mono, int64_t wall, char *err,
+		    size_t errlen)
+{
+	return record_end((struct recorder *)s, mono, wall, err, errlen);
+}
+
+static void sink_close(struct sink *s)
+{
+	record_close((struct recorder *)s);
+}
+
+static const struct sink_ops record_ops = {
+	.begin = sink_begin,
+	.file = sink_file,
+	.groups = sink_groups,
+	.end = sink_end,
+	.close = sink_close,
+};
+
+struct sink *record_sink(struct recorder *r)
+{
+	r->sink.ops = &record_ops;
+	return &r->sink;
 }
