@@ -37,6 +37,15 @@ struct source_ops {
 	void (*tree)(const struct cgfs *cg, char *dir, size_t dirlen);
 	/* The system figures' slot of sample `index` (sysinfo_read). */
 	size_t (*sys_slot)(const struct cgfs *cg, size_t index);
+	/* The sample the last refresh read (0-based) and how many there
+	 * are (cgfs_position); the next refresh reads sample index
+	 * (cgfs_seek) or the one just read again (cgfs_reread).  The live
+	 * files have one sample, now: 0 of 0, and nothing to seek. */
+	size_t (*position)(const struct cgfs *cg, size_t *ret_count);
+	void (*seek)(struct cgfs *cg, size_t index);
+	void (*reread)(struct cgfs *cg);
+	/* Its knobs may be written (cgfs_write; else -EROFS). */
+	int writable;
 };
 
 extern const struct source_ops cgfs_live_ops;

@@ -1553,11 +1553,33 @@ static size_t live_sys_slot(const struct cgfs *cg, size_t index)
 	return 0;
 }
 
+static size_t live_position(const struct cgfs *cg, size_t *ret_count)
+{
+	(void)cg;
+	*ret_count = 0;
+	return 0;
+}
+
+static void live_seek(struct cgfs *cg, size_t index)
+{
+	(void)cg;
+	(void)index;
+}
+
+static void live_reread(struct cgfs *cg)
+{
+	(void)cg;
+}
+
 const struct source_ops cgfs_live_ops = {
 	.fresh_tree = 0,
 	.begin = live_begin,
 	.tree = live_tree,
 	.sys_slot = live_sys_slot,
+	.position = live_position,
+	.seek = live_seek,
+	.reread = live_reread,
+	.writable = 1,
 };
 
 /* Tells the recorder which groups the sample kept: one read but then left

@@ -24,20 +24,17 @@ int cgfs_is_series(const struct cgfs *cg)
 
 size_t cgfs_position(const struct cgfs *cg, size_t *ret_count)
 {
-	*ret_count = cg->series ? cg->nsamples : 0;
-	return cg->series && cg->next ? cg->next - 1 : 0;
+	return cg->src->position(cg, ret_count);
 }
 
 void cgfs_seek(struct cgfs *cg, size_t index)
 {
-	if (cg->series)
-		cg->next = index < cg->nsamples ? index : cg->nsamples - 1;
+	cg->src->seek(cg, index);
 }
 
 void cgfs_reread(struct cgfs *cg)
 {
-	if (cg->series && cg->next > 0)
-		cg->next--;
+	cg->src->reread(cg);
 }
 
 /* A series: each sample's slot folder, its recorded times and its slot of
@@ -64,11 +61,32 @@ static size_t replay_sys_slot(const struct cgfs *cg, size_t index)
 	return (size_t)cg->slot[index];
 }
 
+static size_t replay_position(const struct cgfs *cg, size_t *ret_count)
+{
+	*ret_count = cg->nsamples;
+	return cg->next ? cg->next - 1 : 0;
+}
+
+static void replay_seek(struct cgfs *cg, size_t index)
+{
+	cg->next = index < cg->nsamples ? index : cg->nsamples - 1;
+}
+
+static void replay_reread(struct cgfs *cg)
+{
+	if (cg->next > 0)
+		cg->next--;
+}
+
 const struct source_ops cgfs_replay_ops = {
 	.fresh_tree = 1,
 	.begin = replay_begin,
 	.tree = replay_tree,
 	.sys_slot = replay_sys_slot,
+	.position = replay_position,
+	.seek = replay_seek,
+	.reread = replay_reread,
+	.writable = 0,
 };
 
 /*
