@@ -46,6 +46,9 @@ struct source_ops {
 	void (*reread)(struct cgfs *cg);
 	/* Its knobs may be written (cgfs_write; else -EROFS). */
 	int writable;
+	/* Opens cg->sys, the system figures (sysinfo.h), from proc (--proc
+	 * DIR, or NULL): 0 or -ENOMEM. */
+	int (*open_sys)(struct cgfs *cg, const char *proc);
 };
 
 extern const struct source_ops cgfs_live_ops;

@@ -288,7 +288,7 @@ static int on_cgroupfs(const struct cgfs *cg)
 {
 	struct statfs sf;
 
-	return !cg->series && statfs(cg->root, &sf) == 0 &&
+	return !cg->src->fresh_tree && statfs(cg->root, &sf) == 0 &&
 		(sf.f_type == CGROUP2_SUPER_MAGIC ||
 		 sf.f_type == CGROUP_SUPER_MAGIC);
 }
@@ -300,7 +300,7 @@ int cgfs_is_live(const struct cgfs *cg)
 
 void cgfs_set_kernfs(struct cgfs *cg, int kernfs)
 {
-	cg->kernfs = !cg->series && kernfs;
+	cg->kernfs = !cg->src->fresh_tree && kernfs;
 }
 
 unsigned long cgfs_listings(const struct cgfs *cg)
@@ -1571,6 +1571,11 @@ static void live_reread(struct cgfs *cg)
 	(void)cg;
 }
 
+static int live_open_sys(struct cgfs *cg, const char *proc)
+{
+	return sysinfo_open(proc, &cg->sys);
+}
+
 const struct source_ops cgfs_live_ops = {
 	.fresh_tree = 0,
 	.begin = live_begin,
@@ -1580,6 +1585,7 @@ const struct source_ops cgfs_live_ops = {
 	.seek = live_seek,
 	.reread = live_reread,
 	.writable = 1,
+	.open_sys = live_open_sys,
 };
 
 /* Tells the recorder which groups the sample kept: one read but then left
@@ -2002,7 +2008,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	cg->kernfs = on_cgroupfs(cg);
 	/* Descriptors kept across refreshes (a live tree only): all the
 	 * process may have, less a reserve for everything else. */
-	if (!cg->series) {
+	if (!cg->src->fresh_tree) {
 		struct rlimit rl;
 
 		if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
@@ -2016,19 +2022,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		}
 	}
 	cg->proc_given = opts->proc != NULL;
-	/* A series replays the system figures only from its own recording:
-	 * --proc, or the proc series a recording keeps beside its samples. */
-	if (!opts->proc && cg->series) {
-		char pdir[PATH_MAX + 8];
-
-		snprintf(path, sizeof(path), "%s/proc/timestamps", cg->root);
-		snprintf(pdir, sizeof(pdir), "%s/proc", cg->root);
-		cg->sys = NULL;
-		if (stat(path, &st) == 0 && sysinfo_open(pdir, &cg->sys) < 0) {
-			cgfs_close(cg);
-			return -ENOMEM;
-		}
-	} else if (sysinfo_open(opts->proc, &cg->sys) < 0) {
+	if (cg->src->open_sys(cg, opts->proc) < 0) {
 		cgfs_close(cg);
 		return -ENOMEM;
 	}

@@ -15,6 +15,7 @@
 #include "cgfs.h"
 #include "cgfs_int.h"
 #include "parse.h"
+#include "sysinfo.h"
 #include "xalloc.h"
 
 int cgfs_is_series(const struct cgfs *cg)
@@ -78,6 +79,24 @@ static void replay_reread(struct cgfs *cg)
 		cg->next--;
 }
 
+/* A series replays the system figures only from its own recording:
+ * --proc, or the proc series a recording keeps beside its samples (none:
+ * cg->sys stays NULL). */
+static int replay_open_sys(struct cgfs *cg, const char *proc)
+{
+	char path[PATH_MAX + 16];
+	struct stat st;
+
+	if (proc)
+		return sysinfo_open(proc, &cg->sys);
+	cg->sys = NULL;
+	snprintf(path, sizeof(path), "%s/proc/timestamps", cg->root);
+	if (stat(path, &st) < 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/proc", cg->root);
+	return sysinfo_open(path, &cg->sys);
+}
+
 const struct source_ops cgfs_replay_ops = {
 	.fresh_tree = 1,
 	.begin = replay_begin,
@@ -87,6 +106,7 @@ const struct source_ops cgfs_replay_ops = {
 	.seek = replay_seek,
 	.reread = replay_reread,
 	.writable = 0,
+	.open_sys = replay_open_sys,
 };
 
 /*
