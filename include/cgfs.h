@@ -32,7 +32,10 @@
  * bytes as read, per group, and the groups kept.
  *
  * Sources to come plug in per field, the cheapest that gives the exact
- * value (not wired in yet):
+ * value (not wired in yet).  They are not a third set of source ops
+ * (source.h) but a part of the live one: its begin would run their pass
+ * for the sample, the walk would take the tree from it and open each
+ * group's directory by path for the files still in the mask:
  *  - bpfcol.h: one cgroup-iterator pass gives every group's id (its
  *    inode, as snap_group.ino), parent id, name and page counters in bytes
  *    with valid and unlimited bits.  It would give the tree's shape in
@@ -44,7 +47,9 @@
  *    F_PGSCAN and F_PGSTEAL (no v1 file has them) by each group's ino
  *    after the walk.
  * What a recording keeps of those is the open question: they are not a
- * file's bytes.
+ * file's bytes, and the sink (sink.h) is told only of files read; until
+ * the sink has an op for them, --record would read the files the BPF
+ * pass spares.
  */
 #ifndef MEMCGTOP_CGFS_H
 #define MEMCGTOP_CGFS_H
