@@ -34,8 +34,9 @@ int record_open(const char *dir, long max, const char *mode,
 		char *err, size_t errlen);
 void record_close(struct recorder *r);
 
-/* The recorder as the live source's sink (sink.h): its record_begin,
- * record_file, record_groups, record_end and record_close. */
+/* The recorder as the live source's sink (sink.h): record_begin,
+ * record_file of the group it was told, record_groups, record_end and
+ * record_close. */
 struct sink *record_sink(struct recorder *r);
 
 /* A new sample: its slot is made empty. */

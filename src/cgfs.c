@@ -441,15 +441,8 @@ static void gh_close(struct cgfs *cg, struct gh *h)
  * is told the bytes of its files (see read_cf). */
 static void reading(struct cgfs *cg, const char *path)
 {
-	cg->cur_len = 0;
-	if (!cg->sink || !path)
-		return;
-	cg->cur_len = strlen(path) + 1;
-	if (cg->cur_len > cg->cur_cap) {
-		cg->cur_path = xreallocarray(cg->cur_path, cg->cur_len, 1);
-		cg->cur_cap = cg->cur_len;
-	}
-	memcpy(cg->cur_path, path, cg->cur_len);
+	if (cg->sink)
+		cg->sink->ops->group(cg->sink, path);
 }
 
 /* Reads control file f of a group into cg->buf: its length or -errno. */
@@ -467,9 +460,9 @@ static ssize_t read_cf(struct cgfs *cg, int dirfd, enum cgfile f)
 	if (n == -ENODEV)
 		cg->stale = 1;	/* removed between the open and the read */
 	close(fd);
-	if (n >= 0 && cg->sink && cg->cur_len)
-		cg->sink->ops->file(cg->sink, cg->cur_path, cg->file[f],
-				    cg->buf, (size_t)n);
+	if (n >= 0 && cg->sink)
+		cg->sink->ops->file(cg->sink, cg->file[f], cg->buf,
+				    (size_t)n);
 	return n;
 }
 
@@ -1637,12 +1630,15 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 					       "cgroup.controllers" :
 					       "memory.limit_in_bytes");
 
-			if (n >= 0)
-				cg->sink->ops->file(cg->sink, "/",
+			if (n >= 0) {
+				reading(cg, "/");
+				cg->sink->ops->file(cg->sink,
 						    cg->version == 2 ?
 						    "cgroup.controllers" :
 						    "memory.limit_in_bytes",
 						    cg->buf, (size_t)n);
+				reading(cg, NULL);
+			}
 		}
 	}
 	for (const char *p = cg->start; *p; p++)
@@ -2038,7 +2034,6 @@ void cgfs_close(struct cgfs *cg)
 	free(cg->gh);
 	if (cg->sink)
 		cg->sink->ops->close(cg->sink);
-	free(cg->cur_path);
 	free(cg->slot);
 	free(cg->shown_mode);
 	free(cg->shown_root);

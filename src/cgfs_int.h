@@ -94,11 +94,6 @@ struct cgfs {
 	char *shown_mode, *shown_root;	/* a recording's DIR/info */
 	struct sink *sink;	/* --record: the recorder (sink.h) */
 	int proc_given;		/* --proc */
-	/* The group whose files are read, for the recorder: a copy, as a
-	 * snapshot's path arena moves when a group is added; cur_len 0:
-	 * none (what is read is not the sample's). */
-	char *cur_path;
-	size_t cur_len, cur_cap;
 	struct sysinfo_src *sys;
 	char *buf;
 	size_t bufcap;
