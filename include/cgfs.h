@@ -15,7 +15,10 @@
  * a group's detail and pids (cgfs_detail, cgfs_pids: asked when a pane
  * opens, the selection changes or a refresh comes), and the knobs
  * (cgfs_read_knob; cgfs_write, the only write, under cgfs_lock_group).
- * Two sources sit behind it today, chosen by cgfs_open:
+ * Two sources sit behind it today, chosen by cgfs_open; the cgfs_*
+ * functions are the same for both and ask the source's ops (source.h:
+ * cgfs_live_ops, cgfs_replay_ops) for what differs, which sample's tree
+ * is read, its times and its system figures:
  *  - the live files: the walk of a mounted hierarchy or a copy below
  *    --root, which reads per group the control files of its version's
  *    table (v1_rows, v2_rows in cgfs.c: file, field, may it say max);
@@ -24,11 +27,15 @@
  *    cgfs_reread).
  * The knobs' reads, the write and the lock are src/cgfs_knobs.c; what the
  * files share is src/cgfs_int.h.
- * --record makes the recorder (record.h) a sink of the live source: each
- * control file's bytes as read, per group, and the groups kept.
+ * --record makes the recorder (record.h) the sink (sink.h: one pointer,
+ * called where bytes are read) of the live source: each control file's
+ * bytes as read, per group, and the groups kept.
  *
  * Sources to come plug in per field, the cheapest that gives the exact
- * value (not wired in yet):
+ * value (not wired in yet).  They are not a third set of source ops
+ * (source.h) but a part of the live one: its begin would run their pass
+ * for the sample, the walk would take the tree from it and open each
+ * group's directory by path for the files still in the mask:
  *  - bpfcol.h: one cgroup-iterator pass gives every group's id (its
  *    inode, as snap_group.ino), parent id, name and page counters in bytes
  *    with valid and unlimited bits.  It would give the tree's shape in
@@ -40,7 +47,9 @@
  *    F_PGSCAN and F_PGSTEAL (no v1 file has them) by each group's ino
  *    after the walk.
  * What a recording keeps of those is the open question: they are not a
- * file's bytes.
+ * file's bytes, and the sink (sink.h) is told only of files read; until
+ * the sink has an op for them, --record would read the files the BPF
+ * pass spares.
  */
 #ifndef MEMCGTOP_CGFS_H
 #define MEMCGTOP_CGFS_H

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 struct recorder;
+struct sink;
 
 /* max 0: keep every sample.  Creates DIR (mode 0755) if missing; refuses
  * a DIR inside a cgroup file system, one another process records into
@@ -32,6 +33,11 @@ int record_open(const char *dir, long max, const char *mode,
 		const char *root, const char *start, struct recorder **ret,
 		char *err, size_t errlen);
 void record_close(struct recorder *r);
+
+/* The recorder as the live source's sink (sink.h): record_begin,
+ * record_file of the group it was told, record_groups, record_end and
+ * record_close. */
+struct sink *record_sink(struct recorder *r);
 
 /* A new sample: its slot is made empty. */
 int record_begin(struct recorder *r);

@@ -21,6 +21,7 @@
 #include "hash.h"
 #include "parse.h"
 #include "record.h"
+#include "sink.h"
 #include "sysinfo.h"
 #include "xalloc.h"
 
@@ -287,7 +288,7 @@ static int on_cgroupfs(const struct cgfs *cg)
 {
 	struct statfs sf;
 
-	return !cg->series && statfs(cg->root, &sf) == 0 &&
+	return !cg->src->fresh_tree && statfs(cg->root, &sf) == 0 &&
 		(sf.f_type == CGROUP2_SUPER_MAGIC ||
 		 sf.f_type == CGROUP_SUPER_MAGIC);
 }
@@ -299,7 +300,7 @@ int cgfs_is_live(const struct cgfs *cg)
 
 void cgfs_set_kernfs(struct cgfs *cg, int kernfs)
 {
-	cg->kernfs = !cg->series && kernfs;
+	cg->kernfs = !cg->src->fresh_tree && kernfs;
 }
 
 unsigned long cgfs_listings(const struct cgfs *cg)
@@ -440,15 +441,8 @@ static void gh_close(struct cgfs *cg, struct gh *h)
  * is told the bytes of its files (see read_cf). */
 static void reading(struct cgfs *cg, const char *path)
 {
-	cg->cur_len = 0;
-	if (!cg->rec || !path)
-		return;
-	cg->cur_len = strlen(path) + 1;
-	if (cg->cur_len > cg->cur_cap) {
-		cg->cur_path = xreallocarray(cg->cur_path, cg->cur_len, 1);
-		cg->cur_cap = cg->cur_len;
-	}
-	memcpy(cg->cur_path, path, cg->cur_len);
+	if (cg->sink)
+		cg->sink->ops->group(cg->sink, path);
 }
 
 /* Reads control file f of a group into cg->buf: its length or -errno. */
@@ -466,9 +460,9 @@ static ssize_t read_cf(struct cgfs *cg, int dirfd, enum cgfile f)
 	if (n == -ENODEV)
 		cg->stale = 1;	/* removed between the open and the read */
 	close(fd);
-	if (n >= 0 && cg->rec && cg->cur_len)
-		record_file(cg->rec, cg->cur_path, cg->file[f], cg->buf,
-			    (size_t)n);
+	if (n >= 0 && cg->sink)
+		cg->sink->ops->file(cg->sink, cg->file[f], cg->buf,
+				    (size_t)n);
 	return n;
 }
 
@@ -735,7 +729,7 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 				sample_set(s, F_PSI_FULL10, p.full_avg10);
 		}
 	}
-	if ((files & CFBIT(CF_PROCS)) && cg->rec) {
+	if ((files & CFBIT(CF_PROCS)) && cg->sink) {
 		/* Recorded: read whole (up to 1 MiB) so the file is kept. */
 		n = read_cf(cg, dirfd, CF_PROCS);
 		if (n >= 0)
@@ -848,7 +842,7 @@ static struct gh *gh_get(struct cgfs *cg, const char *path, size_t len)
 	struct gh *h;
 	size_t b;
 
-	if (cg->series || cg->fd_budget <= 0)
+	if (cg->src->fresh_tree || cg->fd_budget <= 0)
 		return NULL;
 	if (cg->gh_n >= cg->gh_cap && gh_grow(cg) < 0)
 		return NULL;
@@ -915,7 +909,7 @@ static uint64_t dir_ino(const struct cgfs *cg, int fd, const struct gh *h,
 {
 	struct stat st;
 
-	if (cg->series)
+	if (cg->src->fresh_tree)
 		return 0;
 	if (kept && h)
 		return (uint64_t)h->ino;
@@ -1529,6 +1523,64 @@ static void clamp_swap(struct snapshot *snap)
 	}
 }
 
+/* The live files: the one tree, read now. */
+static int live_begin(struct cgfs *cg, size_t index, char *dir,
+		      size_t dirlen, struct snapshot *snap)
+{
+	(void)index;
+	snprintf(dir, dirlen, "%s", cg->root);
+	snap->mono = clock_mono();
+	snap->wall = (int64_t)time(NULL);
+	return 0;
+}
+
+static void live_tree(const struct cgfs *cg, char *dir, size_t dirlen)
+{
+	snprintf(dir, dirlen, "%s", cg->root);
+}
+
+static size_t live_sys_slot(const struct cgfs *cg, size_t index)
+{
+	(void)cg;
+	(void)index;
+	return 0;
+}
+
+static size_t live_position(const struct cgfs *cg, size_t *ret_count)
+{
+	(void)cg;
+	*ret_count = 0;
+	return 0;
+}
+
+static void live_seek(struct cgfs *cg, size_t index)
+{
+	(void)cg;
+	(void)index;
+}
+
+static void live_reread(struct cgfs *cg)
+{
+	(void)cg;
+}
+
+static int live_open_sys(struct cgfs *cg, const char *proc)
+{
+	return sysinfo_open(proc, &cg->sys);
+}
+
+const struct source_ops cgfs_live_ops = {
+	.fresh_tree = 0,
+	.begin = live_begin,
+	.tree = live_tree,
+	.sys_slot = live_sys_slot,
+	.position = live_position,
+	.seek = live_seek,
+	.reread = live_reread,
+	.writable = 1,
+	.open_sys = live_open_sys,
+};
+
 /* Tells the recorder which groups the sample kept: one read but then left
  * out (gone meanwhile) must not come back on replay. */
 static void record_kept(struct cgfs *cg, const struct snapshot *snap)
@@ -1538,7 +1590,7 @@ static void record_kept(struct cgfs *cg, const struct snapshot *snap)
 
 	for (size_t i = 0; i < snap->n; i++)
 		paths[i] = snap->paths + snap->groups[i].path_off;
-	record_groups(cg->rec, paths, snap->n);
+	cg->sink->ops->groups(cg->sink, paths, snap->n);
 	free(paths);
 }
 
@@ -1553,17 +1605,9 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	int rootfd, fd, depth = 0, r, kept = 0, have_st = 0;
 	size_t sample = cg->next;
 
-	if (cg->series) {
-		if (sample >= cg->nsamples)
-			return -ENODATA;
-		snprintf(dir, sizeof(dir), "%s/%ld", cg->root, cg->slot[sample]);
-		snap->mono = cg->mono[sample];
-		snap->wall = cg->wall[sample];
-	} else {
-		snprintf(dir, sizeof(dir), "%s", cg->root);
-		snap->mono = clock_mono();
-		snap->wall = (int64_t)time(NULL);
-	}
+	r = cg->src->begin(cg, sample, dir, sizeof(dir), snap);
+	if (r < 0)
+		return r;
 	cg->next++;
 	cg->numa_len = 0;
 	snap->n = 0;
@@ -1577,8 +1621,8 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		snprintf(err, errlen, "%s: %s", dir, strerror(-r));
 		return r;
 	}
-	if (cg->rec) {
-		r = record_begin(cg->rec);
+	if (cg->sink) {
+		r = cg->sink->ops->begin(cg->sink);
 		if (r == 0) {
 			/* What tells the version on replay, whatever the
 			 * start group. */
@@ -1586,11 +1630,15 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 					       "cgroup.controllers" :
 					       "memory.limit_in_bytes");
 
-			if (n >= 0)
-				record_file(cg->rec, "/", cg->version == 2 ?
-					    "cgroup.controllers" :
-					    "memory.limit_in_bytes", cg->buf,
-					    (size_t)n);
+			if (n >= 0) {
+				reading(cg, "/");
+				cg->sink->ops->file(cg->sink,
+						    cg->version == 2 ?
+						    "cgroup.controllers" :
+						    "memory.limit_in_bytes",
+						    cg->buf, (size_t)n);
+				reading(cg, NULL);
+			}
 		}
 	}
 	for (const char *p = cg->start; *p; p++)
@@ -1664,16 +1712,16 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		snprintf(err, errlen, "%s", strerror(-r));
 		return r;
 	}
-	if (cg->rec)
+	if (cg->sink)
 		record_kept(cg, snap);
 	snap->numa_text = cg->numa;
 	/* Only scan_prio asks for the own LRU lists. */
 	sysinfo_want_lru_gen(cg->sys, (fields & FBIT(F_OWN_INACTIVE_FILE)) != 0);
-	sysinfo_read(cg->sys, cg->series ? (size_t)cg->slot[sample] : 0,
-		     &snap->sys);
+	sysinfo_read(cg->sys, cg->src->sys_slot(cg, sample), &snap->sys);
 	clamp_swap(snap);
-	if (cg->rec) {
-		r = record_end(cg->rec, snap->mono, snap->wall, err, errlen);
+	if (cg->sink) {
+		r = cg->sink->ops->end(cg->sink, snap->mono, snap->wall, err,
+				       errlen);
 		if (r < 0)
 			return r;
 	}
@@ -1683,6 +1731,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 		size_t errlen)
 {
+	struct recorder *rec;
 	int r;
 
 	if (cg->series) {
@@ -1691,9 +1740,10 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 		return -EINVAL;
 	}
 	r = record_open(dir, max, cgfs_mode(cg), cgfs_root(cg), cg->start,
-			&cg->rec, err, errlen);
+			&rec, err, errlen);
 	if (r < 0)
 		return r;
+	cg->sink = record_sink(rec);
 	/* The system figures come from the files themselves while recording
 	 * (not through libproc2), so that the very bytes are kept. */
 	if (!cg->proc_given) {
@@ -1702,7 +1752,7 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 		if (sysinfo_open("/proc", &cg->sys) < 0)
 			return -ENOMEM;
 	}
-	sysinfo_record(cg->sys, cg->rec);
+	sysinfo_record(cg->sys, rec);
 	return 0;
 }
 
@@ -1873,6 +1923,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	struct stat st;
 	int r;
 
+	cg->src = &cgfs_live_ops;
 	cg->bufcap = 65536;
 	cg->buf = xmalloc(cg->bufcap);
 	cg->dentscap = 32768;
@@ -1889,6 +1940,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		snprintf(path, sizeof(path), "%s/timestamps", opts->root);
 		if (stat(path, &st) == 0) {
 			cg->series = 1;
+			cg->src = &cgfs_replay_ops;
 			r = cgfs_load_series(cg, path, err, errlen);
 			if (r < 0) {
 				cgfs_close(cg);
@@ -1952,7 +2004,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	cg->kernfs = on_cgroupfs(cg);
 	/* Descriptors kept across refreshes (a live tree only): all the
 	 * process may have, less a reserve for everything else. */
-	if (!cg->series) {
+	if (!cg->src->fresh_tree) {
 		struct rlimit rl;
 
 		if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
@@ -1966,19 +2018,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		}
 	}
 	cg->proc_given = opts->proc != NULL;
-	/* A series replays the system figures only from its own recording:
-	 * --proc, or the proc series a recording keeps beside its samples. */
-	if (!opts->proc && cg->series) {
-		char pdir[PATH_MAX + 8];
-
-		snprintf(path, sizeof(path), "%s/proc/timestamps", cg->root);
-		snprintf(pdir, sizeof(pdir), "%s/proc", cg->root);
-		cg->sys = NULL;
-		if (stat(path, &st) == 0 && sysinfo_open(pdir, &cg->sys) < 0) {
-			cgfs_close(cg);
-			return -ENOMEM;
-		}
-	} else if (sysinfo_open(opts->proc, &cg->sys) < 0) {
+	if (cg->src->open_sys(cg, opts->proc) < 0) {
 		cgfs_close(cg);
 		return -ENOMEM;
 	}
@@ -1992,8 +2032,8 @@ void cgfs_close(struct cgfs *cg)
 		return;
 	gh_sweep(cg, 1);
 	free(cg->gh);
-	record_close(cg->rec);
-	free(cg->cur_path);
+	if (cg->sink)
+		cg->sink->ops->close(cg->sink);
 	free(cg->slot);
 	free(cg->shown_mode);
 	free(cg->shown_root);
@@ -2031,11 +2071,7 @@ int cgfs_open_group(struct cgfs *cg, const char *path)
 	char dir[PATH_MAX];
 	int rootfd, fd;
 
-	if (cg->series)
-		snprintf(dir, sizeof(dir), "%s/%ld", cg->root,
-			 cg->slot[cg->next ? cg->next - 1 : 0]);
-	else
-		snprintf(dir, sizeof(dir), "%s", cg->root);
+	cg->src->tree(cg, dir, sizeof(dir));
 	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		return -errno;

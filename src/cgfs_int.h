@@ -4,7 +4,8 @@
  *
  * src/cgfs.c       finding the hierarchy, the walk and the reads (the live
  *                  files source), the recorder fed by them, detail, pids;
- * src/cgfs_replay.c  a recorded series: its timestamps, info and seeking;
+ * src/cgfs_replay.c  a recorded series: its timestamps, info and seeking,
+ *                  and its source ops (cgfs_replay_ops; source.h);
  * src/cgfs_knobs.c the knobs of one group: read, checked, the one write,
  *                  the lock.
  */
@@ -16,6 +17,7 @@
 #include <sys/types.h>
 
 #include "cgfs.h"
+#include "source.h"
 
 /* The control files a group may be asked for. */
 enum cgfile {
@@ -50,7 +52,7 @@ enum cgfile {
 
 struct keymap;
 struct cf_row;
-struct recorder;
+struct sink;
 struct sysinfo_src;
 
 /*
@@ -82,6 +84,7 @@ struct cgfs {
 	char *root;		/* hierarchy root (series: the series folder) */
 	char *start;		/* "" for the root, else "a/b" */
 	int readonly;
+	const struct source_ops *src;	/* live files or a series */
 	/* a recorded series */
 	int series;
 	size_t nsamples, next;
@@ -89,13 +92,8 @@ struct cgfs {
 	int64_t *wall;
 	long *slot;		/* each sample's folder */
 	char *shown_mode, *shown_root;	/* a recording's DIR/info */
-	struct recorder *rec;	/* --record */
+	struct sink *sink;	/* --record: the recorder (sink.h) */
 	int proc_given;		/* --proc */
-	/* The group whose files are read, for the recorder: a copy, as a
-	 * snapshot's path arena moves when a group is added; cur_len 0:
-	 * none (what is read is not the sample's). */
-	char *cur_path;
-	size_t cur_len, cur_cap;
 	struct sysinfo_src *sys;
 	char *buf;
 	size_t bufcap;

@@ -32,7 +32,7 @@ static int open_group_rw(struct cgfs *cg, const char *path)
 	char *clean;
 	int r;
 
-	if (cg->series)
+	if (!cg->src->writable)
 		return -EROFS;
 	r = cgfs_normalise(path, &clean);
 	if (r < 0)

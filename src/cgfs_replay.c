@@ -15,6 +15,7 @@
 #include "cgfs.h"
 #include "cgfs_int.h"
 #include "parse.h"
+#include "sysinfo.h"
 #include "xalloc.h"
 
 int cgfs_is_series(const struct cgfs *cg)
@@ -24,21 +25,89 @@ int cgfs_is_series(const struct cgfs *cg)
 
 size_t cgfs_position(const struct cgfs *cg, size_t *ret_count)
 {
-	*ret_count = cg->series ? cg->nsamples : 0;
-	return cg->series && cg->next ? cg->next - 1 : 0;
+	return cg->src->position(cg, ret_count);
 }
 
 void cgfs_seek(struct cgfs *cg, size_t index)
 {
-	if (cg->series)
-		cg->next = index < cg->nsamples ? index : cg->nsamples - 1;
+	cg->src->seek(cg, index);
 }
 
 void cgfs_reread(struct cgfs *cg)
 {
-	if (cg->series && cg->next > 0)
+	cg->src->reread(cg);
+}
+
+/* A series: each sample's slot folder, its recorded times and its slot of
+ * the system figures (the proc series beside it, or --proc). */
+static int replay_begin(struct cgfs *cg, size_t index, char *dir,
+			size_t dirlen, struct snapshot *snap)
+{
+	if (index >= cg->nsamples)
+		return -ENODATA;
+	snprintf(dir, dirlen, "%s/%ld", cg->root, cg->slot[index]);
+	snap->mono = cg->mono[index];
+	snap->wall = cg->wall[index];
+	return 0;
+}
+
+static void replay_tree(const struct cgfs *cg, char *dir, size_t dirlen)
+{
+	snprintf(dir, dirlen, "%s/%ld", cg->root,
+		 cg->slot[cg->next ? cg->next - 1 : 0]);
+}
+
+static size_t replay_sys_slot(const struct cgfs *cg, size_t index)
+{
+	return (size_t)cg->slot[index];
+}
+
+static size_t replay_position(const struct cgfs *cg, size_t *ret_count)
+{
+	*ret_count = cg->nsamples;
+	return cg->next ? cg->next - 1 : 0;
+}
+
+static void replay_seek(struct cgfs *cg, size_t index)
+{
+	cg->next = index < cg->nsamples ? index : cg->nsamples - 1;
+}
+
+static void replay_reread(struct cgfs *cg)
+{
+	if (cg->next > 0)
 		cg->next--;
 }
+
+/* A series replays the system figures only from its own recording:
+ * --proc, or the proc series a recording keeps beside its samples (none:
+ * cg->sys stays NULL). */
+static int replay_open_sys(struct cgfs *cg, const char *proc)
+{
+	char path[PATH_MAX + 16];
+	struct stat st;
+
+	if (proc)
+		return sysinfo_open(proc, &cg->sys);
+	cg->sys = NULL;
+	snprintf(path, sizeof(path), "%s/proc/timestamps", cg->root);
+	if (stat(path, &st) < 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/proc", cg->root);
+	return sysinfo_open(path, &cg->sys);
+}
+
+const struct source_ops cgfs_replay_ops = {
+	.fresh_tree = 1,
+	.begin = replay_begin,
+	.tree = replay_tree,
+	.sys_slot = replay_sys_slot,
+	.position = replay_position,
+	.seek = replay_seek,
+	.reread = replay_reread,
+	.writable = 0,
+	.open_sys = replay_open_sys,
+};
 
 /*
  * Reads the "MONO WALL SLOT" lines of a series' timestamps file (see

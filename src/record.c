@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "record.h"
+#include "sink.h"
 #include "xalloc.h"
 
 /* The first line of DIR/info: what tells a folder memcgtop recorded into
@@ -29,6 +30,7 @@ struct stamp {
 };
 
 struct recorder {
+	struct sink sink;	/* first: record_sink's ops cast back */
 	char *dir;
 	int dirfd, procfd;	/* DIR and DIR/proc */
 	int samplefd, procsamplefd;	/* the slot being written */
@@ -45,6 +47,10 @@ struct recorder {
 	char errwhat[256];
 	char lastdir[4096];	/* the group folder opened last */
 	int lastfd;
+	/* The group the sink's files are of (sink.h: group); cur_len 0:
+	 * none. */
+	char *cur;
+	size_t cur_len, cur_cap;
 };
 
 static void fail(struct recorder *r, int e, const char *what)
@@ -427,6 +433,7 @@ void record_close(struct recorder *r)
 		close(r->lastfd);
 	forget_paths(r);
 	free(r->paths);
+	free(r->cur);
 	free(r->stamps);
 	free(r->mode);
 	free(r->root);
@@ -751,4 +758,64 @@ int record_end(struct recorder *r, double mono, int64_t wall, char *err,
 		return -r->err;
 	}
 	return 0;
+}
+
+static int sink_begin(struct sink *s)
+{
+	return record_begin((struct recorder *)s);
+}
+
+static void sink_group(struct sink *s, const char *path)
+{
+	struct recorder *r = (struct recorder *)s;
+
+	r->cur_len = 0;
+	if (!path)
+		return;
+	r->cur_len = strlen(path) + 1;
+	if (r->cur_len > r->cur_cap) {
+		r->cur = xreallocarray(r->cur, r->cur_len, 1);
+		r->cur_cap = r->cur_len;
+	}
+	memcpy(r->cur, path, r->cur_len);
+}
+
+static void sink_file(struct sink *s, const char *name, const void *buf,
+		      size_t len)
+{
+	struct recorder *r = (struct recorder *)s;
+
+	if (r->cur_len)
+		record_file(r, r->cur, name, buf, len);
+}
+
+static void sink_groups(struct sink *s, char **kept, size_t n)
+{
+	record_groups((struct recorder *)s, kept, n);
+}
+
+static int sink_end(struct sink *s, double mono, int64_t wall, char *err,
+		    size_t errlen)
+{
+	return record_end((struct recorder *)s, mono, wall, err, errlen);
+}
+
+static void sink_close(struct sink *s)
+{
+	record_close((struct recorder *)s);
+}
+
+static const struct sink_ops record_ops = {
+	.begin = sink_begin,
+	.group = sink_group,
+	.file = sink_file,
+	.groups = sink_groups,
+	.end = sink_end,
+	.close = sink_close,
+};
+
+struct sink *record_sink(struct recorder *r)
+{
+	r->sink.ops = &record_ops;
+	return &r->sink;
 }
