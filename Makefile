@@ -90,14 +90,14 @@ $(BUILD)/bpf/reclaim_obj.o: src/bpf/reclaim_obj.S $(RECLAIM_OBJ)
 	$(CC) -DRECLAIM_OBJ='"$(RECLAIM_OBJ)"' -c -o $@ $<
 
 # For tests/live/reclaim-v1.sh: prints the reclaim events' counters.
-$(BUILD)/bpfevdump: tests/bpf/bpfevdump.c $(BUILD)/bpfev.o $(BUILD)/bpf/reclaim_obj.o $(HEADERS)
+$(BUILD)/bpfevdump: tests/bpf/bpfevdump.c $(BUILD)/bpfev.o $(BUILD)/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(HEADERS)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpfev.o \
-	  $(BUILD)/bpf/reclaim_obj.o $(PKG_LIBS)
+	  $(BUILD)/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(PKG_LIBS)
 
 # bpfev_subtree_sums, a pure function, tested on its own.
-$(BUILD)/check_bpfev: tests/bpf/check_bpfev.c $(BUILD)/bpfev.o $(BUILD)/bpf/reclaim_obj.o $(HEADERS)
+$(BUILD)/check_bpfev: tests/bpf/check_bpfev.c $(BUILD)/bpfev.o $(BUILD)/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(HEADERS)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -o $@ $< \
-	  $(BUILD)/bpfev.o $(BUILD)/bpf/reclaim_obj.o $(PKG_LIBS) $(CHECK_LIBS)
+	  $(BUILD)/bpfev.o $(BUILD)/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(PKG_LIBS) $(CHECK_LIBS)
 
 # The page-fault microbenchmark for the reclaim events' overhead.
 $(BUILD)/faultbench: tests/bench/faultbench.c
@@ -105,9 +105,9 @@ $(BUILD)/faultbench: tests/bench/faultbench.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 # For tests/bpf/*.sh only: prints the BPF collector's records as lines.
-$(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BUILD)/bpfcol.o $(BUILD)/bpf/memcg_iter_obj.o $(HEADERS)
+$(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BUILD)/bpfcol.o $(BUILD)/bpflib.o $(BUILD)/bpf/memcg_iter_obj.o $(HEADERS)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpfcol.o \
-	  $(BUILD)/bpf/memcg_iter_obj.o $(PKG_LIBS)
+	  $(BUILD)/bpflib.o $(BUILD)/bpf/memcg_iter_obj.o $(PKG_LIBS)
 
 $(BUILD)/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(@D)

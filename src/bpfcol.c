@@ -25,6 +25,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfcol.h"
+#include "bpflib.h"
 #include "bpf/memcg_rec.h"
 
 /* The BPF object, from src/bpf/memcg_iter_obj.S (.incbin). */
@@ -58,48 +59,6 @@ struct bpfcol {
 	size_t groups_cap;
 };
 
-/* The first warning of a load, and the verifier's complaint in its log. */
-static char libbpf_first[160];
-static char libbpf_verifier[160];
-
-/*
- * The verifier's own words: the last line of its log that is not an
- * instruction ("12: (79) r1 = ..."), a source comment or a statistic.
- */
-static void keep_verifier_line(const char *log)
-{
-	const char *p, *e;
-
-	for (p = log; *p; p = *e ? e + 1 : e) {
-		e = p + strcspn(p, "\n");
-		if (e == p || (*p >= '0' && *p <= '9') || *p == ';' ||
-		    strncmp(p, "--", 2) == 0 || strncmp(p, "processed ", 10) == 0 ||
-		    strncmp(p, "libbpf:", 7) == 0 || strncmp(p, "func#", 5) == 0 ||
-		    strncmp(p, "reg type unsupported", 20) == 0)
-			continue;
-		snprintf(libbpf_verifier, sizeof(libbpf_verifier), "%.*s",
-			 (int)(e - p), p);
-	}
-}
-
-/* libbpf's messages are kept, not printed: auto falls back silently. */
-__attribute__((format(printf, 2, 0)))
-static int libbpf_keep(enum libbpf_print_level level, const char *fmt,
-		       va_list ap)
-{
-	char *msg;
-
-	if (level == LIBBPF_DEBUG || vasprintf(&msg, fmt, ap) < 0)
-		return 0;
-	if (strstr(msg, "BEGIN PROG LOAD LOG"))
-		keep_verifier_line(msg);
-	else if (!libbpf_first[0])
-		snprintf(libbpf_first, sizeof(libbpf_first), "%.*s",
-			 (int)strcspn(msg, "\n"), msg);
-	free(msg);
-	return 0;
-}
-
 __attribute__((format(printf, 3, 4)))
 static int why(struct bpfcol_why *w, enum bpfcol_reason reason,
 	       const char *fmt, ...)
@@ -111,23 +70,6 @@ static int why(struct bpfcol_why *w, enum bpfcol_reason reason,
 	vsnprintf(w->text, sizeof(w->text), fmt, ap);
 	va_end(ap);
 	return 0;
-}
-
-/* CAP_BPF and CAP_PERFMON (5.8+), or CAP_SYS_ADMIN, in the effective set. */
-static bool bpfcol_permitted(void)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2] = { { 0 } };
-	uint64_t eff;
-
-	if (syscall(SYS_capget, &hdr, data) != 0)
-		return false;
-	eff = (uint64_t)data[1].effective << 32 | data[0].effective;
-#define HAS(c) ((eff >> (c)) & 1)
-	return HAS(CAP_SYS_ADMIN) || (HAS(CAP_BPF) && HAS(CAP_PERFMON));
-#undef HAS
 }
 
 /* Whether the cgroup2 mount holding FD has the memory_localevents option. */
@@ -195,8 +137,7 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	size_t cfg_size;
 	int r;
 
-	libbpf_first[0] = '\0';
-	libbpf_verifier[0] = '\0';
+	bpflib_keep_messages();
 	col->obj = bpf_object__open_mem(memcg_iter_obj,
 					memcg_iter_obj_end - memcg_iter_obj,
 					&oopts);
@@ -204,7 +145,7 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		r = -errno;
 		col->obj = NULL;
 		why(w, BPFCOL_LOAD_REFUSED, "cannot open the BPF object: %s",
-		    libbpf_first[0] ? libbpf_first : strerror(-r));
+		    *bpflib_first() ? bpflib_first() : strerror(-r));
 		return r;
 	}
 	recs = bpf_object__find_map_by_name(col->obj, "recs");
@@ -239,8 +180,8 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		else
 			why(w, BPFCOL_LOAD_REFUSED,
 			    "the kernel refused the program (%s)%s%s",
-			    strerror(-r), libbpf_verifier[0] ? ": " : "",
-			    libbpf_verifier);
+			    strerror(-r), *bpflib_verifier() ? ": " : "",
+			    bpflib_verifier());
 		return r;
 	}
 	memset(&linfo, 0, sizeof(linfo));
@@ -327,7 +268,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	r = bpfcol_injected(col, ret_why);
 	if (r)
 		goto fail;
-	if (!bpfcol_permitted()) {
+	if (!bpflib_permitted()) {
 		why(ret_why, BPFCOL_NOT_PERMITTED,
 		    "not permitted: needs root (CAP_BPF and CAP_PERFMON)");
 		r = -EPERM;
@@ -353,7 +294,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	}
 	col->v2 = sfs.f_type == CGROUP2_SUPER_MAGIC;
 	col->local_events = col->v2 && v2_local_events(col->dirfd);
-	libbpf_set_print(libbpf_keep);
+	bpflib_keep_messages();
 	if (libbpf_find_vmlinux_btf_id("cgroup", BPF_TRACE_ITER) < 0) {
 		why(ret_why, BPFCOL_TOO_OLD,
 		    "the kernel has no cgroup iterator (Linux 6.1 or later)");

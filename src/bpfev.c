@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfev.h"
+#include "bpflib.h"
 #include "bpf/reclaim_rec.h"
 
 /* The BPF object, from src/bpf/reclaim_obj.S (.incbin). */
@@ -58,43 +59,6 @@ struct bpfev {
 	size_t batch_cap;
 };
 
-/* The verifier's complaint, kept from libbpf's messages. */
-static char ev_first[160];
-static char ev_verifier[160];
-
-static void keep_verifier_line(const char *log)
-{
-	const char *p, *e;
-
-	for (p = log; *p; p = *e ? e + 1 : e) {
-		e = p + strcspn(p, "\n");
-		if (e == p || (*p >= '0' && *p <= '9') || *p == ';' ||
-		    strncmp(p, "--", 2) == 0 || strncmp(p, "processed ", 10) == 0 ||
-		    strncmp(p, "libbpf:", 7) == 0 || strncmp(p, "func#", 5) == 0 ||
-		    strncmp(p, "reg type unsupported", 20) == 0)
-			continue;
-		snprintf(ev_verifier, sizeof(ev_verifier), "%.*s", (int)(e - p), p);
-	}
-}
-
-/* libbpf's messages are kept, not printed: a caller decides what to say. */
-__attribute__((format(printf, 2, 0)))
-static int libbpf_keep(enum libbpf_print_level level, const char *fmt,
-		       va_list ap)
-{
-	char *msg;
-
-	if (level == LIBBPF_DEBUG || vasprintf(&msg, fmt, ap) < 0)
-		return 0;
-	if (strstr(msg, "BEGIN PROG LOAD LOG"))
-		keep_verifier_line(msg);
-	else if (!ev_first[0])
-		snprintf(ev_first, sizeof(ev_first), "%.*s",
-			 (int)strcspn(msg, "\n"), msg);
-	free(msg);
-	return 0;
-}
-
 __attribute__((format(printf, 3, 4)))
 static void why(struct bpfev_why *w, enum bpfev_reason reason,
 		const char *fmt, ...)
@@ -105,23 +69,6 @@ static void why(struct bpfev_why *w, enum bpfev_reason reason,
 	va_start(ap, fmt);
 	vsnprintf(w->text, sizeof(w->text), fmt, ap);
 	va_end(ap);
-}
-
-/* CAP_BPF and CAP_PERFMON (5.8+), or CAP_SYS_ADMIN, in the effective set. */
-static bool permitted(void)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2] = { { 0 } };
-	uint64_t eff;
-
-	if (syscall(SYS_capget, &hdr, data) != 0)
-		return false;
-	eff = (uint64_t)data[1].effective << 32 | data[0].effective;
-#define HAS(c) ((eff >> (c)) & 1)
-	return HAS(CAP_SYS_ADMIN) || (HAS(CAP_BPF) && HAS(CAP_PERFMON));
-#undef HAS
 }
 
 /*
@@ -250,15 +197,14 @@ static int load(struct bpfev *ev, struct reclaim_cfg *cfg, struct bpfev_why *w)
 	unsigned int i;
 	int r;
 
-	ev_first[0] = '\0';
-	ev_verifier[0] = '\0';
+	bpflib_keep_messages();
 	ev->obj = bpf_object__open_mem(reclaim_obj, reclaim_obj_end - reclaim_obj,
 				       &oopts);
 	if (!ev->obj) {
 		r = -errno;
 		ev->obj = NULL;
 		why(w, BPFEV_LOAD_REFUSED, "cannot open the BPF object: %s",
-		    ev_first[0] ? ev_first : strerror(-r));
+		    *bpflib_first() ? bpflib_first() : strerror(-r));
 		return r;
 	}
 	groups = bpf_object__find_map_by_name(ev->obj, "groups");
@@ -286,7 +232,7 @@ static int load(struct bpfev *ev, struct reclaim_cfg *cfg, struct bpfev_why *w)
 		else
 			why(w, BPFEV_LOAD_REFUSED,
 			    "the kernel refused the program (%s)%s%s",
-			    strerror(-r), ev_verifier[0] ? ": " : "", ev_verifier);
+			    strerror(-r), *bpflib_verifier() ? ": " : "", bpflib_verifier());
 		return r;
 	}
 	for (i = 0; i < NPROGS; i++) {
@@ -327,7 +273,7 @@ int bpfev_open(struct bpfev **ret_ev, struct bpfev_why *ret_why)
 	r = injected(&cfg, ret_why);
 	if (r)
 		goto fail;
-	if (!permitted()) {
+	if (!bpflib_permitted()) {
 		why(ret_why, BPFEV_NOT_PERMITTED,
 		    "not permitted: needs root (CAP_BPF and CAP_PERFMON)");
 		r = -EPERM;
@@ -339,7 +285,7 @@ int bpfev_open(struct bpfev **ret_ev, struct bpfev_why *ret_why)
 		r = -EOPNOTSUPP;
 		goto fail;
 	}
-	libbpf_set_print(libbpf_keep);
+	bpflib_keep_messages();
 	r = inspect_kernel(ev, &cfg, ret_why);
 	if (r)
 		goto fail;

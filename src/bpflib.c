@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* bpflib.c - see bpflib.h. */
+#include <linux/capability.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "bpflib.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+static char first[160];
+static char verifier[160];
+
+bool bpflib_permitted(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = { { 0 } };
+	uint64_t eff;
+
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return false;
+	eff = (uint64_t)data[1].effective << 32 | data[0].effective;
+#define HAS(c) ((eff >> (c)) & 1)
+	return HAS(CAP_SYS_ADMIN) || (HAS(CAP_BPF) && HAS(CAP_PERFMON));
+#undef HAS
+}
+
+/*
+ * The verifier's own words: the last line of its log that is not an
+ * instruction ("12: (79) r1 = ..."), a source comment or a statistic.
+ */
+static void keep_verifier_line(const char *log)
+{
+	const char *p, *e;
+
+	for (p = log; *p; p = *e ? e + 1 : e) {
+		e = p + strcspn(p, "\n");
+		if (e == p || (*p >= '0' && *p <= '9') || *p == ';' ||
+		    strncmp(p, "--", 2) == 0 || strncmp(p, "processed ", 10) == 0 ||
+		    strncmp(p, "libbpf:", 7) == 0 || strncmp(p, "func#", 5) == 0 ||
+		    strncmp(p, "reg type unsupported", 20) == 0)
+			continue;
+		snprintf(verifier, sizeof(verifier), "%.*s", (int)(e - p), p);
+	}
+}
+
+__attribute__((format(printf, 2, 0)))
+static int keep(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char *msg;
+
+	if (level == LIBBPF_DEBUG || vasprintf(&msg, fmt, ap) < 0)
+		return 0;
+	if (strstr(msg, "BEGIN PROG LOAD LOG"))
+		keep_verifier_line(msg);
+	else if (!first[0])
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(msg, "\n"),
+			 msg);
+	free(msg);
+	return 0;
+}
+
+void bpflib_keep_messages(void)
+{
+	first[0] = '\0';
+	verifier[0] = '\0';
+	libbpf_set_print(keep);
+}
+
+const char *bpflib_first(void)
+{
+	return first;
+}
+
+const char *bpflib_verifier(void)
+{
+	return verifier;
+}
