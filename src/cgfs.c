@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cgfs.c - find, walk and read the memory cgroup hierarchy. */
+/* cgfs.c - the live files source: walk a memory cgroup tree and read the
+ * control files the asked fields need (the version tables below). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libcgroup.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,6 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/resource.h>
-#include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,13 +23,6 @@
 #include "sink.h"
 #include "sysinfo.h"
 #include "xalloc.h"
-
-#ifndef CGROUP2_SUPER_MAGIC
-#define CGROUP2_SUPER_MAGIC 0x63677270
-#endif
-#ifndef CGROUP_SUPER_MAGIC
-#define CGROUP_SUPER_MAGIC 0x27e0eb
-#endif
 
 /* Descriptors left for libraries, panes, the terminal and the audit log. */
 #define FD_RESERVE 128
@@ -281,16 +273,6 @@ const char *cgfs_mode(const struct cgfs *cg)
 const char *cgfs_root(const struct cgfs *cg)
 {
 	return cg->shown_root ? cg->shown_root : cg->root;
-}
-
-/* Asked once, when the hierarchy is opened: callers may ask every frame. */
-static int on_cgroupfs(const struct cgfs *cg)
-{
-	struct statfs sf;
-
-	return !cg->src->fresh_tree && statfs(cg->root, &sf) == 0 &&
-		(sf.f_type == CGROUP2_SUPER_MAGIC ||
-		 sf.f_type == CGROUP_SUPER_MAGIC);
 }
 
 int cgfs_is_live(const struct cgfs *cg)
@@ -1216,8 +1198,6 @@ static void walk_shed(struct wframe *stack, size_t sp, size_t *nown)
 	}
 }
 
-static int open_rel(int dirfd, const char *rel);
-
 /* Whether fd is the directory a shed frame had; closes it if not. */
 static int same_dir(const struct wframe *f, int fd)
 {
@@ -1245,7 +1225,7 @@ static void walk_unshed(struct wframe *f, int childfd, int rootfd,
 		openat(childfd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (!same_dir(f, fd)) {
-		fd = open_rel(rootfd, path + 1);
+		fd = cgfs_open_rel(rootfd, path + 1);
 		if (!same_dir(f, fd))
 			return;
 	}
@@ -1442,8 +1422,7 @@ static int walk(struct cgfs *cg, int rootfd, int dirfd, struct gh *h,
 	return r;
 }
 
-/* Opens "a/b/c" below dirfd one component at a time, following no link. */
-static int open_rel(int dirfd, const char *rel)
+int cgfs_open_rel(int dirfd, const char *rel)
 {
 	char comp[NAME_MAX + 1];
 	int fd = dup(dirfd);
@@ -1489,7 +1468,7 @@ static uint64_t limit_above(struct cgfs *cg, int rootfd)
 		int fd;
 
 		*p = '\0';
-		fd = open_rel(rootfd, rel);
+		fd = cgfs_open_rel(rootfd, rel);
 		if (fd >= 0) {
 			reading(cg, shown);
 			if (read_value(cg, fd, CF_LIMIT, &v) == 0 && v < lim)
@@ -1524,10 +1503,9 @@ static void clamp_swap(struct snapshot *snap)
 }
 
 /* The live files: the one tree, read now. */
-static int live_begin(struct cgfs *cg, size_t index, char *dir,
-		      size_t dirlen, struct snapshot *snap)
+static int live_begin(struct cgfs *cg, char *dir, size_t dirlen,
+		      struct snapshot *snap)
 {
-	(void)index;
 	snprintf(dir, dirlen, "%s", cg->root);
 	snap->mono = clock_mono();
 	snap->wall = (int64_t)time(NULL);
@@ -1539,10 +1517,9 @@ static void live_tree(const struct cgfs *cg, char *dir, size_t dirlen)
 	snprintf(dir, dirlen, "%s", cg->root);
 }
 
-static size_t live_sys_slot(const struct cgfs *cg, size_t index)
+static size_t live_sys_slot(const struct cgfs *cg)
 {
 	(void)cg;
-	(void)index;
 	return 0;
 }
 
@@ -1570,14 +1547,17 @@ static int live_open_sys(struct cgfs *cg, const char *proc)
 }
 
 const struct source_ops cgfs_live_ops = {
+	.series = 0,
 	.fresh_tree = 0,
+	.writable = 1,
+	.open = cgfs_live_open,
+	.close = NULL,
 	.begin = live_begin,
 	.tree = live_tree,
 	.sys_slot = live_sys_slot,
 	.position = live_position,
 	.seek = live_seek,
 	.reread = live_reread,
-	.writable = 1,
 	.open_sys = live_open_sys,
 };
 
@@ -1603,12 +1583,10 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	struct gh *h;
 	struct stat st;
 	int rootfd, fd, depth = 0, r, kept = 0, have_st = 0;
-	size_t sample = cg->next;
 
-	r = cg->src->begin(cg, sample, dir, sizeof(dir), snap);
+	r = cg->src->begin(cg, dir, sizeof(dir), snap);
 	if (r < 0)
 		return r;
-	cg->next++;
 	cg->numa_len = 0;
 	snap->n = 0;
 	snap->paths_len = 0;
@@ -1669,7 +1647,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		fd = h->dirfd;
 		kept = 1;
 	} else {
-		fd = open_rel(rootfd, cg->start);
+		fd = cgfs_open_rel(rootfd, cg->start);
 		if (fd >= 0 && h && cg->fd_dirs < cg->fd_budget &&
 		    keep_dir(cg, h, fd) == 0)
 			kept = 1;
@@ -1688,7 +1666,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		gh_close(cg, h);
 		kept = 0;
 		have_st = 0;
-		fd = open_rel(rootfd, cg->start);
+		fd = cgfs_open_rel(rootfd, cg->start);
 		if (fd < 0) {
 			r = fd;
 			snprintf(err, errlen, "%s/%s: %s", dir, cg->start,
@@ -1717,7 +1695,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	snap->numa_text = cg->numa;
 	/* Only scan_prio asks for the own LRU lists. */
 	sysinfo_want_lru_gen(cg->sys, (fields & FBIT(F_OWN_INACTIVE_FILE)) != 0);
-	sysinfo_read(cg->sys, cg->src->sys_slot(cg, sample), &snap->sys);
+	sysinfo_read(cg->sys, cg->src->sys_slot(cg), &snap->sys);
 	clamp_swap(snap);
 	if (cg->sink) {
 		r = cg->sink->ops->end(cg->sink, snap->mono, snap->wall, err,
@@ -1734,7 +1712,7 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 	struct recorder *rec;
 	int r;
 
-	if (cg->series) {
+	if (cg->src->series) {
 		snprintf(err, errlen, "--record: a recording cannot be "
 			 "recorded again; record the live hierarchy");
 		return -EINVAL;
@@ -1765,165 +1743,26 @@ void snapshot_free(struct snapshot *snap)
 	memset(snap, 0, sizeof(*snap));
 }
 
-static int file_exists_at(int dirfd, const char *name)
+/* A --root folder with a timestamps file holds a recording. */
+static const struct source_ops *pick_source(const struct cgfs_opts *opts)
 {
+	char path[PATH_MAX + 16];
 	struct stat st;
 
-	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
-}
-
-/* "memory" among the words of a v2 group's cgroup.controllers. */
-static int has_memory_controller(struct cgfs *cg, int dirfd)
-{
-	ssize_t n = cgfs_read_small(cg, dirfd, "cgroup.controllers");
-	const char *p, *end;
-
-	if (n < 0)
-		return 0;
-	p = cg->buf;
-	end = cg->buf + n;
-	while (p < end) {
-		const char *w = p;
-
-		while (p < end && *p != ' ' && *p != '\n')
-			p++;
-		if (p - w == 6 && memcmp(w, "memory", 6) == 0)
-			return 1;
-		p++;
-	}
-	return 0;
-}
-
-/* Decides v1 or v2 from the files present in the root directory. */
-static int detect_version(struct cgfs *cg, const char *dir, char *err,
-			  size_t errlen)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
-
-	if (fd < 0) {
-		r = -errno;
-		snprintf(err, errlen, "%s: %s", dir, strerror(-r));
-		return r;
-	}
-	if (file_exists_at(fd, "cgroup.controllers")) {
-		if (!has_memory_controller(cg, fd)) {
-			snprintf(err, errlen, "%s: the memory controller is "
-				 "not enabled in this cgroup v2 hierarchy", dir);
-			r = -ENOENT;
-		}
-		cg->version = 2;
-	} else if (file_exists_at(fd, "memory.usage_in_bytes") ||
-		   file_exists_at(fd, "memory.limit_in_bytes")) {
-		cg->version = 1;
-	} else {
-		snprintf(err, errlen, "%s: not a memory cgroup hierarchy "
-			 "(no cgroup.controllers or memory.usage_in_bytes)",
-			 dir);
-		r = -ENOENT;
-	}
-	close(fd);
-	return r;
-}
-
-/*
- * The memory hierarchy of the live host.  libcgroup reads /proc/cgroups
- * and /proc/mounts; where it cannot initialise (no /proc/cgroups, an odd
- * container), /proc/self/mountinfo is read instead.
- */
-static char *find_live_root(void)
-{
-	char *mnt = NULL, line[4096];
-	FILE *f;
-
-	if (cgroup_init() == 0 &&
-	    cgroup_get_subsys_mount_point("memory", &mnt) == 0 && mnt)
-		return mnt;
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return NULL;
-	while (!mnt && fgets(line, sizeof(line), f)) {
-		char point[PATH_MAX], fstype[64], opts[1024];
-		const char *sep = strstr(line, " - ");
-
-		/* id parent maj:min root point opts [tags] - fstype src sopts */
-		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", point) != 1 ||
-		    sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
-			continue;
-		if (strcmp(fstype, "cgroup2") == 0) {
-			char ctl[PATH_MAX + 32];
-			FILE *c;
-
-			snprintf(ctl, sizeof(ctl), "%s/cgroup.controllers",
-				 point);
-			c = fopen(ctl, "re");
-			if (c) {
-				char words[512];
-
-				if (fgets(words, sizeof(words), c) &&
-				    strstr(words, "memory"))
-					mnt = xstrdup(point);
-				fclose(c);
-			}
-		} else if (strcmp(fstype, "cgroup") == 0) {
-			for (char *o = strtok(opts, ","); o; o = strtok(NULL, ","))
-				if (strcmp(o, "memory") == 0)
-					mnt = xstrdup(point);
-		}
-	}
-	fclose(f);
-	return mnt;
-}
-
-static const char *live_mode(const char *mnt)
-{
-	struct statfs sf;
-
-	if (statfs(mnt, &sf) == 0 && sf.f_type == CGROUP2_SUPER_MAGIC)
-		return "v2";
-	/* A v1 memory mount beside a cgroup2 mount is a hybrid host. */
-	if (statfs("/sys/fs/cgroup/unified", &sf) == 0 &&
-	    sf.f_type == CGROUP2_SUPER_MAGIC)
-		return "hybrid";
-	return "v1";
-}
-
-/* "/a//b/" -> "a/b"; refuses ".." and "." components. */
-int cgfs_normalise(const char *in, char **ret)
-{
-	char *out = xmalloc(strlen(in) + 1), *o = out;
-
-	while (*in) {
-		size_t l;
-
-		in += strspn(in, "/");
-		l = strcspn(in, "/");
-		if (l == 0)
-			break;
-		if ((l == 1 && in[0] == '.') ||
-		    (l == 2 && in[0] == '.' && in[1] == '.')) {
-			free(out);
-			return -EINVAL;
-		}
-		if (o != out)
-			*o++ = '/';
-		memcpy(o, in, l);
-		o += l;
-		in += l;
-	}
-	*o = '\0';
-	*ret = out;
-	return 0;
+	if (!opts->root)
+		return &cgfs_live_ops;
+	snprintf(path, sizeof(path), "%s/timestamps", opts->root);
+	return stat(path, &st) == 0 ? &cgfs_replay_ops : &cgfs_live_ops;
 }
 
 int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	      char *err, size_t errlen)
 {
 	struct cgfs *cg = xcalloc(1, sizeof(*cg));
-	char path[PATH_MAX], *start;
-	struct stat st;
+	char path[PATH_MAX];
 	int r;
 
-	cg->src = &cgfs_live_ops;
+	cg->src = pick_source(opts);
 	cg->bufcap = 65536;
 	cg->buf = xmalloc(cg->bufcap);
 	cg->dentscap = 32768;
@@ -1935,48 +1774,16 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		cgfs_close(cg);
 		return r;
 	}
-	if (opts->root) {
-		cg->root = xstrdup(opts->root);
-		snprintf(path, sizeof(path), "%s/timestamps", opts->root);
-		if (stat(path, &st) == 0) {
-			cg->series = 1;
-			cg->src = &cgfs_replay_ops;
-			r = cgfs_load_series(cg, path, err, errlen);
-			if (r < 0) {
-				cgfs_close(cg);
-				return r;
-			}
-			cgfs_read_info(cg, &start);
-			if (start && !opts->start) {
-				free(cg->start);
-				cg->start = start;
-			} else {
-				free(start);
-			}
-			snprintf(path, sizeof(path), "%s/%ld", opts->root,
-				 cg->slot[0]);
-		} else {
-			snprintf(path, sizeof(path), "%s", opts->root);
-		}
-	} else {
-		cg->root = find_live_root();
-		if (!cg->root) {
-			snprintf(err, errlen, "no memory cgroup hierarchy found "
-				 "(neither a cgroup v1 memory mount nor cgroup2 "
-				 "with the memory controller)");
-			cgfs_close(cg);
-			return -ENOENT;
-		}
-		snprintf(path, sizeof(path), "%s", cg->root);
-	}
-	r = detect_version(cg, path, err, errlen);
+	r = cg->src->open(cg, opts, path, sizeof(path), err, errlen);
+	if (r == 0)
+		r = cgfs_find_version(cg, path, err, errlen);
 	if (r < 0) {
 		cgfs_close(cg);
 		return r;
 	}
 	/* Hybrid is a property of the host: only its own hierarchy (no
 	 * --root) can be one. */
-	cg->mode = !opts->root ? live_mode(cg->root) :
+	cg->mode = !opts->root ? cgfs_host_mode(cg->root) :
 		(cg->version == 2 ? "v2" : "v1");
 	cg->rows = cg->version == 2 ? v2_rows : v1_rows;
 	cg->nrows = cg->version == 2 ? NROWS(v2_rows) : NROWS(v1_rows);
@@ -1989,7 +1796,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	cg->stat_keys = cg->version == 2 ? v2_stat_keys : v1_stat_keys;
 	if (*cg->start) {
 		int rootfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		int fd = rootfd < 0 ? -errno : open_rel(rootfd, cg->start);
+		int fd = rootfd < 0 ? -errno : cgfs_open_rel(rootfd, cg->start);
 
 		if (rootfd >= 0)
 			close(rootfd);
@@ -2001,7 +1808,8 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		}
 		close(fd);
 	}
-	cg->kernfs = on_cgroupfs(cg);
+	/* Asked once: callers may ask every frame (cgfs_is_live). */
+	cg->kernfs = !cg->src->fresh_tree && cgfs_on_cgroupfs(cg->root);
 	/* Descriptors kept across refreshes (a live tree only): all the
 	 * process may have, less a reserve for everything else. */
 	if (!cg->src->fresh_tree) {
@@ -2034,79 +1842,17 @@ void cgfs_close(struct cgfs *cg)
 	free(cg->gh);
 	if (cg->sink)
 		cg->sink->ops->close(cg->sink);
-	free(cg->slot);
+	if (cg->src->close)
+		cg->src->close(cg);
 	free(cg->shown_mode);
 	free(cg->shown_root);
 	sysinfo_close(cg->sys);
 	free(cg->root);
 	free(cg->start);
-	free(cg->mono);
-	free(cg->wall);
 	free(cg->buf);
 	free(cg->dents);
 	free(cg->numa);
 	free(cg);
-}
-
-static const char *const v1_detail[] = {
-	"memory.usage_in_bytes", "memory.max_usage_in_bytes",
-	"memory.limit_in_bytes", "memory.soft_limit_in_bytes",
-	"memory.memsw.usage_in_bytes", "memory.memsw.limit_in_bytes",
-	"memory.kmem.usage_in_bytes", "memory.swappiness", "memory.failcnt",
-	"memory.use_hierarchy", "memory.oom_control", "memory.stat",
-	"memory.numa_stat", NULL
-};
-
-static const char *const v2_detail[] = {
-	"memory.current", "memory.peak", "memory.max", "memory.high",
-	"memory.low", "memory.min", "memory.swap.current", "memory.swap.max",
-	"memory.swap.high", "memory.zswap.current", "memory.zswap.max",
-	"memory.oom.group", "memory.events", "memory.events.local",
-	"memory.pressure", "memory.stat", "memory.numa_stat", NULL
-};
-
-/* Opens the directory of a shown path in the current sample. */
-int cgfs_open_group(struct cgfs *cg, const char *path)
-{
-	char dir[PATH_MAX];
-	int rootfd, fd;
-
-	cg->src->tree(cg, dir, sizeof(dir));
-	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (rootfd < 0)
-		return -errno;
-	while (*path == '/')
-		path++;
-	/* Shown paths never hold "." or ".." components: they come from
-	 * directory entries, which cgfs_refresh has walked. */
-	fd = open_rel(rootfd, path);
-	close(rootfd);
-	return fd;
-}
-
-int cgfs_detail(struct cgfs *cg, const char *path, struct cg_detail *ret)
-{
-	const char *const *names = cg->version == 2 ? v2_detail : v1_detail;
-	int fd = cgfs_open_group(cg, path);
-
-	memset(ret, 0, sizeof(*ret));
-	if (fd < 0)
-		return fd;
-	for (size_t i = 0; names[i] && ret->n < DETAIL_MAX_FILES; i++) {
-		ssize_t n = cgfs_read_small(cg, fd, names[i]);
-
-		if (n == -ENOENT)
-			continue;	/* this kernel or group lacks it */
-		ret->file[ret->n].name = names[i];
-		if (n < 0) {
-			ret->file[ret->n].err = (int)-n;
-		} else {
-			ret->file[ret->n].text = xstrndup(cg->buf, (size_t)n);
-		}
-		ret->n++;
-	}
-	close(fd);
-	return 0;
 }
 
 int cgfs_field_may_be_max(enum field f)
@@ -2140,53 +1886,3 @@ size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
 			ret_names[n++] = cg->file[i];
 	return n;
 }
-
-void cgfs_detail_free(struct cg_detail *d)
-{
-	if (!d)
-		return;
-	for (size_t i = 0; i < d->n; i++)
-		free(d->file[i].text);
-	d->n = 0;
-}
-
-int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids, size_t *ret_n)
-{
-	int fd = cgfs_open_group(cg, path), *pids = NULL;
-	size_t n = 0, cap = 0;
-	ssize_t len;
-	const char *p, *end;
-
-	if (fd < 0)
-		return fd;
-	len = cgfs_read_small(cg, fd, cg->file[CF_PROCS]);
-	close(fd);
-	if (len < 0)
-		return (int)len;
-	p = cg->buf;
-	end = cg->buf + len;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		uint64_t v;
-
-		if (!nl)
-			break;
-		if (parse_u64(p, (size_t)(nl - p), &v) == 0 && v <= INT_MAX) {
-			if (n == cap) {
-				void *np = pids;
-
-				if (grow(&np, &cap, n + 1, sizeof(int)) < 0) {
-					free(pids);
-					return -ENOMEM;
-				}
-				pids = np;
-			}
-			pids[n++] = (int)v;
-		}
-		p = nl + 1;
-	}
-	*ret_pids = pids;
-	*ret_n = n;
-	return 0;
-}
-

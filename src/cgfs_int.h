@@ -2,10 +2,13 @@
 /* cgfs_int.h - what the parts of the cgfs source share (not for other
  * modules, which see cgfs.h only).
  *
- * src/cgfs.c       finding the hierarchy, the walk and the reads (the live
- *                  files source), the recorder fed by them, detail, pids;
+ * src/cgfs_find.c  finding the hierarchy: the live host's memory mount or
+ *                  a --root copy, its version, the host's mode;
+ * src/cgfs.c       the live files source (cgfs_live_ops): the version
+ *                  tables, the walk, the reads, the sink fed by them;
  * src/cgfs_replay.c  a recorded series: its timestamps, info and seeking,
  *                  and its source ops (cgfs_replay_ops; source.h);
+ * src/cgfs_group.c a shown group of either source: detail and pids;
  * src/cgfs_knobs.c the knobs of one group: read, checked, the one write,
  *                  the lock.
  */
@@ -85,12 +88,7 @@ struct cgfs {
 	char *start;		/* "" for the root, else "a/b" */
 	int readonly;
 	const struct source_ops *src;	/* live files or a series */
-	/* a recorded series */
-	int series;
-	size_t nsamples, next;
-	double *mono;
-	int64_t *wall;
-	long *slot;		/* each sample's folder */
+	void *priv;			/* the source's own (a series') */
 	char *shown_mode, *shown_root;	/* a recording's DIR/info */
 	struct sink *sink;	/* --record: the recorder (sink.h) */
 	int proc_given;		/* --proc */
@@ -124,15 +122,24 @@ struct cgfs {
 
 /* "/a//b/" -> "a/b" (malloc'd); -EINVAL for "." and ".." components. */
 int cgfs_normalise(const char *in, char **ret);
+/* Opens the directory "a/b/c" below dirfd one component at a time,
+ * following no link: the fd or -errno. */
+int cgfs_open_rel(int dirfd, const char *rel);
 /* Opens the directory of a shown path ("/a/b") in the current sample:
  * the fd or -errno. */
 int cgfs_open_group(struct cgfs *cg, const char *path);
 /* Reads a whole small file of a group's directory into cg->buf: its
  * length or -errno. */
 ssize_t cgfs_read_small(struct cgfs *cg, int dirfd, const char *name);
-/* A series' DIR/timestamps and DIR/info (cgfs_replay.c). */
-int cgfs_load_series(struct cgfs *cg, const char *path, char *err,
-		     size_t errlen);
-void cgfs_read_info(struct cgfs *cg, char **ret_start);
+/* cgfs_find.c: the live files source's open (source.h), the version of
+ * the tree in dir (cg->version; 0 or -errno with a reason in err), the
+ * host's mode for its memory mount ("v1" "v2" "hybrid") and whether dir
+ * is on a mounted cgroup filesystem. */
+int cgfs_live_open(struct cgfs *cg, const struct cgfs_opts *opts, char *dir,
+		   size_t dirlen, char *err, size_t errlen);
+int cgfs_find_version(struct cgfs *cg, const char *dir, char *err,
+		      size_t errlen);
+const char *cgfs_host_mode(const char *mnt);
+int cgfs_on_cgroupfs(const char *dir);
 
 #endif

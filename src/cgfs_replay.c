@@ -18,9 +18,18 @@
 #include "sysinfo.h"
 #include "xalloc.h"
 
+/* What the replay source keeps (cg->priv). */
+struct replay {
+	size_t nsamples;
+	size_t next;		/* the sample the next refresh reads */
+	double *mono;		/* each sample's times */
+	int64_t *wall;
+	long *slot;		/* each sample's folder */
+};
+
 int cgfs_is_series(const struct cgfs *cg)
 {
-	return cg->series;
+	return cg->src->series;
 }
 
 size_t cgfs_position(const struct cgfs *cg, size_t *ret_count)
@@ -40,43 +49,62 @@ void cgfs_reread(struct cgfs *cg)
 
 /* A series: each sample's slot folder, its recorded times and its slot of
  * the system figures (the proc series beside it, or --proc). */
-static int replay_begin(struct cgfs *cg, size_t index, char *dir,
-			size_t dirlen, struct snapshot *snap)
+static int replay_begin(struct cgfs *cg, char *dir, size_t dirlen,
+			struct snapshot *snap)
 {
-	if (index >= cg->nsamples)
+	struct replay *rp = cg->priv;
+	size_t i = rp->next;
+
+	if (i >= rp->nsamples)
 		return -ENODATA;
-	snprintf(dir, dirlen, "%s/%ld", cg->root, cg->slot[index]);
-	snap->mono = cg->mono[index];
-	snap->wall = cg->wall[index];
+	rp->next++;
+	snprintf(dir, dirlen, "%s/%ld", cg->root, rp->slot[i]);
+	snap->mono = rp->mono[i];
+	snap->wall = rp->wall[i];
 	return 0;
+}
+
+/* The sample last begun (the first before any). */
+static size_t last(const struct replay *rp)
+{
+	return rp->next ? rp->next - 1 : 0;
 }
 
 static void replay_tree(const struct cgfs *cg, char *dir, size_t dirlen)
 {
-	snprintf(dir, dirlen, "%s/%ld", cg->root,
-		 cg->slot[cg->next ? cg->next - 1 : 0]);
+	const struct replay *rp = cg->priv;
+
+	snprintf(dir, dirlen, "%s/%ld", cg->root, rp->slot[last(rp)]);
 }
 
-static size_t replay_sys_slot(const struct cgfs *cg, size_t index)
+static size_t replay_sys_slot(const struct cgfs *cg)
 {
-	return (size_t)cg->slot[index];
+	const struct replay *rp = cg->priv;
+
+	return (size_t)rp->slot[last(rp)];
 }
 
 static size_t replay_position(const struct cgfs *cg, size_t *ret_count)
 {
-	*ret_count = cg->nsamples;
-	return cg->next ? cg->next - 1 : 0;
+	const struct replay *rp = cg->priv;
+
+	*ret_count = rp->nsamples;
+	return last(rp);
 }
 
 static void replay_seek(struct cgfs *cg, size_t index)
 {
-	cg->next = index < cg->nsamples ? index : cg->nsamples - 1;
+	struct replay *rp = cg->priv;
+
+	rp->next = index < rp->nsamples ? index : rp->nsamples - 1;
 }
 
 static void replay_reread(struct cgfs *cg)
 {
-	if (cg->next > 0)
-		cg->next--;
+	struct replay *rp = cg->priv;
+
+	if (rp->next > 0)
+		rp->next--;
 }
 
 /* A series replays the system figures only from its own recording:
@@ -97,17 +125,6 @@ static int replay_open_sys(struct cgfs *cg, const char *proc)
 	return sysinfo_open(path, &cg->sys);
 }
 
-const struct source_ops cgfs_replay_ops = {
-	.fresh_tree = 1,
-	.begin = replay_begin,
-	.tree = replay_tree,
-	.sys_slot = replay_sys_slot,
-	.position = replay_position,
-	.seek = replay_seek,
-	.reread = replay_reread,
-	.writable = 0,
-	.open_sys = replay_open_sys,
-};
 
 /*
  * Reads the "MONO WALL SLOT" lines of a series' timestamps file (see
@@ -115,8 +132,8 @@ const struct source_ops cgfs_replay_ops = {
  * (604,800 lines, about 17 MiB) replays to its last sample.  A line that
  * does not parse is an error naming the file and the line.
  */
-int cgfs_load_series(struct cgfs *cg, const char *path, char *err,
-		     size_t errlen)
+static int load_series(struct replay *rp, const char *path, char *err,
+		       size_t errlen)
 {
 	struct stat st;
 	char msg[256];
@@ -162,8 +179,8 @@ int cgfs_load_series(struct cgfs *cg, const char *path, char *err,
 		len += (size_t)n;
 	}
 	close(fd);
-	r = parse_timestamps(text, len, &cg->mono, &cg->wall, &cg->slot,
-			     &cg->nsamples, msg, sizeof(msg));
+	r = parse_timestamps(text, len, &rp->mono, &rp->wall, &rp->slot,
+			     &rp->nsamples, msg, sizeof(msg));
 	free(text);
 	if (r < 0)
 		snprintf(err, errlen, "%s: %s", path, msg);
@@ -174,7 +191,7 @@ int cgfs_load_series(struct cgfs *cg, const char *path, char *err,
  * shown on replay as they were shown live, and the group the recording
  * started at, where replay starts unless a CGROUP was given (ret_start,
  * NULL when the info has none). */
-void cgfs_read_info(struct cgfs *cg, char **ret_start)
+static void read_info(struct cgfs *cg, char **ret_start)
 {
 	char path[PATH_MAX + 8], line[PATH_MAX + 8];
 	struct stat st;
@@ -208,3 +225,57 @@ void cgfs_read_info(struct cgfs *cg, char **ret_start)
 	}
 	fclose(f);
 }
+
+/* opts->root holds a recording (DIR/timestamps): its samples, and the
+ * start and host its info names. */
+static int replay_open(struct cgfs *cg, const struct cgfs_opts *opts,
+		       char *dir, size_t dirlen, char *err, size_t errlen)
+{
+	struct replay *rp = xcalloc(1, sizeof(*rp));
+	char path[PATH_MAX + 16], *start;
+	int r;
+
+	cg->priv = rp;
+	cg->root = xstrdup(opts->root);
+	snprintf(path, sizeof(path), "%s/timestamps", opts->root);
+	r = load_series(rp, path, err, errlen);
+	if (r < 0)
+		return r;
+	read_info(cg, &start);
+	if (start && !opts->start) {
+		free(cg->start);
+		cg->start = start;
+	} else {
+		free(start);
+	}
+	snprintf(dir, dirlen, "%s/%ld", opts->root, rp->slot[0]);
+	return 0;
+}
+
+static void replay_close(struct cgfs *cg)
+{
+	struct replay *rp = cg->priv;
+
+	if (!rp)
+		return;
+	free(rp->mono);
+	free(rp->wall);
+	free(rp->slot);
+	free(rp);
+	cg->priv = NULL;
+}
+
+const struct source_ops cgfs_replay_ops = {
+	.series = 1,
+	.fresh_tree = 1,
+	.writable = 0,
+	.open = replay_open,
+	.close = replay_close,
+	.begin = replay_begin,
+	.tree = replay_tree,
+	.sys_slot = replay_sys_slot,
+	.position = replay_position,
+	.seek = replay_seek,
+	.reread = replay_reread,
+	.open_sys = replay_open_sys,
+};

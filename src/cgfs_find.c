@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cgfs_find.c - finding the memory cgroup hierarchy: the live host's mount
+ * (libcgroup, else /proc/self/mountinfo) or a --root copy, its version and
+ * the host's mode, and the live files source's open (cgfs_live_ops). */
+#include <errno.h>
+#include <fcntl.h>
+#include <libcgroup.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "cgfs.h"
+#include "cgfs_int.h"
+#include "xalloc.h"
+
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+#ifndef CGROUP_SUPER_MAGIC
+#define CGROUP_SUPER_MAGIC 0x27e0eb
+#endif
+
+int cgfs_on_cgroupfs(const char *dir)
+{
+	struct statfs sf;
+
+	return statfs(dir, &sf) == 0 &&
+		(sf.f_type == CGROUP2_SUPER_MAGIC ||
+		 sf.f_type == CGROUP_SUPER_MAGIC);
+}
+
+static int file_exists_at(int dirfd, const char *name)
+{
+	struct stat st;
+
+	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/* "memory" among the words of a v2 group's cgroup.controllers. */
+static int has_memory_controller(struct cgfs *cg, int dirfd)
+{
+	ssize_t n = cgfs_read_small(cg, dirfd, "cgroup.controllers");
+	const char *p, *end;
+
+	if (n < 0)
+		return 0;
+	p = cg->buf;
+	end = cg->buf + n;
+	while (p < end) {
+		const char *w = p;
+
+		while (p < end && *p != ' ' && *p != '\n')
+			p++;
+		if (p - w == 6 && memcmp(w, "memory", 6) == 0)
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+int cgfs_find_version(struct cgfs *cg, const char *dir, char *err,
+		      size_t errlen)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
+
+	if (fd < 0) {
+		r = -errno;
+		snprintf(err, errlen, "%s: %s", dir, strerror(-r));
+		return r;
+	}
+	if (file_exists_at(fd, "cgroup.controllers")) {
+		if (!has_memory_controller(cg, fd)) {
+			snprintf(err, errlen, "%s: the memory controller is "
+				 "not enabled in this cgroup v2 hierarchy", dir);
+			r = -ENOENT;
+		}
+		cg->version = 2;
+	} else if (file_exists_at(fd, "memory.usage_in_bytes") ||
+		   file_exists_at(fd, "memory.limit_in_bytes")) {
+		cg->version = 1;
+	} else {
+		snprintf(err, errlen, "%s: not a memory cgroup hierarchy "
+			 "(no cgroup.controllers or memory.usage_in_bytes)",
+			 dir);
+		r = -ENOENT;
+	}
+	close(fd);
+	return r;
+}
+
+/*
+ * The memory hierarchy of the live host.  libcgroup reads /proc/cgroups
+ * and /proc/mounts; where it cannot initialise (no /proc/cgroups, an odd
+ * container), /proc/self/mountinfo is read instead.
+ */
+static char *find_live_root(void)
+{
+	char *mnt = NULL, line[4096];
+	FILE *f;
+
+	if (cgroup_init() == 0 &&
+	    cgroup_get_subsys_mount_point("memory", &mnt) == 0 && mnt)
+		return mnt;
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return NULL;
+	while (!mnt && fgets(line, sizeof(line), f)) {
+		char point[PATH_MAX], fstype[64], opts[1024];
+		const char *sep = strstr(line, " - ");
+
+		/* id parent maj:min root point opts [tags] - fstype src sopts */
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", point) != 1 ||
+		    sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
+			continue;
+		if (strcmp(fstype, "cgroup2") == 0) {
+			char ctl[PATH_MAX + 32];
+			FILE *c;
+
+			snprintf(ctl, sizeof(ctl), "%s/cgroup.controllers",
+				 point);
+			c = fopen(ctl, "re");
+			if (c) {
+				char words[512];
+
+				if (fgets(words, sizeof(words), c) &&
+				    strstr(words, "memory"))
+					mnt = xstrdup(point);
+				fclose(c);
+			}
+		} else if (strcmp(fstype, "cgroup") == 0) {
+			for (char *o = strtok(opts, ","); o; o = strtok(NULL, ","))
+				if (strcmp(o, "memory") == 0)
+					mnt = xstrdup(point);
+		}
+	}
+	fclose(f);
+	return mnt;
+}
+
+const char *cgfs_host_mode(const char *mnt)
+{
+	struct statfs sf;
+
+	if (statfs(mnt, &sf) == 0 && sf.f_type == CGROUP2_SUPER_MAGIC)
+		return "v2";
+	/* A v1 memory mount beside a cgroup2 mount is a hybrid host. */
+	if (statfs("/sys/fs/cgroup/unified", &sf) == 0 &&
+	    sf.f_type == CGROUP2_SUPER_MAGIC)
+		return "hybrid";
+	return "v1";
+}
+
+/* "/a//b/" -> "a/b"; refuses ".." and "." components. */
+int cgfs_normalise(const char *in, char **ret)
+{
+	char *out = xmalloc(strlen(in) + 1), *o = out;
+
+	while (*in) {
+		size_t l;
+
+		in += strspn(in, "/");
+		l = strcspn(in, "/");
+		if (l == 0)
+			break;
+		if ((l == 1 && in[0] == '.') ||
+		    (l == 2 && in[0] == '.' && in[1] == '.')) {
+			free(out);
+			return -EINVAL;
+		}
+		if (o != out)
+			*o++ = '/';
+		memcpy(o, in, l);
+		o += l;
+		in += l;
+	}
+	*o = '\0';
+	*ret = out;
+	return 0;
+}
+
+int cgfs_live_open(struct cgfs *cg, const struct cgfs_opts *opts, char *dir,
+		   size_t dirlen, char *err, size_t errlen)
+{
+	cg->root = opts->root ? xstrdup(opts->root) : find_live_root();
+	if (!cg->root) {
+		snprintf(err, errlen, "no memory cgroup hierarchy found "
+			 "(neither a cgroup v1 memory mount nor cgroup2 with "
+			 "the memory controller)");
+		return -ENOENT;
+	}
+	snprintf(dir, dirlen, "%s", cg->root);
+	return 0;
+}
