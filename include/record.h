@@ -35,8 +35,9 @@ int record_open(const char *dir, long max, const char *mode,
 void record_close(struct recorder *r);
 
 /* The recorder as the live source's sink (sink.h): record_begin,
- * record_file of the group it was told, record_groups, record_end and
- * record_close. */
+ * record_file of the group it was told, each procfs file ("meminfo",
+ * "vmstat", "pressure/memory") into the proc series, record_groups,
+ * record_end and record_close. */
 struct sink *record_sink(struct recorder *r);
 
 /* A new sample: its slot is made empty. */
@@ -44,9 +45,6 @@ int record_begin(struct recorder *r);
 /* A control file of the group at path ("/" or "/a/b"), as read. */
 void record_file(struct recorder *r, const char *path, const char *name,
 		 const void *buf, size_t len);
-/* A procfs file ("meminfo", "vmstat", "pressure/memory"), as read. */
-void record_proc(struct recorder *r, const char *name, const void *buf,
-		 size_t len);
 /* The groups the sample kept (their paths, sorted here in place): the
  * folders of groups read but left out are removed, and a kept group
  * without any file gets its folder, so replay finds exactly these.

@@ -4,8 +4,9 @@
  * The live files source (cgfs.c) calls a sink, when it has one, at the
  * places it reads: a sample begins, a group is read, each of its control
  * files is read (their exact bytes), the groups the sample kept are known, the sample
- * ends.  The recorder (record.h, --record) is the one sink today
- * (record_sink); the procfs files reach it through sysinfo_record.
+ * ends; and the system figures' procfs files as sysinfo.c reads them
+ * (sysinfo_sink).  The recorder (record.h, --record) is the one sink
+ * today (record_sink).
  */
 #ifndef MEMCGTOP_SINK_H
 #define MEMCGTOP_SINK_H
@@ -25,6 +26,10 @@ struct sink_ops {
 	void (*group)(struct sink *s, const char *path);
 	/* A control file of that group, as read (none: not kept). */
 	void (*file)(struct sink *s, const char *name, const void *buf,
+		     size_t len);
+	/* A file of the system figures, below the procfs ("meminfo",
+	 * "pressure/memory"), as read (sysinfo.h). */
+	void (*proc)(struct sink *s, const char *name, const void *buf,
 		     size_t len);
 	/* The groups the sample kept (their paths, may be sorted in
 	 * place); NULL: they could not be listed. */

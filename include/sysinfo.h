@@ -17,9 +17,9 @@ struct sysinfo_src;
 /* procdir NULL: the live /proc. */
 int sysinfo_open(const char *procdir, struct sysinfo_src **ret_src);
 void sysinfo_close(struct sysinfo_src *src);
-struct recorder;
-/* Every file read from now on is also recorded. */
-void sysinfo_record(struct sysinfo_src *src, struct recorder *r);
+struct sink;
+/* Every file read from now on also goes to the sink (sink.h: proc). */
+void sysinfo_sink(struct sysinfo_src *src, struct sink *sink);
 
 /* Whether sysinfo_read also reads whether the multi-gen LRU runs
  * (S_LRU_GEN; only the scan_prio column needs it). */

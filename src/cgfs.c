@@ -1730,7 +1730,7 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 		if (sysinfo_open("/proc", &cg->sys) < 0)
 			return -ENOMEM;
 	}
-	sysinfo_record(cg->sys, rec);
+	sysinfo_sink(cg->sys, cg->sink);
 	return 0;
 }
 

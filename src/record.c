@@ -636,8 +636,8 @@ void record_groups(struct recorder *r, char **kept, size_t n)
 	}
 }
 
-void record_proc(struct recorder *r, const char *name, const void *buf,
-		 size_t len)
+static void record_proc(struct recorder *r, const char *name,
+			const void *buf, size_t len)
 {
 	const char *slash = strchr(name, '/');
 
@@ -789,6 +789,12 @@ static void sink_file(struct sink *s, const char *name, const void *buf,
 		record_file(r, r->cur, name, buf, len);
 }
 
+static void sink_proc(struct sink *s, const char *name, const void *buf,
+		      size_t len)
+{
+	record_proc((struct recorder *)s, name, buf, len);
+}
+
 static void sink_groups(struct sink *s, char **kept, size_t n)
 {
 	record_groups((struct recorder *)s, kept, n);
@@ -809,6 +815,7 @@ static const struct sink_ops record_ops = {
 	.begin = sink_begin,
 	.group = sink_group,
 	.file = sink_file,
+	.proc = sink_proc,
 	.groups = sink_groups,
 	.end = sink_end,
 	.close = sink_close,

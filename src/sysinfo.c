@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "parse.h"
-#include "record.h"
+#include "sink.h"
 #include "sysinfo.h"
 #include "xalloc.h"
 
@@ -21,7 +21,7 @@ struct sysinfo_src {
 	int series;
 	struct meminfo_info *mi;
 	struct vmstat_info *vm;
-	struct recorder *rec;
+	struct sink *sink;	/* --record: what is read goes there too */
 	int want_lru_gen;
 	char buf[16384];
 };
@@ -32,10 +32,10 @@ void sysinfo_want_lru_gen(struct sysinfo_src *s, int want)
 		s->want_lru_gen = want;
 }
 
-void sysinfo_record(struct sysinfo_src *s, struct recorder *r)
+void sysinfo_sink(struct sysinfo_src *s, struct sink *sink)
 {
 	if (s)
-		s->rec = r;
+		s->sink = sink;
 }
 
 int sysinfo_open(const char *procdir, struct sysinfo_src **ret_src)
@@ -84,8 +84,8 @@ static ssize_t slurp(struct sysinfo_src *s, const char *path,
 	       (n = read(fd, s->buf + len, sizeof(s->buf) - (size_t)len)) > 0)
 		len += n;
 	close(fd);
-	if (s->rec)
-		record_proc(s->rec, name, s->buf, (size_t)len);
+	if (s->sink)
+		s->sink->ops->proc(s->sink, name, s->buf, (size_t)len);
 	return len;
 }
 

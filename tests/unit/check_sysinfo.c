@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sink.h"
 #include "sysinfo.h"
 #include "units.h"
 
@@ -106,6 +107,70 @@ START_TEST(plain)
 }
 END_TEST
 
+/* A sink that keeps what it is told of the procfs files. */
+struct procsink {
+	struct sink sink;
+	char names[8][32];
+	char text[8][256];
+	size_t n;
+};
+
+static void ps_proc(struct sink *sk, const char *name, const void *buf,
+		    size_t len)
+{
+	struct procsink *p = (struct procsink *)sk;
+
+	ck_assert_uint_lt(p->n, 8);
+	ck_assert_uint_lt(len, sizeof(p->text[0]));
+	snprintf(p->names[p->n], sizeof(p->names[0]), "%s", name);
+	memcpy(p->text[p->n], buf, len);
+	p->text[p->n][len] = '\0';
+	p->n++;
+}
+
+static const struct sink_ops procsink_ops = { .proc = ps_proc };
+
+/* Each procfs file read reaches the sink, by its name below the procfs
+ * and with its exact bytes, as a recording keeps it. */
+START_TEST(sink)
+{
+	char dir[] = "/tmp/memcgtop-proc-XXXXXX", sub[4200];
+	const char *meminfo = "MemTotal: 1000 kB\nMemAvailable: 600 kB\n";
+	const char *psi = "some avg10=1.50 avg60=0.00 avg300=0.00 total=9\n";
+	struct procsink p = { .sink = { &procsink_ops } };
+	struct sysinfo_src *src = NULL;
+	struct sysinfo s;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	put(dir, "meminfo", meminfo);
+	put(dir, "vmstat", "pgscan_kswapd 10\n");
+	snprintf(sub, sizeof(sub), "%s/pressure", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	put(dir, "pressure/memory", psi);
+	ck_assert_int_eq(sysinfo_open(dir, &src), 0);
+	sysinfo_sink(src, &p.sink);
+	sysinfo_read(src, 0, &s);
+	ck_assert_uint_eq(p.n, 3);
+	for (size_t i = 0; i < p.n; i++) {
+		if (!strcmp(p.names[i], "meminfo"))
+			ck_assert_str_eq(p.text[i], meminfo);
+		else if (!strcmp(p.names[i], "vmstat"))
+			ck_assert_str_eq(p.text[i], "pgscan_kswapd 10\n");
+		else if (!strcmp(p.names[i], "pressure/memory"))
+			ck_assert_str_eq(p.text[i], psi);
+		else
+			ck_abort_msg("unexpected file %s", p.names[i]);
+	}
+	ck_assert_uint_eq(s.v[S_PSI_SOME10], 150);
+	/* Without a sink nothing more is told. */
+	sysinfo_sink(src, NULL);
+	sysinfo_read(src, 0, &s);
+	ck_assert_uint_eq(p.n, 3);
+	sysinfo_close(src);
+	rmtree(dir);
+}
+END_TEST
+
 Suite *sysinfo_suite(void)
 {
 	Suite *s = suite_create("sysinfo");
@@ -113,6 +178,7 @@ Suite *sysinfo_suite(void)
 
 	tcase_add_test(tc, series);
 	tcase_add_test(tc, plain);
+	tcase_add_test(tc, sink);
 	suite_add_tcase(s, tc);
 	return s;
 }
