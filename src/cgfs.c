@@ -27,63 +27,6 @@
 /* Descriptors left for libraries, panes, the terminal and the audit log. */
 #define FD_RESERVE 128
 
-/*
- * The control files of each version, one row each: its name, the field
- * its value gives, and whether it may say "max" (a limit or protection:
- * unlimited; in v1, 2^63 rounded down to the page size).  The rows drive
- * read_group (a row with a field is one value file, read in table order),
- * read_value's range check, cgfs_field_files (the files the column help
- * names) and cgfs_field_may_be_max (the columns' "max").  field -1: the
- * file holds several values or is combined with others; read_group's own
- * code reads it.
- */
-struct cf_row {
-	enum cgfile cf;
-	const char *name;
-	int field;
-	unsigned char may_max;
-};
-
-/* In the order read_group reads the value files: usage and memsw first
- * and back to back (v1 swap is their difference), then the rest. */
-static const struct cf_row v1_rows[] = {
-	{ CF_USAGE, "memory.usage_in_bytes", -1, 0 },
-	{ CF_MEMSW, "memory.memsw.usage_in_bytes", -1, 0 },
-	{ CF_LIMIT, "memory.limit_in_bytes", F_LIMIT, 1 },
-	{ CF_SOFT, "memory.soft_limit_in_bytes", F_SOFT, 1 },
-	{ CF_PEAK, "memory.max_usage_in_bytes", F_PEAK, 0 },
-	{ CF_SWAPPINESS, "memory.swappiness", F_SWAPPINESS, 0 },
-	{ CF_KMEM, "memory.kmem.usage_in_bytes", F_KERNEL, 0 },
-	{ CF_FAILCNT, "memory.failcnt", F_FAILCNT, 0 },
-	{ CF_STAT, "memory.stat", -1, 0 },
-	{ CF_NUMA, "memory.numa_stat", -1, 0 },
-	{ CF_OOMCTL, "memory.oom_control", -1, 0 },
-	{ CF_PROCS, "cgroup.procs", -1, 0 },
-};
-
-static const struct cf_row v2_rows[] = {
-	{ CF_USAGE, "memory.current", -1, 0 },
-	{ CF_LIMIT, "memory.max", F_LIMIT, 1 },
-	{ CF_HIGH, "memory.high", F_HIGH, 1 },
-	{ CF_LOW, "memory.low", F_LOW, 1 },
-	{ CF_MIN, "memory.min", F_MIN, 1 },
-	{ CF_SWAPCUR, "memory.swap.current", F_SWAP, 0 },
-	{ CF_SWAPMAX, "memory.swap.max", F_SWAP_LIMIT, 1 },
-	{ CF_PEAK, "memory.peak", F_PEAK, 0 },
-	{ CF_SWAPPEAK, "memory.swap.peak", F_SWAP_PEAK, 0 },
-	{ CF_ZSWAP, "memory.zswap.current", F_ZSWAP, 0 },
-	{ CF_STAT, "memory.stat", -1, 0 },
-	{ CF_NUMA, "memory.numa_stat", -1, 0 },
-	{ CF_EVENTS_LOCAL, "memory.events.local", -1, 0 },
-	{ CF_SWAPEVENTS, "memory.swap.events", -1, 0 },
-	{ CF_CGSTAT, "cgroup.stat", -1, 0 },
-	{ CF_EVENTS, "memory.events", -1, 0 },
-	{ CF_PRESSURE, "memory.pressure", -1, 0 },
-	{ CF_PROCS, "cgroup.procs", -1, 0 },
-};
-
-#define NROWS(t) (sizeof(t) / sizeof((t)[0]))
-
 /* Which files each field needs, per version.  0: the version has none. */
 static const unsigned v1_need[F_NR] = {
 	[F_USAGE] = CFBIT(CF_USAGE),
@@ -259,6 +202,77 @@ static const struct keymap v1_oomctl_keys[] = {
 	K("oom_kill", F_EV_OOM_KILL),
 	{ NULL, 0, 0 }
 };
+
+/*
+ * The control files of each version, one row each: its name, the field
+ * its value gives, whether it may say "max" (a limit or protection:
+ * unlimited; in v1, 2^63 rounded down to the page size) and how it is
+ * read.  The rows drive read_group (in table order), read_value's range
+ * check, cgfs_field_files (the files the column help names) and
+ * cgfs_field_may_be_max (the columns' "max").
+ */
+enum row_kind {
+	RK_VALUE,	/* one value: field */
+	RK_KEYS,	/* "key value" lines: keys, each to its field */
+	RK_PSI,		/* a pressure file: some and full avg10 */
+	RK_NUMA,	/* kept whole for the JSON numa object (F_NUMA) */
+	RK_PROCS,	/* one pid a line: counted (F_PROCS) */
+	RK_OWN,		/* combined with others: read_group's own code */
+};
+
+struct cf_row {
+	enum cgfile cf;
+	const char *name;
+	unsigned char kind;
+	unsigned char may_max;
+	int field;			/* RK_VALUE */
+	const struct keymap *keys;	/* RK_KEYS */
+};
+
+#define VALUE(cf, name, f, max) { cf, name, RK_VALUE, max, f, NULL }
+#define KEYS(cf, name, map) { cf, name, RK_KEYS, 0, -1, map }
+#define OTHER(cf, name, kind) { cf, name, kind, 0, -1, NULL }
+
+/* usage and memsw first: v1 swap is their difference, so they are read
+ * back to back (read_group); memory.stat's keys are read by read_group
+ * too, for the v1 swap fallback and the v2 root's usage. */
+static const struct cf_row v1_rows[] = {
+	OTHER(CF_USAGE, "memory.usage_in_bytes", RK_OWN),
+	OTHER(CF_MEMSW, "memory.memsw.usage_in_bytes", RK_OWN),
+	VALUE(CF_LIMIT, "memory.limit_in_bytes", F_LIMIT, 1),
+	VALUE(CF_SOFT, "memory.soft_limit_in_bytes", F_SOFT, 1),
+	VALUE(CF_PEAK, "memory.max_usage_in_bytes", F_PEAK, 0),
+	VALUE(CF_SWAPPINESS, "memory.swappiness", F_SWAPPINESS, 0),
+	VALUE(CF_KMEM, "memory.kmem.usage_in_bytes", F_KERNEL, 0),
+	VALUE(CF_FAILCNT, "memory.failcnt", F_FAILCNT, 0),
+	OTHER(CF_STAT, "memory.stat", RK_OWN),
+	OTHER(CF_NUMA, "memory.numa_stat", RK_NUMA),
+	KEYS(CF_OOMCTL, "memory.oom_control", v1_oomctl_keys),
+	OTHER(CF_PROCS, "cgroup.procs", RK_PROCS),
+};
+
+static const struct cf_row v2_rows[] = {
+	OTHER(CF_USAGE, "memory.current", RK_OWN),
+	VALUE(CF_LIMIT, "memory.max", F_LIMIT, 1),
+	VALUE(CF_HIGH, "memory.high", F_HIGH, 1),
+	VALUE(CF_LOW, "memory.low", F_LOW, 1),
+	VALUE(CF_MIN, "memory.min", F_MIN, 1),
+	VALUE(CF_SWAPCUR, "memory.swap.current", F_SWAP, 0),
+	VALUE(CF_SWAPMAX, "memory.swap.max", F_SWAP_LIMIT, 1),
+	VALUE(CF_PEAK, "memory.peak", F_PEAK, 0),
+	VALUE(CF_SWAPPEAK, "memory.swap.peak", F_SWAP_PEAK, 0),
+	VALUE(CF_ZSWAP, "memory.zswap.current", F_ZSWAP, 0),
+	OTHER(CF_STAT, "memory.stat", RK_OWN),
+	OTHER(CF_NUMA, "memory.numa_stat", RK_NUMA),
+	KEYS(CF_EVENTS_LOCAL, "memory.events.local", v2_event_local_keys),
+	KEYS(CF_SWAPEVENTS, "memory.swap.events", v2_swap_event_keys),
+	KEYS(CF_CGSTAT, "cgroup.stat", v2_cgstat_keys),
+	KEYS(CF_EVENTS, "memory.events", v2_event_keys),
+	OTHER(CF_PRESSURE, "memory.pressure", RK_PSI),
+	OTHER(CF_PROCS, "cgroup.procs", RK_PROCS),
+};
+
+#define NROWS(t) (sizeof(t) / sizeof((t)[0]))
 
 int cgfs_version(const struct cgfs *cg)
 {
@@ -551,21 +565,71 @@ static void kv_store(const char *key, size_t keylen, uint64_t val, void *ctx)
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem);
 
-/* v2 key-value files read the same way: each key to its field. */
-static const struct {
-	enum cgfile f;
-	const struct keymap *map;
-} v2_kv_files[] = {
-	{ CF_EVENTS_LOCAL, v2_event_local_keys },
-	{ CF_SWAPEVENTS, v2_swap_event_keys },
-	{ CF_CGSTAT, v2_cgstat_keys },
-};
+static void read_keys(struct cgfs *cg, int dirfd, const struct cf_row *row,
+		      struct sample *s)
+{
+	struct kvctx c = { .map = row->keys, .s = s };
+	ssize_t n = read_cf(cg, dirfd, row->cf);
+
+	if (n >= 0)
+		parse_keyvals(cg->buf, (size_t)n, kv_store, &c);
+}
+
+/* With PSI disabled (psi=0) the file is missing or reads EOPNOTSUPP: not
+ * available, like any unreadable file. */
+static void read_psi(struct cgfs *cg, int dirfd, const struct cf_row *row,
+		     struct sample *s)
+{
+	ssize_t n = read_cf(cg, dirfd, row->cf);
+	struct psi p;
+
+	if (n >= 0 && parse_psi(cg->buf, (size_t)n, &p) == 0) {
+		if (p.has_some)
+			sample_set(s, F_PSI_SOME10, p.some_avg10);
+		if (p.has_full)
+			sample_set(s, F_PSI_FULL10, p.full_avg10);
+	}
+}
+
+/* Kept whole for the JSON numa object (see snapshot). */
+static void read_numa(struct cgfs *cg, int dirfd, const struct cf_row *row,
+		      struct sample *s)
+{
+	ssize_t n = read_cf(cg, dirfd, row->cf);
+
+	if (n >= 0 && grow((void **)&cg->numa, &cg->numa_cap,
+			   cg->numa_len + (size_t)n + 1, 1) == 0) {
+		memcpy(cg->numa + cg->numa_len, cg->buf, (size_t)n);
+		cg->numa[cg->numa_len + (size_t)n] = '\0';
+		sample_set(s, F_NUMA, cg->numa_len);
+		cg->numa_len += (size_t)n + 1;
+	}
+}
+
+static void read_procs(struct cgfs *cg, int dirfd, const struct cf_row *row,
+		       struct sample *s)
+{
+	uint64_t v = 0;
+
+	if (cg->sink) {
+		/* Recorded: read whole (up to 1 MiB) so the file is kept. */
+		ssize_t n = read_cf(cg, dirfd, row->cf);
+
+		if (n >= 0)
+			sample_set(s, F_PROCS, parse_count_lines(cg->buf,
+								 (size_t)n));
+	} else if (count_procs(cg, dirfd, &v) == 0) {
+		sample_set(s, F_PROCS, v);
+	}
+}
 
 /*
- * Reads the files a group's fields need.  Returns -ENODEV when the group
- * turned out removed (a file answered ENODEV, or every name in the
- * directory is gone; see note_removed()): the caller reopens it by name,
- * in case it was made again, and reads again.  Else 0.
+ * Reads the files a group's fields need, row by row of its version's
+ * table; what combines several files (v1 usage, memsw and the root's
+ * kmem, memory.stat's figures) is its own code around the rows.  Returns
+ * -ENODEV when the group turned out removed (a file answered ENODEV, or
+ * every name in the directory is gone; see note_removed()): the caller
+ * reopens it by name, in case it was made again, and reads again.  Else 0.
  */
 static int read_group(struct cgfs *cg, int dirfd, int is_root,
 		      unsigned files, struct sample *s)
@@ -573,7 +637,7 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 	unsigned want_usage = files & CFBIT(CF_USAGE);
 	struct kvctx stat = { .map = cg->stat_keys, .s = s };
 	uint64_t v, memsw = 0;
-	int has_memsw = 0;
+	int has_memsw = 0, stat_read = 0;
 	ssize_t n;
 
 	cg->stale = 0;
@@ -603,13 +667,38 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 	if (has_memsw && sample_has(s, F_USAGE) && memsw != VAL_MAX)
 		sample_set(s, F_SWAP, memsw > s->v[F_USAGE] ?
 			   memsw - s->v[F_USAGE] : 0);
-	/* The value files, one field each, in the table's order. */
 	for (size_t i = 0; i < cg->nrows; i++) {
 		const struct cf_row *row = &cg->rows[i];
 
-		if (row->field >= 0 && (files & CFBIT(row->cf)) &&
-		    read_value(cg, dirfd, row->cf, &v) == 0)
-			sample_set(s, (enum field)row->field, v);
+		if (!(files & CFBIT(row->cf)))
+			continue;
+		switch (row->kind) {
+		case RK_VALUE:
+			if (read_value(cg, dirfd, row->cf, &v) == 0)
+				sample_set(s, (enum field)row->field, v);
+			break;
+		case RK_KEYS:
+			read_keys(cg, dirfd, row, s);
+			break;
+		case RK_PSI:
+			read_psi(cg, dirfd, row, s);
+			break;
+		case RK_NUMA:
+			read_numa(cg, dirfd, row, s);
+			break;
+		case RK_PROCS:
+			read_procs(cg, dirfd, row, s);
+			break;
+		case RK_OWN:
+			if (row->cf != CF_STAT)
+				break;	/* usage, memsw: above */
+			n = read_cf(cg, dirfd, CF_STAT);
+			if (n >= 0)
+				parse_keyvals(cg->buf, (size_t)n, kv_store,
+					      &stat);
+			stat_read = 1;
+			break;
+		}
 	}
 	if (sample_has(s, F_SWAP) && sample_has(s, F_SWAP_LIMIT) &&
 	    cg->version == 2)
@@ -619,19 +708,13 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 	if (cg->version == 2 && sample_has(s, F_USAGE) &&
 	    (files & CFBIT(CF_SWAPCUR)) && sample_has(s, F_SWAP))
 		sample_set(s, F_USAGE_SWAP, s->v[F_USAGE] + s->v[F_SWAP]);
-	if (files & CFBIT(CF_STAT)) {
-		n = read_cf(cg, dirfd, CF_STAT);
-		if (n >= 0)
-			parse_keyvals(cg->buf, (size_t)n, kv_store, &stat);
-		if (cg->version == 2 && is_root && want_usage) {
-			/* v2 root usage: anon + file + kernel + sock. */
-			s->valid &= ~FBIT(F_USAGE);
-			if (sample_has(s, F_ANON) && sample_has(s, F_FILE) &&
-			    sample_has(s, F_KERNEL) && stat.has_extra)
-				sample_set(s, F_USAGE, s->v[F_ANON] +
-					   s->v[F_FILE] + s->v[F_KERNEL] +
-					   stat.extra);
-		}
+	if (stat_read && cg->version == 2 && is_root && want_usage) {
+		/* v2 root usage: anon + file + kernel + sock. */
+		s->valid &= ~FBIT(F_USAGE);
+		if (sample_has(s, F_ANON) && sample_has(s, F_FILE) &&
+		    sample_has(s, F_KERNEL) && stat.has_extra)
+			sample_set(s, F_USAGE, s->v[F_ANON] + s->v[F_FILE] +
+				   s->v[F_KERNEL] + stat.extra);
 	}
 	if (cg->version == 1 && (files & CFBIT(CF_MEMSW)) && !has_memsw) {
 		/* Without swap accounting there is no memsw file;
@@ -639,7 +722,7 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 		 * when swap accounting is off entirely).  The stat is read
 		 * for it only then: it costs the kernel more than three
 		 * value files. */
-		if (!(files & CFBIT(CF_STAT))) {
+		if (!stat_read) {
 			n = read_cf(cg, dirfd, CF_STAT);
 			if (n >= 0)
 				parse_keyvals(cg->buf, (size_t)n, kv_store,
@@ -665,61 +748,6 @@ static int read_group(struct cgfs *cg, int dirfd, int is_root,
 		if (is_root && want_usage && sample_has(s, F_KERNEL))
 			v += s->v[F_KERNEL];
 		sample_set(s, F_USAGE_SWAP, v);
-	}
-	if (files & CFBIT(CF_NUMA)) {
-		/* Kept whole for the JSON numa object (see snapshot). */
-		n = read_cf(cg, dirfd, CF_NUMA);
-		if (n >= 0 && grow((void **)&cg->numa, &cg->numa_cap,
-				   cg->numa_len + (size_t)n + 1, 1) == 0) {
-			memcpy(cg->numa + cg->numa_len, cg->buf, (size_t)n);
-			cg->numa[cg->numa_len + (size_t)n] = '\0';
-			sample_set(s, F_NUMA, cg->numa_len);
-			cg->numa_len += (size_t)n + 1;
-		}
-	}
-	for (size_t i = 0; cg->version == 2 &&
-	     i < sizeof(v2_kv_files) / sizeof(v2_kv_files[0]); i++) {
-		struct kvctx c = { .map = v2_kv_files[i].map, .s = s };
-
-		if (!(files & CFBIT(v2_kv_files[i].f)))
-			continue;
-		n = read_cf(cg, dirfd, v2_kv_files[i].f);
-		if (n >= 0)
-			parse_keyvals(cg->buf, (size_t)n, kv_store, &c);
-	}
-	if (files & (CFBIT(CF_EVENTS) | CFBIT(CF_OOMCTL))) {
-		enum cgfile f = cg->version == 2 ? CF_EVENTS : CF_OOMCTL;
-		struct kvctx c = {
-			.map = cg->version == 2 ? v2_event_keys : v1_oomctl_keys,
-			.s = s,
-		};
-
-		n = read_cf(cg, dirfd, f);
-		if (n >= 0)
-			parse_keyvals(cg->buf, (size_t)n, kv_store, &c);
-	}
-	if (files & CFBIT(CF_PRESSURE)) {
-		struct psi p;
-
-		/* With PSI disabled (psi=0) the file is missing or reads
-		 * EOPNOTSUPP: not available, like any unreadable file. */
-		n = read_cf(cg, dirfd, CF_PRESSURE);
-		if (n >= 0 && parse_psi(cg->buf, (size_t)n, &p) == 0) {
-			if (p.has_some)
-				sample_set(s, F_PSI_SOME10, p.some_avg10);
-			if (p.has_full)
-				sample_set(s, F_PSI_FULL10, p.full_avg10);
-		}
-	}
-	if ((files & CFBIT(CF_PROCS)) && cg->sink) {
-		/* Recorded: read whole (up to 1 MiB) so the file is kept. */
-		n = read_cf(cg, dirfd, CF_PROCS);
-		if (n >= 0)
-			sample_set(s, F_PROCS, parse_count_lines(cg->buf,
-								 (size_t)n));
-	} else if ((files & CFBIT(CF_PROCS)) &&
-		   count_procs(cg, dirfd, &v) == 0) {
-		sample_set(s, F_PROCS, v);
 	}
 	return cg->stale ? -ENODEV : 0;
 }
