@@ -17,19 +17,23 @@
  * (cgfs_read_knob; cgfs_write, the only write, under cgfs_lock_group).
  * Two sources sit behind it today, chosen by cgfs_open; the cgfs_*
  * functions are the same for both and ask the source's ops (source.h:
- * cgfs_live_ops, cgfs_replay_ops) for what differs, which sample's tree
- * is read, its times and its system figures:
- *  - the live files: the walk of a mounted hierarchy or a copy below
- *    --root, which reads per group the control files of its version's
- *    table (v1_rows, v2_rows in cgfs.c: file, field, may it say max);
+ * cgfs_live_ops, cgfs_replay_ops) for what differs: how the hierarchy is
+ * found and let go, which sample's tree is read, its times and its system
+ * figures:
+ *  - the live files (src/cgfs.c; found by src/cgfs_find.c): the walk of a
+ *    mounted hierarchy or a copy below --root, which reads per group the
+ *    control files of its version's table (v1_rows, v2_rows: file, field,
+ *    may it say max, how it is read);
  *  - a recorded series (DIR/timestamps; src/cgfs_replay.c): the same
  *    walk over each sample's slot folder, which can seek (cgfs_seek,
  *    cgfs_reread).
- * The knobs' reads, the write and the lock are src/cgfs_knobs.c; what the
- * files share is src/cgfs_int.h.
+ * A shown group's detail and pids are src/cgfs_group.c; the knobs' reads,
+ * the write and the lock are src/cgfs_knobs.c; what the files share is
+ * src/cgfs_int.h.
  * --record makes the recorder (record.h) the sink (sink.h: one pointer,
  * called where bytes are read) of the live source: each control file's
- * bytes as read, per group, and the groups kept.
+ * bytes as read, per group, the groups kept, and the procfs files of the
+ * system figures (sysinfo_sink).
  *
  * Sources to come plug in per field, the cheapest that gives the exact
  * value (not wired in yet).  They are not a third set of source ops
