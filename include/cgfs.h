@@ -22,8 +22,8 @@
  * figures:
  *  - the live files (src/cgfs.c; found by src/cgfs_find.c): the walk of a
  *    mounted hierarchy or a copy below --root, which reads per group the
- *    control files of its version's table (v1_rows, v2_rows: file, field,
- *    may it say max, how it is read);
+ *    control files of its version's table (src/cgfs_read.c: v1_rows,
+ *    v2_rows: file, field, may it say max, how it is read);
  *  - a recorded series (DIR/timestamps; src/cgfs_replay.c): the same
  *    walk over each sample's slot folder, which can seek (cgfs_seek,
  *    cgfs_reread).

@@ -4,8 +4,10 @@
  *
  * src/cgfs_find.c  finding the hierarchy: the live host's memory mount or
  *                  a --root copy, its version, the host's mode;
- * src/cgfs.c       the live files source (cgfs_live_ops): the version
- *                  tables, the walk, the reads, the sink fed by them;
+ * src/cgfs.c       the live files source (cgfs_live_ops): opening, the
+ *                  walk and its kept directories, the refresh;
+ * src/cgfs_read.c  a group's control files: the version tables, the reads
+ *                  they drive, the sink fed with their bytes;
  * src/cgfs_replay.c  a recorded series: its timestamps, info and seeking,
  *                  and its source ops (cgfs_replay_ops; source.h);
  * src/cgfs_group.c a shown group of either source: detail and pids;
@@ -131,6 +133,19 @@ int cgfs_open_group(struct cgfs *cg, const char *path);
 /* Reads a whole small file of a group's directory into cg->buf: its
  * length or -errno. */
 ssize_t cgfs_read_small(struct cgfs *cg, int dirfd, const char *name);
+/* cgfs_read.c: this version's tables into cg; the files the fields need
+ * (CFBIT mask); the group at path ("/a/b", NULL: none) is read next (the
+ * sink is told); a group's files into s (-ENODEV: it was removed, reopen
+ * and read again; else 0); the smallest memory limit above the start. */
+void cgfs_use_tables(struct cgfs *cg);
+unsigned cgfs_files_for(const struct cgfs *cg, uint64_t fields);
+void cgfs_reading(struct cgfs *cg, const char *path);
+int cgfs_read_group(struct cgfs *cg, int dirfd, int is_root,
+		    unsigned files, struct sample *s);
+uint64_t cgfs_limit_above(struct cgfs *cg, int rootfd);
+/* Grows *p (elem-sized items, *cap of them) to hold need: 0. */
+int cgfs_grow(void **p, size_t *cap, size_t need, size_t elem);
+
 /* cgfs_find.c: the live files source's open (source.h), the version of
  * the tree in dir (cg->version; 0 or -errno with a reason in err), the
  * host's mode for its memory mount ("v1" "v2" "hybrid") and whether dir
