@@ -469,9 +469,13 @@ static ssize_t read_cf(struct cgfs *cg, int dirfd, enum cgfile f)
 static int read_value(struct cgfs *cg, int dirfd, enum cgfile f,
 		      uint64_t *ret_val)
 {
-	ssize_t n = read_cf(cg, dirfd, f);
+	ssize_t n;
 	int r;
 
+	/* The BPF pass carries it for this group (cgfs_bpf.c). */
+	if (cg->bpf_cur && (r = cgfs_bpf_value(cg, f, ret_val)) != 1)
+		return r;
+	n = read_cf(cg, dirfd, f);
 	if (n < 0)
 		return (int)n;
 	r = parse_value_file(cg->buf, (size_t)n, ret_val);
@@ -585,8 +589,8 @@ static const struct {
  * directory is gone; see note_removed()): the caller reopens it by name,
  * in case it was made again, and reads again.  Else 0.
  */
-static int read_group(struct cgfs *cg, int dirfd, int is_root,
-		      unsigned files, struct sample *s)
+int read_group(struct cgfs *cg, int dirfd, int is_root, unsigned files,
+	       struct sample *s)
 {
 	unsigned want_usage = files & CFBIT(CF_USAGE);
 	struct kvctx stat = { .map = cg->stat_keys, .s = s };
@@ -772,8 +776,8 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
  * group: "/" + name, or "/" when name is empty).  Offsets, not pointers:
  * the arena moves when it grows.
  */
-static int add_group(struct snapshot *snap, int parent, const char *name,
-		     size_t nlen, int depth, struct snap_group **ret_g)
+int add_group(struct snapshot *snap, int parent, const char *name,
+	      size_t nlen, int depth, struct snap_group **ret_g)
 {
 	size_t plen = 0, poff = 0, len, off;
 	struct snap_group *g;
@@ -1216,7 +1220,6 @@ static void walk_shed(struct wframe *stack, size_t sp, size_t *nown)
 	}
 }
 
-static int open_rel(int dirfd, const char *rel);
 
 /* Whether fd is the directory a shed frame had; closes it if not. */
 static int same_dir(const struct wframe *f, int fd)
@@ -1443,7 +1446,7 @@ static int walk(struct cgfs *cg, int rootfd, int dirfd, struct gh *h,
 }
 
 /* Opens "a/b/c" below dirfd one component at a time, following no link. */
-static int open_rel(int dirfd, const char *rel)
+int open_rel(int dirfd, const char *rel)
 {
 	char comp[NAME_MAX + 1];
 	int fd = dup(dirfd);
@@ -1653,6 +1656,17 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		snprintf(err, errlen, "%s", strerror(-r));
 		return r;
 	}
+	if (cg->bpf) {
+		/* The BPF pass gives the tree (cgfs_bpf.c). */
+		r = cgfs_bpf_walk(cg, rootfd, files, maxdepth, snap, err,
+				  errlen);
+		if (r == 0 && *cg->start && (fields & FBIT(F_LIMIT)))
+			snap->above_limit = limit_above(cg, rootfd);
+		close(rootfd);
+		if (r < 0)
+			return r;
+		goto walked;
+	}
 	h = gh_get(cg, snap_path(snap, g), g->path_len);
 	reading(cg, snap_path(snap, g));
 	/* The start group's kept directory must still be the one its path
@@ -1714,6 +1728,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	}
 	if (cg->sink)
 		record_kept(cg, snap);
+walked:
 	snap->numa_text = cg->numa;
 	/* Only scan_prio asks for the own LRU lists. */
 	sysinfo_want_lru_gen(cg->sys, (fields & FBIT(F_OWN_INACTIVE_FILE)) != 0);
@@ -1743,6 +1758,8 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 			&rec, err, errlen);
 	if (r < 0)
 		return r;
+	/* A recording keeps the files' bytes: they are read. */
+	cgfs_bpf_close(cg, "--record reads the files");
 	cg->sink = record_sink(rec);
 	/* The system figures come from the files themselves while recording
 	 * (not through libproc2), so that the very bytes are kept. */
@@ -2022,6 +2039,11 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		cgfs_close(cg);
 		return -ENOMEM;
 	}
+	r = cgfs_bpf_open(cg, opts->collector, err, errlen);
+	if (r < 0) {
+		cgfs_close(cg);
+		return r;
+	}
 	*ret_cg = cg;
 	return 0;
 }
@@ -2030,6 +2052,7 @@ void cgfs_close(struct cgfs *cg)
 {
 	if (!cg)
 		return;
+	cgfs_bpf_close(cg, NULL);
 	gh_sweep(cg, 1);
 	free(cg->gh);
 	if (cg->sink)
