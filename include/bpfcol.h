@@ -81,6 +81,11 @@ struct bpfcol_group {
 };
 
 /*
+ * Every group below the start is a record, in pre-order (siblings in
+ * the order they were made); one whose memory controller is not enabled
+ * (v2) has no valid values.  A group removed (rmdir) is not one, even while its
+ * memory css lingers.
+ *
  * bpfcol_open: loads the program and attaches an iterator below START (a
  * cgroup v1 memory or cgroup v2 directory).  On failure returns -errno and
  * fills RET_WHY.  MEMCGTOP_BPF_FAIL=perm|btf|old|load in the environment

@@ -35,25 +35,23 @@
  * bytes as read, per group, the groups kept, and the procfs files of the
  * system figures (sysinfo_sink).
  *
- * Sources to come plug in per field, the cheapest that gives the exact
- * value (not wired in yet).  They are not a third set of source ops
- * (source.h) but a part of the live one: its begin would run their pass
- * for the sample, the walk would take the tree from it and open each
- * group's directory by path for the files still in the mask:
- *  - bpfcol.h: one cgroup-iterator pass gives every group's id (its
- *    inode, as snap_group.ino), parent id, name and page counters in bytes
- *    with valid and unlimited bits.  It would give the tree's shape in
- *    place of the walk's listings, and the fields of the value rows it
- *    carries (usage, limits), which then drop out of the file mask
- *    (files_for); memory.stat, PSI and the events files are still read,
- *    by read_group with the rest of the mask.
+ * Other sources plug in per field, the cheapest that gives the exact
+ * value.  They are not a third set of source ops (source.h) but a part of
+ * the live one:
+ *  - bpfcol.h (src/cgfs_bpf.c, --collector): one cgroup-iterator pass per
+ *    refresh gives every group's id (its inode, as snap_group.ino), parent
+ *    id, name and page counters in bytes with valid and unlimited bits.
+ *    It gives the tree's shape in place of the walk's listings (no
+ *    directory is walked or kept), and the values of the files it carries
+ *    (usage, limits, peak, failcnt, v2 events), which read_value takes
+ *    from it; a group whose fields need other files (memory.stat, PSI) has
+ *    its directory opened by path for read_group with the rest of the
+ *    mask.  The hierarchy root is read from its files.  A recording
+ *    (--record) and a copy or a series below --root read files only:
+ *    the sink (sink.h) is told only of files read.
  *  - bpfev.h: reclaim event counts per group id, which would fill v1's
  *    F_PGSCAN and F_PGSTEAL (no v1 file has them) by each group's ino
- *    after the walk.
- * What a recording keeps of those is the open question: they are not a
- * file's bytes, and the sink (sink.h) is told only of files read; until
- * the sink has an op for them, --record would read the files the BPF
- * pass spares.
+ *    after the walk (not wired in yet).
  */
 #ifndef MEMCGTOP_CGFS_H
 #define MEMCGTOP_CGFS_H
@@ -65,10 +63,18 @@
 
 struct cgfs;
 
+/* Where the page counters and the tree's shape come from (--collector). */
+enum cgfs_collector {
+	CGFS_COLLECT_FILES,	/* the control files, by a directory walk */
+	CGFS_COLLECT_AUTO,	/* bpf where it can load, else files, silently */
+	CGFS_COLLECT_BPF,	/* bpf, or cgfs_open fails with the reason */
+};
+
 struct cgfs_opts {
 	const char *root;	/* --root DIR, or NULL for the live host */
 	const char *proc;	/* --proc DIR, or NULL for /proc */
 	const char *start;	/* CGROUP argument, or NULL for "/" */
+	enum cgfs_collector collector;	/* 0: files */
 };
 
 /* One group as one refresh saw it. */
@@ -114,6 +120,10 @@ int cgfs_version(const struct cgfs *cg);	/* 1 or 2 */
 const char *cgfs_mode(const struct cgfs *cg);	/* "v1" "v2" "hybrid" */
 const char *cgfs_root(const struct cgfs *cg);	/* what is shown as root */
 int cgfs_is_series(const struct cgfs *cg);
+/* The collector in use: "bpf" or "files". */
+const char *cgfs_collector(const struct cgfs *cg);
+/* Why the bpf collector is not in use (one line), or "" when it is. */
+const char *cgfs_bpf_why(const struct cgfs *cg);
 /* The hierarchy is a mounted cgroup filesystem of this host (its pids are
  * this host's), not a copy or a recording.  Decided once, by cgfs_open();
  * cheap to ask every frame. */

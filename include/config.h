@@ -15,6 +15,7 @@ struct config {
 	char set[16];		/* column set name */
 	char custom[1024];	/* KEY,KEY,... */
 	char theme[256];
+	char collector[8];	/* auto, bpf or files (checked) */
 	char **folded;		/* group paths shown folded */
 	size_t nfolded;
 	unsigned has;		/* CONFIG_HAS_* */
@@ -28,6 +29,7 @@ struct config {
 #define CONFIG_HAS_SET 4u
 #define CONFIG_HAS_CUSTOM 8u
 #define CONFIG_HAS_THEME 16u
+#define CONFIG_HAS_COLLECTOR 32u
 
 /* Parses a whole file; errors name the line ("line 3: ..."). */
 int config_parse(const char *buf, size_t len, struct config *ret, char *err,

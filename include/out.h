@@ -23,6 +23,7 @@ struct out_ctx {
 	int human;		/* text: scaled units (not -r) */
 	const char *mode;	/* "v1" "v2" "hybrid" */
 	const char *root;
+	const char *collector;	/* "bpf" or "files" (cgfs_collector) */
 	int version;
 	unsigned iteration;	/* 1, 2, ... */
 	const struct model *m;

@@ -310,7 +310,9 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	r = bpfcol_load(col, ret_why);
 	if (!r)
 		r = bpfcol_fit(col, &sum, ret_why);
-	if (!r && sum.groups == 0) {
+	/* Groups without a memory controller are walked (v2: a directory
+	 * without memory files), but the start must have one. */
+	if (!r && (sum.groups == 0 || !(col->recs[0].have & MR_HAVE_MEMCG))) {
 		why(ret_why, BPFCOL_START, "%s: not a memory cgroup", start);
 		r = -ENOENT;
 	}
@@ -397,7 +399,7 @@ static void bpfcol_convert(const struct bpfcol *col, const struct memcg_rec *r,
 		g->name = col->names + r->name_off;
 		g->name_len = r->name_len;
 	}
-	if (col->v2 && r->level == 0)
+	if (!(r->have & MR_HAVE_MEMCG) || (col->v2 && r->level == 0))
 		return;
 	set_value(g, col, BPFCOL_USAGE, r->mem.usage, false);
 	set_value(g, col, BPFCOL_MAX, r->mem.max, true);
@@ -492,7 +494,7 @@ int bpfcol_read(struct bpfcol *col, const struct bpfcol_group **ret_groups,
 	r = bpfcol_fit(col, &sum, ret_why);
 	if (r)
 		return r;
-	if (sum.groups == 0) {
+	if (sum.groups == 0 || !(col->recs[0].have & MR_HAVE_MEMCG)) {
 		why(ret_why, BPFCOL_START,
 		    "the start group is gone or not a memory cgroup");
 		return -ENOENT;

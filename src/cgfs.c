@@ -77,8 +77,8 @@ static void gh_close(struct cgfs *cg, struct gh *h)
  * group: "/" + name, or "/" when name is empty).  Offsets, not pointers:
  * the arena moves when it grows.
  */
-static int add_group(struct snapshot *snap, int parent, const char *name,
-		     size_t nlen, int depth, struct snap_group **ret_g)
+int cgfs_add_group(struct snapshot *snap, int parent, const char *name,
+	      size_t nlen, int depth, struct snap_group **ret_g)
 {
 	size_t plen = 0, poff = 0, len, off;
 	struct snap_group *g;
@@ -354,7 +354,7 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 	struct stat st;
 	int fd, child, kept, r, have_st = 0;
 
-	r = add_group(snap, idx, name, strlen(name),
+	r = cgfs_add_group(snap, idx, name, strlen(name),
 		      snap->groups[idx].depth + 1, &g);
 	if (r < 0)
 		return r;
@@ -917,11 +917,22 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	if (*cg->start)
 		depth++;
 	snap->cut_depth1 = maxdepth >= 0 ? depth + maxdepth + 1 : 0;
-	r = add_group(snap, -1, cg->start, strlen(cg->start), depth, &g);
+	r = cgfs_add_group(snap, -1, cg->start, strlen(cg->start), depth, &g);
 	if (r < 0) {
 		close(rootfd);
 		snprintf(err, errlen, "%s", strerror(-r));
 		return r;
+	}
+	if (cg->bpf) {
+		/* The BPF pass gives the tree (cgfs_bpf.c). */
+		r = cgfs_bpf_walk(cg, rootfd, files, maxdepth, snap, err,
+				  errlen);
+		if (r == 0 && *cg->start && (fields & FBIT(F_LIMIT)))
+			snap->above_limit = cgfs_limit_above(cg, rootfd);
+		close(rootfd);
+		if (r < 0)
+			return r;
+		goto walked;
 	}
 	h = gh_get(cg, snap_path(snap, g), g->path_len);
 	cgfs_reading(cg, snap_path(snap, g));
@@ -984,6 +995,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	}
 	if (cg->sink)
 		record_kept(cg, snap);
+walked:
 	snap->numa_text = cg->numa;
 	/* Only scan_prio asks for the own LRU lists. */
 	sysinfo_want_lru_gen(cg->sys, (fields & FBIT(F_OWN_INACTIVE_FILE)) != 0);
@@ -1013,6 +1025,8 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 			&rec, err, errlen);
 	if (r < 0)
 		return r;
+	/* A recording keeps the files' bytes: they are read. */
+	cgfs_bpf_close(cg, "--record reads the files");
 	cg->sink = record_sink(rec);
 	/* The system figures come from the files themselves while recording
 	 * (not through libproc2), so that the very bytes are kept. */
@@ -1114,6 +1128,11 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		cgfs_close(cg);
 		return -ENOMEM;
 	}
+	r = cgfs_bpf_open(cg, opts->collector, err, errlen);
+	if (r < 0) {
+		cgfs_close(cg);
+		return r;
+	}
 	*ret_cg = cg;
 	return 0;
 }
@@ -1122,6 +1141,7 @@ void cgfs_close(struct cgfs *cg)
 {
 	if (!cg)
 		return;
+	cgfs_bpf_close(cg, NULL);
 	gh_sweep(cg, 1);
 	free(cg->gh);
 	if (cg->sink)

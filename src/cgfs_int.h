@@ -12,7 +12,9 @@
  *                  and its source ops (cgfs_replay_ops; source.h);
  * src/cgfs_group.c a shown group of either source: detail and pids;
  * src/cgfs_knobs.c the knobs of one group: read, checked, the one write,
- *                  the lock.
+ *                  the lock;
+ * src/cgfs_bpf.c   the BPF pass (bpfcol.h) in the live source: the tree's
+ *                  shape and the page counters, the rest from files.
  */
 #ifndef MEMCGTOP_CGFS_INT_H
 #define MEMCGTOP_CGFS_INT_H
@@ -55,6 +57,8 @@ enum cgfile {
 
 #define CFBIT(f) (1u << (f))
 
+struct bpfcol;
+struct bpfcol_group;
 struct keymap;
 struct cf_row;
 struct sink;
@@ -120,6 +124,16 @@ struct cgfs {
 	/* This refresh's memory.numa_stat texts, NUL-separated. */
 	char *numa;
 	size_t numa_len, numa_cap;
+	/* The BPF pass (cgfs_bpf.c), or NULL: files only.  bpf_cur is the
+	 * record of the group read_group is reading, whose values
+	 * read_value takes from it (cgfs_bpf_value). */
+	struct bpfcol *bpf;
+	const struct bpfcol_group *bpf_cur;
+	unsigned bpf_have;	/* CFBIT of the pass's files that exist */
+	int bpf_probed;		/* bpf_have is known */
+	struct bpf_level *bpf_levels;	/* the walk's parents by level */
+	size_t bpf_levels_cap;
+	char bpf_why[300];	/* why not bpf; "" when in use */
 };
 
 /* "/a//b/" -> "a/b" (malloc'd); -EINVAL for "." and ".." components. */
@@ -156,5 +170,27 @@ int cgfs_find_version(struct cgfs *cg, const char *dir, char *err,
 		      size_t errlen);
 const char *cgfs_host_mode(const char *mnt);
 int cgfs_on_cgroupfs(const char *dir);
+
+/* From cgfs.c, for cgfs_bpf.c: a group appended to the snapshot
+ * (parent -1: the start; its path is the parent's + "/" + name). */
+int cgfs_add_group(struct snapshot *snap, int parent, const char *name,
+		   size_t nlen, int depth, struct snap_group **ret_g);
+
+/*
+ * The BPF pass (cgfs_bpf.c).  cgfs_bpf_open: loads it for the live tree
+ * below cg->start when collector asks for it and it can; with
+ * CGFS_COLLECT_BPF a failure is an error (reason in err), else cg->bpf
+ * stays NULL and cg->bpf_why says why.  cgfs_bpf_walk: one refresh's
+ * groups below the start group (snap->groups[0], already added), read
+ * from the pass and the files still in `files`.  cgfs_bpf_value: the
+ * value of file f of the group being read, from the pass: 0, -ENOENT (the
+ * group has no such file), or 1 (not carried: read the file).
+ */
+int cgfs_bpf_open(struct cgfs *cg, enum cgfs_collector collector,
+		  char *err, size_t errlen);
+void cgfs_bpf_close(struct cgfs *cg, const char *why);
+int cgfs_bpf_walk(struct cgfs *cg, int rootfd, unsigned files, int maxdepth,
+		  struct snapshot *snap, char *err, size_t errlen);
+int cgfs_bpf_value(const struct cgfs *cg, enum cgfile f, uint64_t *ret_val);
 
 #endif

@@ -412,9 +412,13 @@ static ssize_t read_cf(struct cgfs *cg, int dirfd, enum cgfile f)
 static int read_value(struct cgfs *cg, int dirfd, enum cgfile f,
 		      uint64_t *ret_val)
 {
-	ssize_t n = read_cf(cg, dirfd, f);
+	ssize_t n;
 	int r;
 
+	/* The BPF pass carries it for this group (cgfs_bpf.c). */
+	if (cg->bpf_cur && (r = cgfs_bpf_value(cg, f, ret_val)) != 1)
+		return r;
+	n = read_cf(cg, dirfd, f);
 	if (n < 0)
 		return (int)n;
 	r = parse_value_file(cg->buf, (size_t)n, ret_val);

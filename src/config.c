@@ -133,6 +133,20 @@ int config_parse(const char *buf, size_t len, struct config *ret, char *err,
 			r = set_str(c.theme, sizeof(c.theme), v, vl);
 			c.theme_line = lineno;
 			c.has |= CONFIG_HAS_THEME;
+		} else if (KEY("collector")) {
+			if ((vl == 4 && memcmp(v, "auto", 4) == 0) ||
+			    (vl == 3 && memcmp(v, "bpf", 3) == 0) ||
+			    (vl == 5 && memcmp(v, "files", 5) == 0)) {
+				memcpy(c.collector, v, vl);
+				c.collector[vl] = '\0';
+				c.has |= CONFIG_HAS_COLLECTOR;
+			} else {
+				fmt_escape(safe, sizeof(safe), v, vl);
+				snprintf(err, errlen, "line %u: collector '%s' is "
+					 "not auto, bpf or files", lineno, safe);
+				config_free(&c);
+				return -EINVAL;
+			}
 		} else if (KEY("folded")) {
 			r = vl && v[0] == '/' ? add_folded(&c, v, vl) : -EINVAL;
 			if (r == -EINVAL) {
@@ -145,7 +159,7 @@ int config_parse(const char *buf, size_t len, struct config *ret, char *err,
 			fmt_escape(safe, sizeof(safe), k, kl);
 			snprintf(err, errlen, "line %u: unknown setting '%s' "
 				 "(interval, sort, columns, custom, theme, "
-				 "folded)", lineno, safe);
+				 "collector, folded)", lineno, safe);
 			config_free(&c);
 			return -EINVAL;
 		}
@@ -313,6 +327,8 @@ int config_save(const struct config *c, char *err, size_t errlen)
 		fprintf(f, "custom = %s\n", c->custom);
 	if (c->has & CONFIG_HAS_THEME)
 		fprintf(f, "theme = %s\n", c->theme);
+	if (c->has & CONFIG_HAS_COLLECTOR)
+		fprintf(f, "collector = %s\n", c->collector);
 	for (size_t i = 0; i < c->nfolded; i++)
 		if (!strchr(c->folded[i], '\n'))
 			fprintf(f, "folded = %s\n", c->folded[i]);

@@ -51,6 +51,7 @@ enum {
 	OPT_RECORD,
 	OPT_RECORD_MAX,
 	OPT_OUTPUT,
+	OPT_COLLECTOR,
 };
 
 static const struct option long_options[] = {
@@ -76,6 +77,7 @@ static const struct option long_options[] = {
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "record-max", required_argument, NULL, OPT_RECORD_MAX },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "collector", required_argument, NULL, OPT_COLLECTOR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -105,6 +107,9 @@ static const char usage_text[] =
 "      --root DIR           read the cgroup hierarchy at DIR (a fixture, a\n"
 "                           recorded series or a container's mount)\n"
 "      --proc DIR           read system figures from DIR instead of /proc\n"
+"      --collector C        auto | bpf | files: how the live tree is read\n"
+"                           (default auto: bpf where it can load, else the\n"
+"                           files; --record and --root copies read files)\n"
 "      --list-columns       list the column keys with their meaning\n"
 "      --list-keys          list the keys of the interactive screen\n"
 "      --set PATH:KNOB=VALUE  change one knob of one group and exit\n"
@@ -123,7 +128,8 @@ static const char usage_text[] =
 "      --no-color           attributes only, no colours (also: NO_COLOR set)\n"
 "      --ascii              ASCII glyphs only, for terminals without UTF-8\n"
 "  -h, --help               show this help\n"
-"  -V, --version            show the version\n"
+"  -V, --version            show the version (-VV: and which collector\n"
+"                           this host allows, or why not bpf)\n"
 "\n"
 "Exit status: 0 ok, 1 runtime failure, 2 usage error.\n";
 
@@ -150,6 +156,8 @@ struct opts {
 	const char *output;
 	char **sets;
 	size_t nsets;
+	int collector_given;
+	int version;		/* -V given: 1, -VV: 2 */
 	struct cgfs_opts cg;
 };
 
@@ -358,6 +366,55 @@ static int output_prepare(const char *file, char *err, size_t errlen)
 	return 0;
 }
 
+static int parse_collector(const char *s, enum cgfs_collector *ret)
+{
+	if (strcmp(s, "auto") == 0)
+		*ret = CGFS_COLLECT_AUTO;
+	else if (strcmp(s, "bpf") == 0)
+		*ret = CGFS_COLLECT_BPF;
+	else if (strcmp(s, "files") == 0)
+		*ret = CGFS_COLLECT_FILES;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * -VV: the version, and the collector --collector auto would use on this
+ * host's hierarchy (or the one given), with the reason when not bpf.
+ */
+static int version_verbose(struct opts *o)
+{
+	struct cgfs *cg;
+	char err[512];
+
+	printf("memcgtop %s\n", VERSION);
+	if (cgfs_open(&o->cg, &cg, err, sizeof(err)) < 0) {
+		printf("collector: none (%s)\n", err);
+		return 1;
+	}
+	if (*cgfs_bpf_why(cg))
+		printf("collector: files (bpf: %s)\n", cgfs_bpf_why(cg));
+	else
+		printf("collector: bpf\n");
+	cgfs_close(cg);
+	return 0;
+}
+
+/* The screen's settings file may choose the collector, which is needed
+ * before the hierarchy is opened; its errors are told by apply_config. */
+static void config_collector(struct opts *o)
+{
+	struct config cfg;
+	char err[600];
+
+	if (o->collector_given || config_load(&cfg, err, sizeof(err)) < 0)
+		return;
+	if (cfg.has & CONFIG_HAS_COLLECTOR)
+		parse_collector(cfg.collector, &o->cg.collector);
+	config_free(&cfg);
+}
+
 static void parse_args(int argc, char **argv, struct opts *o)
 {
 	const char *cols = NULL, *sort = "-usage";
@@ -369,6 +426,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->delay = 1.0;
 	o->maxdepth = -1;
 	o->fmt = FMT_TEXT;
+	o->cg.collector = CGFS_COLLECT_AUTO;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":bn:d:o:c:F:f:rt:hV", long_options,
 				NULL)) != -1) {
@@ -435,6 +493,12 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			o->record_max = parse_long_arg("--record-max", optarg, 2,
 						       10000000);
 			break;
+		case OPT_COLLECTOR:
+			if (parse_collector(optarg, &o->cg.collector) < 0)
+				die_usage("--collector: '%s' is not auto, bpf or "
+					  "files", optarg);
+			o->collector_given = 1;
+			break;
 		case OPT_OUTPUT:
 			o->output = optarg;
 			o->batch = 1;
@@ -455,8 +519,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			fputs(usage_text, stdout);
 			exit(0);
 		case 'V':
-			printf("memcgtop %s\n", VERSION);
-			exit(0);
+			o->version++;
+			break;
 		case ':':
 			die_usage("option '%s' needs a value", argv[optind - 1]);
 			break;
@@ -467,6 +531,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			die_usage("unknown option '%s' (memcgtop --help lists "
 				  "them)", argv[optind - 1]);
 		}
+	}
+	if (o->version == 1) {
+		printf("memcgtop %s\n", VERSION);
+		exit(0);
 	}
 	if (optind < argc) {
 		if (!clean_path(argv[optind]))
@@ -486,6 +554,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		die_usage("--set: refused by --readonly");
 	if (o->record_max && !o->record)
 		die_usage("--record-max needs --record DIR");
+	if (o->record && o->cg.collector == CGFS_COLLECT_BPF)
+		die_usage("--record reads the files: not with --collector bpf");
 	if (o->output) {
 		struct stat st;
 
@@ -956,6 +1026,7 @@ static int run_batch(struct opts *o, struct cgfs *cg)
 	out.human = !o->raw;
 	out.mode = cgfs_mode(cg);
 	out.root = cgfs_root(cg);
+	out.collector = cgfs_collector(cg);
 	out.version = cgfs_version(cg);
 	out.m = &m;
 
@@ -1077,6 +1148,17 @@ int main(int argc, char **argv)
 				  "(-b -F json)", o.cols[i]->key);
 	if (o.iterations < 0)
 		o.iterations = o.batch ? 1 : 0;
+	if (o.version) {
+		/* -VV: the CGROUP and --root given are asked about. */
+		o.cg.collector = CGFS_COLLECT_AUTO;
+		status = version_verbose(&o);
+		goto out;
+	}
+	if (!o.batch && !o.nsets)
+		config_collector(&o);
+	/* --set reads no values, and the recorder the files' bytes. */
+	if (o.nsets || o.record)
+		o.cg.collector = CGFS_COLLECT_FILES;
 
 	if (cgfs_open(&o.cg, &cg, err, sizeof(err)) < 0) {
 		fprintf(stderr, "memcgtop: %s\n", err);

@@ -74,9 +74,9 @@ void out_json(struct out_ctx *o)
 	char t[32], buf[64];
 
 	fprintf(o->f, "{\"time\":\"%s\",\"iteration\":%u,\"interval_s\":%.3f,"
-		"\"mode\":\"%s\",\"memcg\":\"v%d\",\"root\":",
-		out_time(m, t, sizeof(t)), o->iteration, m->dt, o->mode,
-		o->version);
+		"\"mode\":\"%s\",\"memcg\":\"v%d\",\"collector\":\"%s\","
+		"\"root\":", out_time(m, t, sizeof(t)), o->iteration, m->dt,
+		o->mode, o->version, o->collector);
 	fmt_json_string(o->f, o->root, strlen(o->root));
 	fputs(",\"system\":{", o->f);
 	sys_num(o->f, "mem_total", m, S_MEM_TOTAL, 1);

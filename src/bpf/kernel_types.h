@@ -57,6 +57,7 @@ struct cgroup;
 struct cgroup_subsys_state {
 	struct cgroup *cgroup;
 	struct cgroup_subsys_state *parent;
+	unsigned int flags;	/* CSS_ONLINE: (1 << 1) since 3.15 */
 } __pai;
 
 struct cgroup {

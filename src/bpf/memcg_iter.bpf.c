@@ -17,6 +17,9 @@
 #include <bpf/bpf_core_read.h>
 #include "memcg_rec.h"
 
+/* enum in the kernel's cgroup-defs.h, unchanged since 3.15. */
+#define CSS_ONLINE	(1U << 1)
+
 /* GPL: bpf_probe_read_kernel and bpf_seq_write are GPL-only helpers. */
 char LICENSE[] SEC("license") = "GPL";
 
@@ -200,9 +203,12 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 	ssid = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
 	if (ssid >= 16)
 		return 0;
-	/* NULL where the controller is not enabled (v2): not a memcg. */
-	css = cgrp->subsys[ssid];
-	if (!css)
+	/*
+	 * rmdir clears CSS_ONLINE under cgroup_mutex, which the walk holds,
+	 * as it removes the directory; the memory css stays until its
+	 * offline work runs.  A group whose directory is gone is not shown.
+	 */
+	if (!(cgrp->self.flags & CSS_ONLINE))
 		return 0;
 	idx = n_groups++;
 	if (idx >= cfg.rec_cap)
@@ -211,7 +217,6 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 	if (!r)
 		return 0;
 	__builtin_memset(r, 0, sizeof(*r));
-	memcg = (void *)css - bpf_core_field_offset(struct mem_cgroup, css);
 
 	/* The cgroup side: trusted pointers, plain (PROBE_MEM) loads. */
 	r->id = cgrp->kn->id;
@@ -220,6 +225,13 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 	if (pcss)
 		r->parent_id = pcss->cgroup->kn->id;
 	read_name(r, cgrp);
+	/* NULL where the controller is not enabled (v2): a group without
+	 * memory files, shown as the directory walk shows it. */
+	css = cgrp->subsys[ssid];
+	if (!css)
+		return 0;
+	r->have |= MR_HAVE_MEMCG;
+	memcg = (void *)css - bpf_core_field_offset(struct mem_cgroup, css);
 
 	if (read_counter(&r->mem, &memcg->memory) == 0) {
 		r->have |= MR_HAVE_WATERMARK;

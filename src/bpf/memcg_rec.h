@@ -20,6 +20,7 @@
 #define MR_HAVE_PROTECTION	(1U << 7)	/* min, low */
 #define MR_HAVE_HIGH		(1U << 8)
 #define MR_HAVE_NAME		(1U << 9)	/* name read whole */
+#define MR_HAVE_MEMCG		(1U << 10)	/* memory controller enabled */
 
 /* memcg_rec.events[]: slots, filled from the kernel's enum by name. */
 enum mr_event {

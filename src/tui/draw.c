@@ -179,10 +179,11 @@ static void draw_header(const struct tui *t)
 			snprintf(pos, sizeof(pos), "sample %zu/%zu  ", k + 1, n);
 		/* 0.05 s is shown as such, not rounded to 0.1. */
 		snprintf(line, sizeof(line), "memcgtop %s  every %.*fs%s  %s%s "
-			 "%s  %s %s", clock, t->delay * 10 ==
+			 "%s %s  %s %s", clock, t->delay * 10 ==
 			 (double)(long)(t->delay * 10) ? 1 : 2, t->delay,
 			 t->paused ? " [paused]" : "", pos, cgfs_mode(t->cg),
-			 cgfs_root(t->cg), u.nodename, u.release);
+			 cgfs_collector(t->cg), cgfs_root(t->cg), u.nodename,
+			 u.release);
 	}
 	put(t, 0, &vx, line, t->attr[TE_HEADER], 0);
 	fill(0, vx, t->attr[TE_HEADER]);

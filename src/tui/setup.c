@@ -54,7 +54,7 @@ static void move_col(struct tui *t, const struct column *c, int by)
 /* Writes what the screen shows now as the start-up settings. */
 static void save(struct tui *t)
 {
-	struct config c = { 0 };
+	struct config c = { 0 }, old;
 	char err[600];
 	size_t o = 0;
 	int r;
@@ -81,6 +81,14 @@ static void save(struct tui *t)
 		c.folded = xreallocarray(c.folded, c.nfolded + 1,
 					 sizeof(*c.folded));
 		c.folded[c.nfolded++] = xstrdup(t->m.groups[i]->path);
+	}
+	/* The collector is not set on the screen: the file's stays. */
+	if (config_load(&old, err, sizeof(err)) == 0) {
+		if (old.has & CONFIG_HAS_COLLECTOR) {
+			memcpy(c.collector, old.collector, sizeof(c.collector));
+			c.has |= CONFIG_HAS_COLLECTOR;
+		}
+		config_free(&old);
 	}
 	r = config_save(&c, err, sizeof(err));
 	config_free(&c);

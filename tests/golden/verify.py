@@ -68,7 +68,7 @@ SWAP_EVENTS = ('high', 'max', 'fail')
 
 SYSTEM_KEYS = """mem_total mem_available swap_total swap_free pgscan_per_s
 pgsteal_per_s psi_some_avg10 psi_full_avg10""".split()
-TOP_KEYS = "time iteration interval_s mode memcg root system groups".split()
+TOP_KEYS = "time iteration interval_s mode memcg collector root system groups".split()
 
 # Names of control files: a directory with one of these names is not a group
 # (the kernel cannot create such a group: the name is taken by the file).
@@ -541,6 +541,8 @@ def expected_iteration(k, samples, ts, root_arg):
     it['iteration'] = num(k)
     it['interval_s'] = num('%.3f' % dt)
     it['mode'] = it['memcg'] = 'v1' if v1 else 'v2'
+    # A copy or a recording is always read from its files.
+    it['collector'] = 'files'
     it['root'] = root_arg
     sc, sp = samples[k][2], samples[k - 1][2]
     sysd = {}
@@ -631,7 +633,7 @@ def check_json(ck, text, exp_iters):
         top = dict(obj)
         ck.eq(w + ': top-level keys', ' '.join(TOP_KEYS),
               ' '.join(k for k, _ in obj))
-        for key in TOP_KEYS[:6]:
+        for key in TOP_KEYS[:7]:
             ck.eq('%s: %s' % (w, key), it[key], top.get(key))
         sysd = dict(top.get('system') or [])
         ck.eq(w + ': system keys', ' '.join(SYSTEM_KEYS),

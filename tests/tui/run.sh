@@ -444,10 +444,10 @@ A=v2main
 start $A 80 24 "TERM=tmux-256color LANG=C.UTF-8" -d 60 --root "$V2/cg" --proc "$V2/proc"
 up $A "v2"
 l1=$(sed -n 1p <<<"$SCREEN")
-if [[ $l1 == "memcgtop $T0  "* && $l1 == *"v2 $V2/cg"* && $l1 == *"every 60.0s"* ]]; then
-	pass "v2 80x24: header line 1 shows time $T0, mode and root, every 60.0s"
+if [[ $l1 == "memcgtop $T0  "* && $l1 == *"v2 files $V2/cg"* && $l1 == *"every 60.0s"* ]]; then
+	pass "v2 80x24: header line 1 shows time $T0, mode, collector (files: a recording) and root, every 60.0s"
 else
-	fail "v2 80x24: header line 1 lacks 'memcgtop $T0', 'v2 $V2/cg' or 'every 60.0s' (a line of an 80-column screen must keep them)"
+	fail "v2 80x24: header line 1 lacks 'memcgtop $T0', 'v2 files $V2/cg' or 'every 60.0s' (a line of an 80-column screen must keep them)"
 fi
 check_line $A 2 "$(mem_line "$V2" 1)" "v2 80x24: Mem/Swap/Reclaim/PSI line complete"
 check_line $A 3 "Columns: overview  Sort: usage desc  Groups: 11 shown of 11" "v2: header line 3"
@@ -708,7 +708,7 @@ echo "== column sets (v2, 120 columns)"
 B=v2sets
 start $B 120 24 "TERM=tmux-256color LANG=C.UTF-8" -d 60 --root "$V2/cg" --proc "$V2/proc"
 up $B "sets"
-check_line $B 1 "memcgtop $T0  every 60.0s  sample 2/5  v2 $V2/cg  $HOSTNODE $KREL" "header line 1 in full: time, interval, mode, root, host, kernel"
+check_line $B 1 "memcgtop $T0  every 60.0s  sample 2/5  v2 files $V2/cg  $HOSTNODE $KREL" "header line 1 in full: time, interval, mode, collector, root, host, kernel"
 check_line $B 2 "$(mem_line "$V2" 1)" "header line 2 in full: Mem/Swap from meminfo, system reclaim from vmstat, PSI"
 SETS=(overview memory LRU reclaim events limits custom)
 TITLES=(
@@ -741,7 +741,7 @@ B=v2pause
 start $B 120 24 "TERM=xterm-256color LANG=C.UTF-8" -d 30 --root "$V2/cg" --proc "$V2/proc"
 up $B "pause"
 lit $B Z
-check_line $B 1 "memcgtop $T0  every 30.0s [paused]  sample 2/5  v2 $V2/cg  $HOSTNODE $KREL" "Z: header shows [paused]"
+check_line $B 1 "memcgtop $T0  every 30.0s [paused]  sample 2/5  v2 files $V2/cg  $HOSTNODE $KREL" "Z: header shows [paused]"
 check_line $B 24 "paused: sampling stopped (Z resumes)" "Z: status says paused"
 keys $B Tab
 check_line $B 4 "${TITLES[1]}" "pause: Tab while paused"
@@ -968,10 +968,10 @@ T1=$(clock "$V1" 1)
 start $C 80 24 "TERM=screen-256color LANG=C.UTF-8" -d 30 --root "$V1/cg" --proc "$V1/proc"
 check_has $C "^memcgtop $T1  " "v1: the screen comes up and shows sample 1 ($T1)"
 l1=$(sed -n 1p <<<"$SCREEN")
-if [[ $l1 == "memcgtop $T1  "* && $l1 == *"v1 $V1/cg"* && $l1 == *"every 30.0s"* ]]; then
-	pass "v1 80x24: header line 1 shows time $T1, mode v1 and root, every 30.0s"
+if [[ $l1 == "memcgtop $T1  "* && $l1 == *"v1 files $V1/cg"* && $l1 == *"every 30.0s"* ]]; then
+	pass "v1 80x24: header line 1 shows time $T1, mode v1, collector files and root, every 30.0s"
 else
-	fail "v1 80x24: header line 1 lacks 'memcgtop $T1', 'v1 $V1/cg' or 'every 30.0s'"
+	fail "v1 80x24: header line 1 lacks 'memcgtop $T1', 'v1 files $V1/cg' or 'every 30.0s'"
 fi
 check_line $C 4 '  ▼USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  FAIL/s GROUP' "v1: column titles (SOFT in place of LOW; FAIL/s, as v1 has no pgscan or pgsteal)"
 # frontend: soft limit, excess = usage - soft, eff limit from the stat file;

@@ -56,7 +56,7 @@ START_TEST(errors)
 
 	ck_assert_int_eq(parse("interval = 1\nbogus = 3\n", &c, err), -EINVAL);
 	ck_assert_str_eq(err, "line 2: unknown setting 'bogus' (interval, "
-			 "sort, columns, custom, theme, folded)");
+			 "sort, columns, custom, theme, collector, folded)");
 	ck_assert_int_eq(parse("interval = 0.01\n", &c, err), -EINVAL);
 	ck_assert_str_eq(err, "line 1: interval '0.01' is not a number of "
 			 "seconds from 0.05 to 86400");
@@ -69,7 +69,14 @@ START_TEST(errors)
 			 "with '/'");
 	ck_assert_int_eq(parse("\x1b[2J = 1\n", &c, err), -EINVAL);
 	ck_assert_str_eq(err, "line 1: unknown setting '\\x1B[2J' (interval, "
-			 "sort, columns, custom, theme, folded)");
+			 "sort, columns, custom, theme, collector, folded)");
+	ck_assert_int_eq(parse("collector = kernel\n", &c, err), -EINVAL);
+	ck_assert_str_eq(err, "line 1: collector 'kernel' is not auto, bpf or "
+			 "files");
+	ck_assert_int_eq(parse("collector = bpf\n", &c, err), 0);
+	ck_assert_uint_eq(c.has, CONFIG_HAS_COLLECTOR);
+	ck_assert_str_eq(c.collector, "bpf");
+	config_free(&c);
 	ck_assert_int_eq(config_parse("sort = a\0b\n", 11, &c, err, 256),
 			 -EINVAL);
 	ck_assert_str_eq(err, "line 1: NUL byte");
