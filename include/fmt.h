@@ -7,6 +7,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* v in decimal, as "%" PRIu64 prints it; the length written (buf cut to
+ * fit, len > 0). */
+size_t fmt_u64(char *buf, size_t len, uint64_t v);
+/* x as "%.*f" prints it with decimals (0 to 4) digits, the same bytes;
+ * the length written (buf cut to fit, len > 0). */
+size_t fmt_fixed(char *buf, size_t len, double x, int decimals);
 /* 1536 -> "1.5K", 3221225472 -> "3.0G" (powers of 1024). */
 void fmt_bytes(char *buf, size_t len, uint64_t v);
 /* 12345 -> "12.3k" (powers of 1000), small counts exact. */

@@ -27,6 +27,7 @@ enum derived {
 struct mgroup {
 	char *path;
 	size_t path_len;
+	uint64_t hash;		/* hash_path of path: its slot in model.table */
 	const char *name;	/* last component of path ("/" for the root) */
 	int depth;		/* components below the hierarchy root */
 	int parent;		/* index in model.groups, -1 for the start */

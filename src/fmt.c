@@ -1,11 +1,103 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fmt.c - human units and the escaping rules of each output format. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "fmt.h"
+
+/* Copies the digits tmp[0..n) into buf (len > 0), cut to fit. */
+static size_t put_digits(char *buf, size_t len, const char *tmp, size_t n)
+{
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, tmp, n);
+	buf[n] = '\0';
+	return n;
+}
+
+size_t fmt_u64(char *buf, size_t len, uint64_t v)
+{
+	char tmp[24];
+	size_t n = sizeof(tmp);
+
+	do {
+		tmp[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return put_digits(buf, len, tmp + n, sizeof(tmp) - n);
+}
+
+/*
+ * A double is m * 2^e exactly (m < 2^53): the text "%.Nf" gives is that
+ * value times 10^N rounded to an integer, halves to even (glibc's printf
+ * in the default rounding mode), then cut in two at N digits.  Done here
+ * in integers, as a refresh formats tens of thousands of cells and
+ * printf's floating-point path is most of its user time.  Outside what
+ * the integers hold (negative values keep the sign and use the same path;
+ * not finite, or 10^N * x of 2^63 and above), snprintf does it.
+ */
+size_t fmt_fixed(char *buf, size_t len, double x, int decimals)
+{
+	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000 };
+	unsigned __int128 num, q, rem, half;
+	char tmp[48];
+	size_t n = sizeof(tmp), neg = 0;
+	int e, s;
+	uint64_t m;
+
+	if (decimals < 0 || decimals > 4 || !isfinite(x) ||
+	    fabs(x) >= 9.2e18 / (double)pow10[decimals]) {
+		int w = snprintf(buf, len, "%.*f", decimals < 0 ? 0 : decimals,
+				 x);
+
+		return w < 0 ? 0 : (size_t)w < len ? (size_t)w : len - 1;
+	}
+	if (signbit(x)) {
+		neg = 1;
+		x = -x;
+	}
+	m = (uint64_t)ldexp(frexp(x, &e), 53);
+	s = 53 - e;		/* x = m / 2^s */
+	num = (unsigned __int128)m * pow10[decimals];
+	if (s <= 0) {
+		q = num << -s;
+	} else if (s >= 120) {
+		q = 0;		/* num < 2^67: below half of 2^s */
+	} else {
+		q = num >> s;
+		rem = num & ((((unsigned __int128)1) << s) - 1);
+		half = ((unsigned __int128)1) << (s - 1);
+		if (rem > half || (rem == half && (q & 1)))
+			q++;
+	}
+	for (int d = 0; d < decimals; d++) {
+		tmp[--n] = (char)('0' + (unsigned)(q % 10));
+		q /= 10;
+	}
+	if (decimals)
+		tmp[--n] = '.';
+	do {
+		tmp[--n] = (char)('0' + (unsigned)(q % 10));
+		q /= 10;
+	} while (q);
+	if (neg)
+		tmp[--n] = '-';
+	return put_digits(buf, len, tmp + n, sizeof(tmp) - n);
+}
+
+/* text and one unit letter. */
+static void with_unit(char *buf, size_t len, double x, int decimals, char u)
+{
+	size_t n = fmt_fixed(buf, len, x, decimals);
+
+	if (n + 1 < len) {
+		buf[n] = u;
+		buf[n + 1] = '\0';
+	}
+}
 
 void fmt_bytes(char *buf, size_t len, uint64_t v)
 {
@@ -14,7 +106,7 @@ void fmt_bytes(char *buf, size_t len, uint64_t v)
 	int u = -1;
 
 	if (v < 1024) {
-		snprintf(buf, len, "%" PRIu64, v);
+		fmt_u64(buf, len, v);
 		return;
 	}
 	while (x >= 1024 && u < 5) {
@@ -27,10 +119,7 @@ void fmt_bytes(char *buf, size_t len, uint64_t v)
 		u++;
 	}
 	/* "%.1f" of 99.96 is "100.0": decide on the rounded value. */
-	if (x < 99.95)
-		snprintf(buf, len, "%.1f%c", x, units[u]);
-	else
-		snprintf(buf, len, "%.0f%c", x, units[u]);
+	with_unit(buf, len, x, x < 99.95 ? 1 : 0, units[u]);
 }
 
 static void scaled_1000(char *buf, size_t len, double x)
@@ -43,17 +132,15 @@ static void scaled_1000(char *buf, size_t len, double x)
 		u++;
 	}
 	if (u < 0)
-		snprintf(buf, len, "%.0f", x);
-	else if (x < 99.95)
-		snprintf(buf, len, "%.1f%c", x, units[u]);
+		fmt_fixed(buf, len, x, 0);
 	else
-		snprintf(buf, len, "%.0f%c", x, units[u]);
+		with_unit(buf, len, x, x < 99.95 ? 1 : 0, units[u]);
 }
 
 void fmt_count(char *buf, size_t len, uint64_t v)
 {
 	if (v < 100000)
-		snprintf(buf, len, "%" PRIu64, v);
+		fmt_u64(buf, len, v);
 	else
 		scaled_1000(buf, len, (double)v);
 }
@@ -61,14 +148,21 @@ void fmt_count(char *buf, size_t len, uint64_t v)
 void fmt_rate(char *buf, size_t len, double v)
 {
 	if (v < 99.95)
-		snprintf(buf, len, "%.1f", v);
+		fmt_fixed(buf, len, v, 1);
 	else
 		scaled_1000(buf, len, v);
 }
 
 void fmt_hundredths(char *buf, size_t len, uint64_t v)
 {
-	snprintf(buf, len, "%" PRIu64 ".%02" PRIu64, v / 100, v % 100);
+	size_t n = fmt_u64(buf, len, v / 100);
+
+	if (n + 3 < len) {
+		buf[n] = '.';
+		buf[n + 1] = (char)('0' + v % 100 / 10);
+		buf[n + 2] = (char)('0' + v % 10);
+		buf[n + 3] = '\0';
+	}
 }
 
 void fmt_time_iso(char *buf, size_t len, int64_t t)

@@ -54,10 +54,11 @@ void model_free(struct model *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static struct mgroup **slot(struct mgroup **table, size_t cap,
+/* The slot of path (whose hash_path is h) in an open table. */
+static struct mgroup **slot(struct mgroup **table, size_t cap, uint64_t h,
 			    const char *path, size_t len)
 {
-	size_t i = (size_t)hash_path(path, len) & (cap - 1);
+	size_t i = (size_t)h & (cap - 1);
 
 	while (table[i] && (table[i]->path_len != len ||
 			    memcmp(table[i]->path, path, len) != 0))
@@ -250,7 +251,7 @@ static int ensure_table(struct model *m, size_t n)
 
 	for (size_t i = 0; i < m->table_cap; i++)
 		if (m->table[i])
-			*slot(t, cap, m->table[i]->path,
+			*slot(t, cap, m->table[i]->hash, m->table[i]->path,
 			      m->table[i]->path_len) = m->table[i];
 	free(m->table);
 	m->table = t;
@@ -290,6 +291,7 @@ int model_replace(struct model *m, const struct snapshot *snap)
 int model_update(struct model *m, const struct snapshot *snap)
 {
 	struct mgroup **newt;
+	size_t oldn = m->n;
 	int r;
 
 	r = ensure_table(m, snap->n + 1);
@@ -309,10 +311,19 @@ int model_update(struct model *m, const struct snapshot *snap)
 	for (size_t i = 0; i < snap->n; i++) {
 		const struct snap_group *sg = &snap->groups[i];
 		const char *path = snap_path(snap, sg);
-		struct mgroup **old = slot(m->table, m->table_cap, path,
-					   sg->path_len);
-		struct mgroup *g = *old;
+		struct mgroup *g = NULL;
+		uint64_t h = 0;
 
+		/* Mostly the tree of the last refresh, in the same order:
+		 * the group at the same index, without hashing its path. */
+		if (i < oldn && m->groups[i]->path_len == sg->path_len &&
+		    memcmp(m->groups[i]->path, path, sg->path_len) == 0)
+			g = m->groups[i];
+		if (!g) {
+			h = hash_path(path, sg->path_len);
+			g = *slot(m->table, m->table_cap, h, path,
+				  sg->path_len);
+		}
 		if (g) {
 			/* Left in the old table (a hole would break its probe
 			 * chains); the generation tells it was carried over.
@@ -328,6 +339,7 @@ int model_update(struct model *m, const struct snapshot *snap)
 			g->path = xmalloc(sg->path_len + 1);
 			memcpy(g->path, path, sg->path_len + 1);
 			g->path_len = sg->path_len;
+			g->hash = h;
 			slash = strrchr(g->path, '/');
 			g->name = slash && slash[1] ? slash + 1 : g->path;
 		}
@@ -336,7 +348,7 @@ int model_update(struct model *m, const struct snapshot *snap)
 		g->cur = sg->s;
 		g->depth = sg->depth;
 		g->parent = sg->parent;
-		*slot(newt, m->table_cap, g->path, g->path_len) = g;
+		*slot(newt, m->table_cap, g->hash, g->path, g->path_len) = g;
 		m->groups[i] = g;
 	}
 	/* What is left in the old table vanished since the last refresh. */

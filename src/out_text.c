@@ -52,20 +52,63 @@ static size_t name_of(const struct mgroup *g, char *buf, size_t len)
 	return fmt_escape(buf, len, shown, strlen(shown));
 }
 
-/* Columns of a value column: its widest value, at least its own width
- * (-r prints numbers wider than the titles). */
-static int value_width(const struct out_ctx *o, const struct column *c)
-{
-	char buf[64];
-	int w = c->width;
+/* Each value cell of a refresh, formatted once (the widths need them all
+ * before the first line): the texts one after the other, each cell's
+ * offset and length, row by row. */
+struct cells {
+	char *text;
+	size_t used, cap;
+	size_t *off;
+	unsigned char *len;
+};
 
+static void cells_fill(struct cells *cs, const struct out_ctx *o, int *w)
+{
+	size_t n = o->ncols;
+
+	cs->cap = o->nrows * n * 8 + 64;
+	cs->text = xmalloc(cs->cap);
+	cs->off = xcalloc(o->nrows * n + 1, sizeof(*cs->off));
+	cs->len = xcalloc(o->nrows * n + 1, 1);
 	for (size_t r = 0; r < o->nrows; r++) {
-		col_format(c, col_value(c, o->m->groups[o->rows[r]]),
-			   o->human, buf, sizeof(buf));
-		if ((int)strlen(buf) > w)
-			w = (int)strlen(buf);
+		const struct mgroup *g = o->m->groups[o->rows[r]];
+
+		for (size_t i = 0; i < n; i++) {
+			const struct column *c = o->cols[i];
+			size_t k = r * n + i, l;
+			char buf[64];
+
+			if (c->unit == U_PATH)
+				continue;
+			col_format(c, col_value(c, g), o->human, buf,
+				   sizeof(buf));
+			l = strlen(buf);
+			if (cs->used + l > cs->cap) {
+				cs->text = xreallocarray(cs->text, cs->cap, 2);
+				cs->cap *= 2;
+			}
+			memcpy(cs->text + cs->used, buf, l);
+			cs->off[k] = cs->used;
+			cs->len[k] = (unsigned char)l;
+			cs->used += l;
+			/* -r prints numbers wider than the titles. */
+			if ((int)l > w[i])
+				w[i] = (int)l;
+		}
 	}
-	return w;
+}
+
+static void cells_free(struct cells *cs)
+{
+	free(cs->text);
+	free(cs->off);
+	free(cs->len);
+}
+
+static void pad(FILE *f, int n)
+{
+	while (n-- > 0)
+		putc_unlocked(' ', f);
 }
 
 /*
@@ -74,20 +117,22 @@ static int value_width(const struct out_ctx *o, const struct column *c)
  */
 void out_text(struct out_ctx *o)
 {
-	char buf[64], name[1100];
+	char name[1100];
 	size_t n = o->ncols, path = o->ncols, gw = strlen("GROUP");
 	const char *sep;
-	int last, *w = xcalloc(n, sizeof(*w));
+	int last, *w = xcalloc(n ? n : 1, sizeof(*w));
+	struct cells cs = { 0 };
 
 	if (o->iteration > 1)
 		fputc('\n', o->f);
 	header(o);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (o->cols[i]->unit == U_PATH && path == n)
 			path = i;
+		w[i] = o->cols[i]->unit == U_PATH ? 0 : o->cols[i]->width;
+	}
 	last = path + 1 >= n;
-	for (size_t i = 0; i < n; i++)
-		w[i] = o->cols[i]->unit == U_PATH ? 0 : value_width(o, o->cols[i]);
+	cells_fill(&cs, o, w);
 	for (size_t r = 0; !last && r < o->nrows; r++) {
 		const struct mgroup *g = o->m->groups[o->rows[r]];
 		size_t cw = (size_t)indent_of(o, g) + name_of(g, name,
@@ -109,30 +154,36 @@ void out_text(struct out_ctx *o)
 		sep = " ";
 	}
 	fprintf(o->f, "%s\n", last ? (*sep ? " GROUP" : "GROUP") : "");
+	flockfile(o->f);
 	for (size_t r = 0; r < o->nrows; r++) {
 		const struct mgroup *g = o->m->groups[o->rows[r]];
-		int indent = indent_of(o, g);
+		int indent = indent_of(o, g), first = 1;
 		size_t cw = (size_t)indent + name_of(g, name, sizeof(name));
 
-		sep = "";
 		for (size_t i = 0; i < n; i++) {
 			const struct column *c = o->cols[i];
+			size_t k = r * n + i;
 
 			if (c->unit != U_PATH) {
-				col_format(c, col_value(c, g), o->human,
-					   buf, sizeof(buf));
-				fprintf(o->f, "%s%*s", sep, w[i], buf);
+				pad(o->f, w[i] - cs.len[k] + !first);
+				fwrite_unlocked(cs.text + cs.off[k], 1,
+						cs.len[k], o->f);
 			} else if (i == path && !last) {
-				fprintf(o->f, "%s%*s%s%*s", sep, indent, "",
-					name, (int)(gw - cw), "");
+				pad(o->f, indent + !first);
+				fputs_unlocked(name, o->f);
+				pad(o->f, (int)(gw - cw));
 			} else {
 				continue;
 			}
-			sep = " ";
+			first = 0;
 		}
-		if (last)
-			fprintf(o->f, "%s%*s%s", sep, indent, "", name);
-		fputc('\n', o->f);
+		if (last) {
+			pad(o->f, indent + !first);
+			fputs_unlocked(name, o->f);
+		}
+		putc_unlocked('\n', o->f);
 	}
+	funlockfile(o->f);
+	cells_free(&cs);
 	free(w);
 }

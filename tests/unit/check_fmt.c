@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests: human units and the escaping of each output format. */
 #include <check.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,11 +214,82 @@ START_TEST(wrapping)
 }
 END_TEST
 
+/* xorshift64*: the same numbers every run. */
+static uint64_t rnd(uint64_t *st)
+{
+	*st ^= *st >> 12;
+	*st ^= *st << 25;
+	*st ^= *st >> 27;
+	return *st * 2685821657736338717ull;
+}
+
+static void same_fixed(double x, int d)
+{
+	char want[512], got[512];
+	size_t n = fmt_fixed(got, sizeof(got), x, d);
+
+	snprintf(want, sizeof(want), "%.*f", d, x);
+	ck_assert_msg(!strcmp(got, want), "%.17g %%.%df: %s, printf %s", x, d,
+		      got, want);
+	ck_assert_uint_eq(n, strlen(want));
+}
+
+/* fmt_fixed and fmt_u64 print the bytes printf does: halves to even,
+ * both signs, the edges of the integer path, random bits and values. */
+START_TEST(fixed_as_printf)
+{
+	static const double edge[] = {
+		0, 0.05, 0.25, 0.125, 0.375, 2.5, 3.5, 0.45, 0.55, 99.95,
+		99.949999999999, 1023.5, 0.0005, 0.00005, 1e-300, 5e-324,
+		4.9406564584124654e-324, 2.2250738585072014e-308,
+		9007199254740993.0, 9.1e17, 9.2e17, 9.2e18, 1e19, 1.8e19,
+		1e300, INFINITY, NAN, 0.995, 0.9995, 1.0 / 3,
+	};
+	uint64_t st = 0x9e3779b97f4a7c15ull;
+	char buf[32], want[32];
+
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
+		for (int d = 0; d <= 4; d++) {
+			same_fixed(edge[i], d);
+			same_fixed(-edge[i], d);
+		}
+	/* Every exact half at each precision, up to 2^20 in it. */
+	for (int d = 0; d <= 4; d++)
+		for (int k = 0; k < 4096; k++)
+			same_fixed(ldexp((double)k, -(d + 3)) , d);
+	for (int i = 0; i < 200000; i++) {
+		uint64_t bits = rnd(&st);
+		double x;
+
+		memcpy(&x, &bits, sizeof(x));
+		same_fixed(x, (int)(bits % 5));
+		/* Values of the sizes the columns show. */
+		x = (double)(rnd(&st) % 100000000) / (double)(1 + rnd(&st) % 1000);
+		same_fixed(x, (int)(bits % 5));
+	}
+	for (int i = 0; i < 100000; i++) {
+		uint64_t v = rnd(&st) >> (rnd(&st) % 64);
+
+		fmt_u64(buf, sizeof(buf), v);
+		snprintf(want, sizeof(want), "%" PRIu64, v);
+		ck_assert_str_eq(buf, want);
+	}
+	fmt_u64(buf, sizeof(buf), UINT64_MAX);
+	ck_assert_str_eq(buf, "18446744073709551615");
+	/* Cut to fit, as snprintf. */
+	ck_assert_uint_eq(fmt_u64(buf, 4, 123456), 3);
+	ck_assert_str_eq(buf, "123");
+	ck_assert_uint_eq(fmt_fixed(buf, 4, 12.5, 1), 3);
+	ck_assert_str_eq(buf, "12.");
+}
+END_TEST
+
 Suite *fmt_suite(void)
 {
 	Suite *s = suite_create("fmt");
 	TCase *t = tcase_create("core");
 
+	tcase_add_test(t, fixed_as_printf);
 	tcase_add_test(t, human_bytes);
 	tcase_add_test(t, human_counts_and_rates);
 	tcase_add_test(t, iso_time);
