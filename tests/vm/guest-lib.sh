@@ -14,8 +14,9 @@
 #                          status in NAME.rc, and copies the files again:
 #                          whatever CMD read lies between the two copies.
 #                          Any command fits (bpfdump, memcgtop -b -F json).
-#   save_brackets          the brackets into out/br.tar (one file: a
-#                          file at a time over the 9p share is slow)
+#   save_brackets          the brackets into out/br.tar (one file,
+#                          written 1 MiB at a time: small writes over the
+#                          9p share are slow)
 set -u
 H=/mnt/host
 CG=/sys/fs/cgroup
@@ -25,7 +26,7 @@ w() { echo "$2" > "$1" || fail "write $2 > $1"; }
 wait_for() {
 	local what=$1 n=$2 i=0
 	shift 2
-	echo "guest: waiting for $what"
+	echo "guest: $(cut -d" " -f1 /proc/uptime) s: waiting for $what"
 	until "$@" 2>/dev/null; do
 		i=$((i + 1))
 		[ $i -le "$n" ] || fail "timed out waiting for $what"
@@ -40,7 +41,7 @@ snap() {
 bracket() {
 	local name=$1 dir=$2
 	shift 2
-	echo "guest: bracket $name: $*"
+	echo "guest: $(cut -d" " -f1 /proc/uptime) s: bracket $name: $*"
 	mkdir -p /tmp/br
 	echo "$dir" > /tmp/br/$name.dir
 	snap "$dir" /tmp/br/$name.before
@@ -49,5 +50,10 @@ bracket() {
 	snap "$dir" /tmp/br/$name.after
 }
 save_brackets() {
-	tar -cf $H/out/br.tar -C /tmp br || fail "cannot archive the brackets into the share"
+	echo "guest: $(cut -d" " -f1 /proc/uptime) s: saving the brackets"
+	# 1 MiB writes: tar's 512-byte ones cost a 9p round trip each
+	tar -cf /tmp/br.tar -C /tmp br && dd if=/tmp/br.tar of=$H/out/br.tar bs=1M 2>/dev/null ||
+		fail "cannot archive the brackets into the share"
+	rm -f /tmp/br.tar
+	echo "guest: $(cut -d" " -f1 /proc/uptime) s: saved"
 }
