@@ -72,6 +72,7 @@ gcc -O2 -static -o "$share/bin/memload" "$ROOT/tests/load/memload.c" 2>"$share/g
 {
 	echo "MEMCGTOP=$bin"
 	echo "BPFDUMP=$BPFDUMP"
+	echo "JSON_COLUMNS=$(python3 "$HERE/bpf_v2_check.py" --columns)"
 	cat "$HERE/guest-lib.sh"
 } > "$share/guest.sh"
 cat >> "$share/guest.sh" <<'EOF'
@@ -116,6 +117,7 @@ wait_for "memory.events max > 0 in load/m" 300 sh -c "! grep -q '^max 0$' $T/loa
 kill -STOP $load
 sleep 1
 bracket A $T $BPFDUMP $T
+bracket M $T $MEMCGTOP -b -F json -n 1 -c "$JSON_COLUMNS" /bv
 # B: the load running
 kill -CONT $load
 sleep 1

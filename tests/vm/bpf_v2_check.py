@@ -4,6 +4,7 @@
 the brackets tests/vm/bpf-v2.sh's guest left (tests/vm/guest-lib.sh).
 
   bpf_v2_check.py OUT BPFDUMP KERNEL
+  bpf_v2_check.py --columns      the memcgtop -c list check_json knows
 
 A bracket NAME is OUT/br/NAME.{dir,out,err,rc} and two copies of the tree,
 NAME.before/ and NAME.after/, each with its .ids (inode number and path of
@@ -232,12 +233,86 @@ def check_values(name, recs, before, after, skip_moving=()):
         check(not e, "%s: %s%s" % (name, what, ": " + "; ".join(e[:4]) if e else ""))
 
 
+# memcgtop -F json column key -> (v2 file, kind) or (flat-keyed file, key,
+# "mono"), for check_json
+JSON_FILES = {
+    "usage": ("memory.current", "move"), "limit": ("memory.max", "limit"),
+    "high": ("memory.high", "limit"), "low": ("memory.low", "limit"),
+    "min": ("memory.min", "limit"), "swap": ("memory.swap.current", "move"),
+    "swap_limit": ("memory.swap.max", "limit"), "peak": ("memory.peak", "mono"),
+    "swap_peak": ("memory.swap.peak", "mono"),
+}
+JSON_EVENTS = {
+    "ev_low": "ev_low", "ev_high": "ev_high", "ev_max": "ev_max", "ev_oom": "ev_oom",
+    "ev_oom_kill": "ev_oom_kill", "swap_ev_high": "ev_swap_high",
+    "swap_ev_max": "ev_swap_max", "swap_ev_fail": "ev_swap_fail",
+}
+JSON_COLUMNS = ",".join(["path"] + list(JSON_FILES) + list(JSON_EVENTS))
+
+
+def json_bracket(out, name):
+    """(groups by path bytes, document, before, after) of a bracket whose
+    command printed memcgtop -b -F json -n 1 (its last line)."""
+    import json
+    br = os.path.join(out, "br", name)
+    rc = open(br + ".rc").read().strip()
+    err = open(br + ".err", errors="replace").read().strip()
+    lines = open(br + ".out", encoding="utf-8").read().splitlines()
+    check(rc == "0" and not err and lines, "%s: the command exits 0 with JSON and nothing on "
+          "stderr (%s%s)" % (name, rc, ", " + err[:200] if err else ""))
+    doc = json.loads(lines[-1]) if lines else {"groups": []}
+    groups = {g["path"].encode().lstrip(b"/"): g for g in doc["groups"]}
+    return groups, doc, snapshot(out, name, "before"), snapshot(out, name, "after")
+
+
+def check_json(name, groups, before, after, start, skip_moving=()):
+    """memcgtop's groups against the files: the same groups (paths), and
+    each JSON_FILES/JSON_EVENTS column the JSON has, as check_values
+    does (null where the group has no such file)."""
+    want = {g["path"]: g for g in before.values() if g["memcg"] and g["dir"] is not None and
+            (g["path"] == start or g["path"].startswith(start + b"/"))}
+    check(set(groups) == set(want), "%s: the same %d groups as the directories (JSON only %s, "
+          "files only %s)" % (name, len(want), sorted(set(groups) - set(want))[:3],
+                              sorted(set(want) - set(groups))[:3]))
+    byp = {g["path"]: (ino, g) for ino, g in before.items()}
+    cols = [k for k in list(JSON_FILES) + list(JSON_EVENTS)
+            if any(k in g for g in groups.values())]
+    for col in cols:
+        key = JSON_EVENTS.get(col)
+        kind = "mono" if key else JSON_FILES[col][1]
+        fkey = key or next(k for k, (f, _) in V2.items() if f == JSON_FILES[col][0])
+        errs, n = [], 0
+        for path, g in groups.items():
+            if path not in byp or path in skip_moving and kind == "move":
+                continue
+            ino, a = byp[path]
+            b = after.get(ino, a)
+            got, fa, fb = g.get(col), a[fkey], b[fkey]
+            n += 1
+            if fa is None and fb is None:
+                if got is not None:
+                    errs.append("%s: %s, no file" % (path.decode(errors="replace"), got))
+            elif kind == "limit":
+                if fa != fb or got != fa:
+                    errs.append("%s: %s, file %s/%s" % (path.decode(errors="replace"), got, fa, fb))
+            elif not isinstance(got, int) or "max" in (fa, fb) or not \
+                    min(fa, fb) <= got <= max(fa, fb):
+                errs.append("%s: %s, file %s before, %s after" % (path.decode(errors="replace"),
+                                                                 got, fa, fb))
+        check(not errs, "%s: JSON %s against %s (%d groups)%s" % (
+            name, col, JSON_FILES[col][0] if col in JSON_FILES else EVENTS[key][0] + " " + EVENTS[key][1],
+            n, ": " + "; ".join(errs[:4]) if errs else ""))
+
+
 def sha(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
 
 
 def main():
+    if sys.argv[1:] == ["--columns"]:
+        print(JSON_COLUMNS)
+        return
     out, bpfdump, kernel = sys.argv[1:4]
     uname = open(os.path.join(out, "uname")).read().strip()
     check(uname == kernel, "the guest runs kernel %s (%s)" % (kernel, uname))
@@ -260,6 +335,11 @@ def main():
           "A: the loads reached memory.high (load/h: ev_high %s) and memory.max (load/m: "
           "ev_max %s) and swapped (%s, %s bytes)" % (h.get("ev_high"), m.get("ev_max"),
                                                      h.get("swap_usage"), m.get("swap_usage")))
+
+    # memcgtop's own output, the same way (files collector: all this
+    # branch has); a --collector bpf bracket is checked the same way
+    groups, doc, before, after = json_bracket(out, "M")
+    check_json("M", groups, before, after, b"bv")
 
     recs, before, after = bracket(out, "B")
     check_tree("B", recs, before, after, b"bv")
