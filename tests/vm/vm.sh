@@ -12,7 +12,7 @@
 #                                          /mnt/host = SHARE_DIR); exit status
 #                                          = guest.sh's; killed after SECS
 #                                          (default 300)
-#   tests/vm/vm.sh clean                   remove build/vm
+#   tests/vm/vm.sh clean                   remove build/vm (build/vm7)
 #
 # Environment:
 #   VM_KERNEL        6.1 (default): Debian 12's kernel, the one that
