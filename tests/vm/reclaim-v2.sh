@@ -38,6 +38,9 @@
 #     least 90%: the order the attribution relies on;
 #   - a small group's prio_min is at most log2 of its LRU pages (4 MiB:
 #     1,024 pages, 10): a list is scanned size >> priority pages;
+#   - memcgtop -b -F json's pgscan/pgsteal columns (another bracket, just
+#     after) equal to memory.stat (json_check in reclaim_v2_check.py: a
+#     bracket of any memcgtop JSON command is checked the same way);
 #   - big's prio_min at most the small groups' lowest: kswapd scans every
 #     group at each priority it reaches.  The seed's expectation, the
 #     small groups' prio_min below big's, is printed as INFO with the
@@ -81,6 +84,7 @@ gcc -O2 -static -o "$share/bin/memload" "$ROOT/tests/load/memload.c" 2>"$share/g
 {
 	echo "MEMCGTOP=$bin"
 	echo "BPFEVDUMP=$BPFEVDUMP"
+	echo "JSON_COLUMNS=$(python3 "$HERE/reclaim_v2_check.py" --columns)"
 	cat "$HERE/guest-lib.sh"
 } > "$share/guest.sh"
 cat >> "$share/guest.sh" <<'EOF'
@@ -153,6 +157,7 @@ seed() {
 	report load$1
 	sleep 2.5
 	bracket stat$1 $T report final$1
+	bracket json$1 $T $MEMCGTOP -b -F json -n 1 -c "$JSON_COLUMNS" /rc$1
 	kill -KILL $pids 2>/dev/null
 	wait $pids 2>/dev/null
 	# page cache of the zram devices goes with their last fd

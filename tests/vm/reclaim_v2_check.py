@@ -4,6 +4,7 @@
 what tests/vm/reclaim-v2.sh's guest left in OUT.
 
   reclaim_v2_check.py OUT KERNEL
+  reclaim_v2_check.py --columns   the memcgtop -c list json_check knows
 
 OUT/ev.out holds bpfevdump's reports in order, OUT/reports their names
 ("start1 1", "load1 2", ...); OUT/br/statN.{before,after} two copies of
@@ -99,6 +100,37 @@ def sysd(rep, key):
         [int(x) for x in rep["sys"]["scanned"].split(",")]
 
 
+# memcgtop -F json column keys that are memory.stat keys
+JSON_COLUMNS = ["pgscan", "pgsteal", "pgscan_kswapd", "pgscan_direct",
+                "pgsteal_kswapd", "pgsteal_direct"]
+
+
+def json_check(out, name, what):
+    """The bracket NAME of memcgtop -b -F json: every group's JSON_COLUMNS
+    equal to its memory.stat, which did not move between the copies."""
+    import json
+    br = os.path.join(out, "br", name)
+    rc = open(br + ".rc").read().strip()
+    err = open(br + ".err", errors="replace").read().strip()
+    lines = open(br + ".out").read().splitlines()
+    check(rc == "0" and not err and lines, "%s: memcgtop -b -F json exits 0, nothing on stderr "
+          "(%s%s)" % (what, rc, ", " + err[:200] if err else ""))
+    doc = json.loads(lines[-1]) if lines else {"groups": []}
+    before, after = snapshot(out, name, "before"), snapshot(out, name, "after")
+    groups = {g["path"].lstrip("/"): g for g in doc["groups"]}
+    check(set(groups) == set(after), "%s: memcgtop shows the %d groups" % (what, len(after)))
+    errs = []
+    for p, g in sorted(groups.items()):
+        if p not in after:
+            continue
+        for k in JSON_COLUMNS:
+            a, b = before[p][1].get(k), after[p][1].get(k)
+            if a != b or g.get(k) != b:
+                errs.append("%s %s: JSON %s, memory.stat %s/%s" % (p, k, g.get(k), a, b))
+    check(not errs, "%s: memcgtop's %s equal to memory.stat%s" % (
+        what, "/".join(JSON_COLUMNS), ": " + "; ".join(errs[:4]) if errs else ""))
+
+
 def run(out, reps, names, r):
     lru = open(os.path.join(out, "lru_gen.%d" % r)).read().strip()
     what = "run %d (lru_gen %s: %s LRU)" % (r, lru, "classic" if lru == "0x0000" else "multi-gen")
@@ -163,6 +195,7 @@ def run(out, reps, names, r):
     check(bigp != "-" and nums and int(bigp) <= min(nums),
           "%s: big's prio_min %s <= the small groups' lowest %s: kswapd scans every group at each "
           "priority it reaches" % (what, bigp, min(nums) if nums else "-"))
+    json_check(out, "json%d" % r, what)
     if nums and bigp != "-" and not max(nums) < int(bigp):
         print("INFO: %s: the seed's expectation (the small groups' prio_min below big's) does not "
               "hold: kswapd walks every memcg at each priority (shrink_node_memcgs), so big is "
@@ -170,6 +203,9 @@ def run(out, reps, names, r):
 
 
 def main():
+    if sys.argv[1:] == ["--columns"]:
+        print(",".join(["path"] + JSON_COLUMNS))
+        return
     out, kernel = sys.argv[1:3]
     uname = open(os.path.join(out, "uname")).read().strip()
     check(uname == kernel, "the guest runs kernel %s (%s)" % (kernel, uname))
