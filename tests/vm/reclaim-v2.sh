@@ -42,7 +42,8 @@
 #     after) equal to memory.stat (json_check in reclaim_v2_check.py: a
 #     bracket of any memcgtop JSON command is checked the same way);
 #   - big's prio_min at most the small groups' lowest: kswapd scans every
-#     group at each priority it reaches.  The seed's expectation, the
+#     group at each priority it reaches (checked when there was no direct
+#     reclaim, whose walks stop early; INFO otherwise).  The seed's expectation, the
 #     small groups' prio_min below big's, is printed as INFO with the
 #     figures: it cannot hold for kswapd (see above).
 # Run 1 is the multi-gen LRU (Debian's default, lru_gen enabled), run 2

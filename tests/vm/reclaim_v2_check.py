@@ -192,9 +192,19 @@ def run(out, reps, names, r):
     check(not badp, "%s: every small group's prio_min is at most %d (log2 of its 1,024 pages)%s"
           % (what, limit, ": " + str(badp) if badp else ""))
     nums = [int(v) for v in small.values() if v != "-"]
-    check(bigp != "-" and nums and int(bigp) <= min(nums),
-          "%s: big's prio_min %s <= the small groups' lowest %s: kswapd scans every group at each "
-          "priority it reaches" % (what, bigp, min(nums) if nums else "-"))
+    # Direct reclaimers walk the groups partially (they stop once they
+    # have enough): only kswapd's full walks bind big's prio_min.
+    top = after["rc%d" % r][0]
+    direct = bpf_of(load["tree"].get(top), "pgscan_direct") - \
+        bpf_of(start["tree"].get(top), "pgscan_direct")
+    rel = "big's prio_min %s <= the small groups' lowest %s" % (bigp, min(nums) if nums else "-")
+    if direct:
+        print("INFO: %s: %s; not checked: %d pages of direct reclaim (partial walks)"
+              % (what, rel, direct))
+    else:
+        check(bigp != "-" and nums and int(bigp) <= min(nums),
+              "%s: %s: kswapd (no direct reclaim) scans every group at each priority it reaches"
+              % (what, rel))
     json_check(out, "json%d" % r, what)
     if nums and bigp != "-" and not max(nums) < int(bigp):
         print("INFO: %s: the seed's expectation (the small groups' prio_min below big's) does not "
