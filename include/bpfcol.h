@@ -47,7 +47,7 @@ enum bpfcol_value {
 	BPFCOL_KMEM,		/* v1 kmem.usage_in_bytes */
 	BPFCOL_FAILCNT,		/* v1 memory.failcnt (a count) */
 	BPFCOL_PEAK,		/* v1 max_usage_in_bytes, v2 memory.peak */
-	BPFCOL_SWAP_PEAK,	/* v1 memsw.max_usage_in_bytes */
+	BPFCOL_SWAP_PEAK,	/* v1 memsw.max_usage_in_bytes, v2 swap.peak */
 	BPFCOL_SWAPPINESS,	/* v1 memory.swappiness */
 	BPFCOL_OOM_GROUP,	/* v2 memory.oom.group */
 	BPFCOL_NVALUES

@@ -4,6 +4,7 @@
  * one cgroup-iterator walk per read and turns its records into bytes, as
  * the cgroup files show them.  See include/bpfcol.h.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -43,6 +44,7 @@ extern const unsigned char memcg_iter_obj_end[];
 struct bpfcol {
 	int dirfd;		/* the start group: the iterator's start */
 	bool v2;
+	bool v2_swap_peak;	/* the kernel has memory.swap.peak (6.5+) */
 	bool local_events;
 	bool inject_refusal;
 	unsigned long pagesize;
@@ -92,6 +94,42 @@ static bool v2_local_events(int fd)
 		    strstr(line, "memory_localevents"))
 			found = true;
 	fclose(f);
+	return found;
+}
+
+/*
+ * Whether v2 groups have memory.swap.peak: the start's own file, or that
+ * of its first child with memory files (a v2 root has none of its own).
+ */
+static bool v2_swap_peak(int fd)
+{
+	struct dirent *d;
+	bool found = false;
+	char path[NAME_MAX + 32];
+	DIR *dp;
+	int dfd;
+
+	if (faccessat(fd, "memory.swap.peak", F_OK, 0) == 0)
+		return true;
+	dfd = dup(fd);
+	if (dfd < 0)
+		return false;
+	dp = fdopendir(dfd);
+	if (!dp) {
+		close(dfd);
+		return false;
+	}
+	while (!found && (d = readdir(dp))) {
+		if (d->d_type != DT_DIR || d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/memory.current", d->d_name);
+		if (faccessat(fd, path, F_OK, 0) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/memory.swap.peak", d->d_name);
+		found = faccessat(fd, path, F_OK, 0) == 0;
+		break;
+	}
+	closedir(dp);
 	return found;
 }
 
@@ -294,6 +332,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	}
 	col->v2 = sfs.f_type == CGROUP2_SUPER_MAGIC;
 	col->local_events = col->v2 && v2_local_events(col->dirfd);
+	col->v2_swap_peak = col->v2 && v2_swap_peak(col->dirfd);
 	bpflib_keep_messages();
 	if (libbpf_find_vmlinux_btf_id("cgroup", BPF_TRACE_ITER) < 0) {
 		why(ret_why, BPFCOL_TOO_OLD,
@@ -418,6 +457,10 @@ static void bpfcol_convert(const struct bpfcol *col, const struct memcg_rec *r,
 		}
 		if ((r->have & MR_HAVE_MEMSW) && (r->have & MR_HAVE_HIGH))
 			set_value(g, col, BPFCOL_SWAP_HIGH, r->memsw.high, true);
+		/* memory.swap.peak: the swap counter's watermark */
+		if (col->v2_swap_peak && (r->have & MR_HAVE_MEMSW) &&
+		    (r->have & MR_HAVE_WATERMARK))
+			set_value(g, col, BPFCOL_SWAP_PEAK, r->memsw.watermark, false);
 		if (r->have & MR_HAVE_OOM_GROUP) {
 			g->v[BPFCOL_OOM_GROUP] = r->oom_group;
 			g->valid |= 1U << BPFCOL_OOM_GROUP;

@@ -33,13 +33,16 @@ static const char *const item_names[BPFEV_NITEMS] = {
 };
 
 static const char *const prog_names[] = {
-	"count_event", "shrink_inactive", "flush_stats",
+	"count_event", "shrink_inactive", "flush_stats", "lruvec_state",
 };
 #define NPROGS (sizeof(prog_names) / sizeof(prog_names[0]))
+/* Loaded instead of count_event where the items are node stats (7.3+). */
+#define PROG_LRUVEC_STATE 3
 
 /* The tracepoints, by their BTF typedefs (btf_trace_NAME). */
 static const char *const tp_names[NPROGS] = {
 	"count_memcg_events", "mm_vmscan_lru_shrink_inactive", "memcg_flush_stats",
+	"mod_memcg_lruvec_state",
 };
 
 struct bpfev {
@@ -50,6 +53,7 @@ struct bpfev {
 	int bss_fd;
 	uint64_t epoch;		/* the prio_min interval now counting */
 	uint32_t items;		/* bits of enum bpfev_item the kernel has */
+	bool node_items;	/* they are enum node_stat_item (7.3+) */
 	int ncpus;
 	struct reclaim_sys *percpu;	/* one lookup of the per-CPU "sys" */
 	struct bpfev_group *groups;
@@ -84,30 +88,37 @@ static int resolve_items(struct bpfev *ev, const struct btf *btf,
 	const struct btf_type *t;
 	const struct btf_enum *e;
 	unsigned int i, k, vlen;
-	int id;
+	int id, pass;
 
-	id = btf__find_by_name_kind(btf, "vm_event_item", BTF_KIND_ENUM);
-	if (id < 0) {
-		why(w, BPFEV_TOO_OLD, "the kernel's BTF has no enum vm_event_item");
-		return -ENOENT;
-	}
-	t = btf__type_by_id(btf, id);
-	e = btf_enum(t);
-	vlen = btf_vlen(t);
-	for (k = 0; k < BPFEV_NITEMS; k++) {
-		num[k] = -1;
-		for (i = 0; i < vlen; i++)
-			if (strcmp(btf__name_by_offset(btf, e[i].name_off),
-				   item_names[k]) == 0 && e[i].val >= 0) {
-				num[k] = e[i].val;
+	/* Events up to 7.2; node stats (counted per lruvec) since 7.3. */
+	for (pass = 0; pass < 2 && lo < 0; pass++) {
+		id = btf__find_by_name_kind(btf, pass ? "node_stat_item" : "vm_event_item",
+					    BTF_KIND_ENUM);
+		if (id < 0) {
+			if (pass)
 				break;
-			}
-		if (num[k] < 0)
-			continue;
-		if (lo < 0 || num[k] < lo)
-			lo = num[k];
-		if (num[k] > hi)
-			hi = num[k];
+			why(w, BPFEV_TOO_OLD, "the kernel's BTF has no enum vm_event_item");
+			return -ENOENT;
+		}
+		ev->node_items = pass == 1;
+		t = btf__type_by_id(btf, id);
+		e = btf_enum(t);
+		vlen = btf_vlen(t);
+		for (k = 0; k < BPFEV_NITEMS; k++) {
+			num[k] = -1;
+			for (i = 0; i < vlen; i++)
+				if (strcmp(btf__name_by_offset(btf, e[i].name_off),
+					   item_names[k]) == 0 && e[i].val >= 0) {
+					num[k] = e[i].val;
+					break;
+				}
+			if (num[k] < 0)
+				continue;
+			if (lo < 0 || num[k] < lo)
+				lo = num[k];
+			if (num[k] > hi)
+				hi = num[k];
+		}
 	}
 	if (lo < 0) {
 		why(w, BPFEV_TOO_OLD, "the kernel counts no PGSCAN or PGSTEAL events");
@@ -146,6 +157,8 @@ static int inspect_kernel(struct bpfev *ev, struct reclaim_cfg *cfg,
 		return r;
 	}
 	for (i = 0; i < NPROGS; i++) {
+		if (i == PROG_LRUVEC_STATE)
+			continue;
 		snprintf(name, sizeof(name), "btf_trace_%s", tp_names[i]);
 		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0) {
 			why(w, BPFEV_TOO_OLD,
@@ -156,6 +169,13 @@ static int inspect_kernel(struct bpfev *ev, struct reclaim_cfg *cfg,
 		}
 	}
 	r = resolve_items(ev, btf, cfg, w);
+	if (!r && ev->node_items &&
+	    btf__find_by_name_kind(btf, "btf_trace_mod_memcg_lruvec_state",
+				   BTF_KIND_TYPEDEF) < 0) {
+		why(w, BPFEV_TOO_OLD,
+		    "the kernel counts PGSCAN and PGSTEAL as node stats but has no mod_memcg_lruvec_state tracepoint");
+		r = -EOPNOTSUPP;
+	}
 	btf__free(btf);
 	return r;
 }
@@ -224,6 +244,14 @@ static int load(struct bpfev *ev, struct reclaim_cfg *cfg, struct bpfev_why *w)
 		    strerror(-r));
 		return r;
 	}
+	/* One of count_event and lruvec_state, as the kernel counts. */
+	for (i = 0; i < NPROGS; i++) {
+		struct bpf_program *p =
+			bpf_object__find_program_by_name(ev->obj, prog_names[i]);
+
+		if (p && (i == PROG_LRUVEC_STATE || i == 0))
+			bpf_program__set_autoload(p, (i == PROG_LRUVEC_STATE) == ev->node_items);
+	}
 	r = bpf_object__load(ev->obj);
 	if (r) {
 		if (r == -EPERM)
@@ -239,6 +267,8 @@ static int load(struct bpfev *ev, struct reclaim_cfg *cfg, struct bpfev_why *w)
 		struct bpf_program *p =
 			bpf_object__find_program_by_name(ev->obj, prog_names[i]);
 
+		if (p && !bpf_program__autoload(p))
+			continue;
 		ev->links[i] = p ? bpf_program__attach(p) : NULL;
 		if (!ev->links[i]) {
 			r = p ? -errno : -EINVAL;

@@ -4,7 +4,9 @@
  * either hierarchy (Linux 6.13+ tracepoints):
  *
  *   memcg:count_memcg_events      PGSCAN_* and PGSTEAL_* pages summed per
- *                                 (cgroup id, item) in the hash map groups;
+ *                                 (cgroup id, item) in the hash map groups
+ *                                 (memcg:mod_memcg_lruvec_state on 7.3+,
+ *                                 where they are node stats);
  *   vmscan:mm_vmscan_lru_shrink_inactive
  *                                 pages scanned per priority, system-wide,
  *                                 and per group the lowest priority, the
@@ -85,8 +87,8 @@ static __always_inline struct reclaim_val *group(__u64 id)
 	return v;
 }
 
-SEC("tp_btf/count_memcg_events")
-int BPF_PROG(count_event, struct mem_cgroup *memcg, int item, unsigned long val)
+static __always_inline int note_event(struct mem_cgroup *memcg, int item,
+				      unsigned long val)
 {
 	__u32 i = (__u32)item - cfg.item_lo, zero = 0, slot;
 	struct reclaim_last *l;
@@ -115,6 +117,7 @@ int BPF_PROG(count_event, struct mem_cgroup *memcg, int item, unsigned long val)
 		l->scan_val = val;
 		l->steal_val = 0;
 		l->steal_seen = 0;
+		l->scan_seen = 1;
 		l->pid = (__u32)bpf_get_current_pid_tgid();
 	} else {
 		/*
@@ -132,6 +135,26 @@ int BPF_PROG(count_event, struct mem_cgroup *memcg, int item, unsigned long val)
 		l->steal_seen = 1;
 	}
 	return 0;
+}
+
+/* Up to 7.2: PGSCAN_* and PGSTEAL_* are enum vm_event_item events. */
+SEC("tp_btf/count_memcg_events")
+int BPF_PROG(count_event, struct mem_cgroup *memcg, int item, unsigned long val)
+{
+	return note_event(memcg, item, val);
+}
+
+/*
+ * 7.3 counts them as node stats (enum node_stat_item) per lruvec: this
+ * fires for every LRU size change too, and every other item returns at
+ * the first compare.  The loader loads one of the two programs.
+ */
+SEC("tp_btf/mod_memcg_lruvec_state")
+int BPF_PROG(lruvec_state, struct mem_cgroup *memcg, int item, long val)
+{
+	if (val <= 0)
+		return 0;
+	return note_event(memcg, item, (unsigned long)val);
 }
 
 /* prio[s] = epoch << 8 | lowest priority; exact under concurrent CPUs. */
@@ -174,15 +197,21 @@ int BPF_PROG(shrink_inactive, int nid, unsigned long nr_scanned,
 	 * (and move to another CPU), counts PGSTEAL with the LRU lock held,
 	 * then emits this event: the shrink is the group of this CPU's
 	 * latest PGSTEAL when this task counted it.  exact: its PGSCAN
-	 * came on this CPU too, and both values are this event's.
+	 * came on this CPU too, and both values are this event's.  The
+	 * multi-gen LRU's evict_folios (Debian's default since 6.1) emits
+	 * the event before it counts PGSTEAL: there the group is that of
+	 * this task's PGSCAN on this CPU, and the event's nr_scanned also
+	 * counts folios sorted, not isolated (never exact).
 	 */
 	l = bpf_map_lookup_elem(&last, &zero);
-	if (!l || !l->steal_seen || l->pid != (__u32)bpf_get_current_pid_tgid())
+	if (!l || !(l->steal_seen || l->scan_seen) ||
+	    l->pid != (__u32)bpf_get_current_pid_tgid())
 		return 0;
 	s->attributed++;
-	if (l->scan_val == nr_scanned && l->steal_val == nr_reclaimed)
+	if (l->steal_seen && l->scan_val == nr_scanned && l->steal_val == nr_reclaimed)
 		s->exact++;
 	l->steal_seen = 0;
+	l->scan_seen = 0;
 	v = group(l->id);
 	if (v)
 		lower_prio(v, p);

@@ -44,7 +44,8 @@ struct reclaim_val {
 struct reclaim_sys {
 	__u64 scanned[RE_NPRIO];	/* nr_scanned by priority */
 	__u64 shrinks;			/* mm_vmscan_lru_shrink_inactive events */
-	__u64 attributed;		/* of them, after this task's PGSTEAL */
+	__u64 attributed;		/* of them, after this task's PGSTEAL
+					 * (or PGSCAN: multi-gen LRU) */
 	__u64 exact;			/* ... with its PGSCAN, values equal */
 	__u64 flushes;			/* memcg_flush_stats requests */
 	__u64 flushes_done;		/* of them, forced or needing a flush */
@@ -59,6 +60,8 @@ struct reclaim_last {
 	__u64 steal_val;	/* its PGSTEAL value */
 	__u32 pid;		/* the task (thread) that counted them */
 	__u32 steal_seen;	/* a PGSTEAL followed the PGSCAN */
+	__u32 scan_seen;	/* a PGSCAN, not yet followed by a shrink event */
+	__u32 pad;
 };
 
 /* The program's .rodata, set by the loader before load. */

@@ -25,25 +25,28 @@ fail_early() {
 # The host's tools, the kernel and the initramfs (the kernel .deb is
 # downloaded once and cached in $BUILD).
 vm_host_ready() {
-	local missing= c prep
+	local missing= c prep tools="qemu-system-x86_64 busybox cpio xz timeout"
+	local debs="qemu-system-x86 busybox-static cpio xz-utils"
 	command -v python3 >/dev/null 2>&1 || skip "python3 not found"
 	command -v gcc >/dev/null 2>&1 || skip "gcc not found"
-	for c in qemu-system-x86_64 busybox cpio xz timeout; do
+	# Debian's 7.x kernels compress the image and modules with zstd
+	case ${VM_KERNEL:-6.1} in 7*) tools="$tools zstd" debs="$debs zstd" ;; esac
+	for c in $tools; do
 		command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 	done
 	if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-		echo "$TAG: installing qemu-system-x86 busybox-static cpio xz-utils (missing:$missing)" >&2
+		echo "$TAG: installing $debs (missing:$missing)" >&2
 		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-			qemu-system-x86 busybox-static cpio xz-utils ||
+			$debs ||
 		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			--no-install-recommends qemu-system-x86 busybox-static cpio xz-utils; }; } \
+			--no-install-recommends $debs; }; } \
 			>"${TMPDIR:-/tmp}/$TAG-apt.log" 2>&1
 		missing=
-		for c in qemu-system-x86_64 busybox cpio xz timeout; do
+		for c in $tools; do
 			command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 		done
 	fi
-	[ -z "$missing" ] || skip "missing host tools:$missing (apt-get install qemu-system-x86 busybox-static cpio xz-utils)"
+	[ -z "$missing" ] || skip "missing host tools:$missing (apt-get install $debs)"
 	mkdir -p "$BUILD" 2>/dev/null || skip "cannot create $BUILD"
 	if ! prep=$("$HERE/vm.sh" prepare 2>&1); then
 		skip "vm.sh prepare failed: $(printf '%s\n' "$prep" | tail -n 1)"

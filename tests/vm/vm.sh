@@ -1,26 +1,36 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/vm/vm.sh - boot Debian's 6.1 kernel under qemu (TCG) with a pure
-# cgroup v2 hierarchy, run a script from a host folder, and return its status.
+# tests/vm/vm.sh - boot Debian's 6.1 kernel (or a Debian 7.x one) under
+# qemu (TCG) with a pure cgroup v2 hierarchy, run a script from a host
+# folder, and return its status.
 #
 #   tests/vm/vm.sh prepare                 download + unpack the kernel, build
 #                                          the initramfs (idempotent, cached
-#                                          under build/vm/)
+#                                          under build/vm/, build/vm7/)
 #   tests/vm/vm.sh run SHARE_DIR [SECS]    boot; the guest runs
 #                                          SHARE_DIR/guest.sh with sh (cwd =
 #                                          /mnt/host = SHARE_DIR); exit status
 #                                          = guest.sh's; killed after SECS
 #                                          (default 300)
-#   tests/vm/vm.sh clean                   remove build/vm
+#   tests/vm/vm.sh clean                   remove build/vm (build/vm7)
 #
 # Environment:
+#   VM_KERNEL        6.1 (default): Debian 12's kernel, the one that
+#                    linux-image-amd64 depends on, cached in build/vm;
+#                    7: the newest Debian 7.x amd64 kernel in the sid and
+#                    trixie-backports suites (linux-binary-KVER and
+#                    linux-modules-KVER, fetched with a private apt
+#                    configuration under the cache folder; the host's apt
+#                    sources are not touched), cached in build/vm7;
+#                    7.X.Y+debN: that one (also cached in build/vm7)
 #   VM_BINS="b1 b2"  host binaries (dynamically linked) that must run in the
 #                    guest: the binaries, every library ldd lists, the loader
 #                    and a few terminfo entries go into an extra initramfs
 #                    archive, at the same absolute paths as on the host.
 #                    Also /usr/lib/locale/C.utf8 (use LC_ALL=C.UTF-8 in
 #                    guest.sh for programs that want UTF-8).
-#   VM_BUILD         cache folder (default: REPO/build/vm)
+#   VM_BUILD         cache folder (default: REPO/build/vm, for 7.x
+#                    REPO/build/vm7); a folder holds one kernel
 #   VM_MEM, VM_SMP   guest RAM (512M) and CPUs (2)
 #   VM_APPEND        extra kernel command line
 #   VM_VERBOSE=1     tail the serial console while the VM runs
@@ -31,7 +41,14 @@ set -eu
 ME=vm.sh
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-BUILD=${VM_BUILD:-$ROOT/build/vm}
+KERNEL=${VM_KERNEL:-6.1}
+case $KERNEL in
+6.1) BUILD=${VM_BUILD:-$ROOT/build/vm} ;;
+7 | 7.*) BUILD=${VM_BUILD:-$ROOT/build/vm7} ;;
+*) echo "vm.sh: VM_KERNEL=$KERNEL: not 6.1, 7 or 7.X.Y+debN" >&2; exit 2 ;;
+esac
+# What the guest loads, in this order, where the kernel has it as a module
+# (7.x builds virtio, fscache and zsmalloc in); dependencies go first.
 MODULES="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p zsmalloc zram"
 
 die() { echo "$ME: $*" >&2; exit 1; }
@@ -51,8 +68,75 @@ kernel_pkg() {
 		sed -n 's/^ *Depends: \(linux-image-6\.1\.0-[0-9]*-amd64\)$/\1/p' | head -n1
 }
 
+# unpack_bzimage BZIMAGE OUT: the ELF kernel inside a bzImage (qemu boots
+# it directly through its PVH note, which saves the guest's slow
+# decompression under TCG).  The payload is where the setup header says
+# (payload_offset at 0x248 and payload_length at 0x24c, from the end of
+# the (setup_sects + 1) * 512-byte setup); xz (6.1) or zstd (7.x).
+unpack_bzimage() {
+	local img=$1 out=$2 ss off len magic
+	ss=$(od -An -tu1 -j $((0x1f1)) -N1 "$img" | tr -d ' ')
+	[ "$ss" != 0 ] || ss=4
+	read -r off len < <(od -An -tu4 -j $((0x248)) -N8 "$img")
+	[ -n "$len" ] && [ "$len" -gt 0 ] || die "$img: no payload in the setup header"
+	off=$(((ss + 1) * 512 + off))
+	magic=$(tail -c +$((off + 1)) "$img" | head -c 6 | od -An -tx1 | tr -d ' \n')
+	case $magic in
+	fd377a585a00) tail -c +$((off + 1)) "$img" | head -c "$len" | xz -dc --single-stream > "$out" 2>/dev/null || true ;;
+	28b52ffd*)
+		need zstd
+		# the payload ends with the 4-byte size, which zstd calls garbage
+		tail -c +$((off + 1)) "$img" | head -c "$len" | zstd -dcq > "$out" 2>/dev/null || true ;;
+	*) die "$img: payload of unknown compression (magic $magic)" ;;
+	esac
+	[ "$(head -c 4 "$out" | od -An -tx1 | tr -d ' \n')" = 7f454c46 ] ||
+		die "decompressed kernel is not an ELF file"
+}
+
+# The modules of $MODULES that MODDIR has, and what they depend on (their
+# depends= field), uncompressed into $BUILD/modules (busybox's insmod takes
+# plain .ko files), and their load order in $BUILD/modules/order.  A name
+# without a file is built into the kernel.
+extract_modules() {
+	local moddir=$1 m
+	[ -d "$moddir" ] || die "no module folder $moddir"
+	order=
+	rm -rf "$BUILD/modules"
+	mkdir -p "$BUILD/modules"
+	for m in $MODULES; do
+		add_module "$moddir" "$m" 0
+	done
+	echo $order > "$BUILD/modules/order"
+}
+
+add_module() {
+	local moddir=$1 m=$2 depth=$3 f d
+	case " $order " in *" $m "*) return 0 ;; esac
+	[ "$depth" -lt 16 ] || die "module dependencies too deep at $m"
+	f=$(find "$moddir" \( -name "$m.ko" -o -name "$m.ko.*" -o -name "${m//_/-}.ko" -o -name "${m//_/-}.ko.*" \) | head -n1)
+	[ -n "$f" ] || return 0
+	case $f in
+	*.ko) cp "$f" "$BUILD/modules/$m.ko" ;;
+	*.xz) xz -dc "$f" > "$BUILD/modules/$m.ko" ;;
+	*.zst) need zstd; zstd -dcq "$f" > "$BUILD/modules/$m.ko" ;;
+	*.gz) gzip -dc "$f" > "$BUILD/modules/$m.ko" ;;
+	*) die "$f: unknown module compression" ;;
+	esac
+	for d in $(tr '\0' '\n' < "$BUILD/modules/$m.ko" | sed -n 's/^depends=//p' | head -n1 | tr ',' ' '); do
+		add_module "$moddir" "$d" $((depth + 1))
+	done
+	order="$order $m"
+}
+
 get_kernel() {
 	[ -s "$BUILD/vmlinux" ] && [ -s "$BUILD/kernel.version" ] && [ -d "$BUILD/modules" ] && return 0
+	case $KERNEL in
+	6.1) get_kernel_61 ;;
+	*) get_kernel_7 ;;
+	esac
+}
+
+get_kernel_61() {
 	need apt-get apt-cache dpkg-deb xz grep
 	mkdir -p "$BUILD/deb"
 	deb=$(ls "$BUILD"/deb/linux-image-6.1.0-*-amd64_*.deb 2>/dev/null | head -n1 || true)
@@ -74,26 +158,83 @@ get_kernel() {
 	dpkg-deb -x "$deb" "$BUILD/kroot"
 	vmlinuz=$(ls "$BUILD"/kroot/boot/vmlinuz-* | head -n1)
 	kver=${vmlinuz##*/vmlinuz-}
-	# the xz payload of the bzImage: first FD 37 7A 58 5A 00
-	off=$(LC_ALL=C grep -obUaP '\xFD7zXZ\x00' "$vmlinuz" | head -n1 | cut -d: -f1)
-	[ -n "$off" ] || die "no xz payload in $vmlinuz"
-	tail -c +$((off + 1)) "$vmlinuz" | xz -dc --single-stream > "$BUILD/vmlinux.tmp" 2>/dev/null || true
-	[ "$(head -c 4 "$BUILD/vmlinux.tmp" | od -An -tx1 | tr -d ' \n')" = 7f454c46 ] ||
-		die "decompressed kernel is not an ELF file"
-	mkdir -p "$BUILD/modules"
-	for m in $MODULES; do
-		f=$(find "$BUILD/kroot/lib/modules/$kver" -name "$m.ko" -o -name "$m.ko.xz" -o -name "$m.ko.zst" -o -name "$m.ko.gz" | head -n1)
-		[ -n "$f" ] || die "module $m not found in the kernel package"
-		case $f in
-		*.ko) cp "$f" "$BUILD/modules/$m.ko" ;;
-		*.xz) xz -dc "$f" > "$BUILD/modules/$m.ko" ;;
-		*.zst) zstd -dcq "$f" > "$BUILD/modules/$m.ko" ;;
-		*.gz) gzip -dc "$f" > "$BUILD/modules/$m.ko" ;;
-		esac
-	done
+	unpack_bzimage "$vmlinuz" "$BUILD/vmlinux.tmp"
+	extract_modules "$BUILD/kroot/lib/modules/$kver"
 	mv "$BUILD/vmlinux.tmp" "$BUILD/vmlinux"
 	echo "$kver" > "$BUILD/kernel.version"
 	rm -rf "$BUILD/kroot"   # keep the .deb, the ELF kernel and the modules
+}
+
+# apt-get/apt-cache with a private configuration: Debian's sid and
+# trixie-backports suites, lists and downloads under $BUILD/apt.  The
+# host's own sources, lists and cache are not used or changed.
+apt7() {
+	local cmd=$1
+	shift
+	"$cmd" -o Dir::Etc::sourcelist="$BUILD/apt/sources.list" \
+		-o Dir::Etc::sourceparts=/dev/null \
+		-o Dir::State::Lists="$BUILD/apt/lists" \
+		-o Dir::Cache="$BUILD/apt/cache" \
+		-o APT::Sandbox::User=root "$@"
+}
+
+# The newest linux-binary-7.*-amd64 (generic flavour: cloud has no 9p)
+# whose modules package is there too, or the one VM_KERNEL names.
+kernel7_version() {
+	local names v
+	case $KERNEL in 7.*) echo "$KERNEL-amd64"; return 0 ;; esac
+	names=$(apt7 apt-cache pkgnames linux- 2>/dev/null)
+	for v in $(printf '%s\n' "$names" |
+		sed -n 's/^linux-binary-\(7\.[0-9]*\.[0-9]*+deb[0-9]*-amd64\)$/\1/p' | sort -rV); do
+		if printf '%s\n' "$names" | grep -qxF "linux-modules-$v"; then
+			echo "$v"
+			return 0
+		fi
+	done
+}
+
+get_kernel_7() {
+	local kver deb mdeb kb moddir d
+	need apt-get apt-cache dpkg-deb xz grep od
+	[ -r /usr/share/keyrings/debian-archive-keyring.gpg ] ||
+		die "no /usr/share/keyrings/debian-archive-keyring.gpg (apt-get install debian-archive-keyring)"
+	mkdir -p "$BUILD/apt/lists/partial" "$BUILD/apt/cache/archives/partial" "$BUILD/deb"
+	cat > "$BUILD/apt/sources.list" <<EOF
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian sid main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie-backports main
+EOF
+	echo "$ME: reading the sid and trixie-backports package lists (private apt configuration)"
+	apt7 apt-get update -qq > "$BUILD/apt/update.log" 2>&1 ||
+		die "apt-get update of sid and trixie-backports failed: $(tail -n 1 "$BUILD/apt/update.log")"
+	kver=$(kernel7_version)
+	[ -n "$kver" ] || die "no linux-binary-7.*-amd64 with its linux-modules package in sid or trixie-backports"
+	echo "$ME: downloading linux-binary-$kver and linux-modules-$kver"
+	rm -f "$BUILD"/deb/*.deb
+	(cd "$BUILD/deb" && apt7 apt-get download -q "linux-binary-$kver" "linux-modules-$kver") \
+		> "$BUILD/apt/download.log" 2>&1 ||
+		die "apt-get download linux-binary-$kver linux-modules-$kver failed: $(tail -n 1 "$BUILD/apt/download.log")"
+	deb=$(ls "$BUILD"/deb/linux-binary-"$kver"_*.deb 2>/dev/null | head -n1 || true)
+	mdeb=$(ls "$BUILD"/deb/linux-modules-"$kver"_*.deb 2>/dev/null | head -n1 || true)
+	[ -n "$deb" ] && [ -n "$mdeb" ] || die "apt-get download left no .deb for $kver"
+	kb=$(du -kc "$deb" "$mdeb" | tail -n1 | cut -f1)
+	echo "$ME: unpacking $(basename "$deb") and $(basename "$mdeb") ($((kb / 1024)) MiB)"
+	rm -rf "$BUILD/kroot"
+	dpkg-deb -x "$deb" "$BUILD/kroot"
+	dpkg-deb -x "$mdeb" "$BUILD/kroot"
+	vmlinuz=$(ls "$BUILD/kroot/usr/lib/modules/$kver/vmlinuz" "$BUILD/kroot/boot/vmlinuz-$kver" 2>/dev/null | head -n1)
+	[ -n "$vmlinuz" ] || die "no vmlinuz in linux-binary-$kver"
+	unpack_bzimage "$vmlinuz" "$BUILD/vmlinux.tmp"
+	moddir=
+	for d in "$BUILD/kroot/usr/lib/modules/$kver" "$BUILD/kroot/lib/modules/$kver"; do
+		[ -d "$d/kernel" ] && moddir=$d
+	done
+	[ -n "$moddir" ] || die "no modules for $kver in linux-modules-$kver"
+	extract_modules "$moddir"
+	mv "$BUILD/vmlinux.tmp" "$BUILD/vmlinux"
+	echo "$kver" > "$BUILD/kernel.version"
+	echo "$(basename "$deb") $(basename "$mdeb") $kb KiB" > "$BUILD/kernel.debs"
+	# keep the ELF kernel and the few modules: the modules .deb is ~100 MB
+	rm -rf "$BUILD/kroot" "$BUILD/deb" "$BUILD/apt"
 }
 
 write_init() {
@@ -110,10 +251,12 @@ mount -t devtmpfs devtmpfs /dev
 # would hide the VM_BINS binaries of a tree checked out below /tmp.
 chmod 1777 /tmp
 mount -t cgroup2 -o nsdelegate,memory_recursiveprot cgroup2 /sys/fs/cgroup
-for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p zsmalloc; do
-	insmod /lib/modules/$m.ko || echo "init: insmod $m failed"
+for m in $(cat /lib/modules/order); do
+	case $m in
+	zram) insmod /lib/modules/zram.ko num_devices=4 || echo "init: insmod zram failed" ;;
+	*) insmod /lib/modules/$m.ko || echo "init: insmod $m failed" ;;
+	esac
 done
-insmod /lib/modules/zram.ko num_devices=4 || echo "init: insmod zram failed"
 off() {
 	sync
 	poweroff -f
@@ -148,7 +291,7 @@ EOF
 
 build_initramfs() {
 	out=$BUILD/initramfs.cpio
-	sum=$( (cat "$0"; ls -l /bin/busybox "$BUILD/vmlinux") | md5sum | cut -c1-32)
+	sum=$( (cat "$0"; ls -l /bin/busybox "$BUILD/vmlinux" "$BUILD/modules") | md5sum | cut -c1-32)
 	if [ -s "$out" ] && [ "$(cat "$BUILD/initramfs.sum" 2>/dev/null)" = "$sum" ]; then
 		return 0
 	fi
@@ -162,6 +305,12 @@ build_initramfs() {
 		"$d/proc" "$d/sys" "$d/dev" "$d/tmp" "$d/mnt/host" "$d/etc" "$d/root"
 	cp /bin/busybox "$d/bin/busybox"
 	cp "$BUILD"/modules/*.ko "$d/lib/modules/"
+	# a cache from before the order file: $MODULES, all modules then
+	if [ -f "$BUILD/modules/order" ]; then
+		cp "$BUILD/modules/order" "$d/lib/modules/order"
+	else
+		echo $MODULES > "$d/lib/modules/order"
+	fi
 	write_init "$d/init"
 	echo "root:x:0:0:root:/root:/bin/sh" > "$d/etc/passwd"
 	echo "root:x:0:" > "$d/etc/group"
