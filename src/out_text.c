@@ -105,10 +105,34 @@ static void cells_free(struct cells *cs)
 	free(cs->len);
 }
 
-static void pad(FILE *f, int n)
+/* A line of the tree, built whole and written with one call. */
+struct line {
+	char *b;
+	size_t n, cap;
+};
+
+static void line_room(struct line *l, size_t more)
 {
-	while (n-- > 0)
-		putc_unlocked(' ', f);
+	while (l->n + more > l->cap) {
+		l->b = xreallocarray(l->b, l->cap ? l->cap : 128, 2);
+		l->cap = l->cap ? l->cap * 2 : 256;
+	}
+}
+
+static void line_pad(struct line *l, int n)
+{
+	if (n <= 0)
+		return;
+	line_room(l, (size_t)n);
+	memset(l->b + l->n, ' ', (size_t)n);
+	l->n += (size_t)n;
+}
+
+static void line_put(struct line *l, const char *s, size_t n)
+{
+	line_room(l, n);
+	memcpy(l->b + l->n, s, n);
+	l->n += n;
 }
 
 /*
@@ -122,6 +146,7 @@ void out_text(struct out_ctx *o)
 	const char *sep;
 	int last, *w = xcalloc(n ? n : 1, sizeof(*w));
 	struct cells cs = { 0 };
+	struct line ln = { 0 };
 
 	if (o->iteration > 1)
 		fputc('\n', o->f);
@@ -154,36 +179,36 @@ void out_text(struct out_ctx *o)
 		sep = " ";
 	}
 	fprintf(o->f, "%s\n", last ? (*sep ? " GROUP" : "GROUP") : "");
-	flockfile(o->f);
 	for (size_t r = 0; r < o->nrows; r++) {
 		const struct mgroup *g = o->m->groups[o->rows[r]];
 		int indent = indent_of(o, g), first = 1;
 		size_t cw = (size_t)indent + name_of(g, name, sizeof(name));
 
+		ln.n = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct column *c = o->cols[i];
 			size_t k = r * n + i;
 
 			if (c->unit != U_PATH) {
-				pad(o->f, w[i] - cs.len[k] + !first);
-				fwrite_unlocked(cs.text + cs.off[k], 1,
-						cs.len[k], o->f);
+				line_pad(&ln, w[i] - cs.len[k] + !first);
+				line_put(&ln, cs.text + cs.off[k], cs.len[k]);
 			} else if (i == path && !last) {
-				pad(o->f, indent + !first);
-				fputs_unlocked(name, o->f);
-				pad(o->f, (int)(gw - cw));
+				line_pad(&ln, indent + !first);
+				line_put(&ln, name, strlen(name));
+				line_pad(&ln, (int)(gw - cw));
 			} else {
 				continue;
 			}
 			first = 0;
 		}
 		if (last) {
-			pad(o->f, indent + !first);
-			fputs_unlocked(name, o->f);
+			line_pad(&ln, indent + !first);
+			line_put(&ln, name, strlen(name));
 		}
-		putc_unlocked('\n', o->f);
+		line_put(&ln, "\n", 1);
+		fwrite(ln.b, 1, ln.n, o->f);
 	}
-	funlockfile(o->f);
+	free(ln.b);
 	cells_free(&cs);
 	free(w);
 }
