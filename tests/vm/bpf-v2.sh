@@ -117,7 +117,8 @@ wait_for "memory.events max > 0 in load/m" 300 sh -c "! grep -q '^max 0$' $T/loa
 kill -STOP $load
 sleep 1
 bracket A $T $BPFDUMP $T
-bracket M $T $MEMCGTOP -b -F json -n 1 -c "$JSON_COLUMNS" /bv
+bracket M $T $MEMCGTOP -b -F json -n 1 --collector files -c "$JSON_COLUMNS" /bv
+bracket MB $T $MEMCGTOP -b -F json -n 1 --collector bpf -c "$JSON_COLUMNS" /bv
 # B: the load running
 kill -CONT $load
 sleep 1

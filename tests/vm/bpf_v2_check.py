@@ -336,10 +336,13 @@ def main():
           "ev_max %s) and swapped (%s, %s bytes)" % (h.get("ev_high"), m.get("ev_max"),
                                                      h.get("swap_usage"), m.get("swap_usage")))
 
-    # memcgtop's own output, the same way (files collector: all this
-    # branch has); a --collector bpf bracket is checked the same way
-    groups, doc, before, after = json_bracket(out, "M")
-    check_json("M", groups, before, after, b"bv")
+    # memcgtop's own output, the same way, with each collector
+    for name, collector in (("M", "files"), ("MB", "bpf")):
+        groups, doc, before, after = json_bracket(out, name)
+        check_json(name, groups, before, after, b"bv")
+        check(doc.get("collector") == collector,
+              "%s: memcgtop says it used the %s collector (JSON collector %r)"
+              % (name, collector, doc.get("collector")))
 
     recs, before, after = bracket(out, "B")
     check_tree("B", recs, before, after, b"bv")
