@@ -57,7 +57,8 @@ kver=$(cat "$BUILD/kernel.version")
 
 BPFDUMP=${BPFDUMP:-$ROOT/build/default/bpfdump}
 case $BPFDUMP in /*) ;; *) BPFDUMP=$ROOT/$BPFDUMP ;; esac
-if [ ! -x "$BPFDUMP" ] && [ "$BPFDUMP" = "$ROOT/build/default/bpfdump" ]; then
+# The default one is made (again) so that it embeds the objects of this tree.
+if [ "$BPFDUMP" = "$ROOT/build/default/bpfdump" ]; then
 	make -C "$ROOT" -s build/default/bpfdump >&2 || fail_early "make build/default/bpfdump failed"
 fi
 [ -x "$BPFDUMP" ] || fail_early "no bpfdump at $BPFDUMP"

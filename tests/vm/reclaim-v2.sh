@@ -70,7 +70,8 @@ kver=$(cat "$BUILD/kernel.version")
 
 BPFEVDUMP=${BPFEVDUMP:-$ROOT/build/default/bpfevdump}
 case $BPFEVDUMP in /*) ;; *) BPFEVDUMP=$ROOT/$BPFEVDUMP ;; esac
-if [ ! -x "$BPFEVDUMP" ] && [ "$BPFEVDUMP" = "$ROOT/build/default/bpfevdump" ]; then
+# The default one is made (again) so that it embeds the objects of this tree.
+if [ "$BPFEVDUMP" = "$ROOT/build/default/bpfevdump" ]; then
 	make -C "$ROOT" -s build/default/bpfevdump >&2 || fail_early "make build/default/bpfevdump failed"
 fi
 [ -x "$BPFEVDUMP" ] || fail_early "no bpfevdump at $BPFEVDUMP"
