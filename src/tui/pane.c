@@ -528,9 +528,10 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	w = (time_t)since;
 	localtime_r(&w, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	pline(p, A_BOLD, "Reclaim events (BPF), counting since %s%s", when,
-	      cgfs_version(t->cg) == 1 ? ": v1 pgscan and pgsteal are pages "
-	      "since then, the group's and its descendants'" : "");
+	pline(p, A_BOLD, "Reclaim events (BPF), counting since %s", when);
+	if (cgfs_version(t->cg) == 1)
+		pline(p, A_NORMAL, "  v1 pgscan and pgsteal: pages since then, "
+		      "the group's and its descendants'");
 	if (sample_has(&g->cur, F_PRIO_MIN))
 		pline(p, A_NORMAL, "  %-28s %" PRIu64, "lowest scan priority",
 		      g->cur.v[F_PRIO_MIN]);
