@@ -34,7 +34,7 @@
 struct reclaim;
 
 enum reclaim_state {
-	RECLAIM_NONE,		/* not a live host: a copy or a recording */
+	RECLAIM_NONE,		/* a copy, a recording, or --record */
 	RECLAIM_IDLE,		/* not wanted: nothing loaded */
 	RECLAIM_ON,		/* loaded and counting */
 	RECLAIM_FAILED,		/* could not be loaded: see the text */
@@ -43,8 +43,12 @@ enum reclaim_state {
 /* The fields the events fill on hierarchy version `version`. */
 uint64_t reclaim_fields(int version);
 
-/* A handle for the hierarchy cg (nothing is loaded yet). */
-struct reclaim *reclaim_new(const struct cgfs *cg);
+/*
+ * A handle for the hierarchy cg (nothing is loaded yet).  recording: a
+ * recording is being made (--record), which keeps the files read, not the
+ * events, and must replay as the live run printed: nothing is loaded.
+ */
+struct reclaim *reclaim_new(const struct cgfs *cg, int recording);
 void reclaim_free(struct reclaim *rc);
 
 /*

@@ -511,7 +511,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 
 /* The default columns: all of them for the data formats, the overview
  * for text.  prio_min only where the reclaim events can be (events): a
- * copy or a recording has none. */
+ * copy or a recording has none, and --record keeps none (its replay
+ * prints what the live run printed). */
 static void default_columns(struct opts *o, int version, int events)
 {
 	/* v1 has no pgscan or pgsteal: the limit hits instead (refaults
@@ -916,7 +917,7 @@ static int run_screen(struct opts *o, struct cgfs *cg)
 	}
 	if (apply_config(o, &cfg) < 0)
 		return 2;
-	rc = reclaim_new(cg);
+	rc = reclaim_new(cg, o->record != NULL);
 	to = (struct tui_opts){
 		.cg = cg, .delay = o->delay, .sort = o->sort,
 		.sort_desc = o->sort_desc,
@@ -941,7 +942,7 @@ static int run_batch(struct opts *o, struct cgfs *cg)
 	struct snapshot snap = { 0 };
 	struct model m;
 	struct out_ctx out = { 0 };
-	struct reclaim *rc = reclaim_new(cg);
+	struct reclaim *rc = reclaim_new(cg, o->record != NULL);
 	uint64_t fields = 0;
 	int *order = NULL, *rows = NULL;
 	unsigned char *match = NULL;

@@ -44,6 +44,7 @@ struct rc_gone {
 struct reclaim {
 	int version;
 	int live;
+	int recording;
 	struct bpfev *ev;
 	enum reclaim_state state;
 	struct bpfev_why why;
@@ -78,8 +79,9 @@ static void set_state(struct reclaim *rc, enum reclaim_state st)
 	rc->state = st;
 	switch (st) {
 	case RECLAIM_NONE:
-		snprintf(rc->text, sizeof(rc->text), "not this host's: a copy "
-			 "or a recording");
+		snprintf(rc->text, sizeof(rc->text), "%s", rc->recording ?
+			 "not loaded while recording: a recording keeps files, "
+			 "not events" : "not this host's: a copy or a recording");
 		break;
 	case RECLAIM_IDLE:
 		snprintf(rc->text, sizeof(rc->text), "not loaded: no column "
@@ -95,13 +97,14 @@ static void set_state(struct reclaim *rc, enum reclaim_state st)
 	}
 }
 
-struct reclaim *reclaim_new(const struct cgfs *cg)
+struct reclaim *reclaim_new(const struct cgfs *cg, int recording)
 {
 	struct reclaim *rc = xcalloc(1, sizeof(*rc));
 
 	rc->version = cgfs_version(cg);
+	rc->recording = recording;
 	/* The events are this host's: a copy or a recording has others. */
-	rc->live = cgfs_is_live(cg) && !cgfs_is_series(cg);
+	rc->live = cgfs_is_live(cg) && !cgfs_is_series(cg) && !recording;
 	set_state(rc, rc->live ? RECLAIM_IDLE : RECLAIM_NONE);
 	return rc;
 }

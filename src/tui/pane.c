@@ -510,8 +510,13 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	if (!t->o->rc)
 		return;
 	st = reclaim_state(t->o->rc, &text, &since);
-	if (st == RECLAIM_NONE)
+	/* A copy or a recording: nothing to say of this host's events. */
+	if (st == RECLAIM_NONE && !cgfs_is_live(t->cg))
 		return;
+	if (st == RECLAIM_NONE) {
+		pline(p, A_BOLD, "Reclaim events (BPF): %s", text);
+		return;
+	}
 	if (st == RECLAIM_IDLE) {
 		pline(p, A_BOLD, "Reclaim events (BPF): loaded at the next "
 		      "refresh");
