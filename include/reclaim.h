@@ -78,6 +78,9 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 /* For the unit tests: a handle as on a live host of version `version`,
  * with the events taken as loaded (reclaim_fill_from gives them). */
 struct reclaim *reclaim_new_test(int version);
+/* For the unit tests: the ids the last fill dropped from the kernel's map
+ * (groups not in the tree: removed, or never in it). */
+size_t reclaim_dropped_test(const struct reclaim *rc, const uint64_t **ret_ids);
 
 /*
  * The state, with a one-line text for the detail pane in *ret_text:

@@ -11,7 +11,8 @@
  * ancestor still in it ("carry") and its map entry is dropped, so the
  * figures never go back, as v2's memory.stat keeps a removed child's
  * events in its parent.  Groups the walk does not reach (below --depth,
- * outside the start group) are not added anywhere.
+ * outside the start group) are not added anywhere, and their entries are
+ * dropped.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -57,6 +58,8 @@ struct reclaim {
 	size_t ngone, capgone;
 	struct bpfev_node *nodes;
 	size_t capnodes;
+	uint64_t *dropped;	/* the ids the last fill dropped from the map */
+	size_t ndropped, capdropped;
 	struct bpfev_sys sys_prev;
 	double mono_prev;
 	int has_prev;
@@ -124,6 +127,7 @@ void reclaim_free(struct reclaim *rc)
 	free(rc->prev);
 	free(rc->gone);
 	free(rc->nodes);
+	free(rc->dropped);
 	free(rc);
 }
 
@@ -294,15 +298,29 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 
 	rc->gen++;
 	track_tree(rc, snap);
-	/* Counts of groups that left: to their ancestors, and the map
-	 * entry dropped (a dying group counted again comes back here). */
+	/*
+	 * Counts of groups that left: to their ancestors, and the map entry
+	 * dropped (a dying group counted again comes back here).  Groups
+	 * never in the tree (outside the start group, below --depth, other
+	 * tools' groups whose stats were flushed) are dropped too: nothing
+	 * shows them, and kept they would fill the kernel's map, whose
+	 * later events would then be lost.  A group made since the walk
+	 * loses the few events it counted before the next one.
+	 */
+	rc->ndropped = 0;
 	for (size_t i = 0; i < ngs; i++) {
 		struct rc_gone *g;
 
-		if (find_node(rc->now, rc->nnow, gs[i].id) ||
-		    !(g = find_gone(rc, gs[i].id)))
+		if (find_node(rc->now, rc->nnow, gs[i].id))
 			continue;
-		lift(rc, g->parent, gs[i].ev);
+		if ((g = find_gone(rc, gs[i].id)))
+			lift(rc, g->parent, gs[i].ev);
+		if (rc->ndropped == rc->capdropped) {
+			rc->capdropped = rc->capdropped ? rc->capdropped * 2 : 64;
+			rc->dropped = xreallocarray(rc->dropped, rc->capdropped,
+						    sizeof(*rc->dropped));
+		}
+		rc->dropped[rc->ndropped++] = gs[i].id;
 		if (rc->ev)
 			bpfev_forget(rc->ev, gs[i].id);
 	}
@@ -411,4 +429,10 @@ struct reclaim *reclaim_new_test(int version)
 	rc->live = 1;
 	set_state(rc, RECLAIM_ON);
 	return rc;
+}
+
+size_t reclaim_dropped_test(const struct reclaim *rc, const uint64_t **ret_ids)
+{
+	*ret_ids = rc->dropped;
+	return rc->ndropped;
 }

@@ -145,6 +145,7 @@ START_TEST(removed_groups_stay_counted)
 	struct bpfev_group r3[1] = { grp(2, 12, 0, 0, -1) };
 	struct bpfev_group r4[3] = { grp(2, 12, 0, 0, -1), grp(3, 5, 0, 0, -1),
 				     grp(99, 1000, 0, 0, -1) };
+	const uint64_t *drop;
 	struct bpfev_sys sys;
 	struct model m;
 	struct tree t;
@@ -154,9 +155,12 @@ START_TEST(removed_groups_stay_counted)
 	tree(&t, 1, 1);
 	reclaim_fill_from(rc, &t.snap, r1, 2, &sys, &m);
 	ck_assert_uint_eq(of(&t, 2)->v[F_PGSCAN], 110);
+	ck_assert_uint_eq(reclaim_dropped_test(rc, &drop), 0);
 	/* x removed: its 150 go to a (its map entry would be dropped). */
 	tree(&t, 1, 0);
 	reclaim_fill_from(rc, &t.snap, r2, 2, &sys, &m);
+	ck_assert_uint_eq(reclaim_dropped_test(rc, &drop), 1);
+	ck_assert_uint_eq(drop[0], 3);
 	ck_assert_uint_eq(of(&t, 2)->v[F_PGSCAN], 160);
 	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN], 160);
 	/* Its entry gone from the map: a keeps them. */
@@ -170,6 +174,12 @@ START_TEST(removed_groups_stay_counted)
 	reclaim_fill_from(rc, &t.snap, r4, 3, &sys, &m);
 	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN], 167);
 	ck_assert_uint_eq(of(&t, 4)->v[F_PGSCAN], 0);
+	/* Every entry of a group not in the tree leaves the map: the removed
+	 * ones after their counts moved, 99 too (it would fill the map). */
+	ck_assert_uint_eq(reclaim_dropped_test(rc, &drop), 3);
+	ck_assert_uint_eq(drop[0], 2);
+	ck_assert_uint_eq(drop[1], 3);
+	ck_assert_uint_eq(drop[2], 99);
 	tree(&t, 0, 0);
 	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys, &m);
 	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN], 167);
