@@ -83,8 +83,9 @@ struct reclaim *reclaim_new_test(int version);
 size_t reclaim_dropped_test(const struct reclaim *rc, const uint64_t **ret_ids);
 
 /*
- * The state, with a one-line text for the detail pane in *ret_text:
- * why it failed, or what is counted since when (wall clock).
+ * The state, with a one-line text for the detail pane in *ret_text
+ * (why they are not loaded or failed) and, when on, since when they
+ * count in *ret_since (wall clock); either may be NULL.
  */
 enum reclaim_state reclaim_state(const struct reclaim *rc,
 				 const char **ret_text, int64_t *ret_since);

@@ -952,7 +952,7 @@ static int run_batch(struct opts *o, struct cgfs *cg)
 	int r, status = 0;
 
 	default_columns(o, cgfs_version(cg),
-			reclaim_want(rc, 0) != RECLAIM_NONE);
+			reclaim_state(rc, NULL, NULL) != RECLAIM_NONE);
 	for (size_t i = 0; i < o->ncols; i++)
 		fields |= o->cols[i]->fields;
 	fields |= o->sort->fields;

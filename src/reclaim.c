@@ -416,8 +416,10 @@ void reclaim_fill(struct reclaim *rc, struct snapshot *snap, struct model *m)
 enum reclaim_state reclaim_state(const struct reclaim *rc,
 				 const char **ret_text, int64_t *ret_since)
 {
-	*ret_since = rc->since;
-	*ret_text = rc->text;
+	if (ret_since)
+		*ret_since = rc->since;
+	if (ret_text)
+		*ret_text = rc->text;
 	return rc->state;
 }
 
