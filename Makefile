@@ -164,7 +164,8 @@ check: deps-test
 # Benchmarks on live v1 trees of 512 to 8,192 groups (root; see
 # tests/bench/run.sh for SIZES and REPS); no pass or fail, ratios only.
 bench: deps-bench memcgtop
-	MEMCGTOP=./memcgtop tests/bench/run.sh
+	@$(MAKE) --no-print-directory $(BUILD)/faultbench $(BUILD)/bpfevdump
+	MEMCGTOP=./memcgtop BUILD=$(BUILD) tests/bench/run.sh
 
 # libFuzzer targets for the parsers, 60 s each (make check runs 3 s each).
 fuzz:

@@ -70,6 +70,10 @@ enum field {
 	F_SWAP_ROOM,		/* v2 memory.swap.max - swap.current, >= 0 */
 	F_NUMA,			/* offset of memory.numa_stat in the
 				 * refresh's snapshot.numa_text */
+	/* From the reclaim events (reclaim.h), no file: */
+	F_PRIO_MIN,		/* lowest priority its own lists were
+				 * scanned at in the interval, 0..12 */
+	F_FLUSHES,		/* stats flush requests on it */
 	F_NR
 };
 

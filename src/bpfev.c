@@ -22,6 +22,21 @@
 #include "bpflib.h"
 #include "bpf/reclaim_rec.h"
 
+/*
+ * Valgrind (3.19) does not know bpf()'s batch lookup: what the kernel
+ * wrote would be taken as never written.  Said to it where its header is;
+ * nothing otherwise.
+ */
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define KERNEL_WROTE(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+#endif
+#endif
+#ifndef KERNEL_WROTE
+#define KERNEL_WROTE(p, n) ((void)0)
+#endif
+
 /* The BPF object, from src/bpf/reclaim_obj.S (.incbin). */
 extern const unsigned char reclaim_obj[];
 extern const unsigned char reclaim_obj_end[];
@@ -425,6 +440,10 @@ static int read_groups(struct bpfev *ev, size_t *ret_got)
 		r = bpf_map_lookup_batch(ev->groups_fd, first ? NULL : &token,
 					 &token, ev->keys + got, ev->vals + got,
 					 &count, NULL);
+		KERNEL_WROTE(&token, sizeof(token));
+		KERNEL_WROTE(&count, sizeof(count));
+		KERNEL_WROTE(ev->keys + got, count * sizeof(*ev->keys));
+		KERNEL_WROTE(ev->vals + got, count * sizeof(*ev->vals));
 		/* ENOSPC: one bucket holds more than the room left. */
 		if (r == -ENOSPC && want < 2 * RE_MAX_GROUPS) {
 			want *= 2;

@@ -81,25 +81,34 @@ const struct column columns[] = {
 	RAW("unevictable", "UNEVIC", 6, U_BYTES, F_UNEVICTABLE,
 	    "unevictable LRU list (mlocked, ramfs)"),
 	RAW("pgscan", "PGSCAN", 8, U_COUNT, F_PGSCAN,
-	    "pages scanned by reclaim (v2 memory.stat; v1 has none)"),
+	    "pages scanned by reclaim, the group's and its descendants': v2 "
+	    "memory.stat pgscan; v1 (whose memory.stat has none) the kernel's "
+	    "count_memcg_events events (BPF, Linux 6.13+, root) since "
+	    "memcgtop loaded them, 0 when none"),
 	RATE("pgscan", "SCAN/s", F_PGSCAN, "pages scanned per second"),
 	RAW("pgsteal", "PGSTEAL", 8, U_COUNT, F_PGSTEAL,
-	    "pages reclaimed (v2 memory.stat; v1 has none)"),
+	    "pages reclaimed, the group's and its descendants': v2 "
+	    "memory.stat pgsteal; v1 the kernel's events (BPF, as pgscan) "
+	    "since memcgtop loaded them"),
 	RATE("pgsteal", "STEAL/s", F_PGSTEAL, "pages reclaimed per second"),
 	RAW("pgscan_kswapd", "SCANKSW", 8, U_COUNT, F_PGSCAN_KSWAPD,
-	    "pages scanned by kswapd (v2)"),
+	    "pages scanned by kswapd (v2 memory.stat; v1 BPF events since "
+	    "loaded, as pgscan)"),
 	RATE("pgscan_kswapd", "SCNK/s", F_PGSCAN_KSWAPD,
 	     "pages scanned by kswapd per second"),
 	RAW("pgscan_direct", "SCANDIR", 8, U_COUNT, F_PGSCAN_DIRECT,
-	    "pages scanned by direct reclaim (v2)"),
+	    "pages scanned by direct reclaim (v2 memory.stat; v1 BPF events "
+	    "since loaded, as pgscan)"),
 	RATE("pgscan_direct", "SCND/s", F_PGSCAN_DIRECT,
 	     "pages scanned by direct reclaim per second"),
 	RAW("pgsteal_kswapd", "STLKSW", 8, U_COUNT, F_PGSTEAL_KSWAPD,
-	    "pages reclaimed by kswapd (v2)"),
+	    "pages reclaimed by kswapd (v2 memory.stat; v1 BPF events since "
+	    "loaded, as pgscan)"),
 	RATE("pgsteal_kswapd", "STLK/s", F_PGSTEAL_KSWAPD,
 	     "pages reclaimed by kswapd per second"),
 	RAW("pgsteal_direct", "STLDIR", 8, U_COUNT, F_PGSTEAL_DIRECT,
-	    "pages reclaimed by direct reclaim (v2)"),
+	    "pages reclaimed by direct reclaim (v2 memory.stat; v1 BPF events "
+	    "since loaded, as pgscan)"),
 	RATE("pgsteal_direct", "STLD/s", F_PGSTEAL_DIRECT,
 	     "pages reclaimed by direct reclaim per second"),
 	DER("reclaim_eff", "EFF", 5, U_RATIO, D_RECLAIM_EFF,
@@ -217,6 +226,12 @@ const struct column columns[] = {
 	    "only where swap can take pages); the highest priority at which "
 	    "classic LRU reclaim scans any of them (not available under the "
 	    "multi-gen LRU)"),
+	RAW("prio_min", "PRIO", 4, U_INT, F_PRIO_MIN,
+	    "lowest reclaim priority (12 down to 0) at which the group's own "
+	    "LRU lists were scanned in the interval, from the kernel's "
+	    "vmscan:mm_vmscan_lru_shrink_inactive events (BPF, Linux 6.13+, "
+	    "root; either version); not available when they were not "
+	    "scanned"),
 	{ "numa", "NUMA", 4, U_NUMA, -1, -1, FBIT(F_NUMA),
 	  "memory.numa_stat in JSON only (-F json -c ...,numa): an object "
 	  "keyed by node (\"N0\") of bytes: anon, file and unevictable (v1: "

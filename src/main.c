@@ -28,6 +28,7 @@
 #include "model.h"
 #include "out.h"
 #include "parse.h"
+#include "reclaim.h"
 #include "stopsig.h"
 #include "theme.h"
 #include "tui.h"
@@ -579,8 +580,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
 }
 
 /* The default columns: all of them for the data formats, the overview
- * for text. */
-static void default_columns(struct opts *o, int version)
+ * for text.  prio_min only where the reclaim events can be (events): a
+ * copy or a recording has none, and --record keeps none (its replay
+ * prints what the live run printed). */
+static void default_columns(struct opts *o, int version, int events)
 {
 	/* v1 has no pgscan or pgsteal: the limit hits instead (refaults
 	 * would mean memory.stat of every group). */
@@ -602,7 +605,8 @@ static void default_columns(struct opts *o, int version)
 		/* Every column but numa, which is asked for by name. */
 		o->ncols = 0;
 		for (size_t i = 0; i < ncolumns; i++)
-			if (columns[i].unit != U_NUMA)
+			if (columns[i].unit != U_NUMA &&
+			    (events || columns[i].field != F_PRIO_MIN))
 				o->cols[o->ncols++] = &columns[i];
 		return;
 	}
@@ -970,6 +974,7 @@ static int run_screen(struct opts *o, struct cgfs *cg)
 {
 	struct config cfg;
 	struct tui_opts to;
+	struct reclaim *rc;
 	char err[512];
 	int status;
 
@@ -982,6 +987,7 @@ static int run_screen(struct opts *o, struct cgfs *cg)
 	}
 	if (apply_config(o, &cfg) < 0)
 		return 2;
+	rc = reclaim_new(cg, o->record != NULL);
 	to = (struct tui_opts){
 		.cg = cg, .delay = o->delay, .sort = o->sort,
 		.sort_desc = o->sort_desc,
@@ -991,9 +997,10 @@ static int run_screen(struct opts *o, struct cgfs *cg)
 		.no_color = o->no_color, .theme = o->theme,
 		.set_name = (cfg.has & CONFIG_HAS_SET) ? cfg.set : NULL,
 		.folded = cfg.folded, .nfolded = cfg.nfolded,
-		.recording = o->record != NULL,
+		.recording = o->record != NULL, .rc = rc,
 	};
 	status = tui_run(&to);
+	reclaim_free(rc);
 	config_free(&cfg);
 	return status;
 }
@@ -1005,6 +1012,7 @@ static int run_batch(struct opts *o, struct cgfs *cg)
 	struct snapshot snap = { 0 };
 	struct model m;
 	struct out_ctx out = { 0 };
+	struct reclaim *rc = reclaim_new(cg, o->record != NULL);
 	uint64_t fields = 0;
 	int *order = NULL, *rows = NULL;
 	unsigned char *match = NULL;
@@ -1013,10 +1021,16 @@ static int run_batch(struct opts *o, struct cgfs *cg)
 	double next;
 	int r, status = 0;
 
-	default_columns(o, cgfs_version(cg));
+	default_columns(o, cgfs_version(cg),
+			reclaim_state(rc, NULL, NULL) != RECLAIM_NONE);
 	for (size_t i = 0; i < o->ncols; i++)
 		fields |= o->cols[i]->fields;
 	fields |= o->sort->fields;
+	/* The events cost every page fault: loaded only for a column (or
+	 * the sort) that needs them, which the data formats' default of
+	 * every column does.  Before the first sample, whose counts are
+	 * then the baseline of the first printed interval. */
+	reclaim_want(rc, (fields & reclaim_fields(cgfs_version(cg))) != 0);
 
 	model_init(&m, cgfs_version(cg));
 	out.f = stdout;
@@ -1059,6 +1073,7 @@ static int run_batch(struct opts *o, struct cgfs *cg)
 			status = 1;
 			break;
 		}
+		reclaim_fill(rc, &snap, &m);
 		r = model_update(&m, &snap);
 		if (r < 0) {
 			fprintf(stderr, "memcgtop: %s\n", strerror(-r));
@@ -1125,6 +1140,7 @@ static int run_batch(struct opts *o, struct cgfs *cg)
 	free(match);
 	model_free(&m);
 	snapshot_free(&snap);
+	reclaim_free(rc);
 	return status;
 }
 

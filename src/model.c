@@ -23,6 +23,7 @@ int field_is_counter(enum field f)
 	case F_EVL_LOW: case F_EVL_HIGH: case F_EVL_MAX:
 	case F_EVL_OOM: case F_EVL_OOM_KILL:
 	case F_SWEV_HIGH: case F_SWEV_MAX: case F_SWEV_FAIL:
+	case F_FLUSHES:
 		return 1;
 	default:
 		return 0;

@@ -27,6 +27,25 @@ static void sys_psi(FILE *f, const char *key, const struct model *m,
 		col_sys_psi(m, s, v, sizeof(v)) ? v : "null");
 }
 
+/*
+ * The reclaim events' system figures, per second over the interval; only
+ * while they are loaded (reclaim.h), so that a copy, a recording or a host
+ * without them prints what it always did.
+ */
+static void sys_events(FILE *f, const struct model *m)
+{
+	if (!m->ev_rates_valid) {
+		fputs(",\"scan_by_priority\":null,\"flushes_per_s\":null,"
+		      "\"own_flushes_per_s\":null", f);
+		return;
+	}
+	fputs(",\"scan_by_priority\":[", f);
+	for (int p = 0; p < MODEL_NPRIO; p++)
+		fprintf(f, "%s%.3f", p ? "," : "", m->ev_scan_prio_rate[p]);
+	fprintf(f, "],\"flushes_per_s\":%.3f,\"own_flushes_per_s\":%.3f",
+		m->ev_flushes_rate, m->ev_own_flushes_rate);
+}
+
 /* The numa column: {"N0":{"anon":B,...},...}, or null. */
 static void numa_object(FILE *f, const struct model *m,
 			const struct mgroup *g, int v1)
@@ -90,6 +109,8 @@ void out_json(struct out_ctx *o)
 		fputs(",\"pgscan_per_s\":null,\"pgsteal_per_s\":null", o->f);
 	sys_psi(o->f, "psi_some_avg10", m, S_PSI_SOME10);
 	sys_psi(o->f, "psi_full_avg10", m, S_PSI_FULL10);
+	if (m->ev_loaded)
+		sys_events(o->f, m);
 	fputs("},\"groups\":[", o->f);
 	for (size_t r = 0; r < o->nrows; r++) {
 		const struct mgroup *g = m->groups[o->rows[r]];

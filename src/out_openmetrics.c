@@ -62,6 +62,30 @@ static void sys_psi(struct out_ctx *o, const char *name, const char *help,
 	fprintf(o->f, "%s %s\n", name, v);
 }
 
+/* The reclaim events' system counters (since memcgtop loaded them), only
+ * while they are loaded. */
+static void sys_events(struct out_ctx *o)
+{
+	const struct model *m = o->m;
+	const char *name = "memcgtop_system_scan_by_priority";
+
+	family(o, name, "counter", NULL, "pages scanned by reclaim at each "
+	       "priority (12 down to 0), system-wide, since memcgtop loaded "
+	       "its BPF events (vmscan:mm_vmscan_lru_shrink_inactive)");
+	for (int p = MODEL_NPRIO - 1; p >= 0; p--)
+		fprintf(o->f, "%s_total{priority=\"%d\"} %" PRIu64 "\n", name,
+			p, m->ev_scan_prio[p]);
+	family(o, "memcgtop_system_flushes", "counter", NULL, "memory cgroup "
+	       "stats flush requests, system-wide, since memcgtop loaded its "
+	       "BPF events (memcg:memcg_flush_stats)");
+	fprintf(o->f, "memcgtop_system_flushes_total %" PRIu64 "\n",
+		m->ev_flushes);
+	family(o, "memcgtop_system_own_flushes", "counter", NULL, "of them, "
+	       "those memcgtop's own reads made");
+	fprintf(o->f, "memcgtop_system_own_flushes_total %" PRIu64 "\n",
+		m->ev_own_flushes);
+}
+
 void out_openmetrics(struct out_ctx *o)
 {
 	char name[96], buf[64];
@@ -83,6 +107,8 @@ void out_openmetrics(struct out_ctx *o)
 		"system memory pressure, some, avg10 (percent)", S_PSI_SOME10);
 	sys_psi(o, "memcgtop_system_psi_full_avg10",
 		"system memory pressure, full, avg10 (percent)", S_PSI_FULL10);
+	if (o->m->ev_loaded)
+		sys_events(o);
 
 	for (size_t i = 0; i < o->ncols; i++) {
 		const struct column *c = o->cols[i];

@@ -81,6 +81,10 @@ suite "reclaim events (bpfev subtree sums)" "$BUILD/check_bpfev"
 suite "reclaim events (bpfev subtree sums, ASan+UBSan)" build/asan/check_bpfev
 suite "reclaim events: pgscan/pgsteal, priority, flushes (live v1)" env BPFEVDUMP=$BUILD/bpfevdump tests/live/reclaim-v1.sh
 suite "reclaim events (live v1, ASan+UBSan)" env BPFEVDUMP=build/asan/bpfevdump tests/live/reclaim-v1.sh
+suite "reclaim events in memcgtop's output (live v1)" tests/live/events-v1.sh
+suite "reclaim events in memcgtop's output (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/events-v1.sh
+suite "reclaim events on the screen (tmux, live v1)" tests/tui/events.sh
+suite "reclaim events on the screen (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/events.sh
 suite "edit dialog (tmux, live v1)" tests/tui/edit.sh
 suite "edit dialog (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/edit.sh
 suite "views read no file to draw (tmux, strace, live v1)" tests/tui/noread.sh

@@ -38,12 +38,16 @@ int tui_set_known(const char *name)
 	return 0;
 }
 
-/* Header lines above the list and the status line below it. */
-#define HEADER_LINES 4
+/* Header lines above the list and the status line below it: one more
+ * while the reclaim events are loaded (their system line). */
+static int header_lines(const struct tui *t)
+{
+	return 4 + (t->m.ev_loaded != 0);
+}
 
 int tui_list_rows(const struct tui *t)
 {
-	int rows = LINES - HEADER_LINES - 1;
+	int rows = LINES - header_lines(t) - 1;
 
 	if (t->pane != PANE_NONE)
 		rows = rows >= 16 ? rows / 2 : rows;
@@ -152,6 +156,36 @@ static void screen_name(const struct tui *t, const char *name, char *buf,
 	buf[o] = '\0';
 }
 
+/*
+ * The reclaim events' system line: pages scanned per second at each
+ * priority that scanned any (12 is the first, low ones mean pressure),
+ * then the stats flushes and how many of them were memcgtop's.
+ */
+static void events_line(const struct model *m, char *line, size_t len)
+{
+	char a[32], b[32];
+	size_t o;
+	int any = 0;
+
+	o = (size_t)snprintf(line, len, "Scan by priority/s:");
+	if (!m->ev_rates_valid) {
+		snprintf(line + o, len - o, " -  Flushes -/s (own -/s)");
+		return;
+	}
+	for (int p = MODEL_NPRIO - 1; p >= 0 && o < len; p--) {
+		if (m->ev_scan_prio_rate[p] <= 0)
+			continue;
+		fmt_rate(a, sizeof(a), m->ev_scan_prio_rate[p]);
+		o += (size_t)snprintf(line + o, len - o, " %d:%s", p, a);
+		any = 1;
+	}
+	fmt_rate(a, sizeof(a), m->ev_flushes_rate);
+	fmt_rate(b, sizeof(b), m->ev_own_flushes_rate);
+	if (o < len)
+		snprintf(line + o, len - o, "%s  Flushes %s/s (own %s/s)",
+			 any ? "" : " none", a, b);
+}
+
 static void draw_header(const struct tui *t)
 {
 	const struct model *m = &t->m;
@@ -203,6 +237,12 @@ static void draw_header(const struct tui *t)
 	vx = 0;
 	put(t, 2, &vx, line, A_NORMAL, 0);
 	fill(2, vx, A_NORMAL);
+	if (m->ev_loaded) {
+		events_line(m, line, sizeof(line));
+		vx = 0;
+		put(t, 3, &vx, line, A_NORMAL, 0);
+		fill(3, vx, A_NORMAL);
+	}
 }
 
 /*
@@ -748,12 +788,12 @@ void tui_draw(struct tui *t)
 	rows = tui_list_rows(t);
 	scroll_to_selection(t, rows);
 	layout(t, rows, &l);
-	draw_titles(t, HEADER_LINES - 1, &l);
+	draw_titles(t, header_lines(t) - 1, &l);
 	for (y = 0; y < rows && (size_t)(t->top + y) < t->nvis; y++)
-		draw_row(t, HEADER_LINES + y, (size_t)(t->top + y), &l);
+		draw_row(t, header_lines(t) + y, (size_t)(t->top + y), &l);
 	if (t->pane != PANE_NONE)
-		tui_draw_pane(t, HEADER_LINES + rows, LINES - 1 - HEADER_LINES -
-			      rows);
+		tui_draw_pane(t, header_lines(t) + rows, LINES - 1 -
+			      header_lines(t) - rows);
 	draw_status(t);
 	refresh();
 }

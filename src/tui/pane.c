@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fmt.h"
 #include "parse.h"
 #include "procs.h"
+#include "reclaim.h"
 #include "tui_int.h"
 #include "xalloc.h"
 
@@ -322,11 +324,41 @@ static int version_reads(const struct tui *t, enum field f)
 	return cgfs_field_files(t->cg, f, 0, &name, 1, &root_lacks) > 0;
 }
 
+/* Why column c of group g is blank when the reclaim events give it;
+ * 0 when they do not, or another reason is the one to tell. */
+static int events_reason(struct tui *t, const struct mgroup *g,
+			 const struct column *c, char *buf, size_t len)
+{
+	uint64_t ev = reclaim_fields(cgfs_version(t->cg));
+	enum reclaim_state st;
+	const char *text;
+	int64_t since;
+
+	if (!(c->fields & ev) || !t->o->rc || (c->field >= 0 &&
+	    !(FBIT(c->field) & ev)))
+		return 0;
+	st = reclaim_state(t->o->rc, &text, &since);
+	if (st == RECLAIM_ON) {
+		/* Every group the events were mapped to has its flushes:
+		 * then a blank PRIO means no scan of its own lists. */
+		if (c->field != F_PRIO_MIN || !sample_has(&g->cur, F_FLUSHES))
+			return 0;
+		snprintf(buf, len, "its own lists were not scanned in the "
+			 "interval");
+		return 1;
+	}
+	snprintf(buf, len, "reclaim events (BPF) %s", text);
+	return 1;
+}
+
 /* Why column c of group g is blank. */
 static void blank_reason(struct tui *t, const struct mgroup *g,
 			 const struct column *c, char *buf, size_t len)
 {
 	const struct sample *s = &g->cur;
+
+	if (events_reason(t, g, c, buf, len))
+		return;
 
 	if (c->unit == U_RATE) {
 		const char *r = rate_reason(t, g, (enum field)c->field);
@@ -461,6 +493,65 @@ static void numa_lines(struct pane_out *p, const char *text, int v1)
 	free(ns);
 }
 
+/*
+ * The reclaim events' state and what they give of the group: its lowest
+ * scan priority and its stats flushes.  Nothing on a copy or a recording.
+ */
+static void events_lines(struct pane_out *p, const struct mgroup *g)
+{
+	struct tui *t = p->t;
+	enum reclaim_state st;
+	const char *text;
+	int64_t since;
+	char when[16], rate[32];
+	struct tm tm;
+	time_t w;
+
+	if (!t->o->rc)
+		return;
+	st = reclaim_state(t->o->rc, &text, &since);
+	/* A copy or a recording: nothing to say of this host's events. */
+	if (st == RECLAIM_NONE && !cgfs_is_live(t->cg))
+		return;
+	if (st == RECLAIM_NONE) {
+		pline(p, A_BOLD, "Reclaim events (BPF): %s", text);
+		return;
+	}
+	if (st == RECLAIM_IDLE) {
+		pline(p, A_BOLD, "Reclaim events (BPF): loaded at the next "
+		      "refresh");
+		return;
+	}
+	if (st == RECLAIM_FAILED) {
+		pline(p, A_BOLD, "Reclaim events (BPF): %s", text);
+		pline(p, A_NORMAL, "  %s", cgfs_version(t->cg) == 1 ?
+		      "v1 pgscan and pgsteal, PRIO and flushes stay blank" :
+		      "PRIO and flushes stay blank; pgscan and pgsteal come "
+		      "from memory.stat");
+		return;
+	}
+	w = (time_t)since;
+	localtime_r(&w, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	pline(p, A_BOLD, "Reclaim events (BPF), counting since %s", when);
+	if (cgfs_version(t->cg) == 1)
+		pline(p, A_NORMAL, "  v1 pgscan and pgsteal: pages since then, "
+		      "the group's and its descendants'");
+	if (sample_has(&g->cur, F_PRIO_MIN))
+		pline(p, A_NORMAL, "  %-28s %" PRIu64, "lowest scan priority",
+		      g->cur.v[F_PRIO_MIN]);
+	else
+		pline(p, A_NORMAL, "  %-28s -  (own lists not scanned in the "
+		      "interval)", "lowest scan priority");
+	if (g->rate_valid & FBIT(F_FLUSHES)) {
+		fmt_rate(rate, sizeof(rate), g->rate[F_FLUSHES]);
+		pline(p, A_NORMAL, "  %-28s %s/s", "stats flushes", rate);
+	} else {
+		pline(p, A_NORMAL, "  %-28s -  (a rate after the next refresh)",
+		      "stats flushes");
+	}
+}
+
 static void detail_lines(struct pane_out *p, const struct mgroup *g)
 {
 	struct tui *t = p->t;
@@ -468,6 +559,7 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 	ptitle(p, t->attr[TE_HEADER], "Detail of %s  (J/K scroll, d closes)",
 	       g->path);
 	blank_lines(p, g);
+	events_lines(p, g);
 	for (size_t i = 0; i < t->detail.n; i++) {
 		const char *name = t->detail.file[i].name;
 		const char *text = t->detail.file[i].text;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "reclaim.h"
 #include "stopsig.h"
 #include "tui_int.h"
 #include "xalloc.h"
@@ -116,7 +117,7 @@ static void init_sets(struct tui *t)
 				  "pgsteal_direct_per_s", "reclaim_eff",
 				  "refault_anon_per_s", "refault_file_per_s",
 				  "psi_some_avg10", "psi_full_avg10", "scan_prio",
-				  NULL },
+				  "prio_min", NULL },
 		[SET_EVENTS] = { "ev_oom", "ev_oom_kill", "ev_oom_kill_per_s",
 				 "ev_oom_kill_local", "ev_max", "ev_max_per_s",
 				 "ev_max_local_per_s", "ev_high",
@@ -127,16 +128,19 @@ static void init_sets(struct tui *t)
 				 "eff_limit", "swap_limit", "swappiness", NULL },
 	};
 	/* v1 memory.stat has no pgscan or pgsteal and v1 groups no pressure
-	 * file: those places go to what v1 has of reclaim, the limit hits
-	 * and the refaults.  The overview takes the limit hits, one small
-	 * file: refaults would need memory.stat of every group at every
-	 * refresh (about twice the kernel time, and an rstat flush each). */
+	 * file: the overview takes the limit hits, one small file (the
+	 * reclaim events that give v1 pgscan cost every page fault, and
+	 * refaults would need memory.stat of every group at every refresh:
+	 * about twice the kernel time, and an rstat flush each).  The
+	 * reclaim set, chosen on purpose, loads the events (reclaim.h) and
+	 * has the limit hits and refaults beside them. */
 	static const char *const keys_v1[SET_CUSTOM][16] = {
 		[SET_OVERVIEW] = { "usage", "limit", "soft", "excess",
 				   "use_pct", "swap", "failcnt_per_s", NULL },
-		[SET_RECLAIM] = { "failcnt_per_s", "excess",
+		[SET_RECLAIM] = { "pgscan_per_s", "pgsteal_per_s",
+				  "reclaim_eff", "prio_min", "failcnt_per_s",
 				  "refault_anon_per_s", "refault_file_per_s",
-				  "pgmajfault_per_s", "swap", "scan_prio", NULL },
+				  "pgmajfault_per_s", "scan_prio", NULL },
 	};
 	int v2 = cgfs_version(t->cg) == 2;
 
@@ -348,11 +352,28 @@ void tui_reread(struct tui *t)
 	tui_rebuild(t);
 }
 
+/*
+ * Whether the reclaim events are wanted: a shown column or the sort needs
+ * them (not the colours, which would load them always), or the detail
+ * pane is open (it shows the group's flushes and the events' state).
+ */
+int tui_events_wanted(const struct tui *t)
+{
+	uint64_t f = t->sort->fields;
+
+	for (size_t i = 0; i < t->setn[t->cur_set]; i++)
+		f |= t->set[t->cur_set][i]->fields;
+	return (f & reclaim_fields(cgfs_version(t->cg))) != 0 ||
+		t->pane == PANE_DETAIL;
+}
+
 void tui_refresh_now(struct tui *t)
 {
 	char err[512];
 	int r;
 
+	if (t->o->rc)
+		reclaim_want(t->o->rc, tui_events_wanted(t));
 	r = cgfs_refresh(t->cg, t->fields, t->o->maxdepth, &t->snap, err,
 			 sizeof(err));
 	if (r == -ENODATA) {
@@ -367,6 +388,7 @@ void tui_refresh_now(struct tui *t)
 		tui_message(t, 1, "%s", err);
 		return;
 	}
+	reclaim_fill(t->o->rc, &t->snap, &t->m);
 	r = model_update(&t->m, &t->snap);
 	if (r < 0) {
 		tui_message(t, 1, "%s", strerror(-r));

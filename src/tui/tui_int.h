@@ -153,6 +153,7 @@ void tui_rebuild(struct tui *t);
 void tui_select_path(struct tui *t, const char *path);
 void tui_set_changed(struct tui *t);
 void tui_refresh_now(struct tui *t);
+int tui_events_wanted(const struct tui *t);
 void tui_reread(struct tui *t);
 const struct mgroup *tui_selected(const struct tui *t);
 

@@ -6,9 +6,13 @@
 # from after one compare.  As root.
 #
 #   tests/bench/reclaim-overhead.sh [ROUNDS]     (default 15)
+#   ATTACH=memcgtop MEMCGTOP=./memcgtop tests/bench/reclaim-overhead.sh
 #
 # Each round runs build/default/faultbench (1 GiB faulted in 64 MiB
-# chunks) once without and once with bpfevdump attached, the order
+# chunks) once without and once with bpfevdump attached (ATTACH=memcgtop:
+# with "memcgtop -b -F json -n 0 -d 1 -c pgscan_per_s,pgsteal_per_s,
+# prio_min,path /" running, which loads the same programs and reads them
+# every second; without: no memcgtop), the order
 # alternating by round so that drift hits both alike; it prints each
 # run's CPU nanoseconds per fault, then the medians and their ratio
 # (with / without).  No pass or fail: the issue's target is <= 1.02.
@@ -22,6 +26,13 @@ BUILD=${BUILD:-build/default}
 ROUNDS=${1:-15}
 BENCH=$BUILD/faultbench
 DUMP=$BUILD/bpfevdump
+ATTACH=${ATTACH:-bpfevdump}
+MEMCGTOP=${MEMCGTOP:-./memcgtop}
+case $ATTACH in
+bpfevdump) ;;
+memcgtop) [ -x "$MEMCGTOP" ] || { echo "no memcgtop at $MEMCGTOP" >&2; exit 2; } ;;
+*) echo "ATTACH is bpfevdump or memcgtop" >&2; exit 2 ;;
+esac
 [ "$(id -u)" = 0 ] || { echo "SKIP: reclaim overhead: not root"; exit 77; }
 [ -x "$BENCH" ] && [ -x "$DUMP" ] || { echo "make $BENCH $DUMP first" >&2; exit 2; }
 TMPD=$(mktemp -d /tmp/memcgtop-faultbench.XXXXXX) || exit 1
@@ -33,8 +44,30 @@ cleanup() {
 trap cleanup EXIT
 
 run_without() { "$BENCH" | sed -n 's/.*ns_per_fault=//p' >>"$TMPD/without"; }
+# progs PID: the BPF programs the process holds (its fdinfo).
+progs() { cat /proc/"$1"/fdinfo/* 2>/dev/null | grep -c '^prog_id:'; }
+run_with_memcgtop() {
+	local i
+	"$MEMCGTOP" -b -F json -n 0 -d 1 -c pgscan_per_s,pgsteal_per_s,prio_min,path / \
+		>/dev/null 2>"$TMPD/mc.err" &
+	dpid=$!
+	for i in $(seq 200); do
+		[ "$(progs "$dpid")" -ge 3 ] && break
+		kill -0 "$dpid" 2>/dev/null || { echo "memcgtop: $(cat "$TMPD/mc.err")" >&2; exit 1; }
+		sleep 0.05
+	done
+	[ "$(progs "$dpid")" -ge 3 ] || { echo "memcgtop loaded no BPF programs" >&2; exit 1; }
+	"$BENCH" | sed -n 's/.*ns_per_fault=//p' >>"$TMPD/with"
+	kill "$dpid"
+	wait "$dpid"
+	dpid=
+}
 run_with() {
 	local opt=${1:-}
+	if [ "$ATTACH" = memcgtop ] && [ -z "$opt" ]; then
+		run_with_memcgtop
+		return
+	fi
 	mkfifo "$TMPD/in"
 	"$DUMP" $opt <"$TMPD/in" >"$TMPD/out" 2>&1 &
 	dpid=$!
@@ -63,8 +96,8 @@ mw=$(median "$TMPD/with")
 mo=$(median "$TMPD/without")
 echo "without (ns/fault): $(tr '\n' ' ' <"$TMPD/without")"
 echo "with    (ns/fault): $(tr '\n' ' ' <"$TMPD/with")"
-awk -v w="$mw" -v o="$mo" -v n="$ROUNDS" 'BEGIN {
-	printf "median ns per fault: without %.1f, with %.1f; ratio %.4f (%d rounds)\n", o, w, w / o, n }'
+awk -v w="$mw" -v o="$mo" -v n="$ROUNDS" -v a="$ATTACH" 'BEGIN {
+	printf "median ns per fault: without %.1f, with %s %.1f; ratio %.4f (%d rounds)\n", o, a, w, w / o, n }'
 run_with -S
 awk -v f="$(cat "$TMPD/with-S")" '
 	/name count_event/ { on = 1 }

@@ -50,6 +50,13 @@
 # of each frame after a refresh (tree order, layout, draw, terminal write),
 # which memcgtop itself reports with MEMCGTOP_FRAME_STATS=FILE.
 #
+# page faults      tests/bench/reclaim-overhead.sh with ATTACH=memcgtop:
+#                   build/default/faultbench's CPU per page fault without
+#                   memcgtop and with memcgtop loading its reclaim events
+#                   (-c pgscan_per_s,...: the count_memcg_events tracepoint
+#                   fires on every fault), $RECLAIM_ROUNDS rounds, medians
+#                   and their ratio; and the program's own run time.
+#
 # Results: a table per size, the ratios and the growth from the smallest to
 # the largest size, printed and written to build/bench/results.txt (raw
 # figures in build/bench/raw.txt).  No timing is judged: the exit status only
@@ -58,8 +65,9 @@
 #
 # Environment: SIZES ("512 1024 4096 8192"), REPS (5), K_LO (2), K_HI (12),
 # FLOOR_N (5), FLOOR_PAUSE (50 ms), TUI (1; 0 skips the screen part), TUI_SIZE (8192),
-# TUI_WARM (3 s), TUI_SECS (10 s), MEMCGTOP (./memcgtop).  Quick run:
-#   SIZES="512 1024" REPS=2 TUI=0 tests/bench/run.sh
+# TUI_WARM (3 s), TUI_SECS (10 s), RECLAIM (1; 0 skips the page faults),
+# RECLAIM_ROUNDS (9), MEMCGTOP (./memcgtop).  Quick run:
+#   SIZES="512 1024" REPS=2 TUI=0 RECLAIM=0 tests/bench/run.sh
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -375,6 +383,17 @@ for size in $SIZES; do
 	"$TREE" destroy "$name" || die "cannot remove the tree"
 	CUR=""
 done
+# ---- page faults with the reclaim events --------------------------------------
+RECLAIM=${RECLAIM:-1}
+RECLAIM_ROUNDS=${RECLAIM_ROUNDS:-9}
+RECLAIM_LINES=()
+if [ "$RECLAIM" = 1 ]; then
+	echo "== page faults without and with memcgtop's reclaim events ($RECLAIM_ROUNDS rounds)" >&2
+	ATTACH=memcgtop MEMCGTOP=$MEMCGTOP tests/bench/reclaim-overhead.sh "$RECLAIM_ROUNDS" \
+		>"$TMPD/reclaim.txt" 2>&1
+	mapfile -t RECLAIM_LINES < <(grep -E '^(median|count_event|SKIP)' "$TMPD/reclaim.txt" ||
+		sed 's/^/reclaim-overhead.sh: /' "$TMPD/reclaim.txt")
+fi
 T_END=$(date +%s)
 
 # ---- the summary -------------------------------------------------------------------
@@ -383,7 +402,7 @@ for l in "${TUI_LINES[@]+"${TUI_LINES[@]}"}"; do
 done
 {
 	echo "memcgtop benchmark, $(date -u '+%Y-%m-%d %H:%M:%SZ')"
-	echo "command: FORMAT=$FORMAT SIZES=\"$SIZES\" REPS=$REPS K_LO=$K_LO K_HI=$K_HI FLOOR_N=$FLOOR_N FLOOR_PAUSE=$FLOOR_PAUSE TUI=$TUI tests/bench/run.sh"
+	echo "command: FORMAT=$FORMAT SIZES=\"$SIZES\" REPS=$REPS K_LO=$K_LO K_HI=$K_HI FLOOR_N=$FLOOR_N FLOOR_PAUSE=$FLOOR_PAUSE TUI=$TUI RECLAIM=$RECLAIM RECLAIM_ROUNDS=$RECLAIM_ROUNDS tests/bench/run.sh"
 	echo "machine: $(uname -srm), $(nproc) CPUs, RLIMIT_NOFILE hard $(ulimit -Hn)"
 	echo "binaries: $("$MEMCGTOP" -V 2>/dev/null) ($MC_SRC, sha256 $MC_SUM...)," \
 		"${CGTOP:+$("$CGTOP" --version | head -1)}${CGTOP:-no systemd-cgtop}"
@@ -511,5 +530,10 @@ for t in frames:
           " CPU median %s us, p90 %s us, max %s us (%s frames)"
           % (t[2], kv["median_us"], kv["p90_us"], kv["max_us"], kv["frames"]))
 EOF
+	if [ "${#RECLAIM_LINES[@]}" -gt 0 ]; then
+		echo
+		echo "== page faults (build/default/faultbench, 1 GiB in 64 MiB maps), CPU per fault without memcgtop and with its reclaim events"
+		printf '%s\n' "${RECLAIM_LINES[@]}"
+	fi
 } | tee "$OUT/results.txt"
 echo "(written to $OUT/results.txt, raw figures in $RAW)"

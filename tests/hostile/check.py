@@ -337,7 +337,11 @@ def check_metrics(om):
                 bad.append(l)
             continue
         m = SAMPLE.match(l)
-        if not m and not re.match(r"^memcgtop_system_[a-z0-9_]+ \S+$", l):
+        # System figures: no label, but the reclaim events' pages scanned
+        # per priority (0 to 12), while they are loaded.
+        if not m and not re.match(r"^memcgtop_system_[a-z0-9_]+ \S+$", l) and \
+                not re.match(r'^memcgtop_system_scan_by_priority_total'
+                             r'\{priority="(?:[0-9]|1[0-2])"\} \S+$', l):
             bad.append(l)
             continue
         if m and m.group(1) == "memcgtop_usage_bytes":

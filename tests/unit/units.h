@@ -16,5 +16,6 @@ Suite *theme_suite(void);
 Suite *cgfs_suite(void);
 Suite *sysinfo_suite(void);
 Suite *edit_suite(void);
+Suite *reclaim_suite(void);
 
 #endif

@@ -41,7 +41,7 @@
 #   groups living >= 0.2 s, all three levels; no half-read row (a group
 #   removed while memcgtop reads it is left out, not shown with some of
 #   its values null: of a v2 non-root row only soft, swappiness, failcnt,
-#   reclaim_eff, use_pct and rates may be null); procs > 0 (the mover) seen
+#   reclaim_eff, use_pct, prio_min and rates may be null); procs > 0 (the mover) seen
 #   in churned leaves and only in a leaf while the mover was there,
 #   static/x always 1, the inner static groups 0; a group seen for the
 #   first time has null rates, one seen the iteration before has

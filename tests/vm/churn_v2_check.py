@@ -169,9 +169,10 @@ def half_read(docs, flash):
     v1-only columns, reclaim_eff, use_pct and rates may be null.  A group
     removed while memcgtop reads it must be left out, not shown half read."""
     # swap_peak: memory.swap.peak is 6.5+; scan_prio: null where a group's
-    # own evictable lists are empty.
+    # own evictable lists are empty; prio_min: null where its own lists
+    # were not scanned in the interval (or without the reclaim events).
     maybe_null = {"soft", "swappiness", "failcnt", "reclaim_eff", "use_pct",
-                  "swap_peak", "scan_prio"}
+                  "swap_peak", "scan_prio", "prio_min"}
     half, keys = [], set()
     for x in docs:
         for r in x["groups"]:

@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * reclaim.c - the reclaim events behind a refresh: loads bpfev when
+ * wanted and maps its per-cgroup-id counts onto a snapshot's groups.
+ * See include/reclaim.h.
+ *
+ * The kernel counts each event in the one group whose lists were scanned.
+ * A group's figure is its own plus its descendants' (bpfev_subtree_sums
+ * over the groups this refresh saw), plus what removed descendants had
+ * counted: when a group leaves the tree its counts move to its nearest
+ * ancestor still in it ("carry") and its map entry is dropped, so the
+ * figures never go back, as v2's memory.stat keeps a removed child's
+ * events in its parent.  Groups the walk does not reach (below --depth,
+ * outside the start group) are not added anywhere, and their entries are
+ * dropped.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bpfev.h"
+#include "reclaim.h"
+#include "xalloc.h"
+
+_Static_assert(MODEL_NPRIO == BPFEV_NPRIO, "reclaim priorities differ");
+
+/* A group of the last refresh, with what its removed descendants left. */
+struct rc_node {
+	uint64_t id, parent;
+	uint64_t carry[BPFEV_NITEMS];
+};
+
+/* A group that left the tree: where its later counts go. */
+struct rc_gone {
+	uint64_t id, parent;
+	unsigned long gen;	/* the refresh it left at */
+};
+
+/* Removed groups remembered (a dying group may still be reclaimed),
+ * as many as the kernel's map holds. */
+#define GONE_MAX 65536
+
+struct reclaim {
+	int version;
+	int live;
+	int recording;
+	struct bpfev *ev;
+	enum reclaim_state state;
+	struct bpfev_why why;
+	char text[320];
+	int64_t since;		/* wall clock of the load */
+	unsigned long gen;
+	struct rc_node *now, *prev;
+	size_t nnow, nprev, capnow, capprev;
+	struct rc_gone *gone;
+	size_t ngone, capgone;
+	struct bpfev_node *nodes;
+	size_t capnodes;
+	uint64_t *dropped;	/* the ids the last fill dropped from the map */
+	size_t ndropped, capdropped;
+	struct bpfev_sys sys_prev;
+	double mono_prev;
+	int has_prev;
+};
+
+uint64_t reclaim_fields(int version)
+{
+	uint64_t f = FBIT(F_PRIO_MIN) | FBIT(F_FLUSHES);
+
+	if (version == 1)
+		f |= FBIT(F_PGSCAN) | FBIT(F_PGSTEAL) | FBIT(F_PGSCAN_KSWAPD) |
+			FBIT(F_PGSCAN_DIRECT) | FBIT(F_PGSTEAL_KSWAPD) |
+			FBIT(F_PGSTEAL_DIRECT);
+	return f;
+}
+
+/* The state and what the detail pane says of it. */
+static void set_state(struct reclaim *rc, enum reclaim_state st)
+{
+	rc->state = st;
+	switch (st) {
+	case RECLAIM_NONE:
+		snprintf(rc->text, sizeof(rc->text), "%s", rc->recording ?
+			 "not loaded while recording: a recording keeps files, "
+			 "not events" : "not this host's: a copy or a recording");
+		break;
+	case RECLAIM_IDLE:
+		snprintf(rc->text, sizeof(rc->text), "not loaded: no column "
+			 "shown needs them");
+		break;
+	case RECLAIM_ON:
+		snprintf(rc->text, sizeof(rc->text), "counting");
+		break;
+	case RECLAIM_FAILED:
+		snprintf(rc->text, sizeof(rc->text), "not available: %s",
+			 rc->why.text);
+		break;
+	}
+}
+
+struct reclaim *reclaim_new(const struct cgfs *cg, int recording)
+{
+	struct reclaim *rc = xcalloc(1, sizeof(*rc));
+
+	rc->version = cgfs_version(cg);
+	rc->recording = recording;
+	/* The events are this host's: a copy or a recording has others. */
+	rc->live = cgfs_is_live(cg) && !cgfs_is_series(cg) && !recording;
+	set_state(rc, rc->live ? RECLAIM_IDLE : RECLAIM_NONE);
+	return rc;
+}
+
+static void forget_tree(struct reclaim *rc)
+{
+	rc->nnow = rc->nprev = rc->ngone = 0;
+	rc->has_prev = 0;
+}
+
+void reclaim_free(struct reclaim *rc)
+{
+	if (!rc)
+		return;
+	bpfev_close(rc->ev);
+	free(rc->now);
+	free(rc->prev);
+	free(rc->gone);
+	free(rc->nodes);
+	free(rc->dropped);
+	free(rc);
+}
+
+enum reclaim_state reclaim_want(struct reclaim *rc, int want)
+{
+	if (!rc->live || rc->state == RECLAIM_FAILED)
+		return rc->state;
+	if (!want && rc->ev) {
+		bpfev_close(rc->ev);
+		rc->ev = NULL;
+		set_state(rc, RECLAIM_IDLE);
+		forget_tree(rc);
+	} else if (want && !rc->ev) {
+		if (bpfev_open(&rc->ev, &rc->why) < 0) {
+			rc->ev = NULL;
+			set_state(rc, RECLAIM_FAILED);
+			return rc->state;
+		}
+		set_state(rc, RECLAIM_ON);
+		rc->since = (int64_t)time(NULL);
+		forget_tree(rc);
+	}
+	return rc->state;
+}
+
+static int by_node_id(const void *a, const void *b)
+{
+	const struct rc_node *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int by_gone_id(const void *a, const void *b)
+{
+	const struct rc_gone *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int by_gone_gen_desc(const void *a, const void *b)
+{
+	const struct rc_gone *x = a, *y = b;
+
+	return x->gen > y->gen ? -1 : x->gen < y->gen;
+}
+
+static int by_group_id(const void *a, const void *b)
+{
+	const struct bpfev_group *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static struct rc_node *find_node(struct rc_node *v, size_t n, uint64_t id)
+{
+	struct rc_node key = { .id = id };
+
+	return n ? bsearch(&key, v, n, sizeof(*v), by_node_id) : NULL;
+}
+
+static struct rc_gone *find_gone(struct reclaim *rc, uint64_t id)
+{
+	struct rc_gone key = { .id = id };
+
+	return rc->ngone ? bsearch(&key, rc->gone, rc->ngone, sizeof(key),
+				   by_gone_id) : NULL;
+}
+
+/* Adds counts to the nearest ancestor of a removed group still in the
+ * tree, from its parent id up; lost when none is known. */
+static void lift(struct reclaim *rc, uint64_t parent, const uint64_t *ev)
+{
+	/* A chain of removed groups is at most as long as their list. */
+	for (size_t steps = 0; parent && steps <= rc->ngone; steps++) {
+		struct rc_node *n = find_node(rc->now, rc->nnow, parent);
+		struct rc_gone *g;
+
+		if (n) {
+			for (int k = 0; k < BPFEV_NITEMS; k++)
+				n->carry[k] += ev[k];
+			return;
+		}
+		g = find_gone(rc, parent);
+		if (!g)
+			return;
+		parent = g->parent;
+	}
+}
+
+static int any(const uint64_t *ev)
+{
+	for (int k = 0; k < BPFEV_NITEMS; k++)
+		if (ev[k])
+			return 1;
+	return 0;
+}
+
+/* The tree of this refresh by id; the removed groups and their carry. */
+static void track_tree(struct reclaim *rc, const struct snapshot *snap)
+{
+	struct rc_node *t;
+	size_t t_cap, ngone0;
+
+	/* The last refresh's tree becomes prev; now is built anew. */
+	t = rc->prev;
+	rc->prev = rc->now;
+	rc->now = t;
+	t_cap = rc->capprev;
+	rc->capprev = rc->capnow;
+	rc->capnow = t_cap;
+	rc->nprev = rc->nnow;
+	rc->nnow = 0;
+	if (snap->n > rc->capnow) {
+		rc->now = xreallocarray(rc->now, snap->n, sizeof(*rc->now));
+		rc->capnow = snap->n;
+	}
+	for (size_t i = 0; i < snap->n; i++) {
+		const struct snap_group *g = &snap->groups[i];
+		struct rc_node *n;
+
+		if (!g->ino)
+			continue;
+		n = &rc->now[rc->nnow++];
+		memset(n, 0, sizeof(*n));
+		n->id = g->ino;
+		n->parent = g->parent >= 0 ? snap->groups[g->parent].ino : 0;
+	}
+	qsort(rc->now, rc->nnow, sizeof(*rc->now), by_node_id);
+	ngone0 = rc->ngone;
+	for (size_t i = 0; i < rc->nprev; i++) {
+		const struct rc_node *p = &rc->prev[i];
+		struct rc_node *n = find_node(rc->now, rc->nnow, p->id);
+
+		if (n) {
+			memcpy(n->carry, p->carry, sizeof(n->carry));
+			continue;
+		}
+		if (rc->ngone == rc->capgone) {
+			rc->capgone = rc->capgone ? rc->capgone * 2 : 64;
+			rc->gone = xreallocarray(rc->gone, rc->capgone,
+						 sizeof(*rc->gone));
+		}
+		rc->gone[rc->ngone++] = (struct rc_gone){ p->id, p->parent,
+							  rc->gen };
+	}
+	if (rc->ngone == ngone0)
+		return;
+	if (rc->ngone > GONE_MAX) {
+		/* The oldest removals go first. */
+		qsort(rc->gone, rc->ngone, sizeof(*rc->gone), by_gone_gen_desc);
+		rc->ngone = GONE_MAX;
+	}
+	qsort(rc->gone, rc->ngone, sizeof(*rc->gone), by_gone_id);
+	/* What the removed groups held for their removed descendants. */
+	for (size_t i = 0; i < rc->nprev; i++) {
+		const struct rc_node *p = &rc->prev[i];
+
+		if (any(p->carry) && !find_node(rc->now, rc->nnow, p->id))
+			lift(rc, p->parent, p->carry);
+	}
+}
+
+void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
+		       const struct bpfev_group *gs, size_t ngs,
+		       const struct bpfev_sys *sys, struct model *m)
+{
+	double dt;
+
+	rc->gen++;
+	track_tree(rc, snap);
+	/*
+	 * Counts of groups that left: to their ancestors, and the map entry
+	 * dropped (a dying group counted again comes back here).  Groups
+	 * never in the tree (outside the start group, below --depth, other
+	 * tools' groups whose stats were flushed) are dropped too: nothing
+	 * shows them, and kept they would fill the kernel's map, whose
+	 * later events would then be lost.  A group made since the walk
+	 * loses the few events it counted before the next one.
+	 */
+	rc->ndropped = 0;
+	for (size_t i = 0; i < ngs; i++) {
+		struct rc_gone *g;
+
+		if (find_node(rc->now, rc->nnow, gs[i].id))
+			continue;
+		if ((g = find_gone(rc, gs[i].id)))
+			lift(rc, g->parent, gs[i].ev);
+		if (rc->ndropped == rc->capdropped) {
+			rc->capdropped = rc->capdropped ? rc->capdropped * 2 : 64;
+			rc->dropped = xreallocarray(rc->dropped, rc->capdropped,
+						    sizeof(*rc->dropped));
+		}
+		rc->dropped[rc->ndropped++] = gs[i].id;
+		if (rc->ev)
+			bpfev_forget(rc->ev, gs[i].id);
+	}
+	if (rc->nnow > rc->capnodes) {
+		rc->nodes = xreallocarray(rc->nodes, rc->nnow,
+					  sizeof(*rc->nodes));
+		rc->capnodes = rc->nnow;
+	}
+	for (size_t i = 0; i < rc->nnow; i++) {
+		struct bpfev_group key = { .id = rc->now[i].id };
+		const struct bpfev_group *own = ngs ?
+			bsearch(&key, gs, ngs, sizeof(*gs), by_group_id) : NULL;
+
+		rc->nodes[i].id = rc->now[i].id;
+		rc->nodes[i].parent_id = rc->now[i].parent;
+		for (int k = 0; k < BPFEV_NITEMS; k++)
+			rc->nodes[i].ev[k] = rc->now[i].carry[k] +
+				(own ? own->ev[k] : 0);
+	}
+	/* Ids are the kernel's and unique: -EINVAL cannot come from them. */
+	if (bpfev_subtree_sums(rc->nodes, rc->nnow) < 0)
+		return;
+	for (size_t i = 0; i < snap->n; i++) {
+		struct snap_group *g = &snap->groups[i];
+		struct bpfev_group key = { .id = g->ino };
+		const struct bpfev_group *own;
+		const uint64_t *ev;
+		struct rc_node *n;
+
+		if (!g->ino || !(n = find_node(rc->now, rc->nnow, g->ino)))
+			continue;
+		ev = rc->nodes[n - rc->now].ev;
+		own = ngs ? bsearch(&key, gs, ngs, sizeof(*gs), by_group_id) :
+			NULL;
+		if (rc->version == 1) {
+			sample_set(&g->s, F_PGSCAN_KSWAPD, ev[BPFEV_SCAN_KSWAPD]);
+			sample_set(&g->s, F_PGSCAN_DIRECT, ev[BPFEV_SCAN_DIRECT]);
+			sample_set(&g->s, F_PGSTEAL_KSWAPD, ev[BPFEV_STEAL_KSWAPD]);
+			sample_set(&g->s, F_PGSTEAL_DIRECT, ev[BPFEV_STEAL_DIRECT]);
+			/* As v2's pgscan: kswapd, direct, khugepaged and
+			 * proactive together. */
+			sample_set(&g->s, F_PGSCAN, ev[BPFEV_SCAN_KSWAPD] +
+				   ev[BPFEV_SCAN_DIRECT] +
+				   ev[BPFEV_SCAN_KHUGEPAGED] +
+				   ev[BPFEV_SCAN_PROACTIVE]);
+			sample_set(&g->s, F_PGSTEAL, ev[BPFEV_STEAL_KSWAPD] +
+				   ev[BPFEV_STEAL_DIRECT] +
+				   ev[BPFEV_STEAL_KHUGEPAGED] +
+				   ev[BPFEV_STEAL_PROACTIVE]);
+		}
+		if (own && own->prio_min >= 0)
+			sample_set(&g->s, F_PRIO_MIN, (uint64_t)own->prio_min);
+		sample_set(&g->s, F_FLUSHES, own ? own->flushes : 0);
+	}
+	m->ev_loaded = 1;
+	memcpy(m->ev_scan_prio, sys->scanned, sizeof(m->ev_scan_prio));
+	m->ev_flushes = sys->flushes;
+	m->ev_own_flushes = sys->own_flushes;
+	dt = snap->mono - rc->mono_prev;
+	m->ev_rates_valid = rc->has_prev && dt > 0;
+	for (int p = 0; m->ev_rates_valid && p < BPFEV_NPRIO; p++)
+		m->ev_scan_prio_rate[p] = (double)(sys->scanned[p] -
+			rc->sys_prev.scanned[p]) / dt;
+	if (m->ev_rates_valid) {
+		m->ev_flushes_rate = (double)(sys->flushes -
+					      rc->sys_prev.flushes) / dt;
+		m->ev_own_flushes_rate = (double)(sys->own_flushes -
+						  rc->sys_prev.own_flushes) / dt;
+	}
+	rc->sys_prev = *sys;
+	rc->mono_prev = snap->mono;
+	rc->has_prev = 1;
+}
+
+void reclaim_fill(struct reclaim *rc, struct snapshot *snap, struct model *m)
+{
+	const struct bpfev_group *gs;
+	struct bpfev_sys sys;
+	size_t n;
+
+	m->ev_loaded = 0;
+	m->ev_rates_valid = 0;
+	if (!rc || !rc->ev)
+		return;
+	if (bpfev_read(rc->ev, &gs, &n, &sys) < 0) {
+		/* The maps are ours: a read fails only without memory.  The
+		 * columns go blank rather than show a stale count. */
+		return;
+	}
+	reclaim_fill_from(rc, snap, gs, n, &sys, m);
+}
+
+enum reclaim_state reclaim_state(const struct reclaim *rc,
+				 const char **ret_text, int64_t *ret_since)
+{
+	if (ret_since)
+		*ret_since = rc->since;
+	if (ret_text)
+		*ret_text = rc->text;
+	return rc->state;
+}
+
+struct reclaim *reclaim_new_test(int version)
+{
+	struct reclaim *rc = xcalloc(1, sizeof(*rc));
+
+	rc->version = version;
+	rc->live = 1;
+	set_state(rc, RECLAIM_ON);
+	return rc;
+}
+
+size_t reclaim_dropped_test(const struct reclaim *rc, const uint64_t **ret_ids)
+{
+	*ret_ids = rc->dropped;
+	return rc->ndropped;
+}

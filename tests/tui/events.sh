@@ -1,0 +1,181 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# events.sh - the reclaim events (src/reclaim.c) on the screen, live v1:
+# the detail pane says whether they count and since when, or why not; the
+# header's line of pages scanned per priority and flushes while loaded.
+#
+# Usage (as root):  tests/tui/events.sh
+#   MEMCGTOP  the binary to test (default: ./memcgtop of this checkout)
+#   CI=true   a host that cannot run the test is a failure, not a skip
+#
+# Builds /sys/fs/cgroup/memory/memcgtop-tuiev-$$-$RANDOM with the group a
+# and runs "memcgtop -d 1 /TREE" at 120x40 in a private tmux server, three
+# times:
+#   MEMCGTOP_BPFEV_FAIL=perm  d (the detail pane): "Reclaim events (BPF):
+#                             not available: not permitted: needs root
+#                             (CAP_BPF and CAP_PERFMON)"; Tab to the reclaim
+#                             set: SCAN/s is "-" and its blank line says the
+#                             same reason; no header line of the events
+#   MEMCGTOP_BPFEV_FAIL=old   d: "not available: the kernel has no
+#                             count_memcg_events tracepoint (Linux 6.13 or
+#                             later)"
+#   (none)                    the overview: no header line (nothing loaded);
+#                             Tab to the reclaim set: the header line
+#                             "Scan by priority/s: ... Flushes N/s (own N/s)",
+#                             SCAN/s 0.0 for a; d: "counting since HH:MM:SS",
+#                             what v1 pgscan counts, the lowest scan priority
+#                             and the stats flushes per second of a
+# A kernel without the memcg tracepoints (before 6.13) skips the last run.
+# Each check prints "PASS: ..." or "FAIL: ..." (with the screen); the last
+# line is "tui-events: N passed, M failed".  Without root, a writable v1
+# memory mount or tmux: "SKIP: tui events: REASON", exit 77 (CI=true:
+# FAIL).  The tmux server, the group and the temporary folder are removed on
+# exit; only the pids the test started are killed.
+set -u
+LC_ALL=C.UTF-8
+export -n LC_ALL
+export TZ=UTC
+unset TMUX TMUX_PANE
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
+case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
+CGM=/sys/fs/cgroup/memory
+W=120 H=40
+
+NAME="tui events"
+. "$here/../live/lib.sh"
+v1_host_ready
+command -v tmux >/dev/null 2>&1 || cannot_run "tmux not installed"
+
+TNAME=memcgtop-tuiev-$$-$RANDOM
+TROOT=$CGM/$TNAME
+TMPD=
+cleaned=
+tm() { tmux -S "$TMPD/tmux.sock" -f /dev/null "$@"; }
+cleanup() {
+	[ -n "$cleaned" ] && return
+	cleaned=1
+	[ -n "$TMPD" ] && tm kill-server 2>/dev/null
+	remove_tree "$TROOT"
+	[ -n "$TMPD" ] && rm -rf "$TMPD"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+trap 'cleanup; exit 129' HUP
+SCREEN=""
+fail() {
+	echo "FAIL: $*"
+	nfail=$((nfail + 1))
+	[ -n "$SCREEN" ] && printf "%s\n" "$SCREEN" | sed "s/^/    |/"
+}
+abort() {
+	fail "setup: $*"
+	cleanup
+	summary
+	exit 1
+}
+
+TMPD=$(mktemp -d /tmp/memcgtop-tuiev.XXXXXX) || abort "mktemp failed"
+mkdir -p "$TMPD/config" "$TMPD/home"
+[ -x "$MEMCGTOP" ] || abort "memcgtop binary $MEMCGTOP not found (run make)"
+mkdir "$TROOT" "$TROOT/a" || abort "mkdir in $TROOT"
+
+cap() { tm capture-pane -p -t s 2>/dev/null; }
+# wait_for EXTENDED-REGEX: polls up to 10 s until a screen line matches
+wait_for() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		SCREEN=$(cap)
+		grep -qE -- "$1" <<<"$SCREEN" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# has DESC REGEX: a screen line matches (waiting up to 10 s)
+has() {
+	if wait_for "$2"; then
+		pass "$1"
+	else
+		fail "$1: no line matches /$2/"
+	fi
+}
+# start ENV: memcgtop -d 1 /TREE with ENV (VAR=VALUE or nothing)
+start() {
+	tm kill-server 2>/dev/null
+	tm new-session -d -s s -x "$W" -y "$H" "bash --norc --noprofile -c $(printf %q "cd / && exec env $1 XDG_CONFIG_HOME=$TMPD/config HOME=$TMPD/home TERM=xterm-256color LANG=C.UTF-8 $(printf %q "$MEMCGTOP") -d 1 /$TNAME 2>$TMPD/err; exec cat")" ||
+		abort "tmux new-session"
+	wait_for "/$TNAME" || abort "memcgtop did not start"
+	# a, below the start
+	tm send-keys -t s Down
+}
+# quit DESC: q ends memcgtop, which wrote nothing to standard error
+quit() {
+	tm send-keys -t s q
+	wait_for '^$' >/dev/null
+	sleep 0.2
+	if [ -s "$TMPD/err" ]; then
+		fail "$1: standard error: $(head -c 300 "$TMPD/err")"
+	else
+		pass "$1: nothing on standard error"
+	fi
+}
+
+PERM='not available: not permitted: needs root \(CAP_BPF and CAP_PERFMON\)'
+start MEMCGTOP_BPFEV_FAIL=perm
+tm send-keys -t s d
+has "perm: the detail pane says why the reclaim events are not there" \
+	"^Reclaim events \(BPF\): $PERM\$"
+has "perm: and what stays blank" "^  v1 pgscan and pgsteal, PRIO and flushes stay blank\$"
+tm send-keys -t s Tab Tab Tab
+has "perm: the reclaim set's columns" '^ +SCAN/s STEAL/s +EFF PRIO +FAIL/s'
+has "perm: SCAN/s and STEAL/s of a are -" '^ +- +- +- +- +[0-9.]+ .* a$'
+has "perm: the blank line of pgscan_per_s gives the reason" \
+	"^  pgscan_per_s +reclaim events \(BPF\) $PERM\$"
+SCREEN=$(cap)
+if grep -q '^Scan by priority' <<<"$SCREEN"; then
+	fail "perm: a header line of the events"
+else
+	pass "perm: no header line of the events"
+fi
+quit perm
+
+start MEMCGTOP_BPFEV_FAIL=old
+tm send-keys -t s d
+has "old: the detail pane says the kernel is too old" \
+	'^Reclaim events \(BPF\): not available: the kernel has no count_memcg_events tracepoint \(Linux 6\.13 or later\)$'
+quit old
+
+if ! grep -qa btf_trace_count_memcg_events /sys/kernel/btf/vmlinux 2>/dev/null; then
+	echo "SKIP: tui events: the kernel has no memcg tracepoints (Linux 6.13+): the loaded run"
+	cleanup
+	summary
+	exit
+fi
+start ""
+wait_for "^Columns: overview" >/dev/null
+sleep 1.5	# a refresh or more
+SCREEN=$(cap)
+if grep -q '^Scan by priority' <<<"$SCREEN"; then
+	fail "overview: the events are loaded"
+else
+	pass "overview: nothing loaded, no header line of the events"
+fi
+tm send-keys -t s Tab Tab Tab
+has "reclaim set: the header line of pages scanned per priority and flushes" \
+	'^Scan by priority/s:( [0-9]+:[0-9.]+[kM]?)*( none)?  Flushes [0-9.]+[kM]?/s \(own [0-9.]+[kM]?/s\)$'
+has "reclaim set: SCAN/s and STEAL/s of a are 0.0, not -" '^ +0\.0 +0\.0 +- +- .* a$'
+tm send-keys -t s d
+has "loaded: the detail pane says since when they count" \
+	'^Reclaim events \(BPF\), counting since [0-2][0-9]:[0-5][0-9]:[0-5][0-9]$'
+has "loaded: v1 pgscan and pgsteal count since then, hierarchically" \
+	"^  v1 pgscan and pgsteal: pages since then, the group's and its descendants'\$"
+has "loaded: a's lowest scan priority (not scanned)" \
+	'^  lowest scan priority +-  \(own lists not scanned in the interval\)$'
+has "loaded: a's stats flushes per second" '^  stats flushes +[0-9.]+[kM]?/s$'
+quit loaded
+
+cleanup
+summary

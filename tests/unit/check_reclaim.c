@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests: src/reclaim.c maps the reclaim events' per-cgroup-id counts
+ * onto a snapshot: hierarchical sums, 0 for a group never scanned, the
+ * counts of removed groups kept in their ancestors, v2 left to memory.stat,
+ * and the system rates.  No BPF: reclaim_fill_from gets the reads.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "bpfev.h"
+#include "reclaim.h"
+#include "units.h"
+
+/*
+ *   / (ino 1)
+ *   +- a (2)
+ *   |  +- x (3)
+ *   +- b (4)
+ */
+struct tree {
+	struct snapshot snap;
+	struct snap_group g[4];
+};
+
+/* The groups of ids (in that order; absent ones left out). */
+static void tree(struct tree *t, int has_a, int has_x)
+{
+	static const uint64_t ino[4] = { 1, 2, 3, 4 };
+	static const int parent[4] = { -1, 0, 1, 0 };
+	int idx[4], n = 0;
+
+	memset(t, 0, sizeof(*t));
+	for (int i = 0; i < 4; i++) {
+		idx[i] = -1;
+		if ((i == 1 && !has_a) || (i == 2 && (!has_x || !has_a)))
+			continue;
+		idx[i] = n;
+		t->g[n].ino = ino[i];
+		t->g[n].parent = parent[i] >= 0 ? idx[parent[i]] : -1;
+		n++;
+	}
+	t->snap.groups = t->g;
+	t->snap.n = (size_t)n;
+}
+
+static const struct sample *of(const struct tree *t, uint64_t ino)
+{
+	for (size_t i = 0; i < t->snap.n; i++)
+		if (t->g[i].ino == ino)
+			return &t->g[i].s;
+	ck_abort_msg("no group %llu", (unsigned long long)ino);
+	return NULL;
+}
+
+static struct bpfev_group grp(uint64_t id, uint64_t scan_direct,
+			      uint64_t steal_direct, uint64_t scan_kswapd,
+			      int prio)
+{
+	struct bpfev_group g;
+
+	memset(&g, 0, sizeof(g));
+	g.id = id;
+	g.ev[BPFEV_SCAN_DIRECT] = scan_direct;
+	g.ev[BPFEV_STEAL_DIRECT] = steal_direct;
+	g.ev[BPFEV_SCAN_KSWAPD] = scan_kswapd;
+	g.ev[BPFEV_STEAL_KSWAPD] = scan_kswapd;
+	g.prio_min = prio;
+	return g;
+}
+
+START_TEST(v1_subtree_sums)
+{
+	struct reclaim *rc = reclaim_new_test(1);
+	struct bpfev_group gs[2] = { grp(2, 0, 0, 10, -1),
+				     grp(3, 100, 80, 0, 5) };
+	struct bpfev_sys sys;
+	struct model m;
+	struct tree t;
+
+	memset(&sys, 0, sizeof(sys));
+	model_init(&m, 1);
+	gs[1].flushes = 7;
+	tree(&t, 1, 1);
+	reclaim_fill_from(rc, &t.snap, gs, 2, &sys, &m);
+	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN], 110);
+	ck_assert_uint_eq(of(&t, 1)->v[F_PGSTEAL], 90);
+	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN_KSWAPD], 10);
+	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN_DIRECT], 100);
+	ck_assert_uint_eq(of(&t, 1)->v[F_PGSTEAL_KSWAPD], 10);
+	ck_assert_uint_eq(of(&t, 1)->v[F_PGSTEAL_DIRECT], 80);
+	ck_assert_uint_eq(of(&t, 2)->v[F_PGSCAN], 110);
+	ck_assert_uint_eq(of(&t, 3)->v[F_PGSCAN], 100);
+	ck_assert_uint_eq(of(&t, 3)->v[F_PGSTEAL], 80);
+	/* Never scanned: 0, a value, not "not available". */
+	ck_assert(sample_has(of(&t, 4), F_PGSCAN));
+	ck_assert(sample_has(of(&t, 4), F_PGSTEAL_DIRECT));
+	ck_assert_uint_eq(of(&t, 4)->v[F_PGSCAN], 0);
+	/* The priority is the group's own lists', not summed. */
+	ck_assert(sample_has(of(&t, 3), F_PRIO_MIN));
+	ck_assert_uint_eq(of(&t, 3)->v[F_PRIO_MIN], 5);
+	ck_assert(!sample_has(of(&t, 2), F_PRIO_MIN));
+	ck_assert(!sample_has(of(&t, 1), F_PRIO_MIN));
+	ck_assert_uint_eq(of(&t, 3)->v[F_FLUSHES], 7);
+	ck_assert(sample_has(of(&t, 4), F_FLUSHES));
+	ck_assert_uint_eq(of(&t, 4)->v[F_FLUSHES], 0);
+	ck_assert_int_eq(m.ev_loaded, 1);
+	ck_assert_int_eq(m.ev_rates_valid, 0);
+	reclaim_free(rc);
+}
+END_TEST
+
+START_TEST(v2_keeps_memory_stat)
+{
+	struct reclaim *rc = reclaim_new_test(2);
+	struct bpfev_group gs[1] = { grp(3, 100, 80, 0, 0) };
+	struct bpfev_sys sys;
+	struct model m;
+	struct tree t;
+
+	memset(&sys, 0, sizeof(sys));
+	model_init(&m, 2);
+	tree(&t, 1, 1);
+	reclaim_fill_from(rc, &t.snap, gs, 1, &sys, &m);
+	for (uint64_t i = 1; i <= 4; i++) {
+		ck_assert(!sample_has(of(&t, i), F_PGSCAN));
+		ck_assert(!sample_has(of(&t, i), F_PGSTEAL));
+		ck_assert(!sample_has(of(&t, i), F_PGSCAN_DIRECT));
+	}
+	ck_assert(sample_has(of(&t, 3), F_PRIO_MIN));
+	ck_assert_uint_eq(of(&t, 3)->v[F_PRIO_MIN], 0);
+	ck_assert_uint_eq(reclaim_fields(2), FBIT(F_PRIO_MIN) | FBIT(F_FLUSHES));
+	ck_assert(reclaim_fields(1) & FBIT(F_PGSTEAL_DIRECT));
+	reclaim_free(rc);
+}
+END_TEST
+
+/* A removed group's counts stay in its ancestors, also what it counts
+ * while dying, and what its removed children left in it. */
+START_TEST(removed_groups_stay_counted)
+{
+	struct reclaim *rc = reclaim_new_test(1);
+	struct bpfev_group r1[2] = { grp(2, 10, 0, 0, -1), grp(3, 100, 0, 0, -1) };
+	struct bpfev_group r2[2] = { grp(2, 10, 0, 0, -1), grp(3, 150, 0, 0, -1) };
+	struct bpfev_group r3[1] = { grp(2, 12, 0, 0, -1) };
+	struct bpfev_group r4[3] = { grp(2, 12, 0, 0, -1), grp(3, 5, 0, 0, -1),
+				     grp(99, 1000, 0, 0, -1) };
+	const uint64_t *drop;
+	struct bpfev_sys sys;
+	struct model m;
+	struct tree t;
+
+	memset(&sys, 0, sizeof(sys));
+	model_init(&m, 1);
+	tree(&t, 1, 1);
+	reclaim_fill_from(rc, &t.snap, r1, 2, &sys, &m);
+	ck_assert_uint_eq(of(&t, 2)->v[F_PGSCAN], 110);
+	ck_assert_uint_eq(reclaim_dropped_test(rc, &drop), 0);
+	/* x removed: its 150 go to a (its map entry would be dropped). */
+	tree(&t, 1, 0);
+	reclaim_fill_from(rc, &t.snap, r2, 2, &sys, &m);
+	ck_assert_uint_eq(reclaim_dropped_test(rc, &drop), 1);
+	ck_assert_uint_eq(drop[0], 3);
+	ck_assert_uint_eq(of(&t, 2)->v[F_PGSCAN], 160);
+	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN], 160);
+	/* Its entry gone from the map: a keeps them. */
+	tree(&t, 1, 0);
+	reclaim_fill_from(rc, &t.snap, r3, 1, &sys, &m);
+	ck_assert_uint_eq(of(&t, 2)->v[F_PGSCAN], 162);
+	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN], 162);
+	/* a removed too: its own 12, what x left in it (150) and x counted
+	 * again while dying (5) go to the root; 99, never seen, nowhere. */
+	tree(&t, 0, 0);
+	reclaim_fill_from(rc, &t.snap, r4, 3, &sys, &m);
+	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN], 167);
+	ck_assert_uint_eq(of(&t, 4)->v[F_PGSCAN], 0);
+	/* Every entry of a group not in the tree leaves the map: the removed
+	 * ones after their counts moved, 99 too (it would fill the map). */
+	ck_assert_uint_eq(reclaim_dropped_test(rc, &drop), 3);
+	ck_assert_uint_eq(drop[0], 2);
+	ck_assert_uint_eq(drop[1], 3);
+	ck_assert_uint_eq(drop[2], 99);
+	tree(&t, 0, 0);
+	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys, &m);
+	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN], 167);
+	reclaim_free(rc);
+}
+END_TEST
+
+START_TEST(system_rates)
+{
+	struct reclaim *rc = reclaim_new_test(1);
+	struct bpfev_sys sys;
+	struct model m;
+	struct tree t;
+
+	memset(&sys, 0, sizeof(sys));
+	model_init(&m, 1);
+	tree(&t, 1, 1);
+	t.snap.mono = 10.0;
+	sys.scanned[12] = 100;
+	sys.scanned[3] = 7;
+	sys.flushes = 40;
+	sys.own_flushes = 4;
+	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys, &m);
+	ck_assert_int_eq(m.ev_rates_valid, 0);
+	ck_assert_uint_eq(m.ev_scan_prio[12], 100);
+	ck_assert_uint_eq(m.ev_flushes, 40);
+	tree(&t, 1, 1);
+	t.snap.mono = 12.0;
+	sys.scanned[12] = 300;
+	sys.scanned[0] = 8;
+	sys.flushes = 50;
+	sys.own_flushes = 6;
+	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys, &m);
+	ck_assert_int_eq(m.ev_rates_valid, 1);
+	ck_assert(m.ev_scan_prio_rate[12] == 100.0);
+	ck_assert(m.ev_scan_prio_rate[3] == 0.0);
+	ck_assert(m.ev_scan_prio_rate[0] == 4.0);
+	ck_assert(m.ev_flushes_rate == 5.0);
+	ck_assert(m.ev_own_flushes_rate == 1.0);
+	ck_assert_uint_eq(m.ev_own_flushes, 6);
+	/* Nothing loaded: nothing filled, the system figures off. */
+	tree(&t, 1, 1);
+	reclaim_fill(NULL, &t.snap, &m);
+	ck_assert_int_eq(m.ev_loaded, 0);
+	ck_assert(!sample_has(of(&t, 1), F_PGSCAN));
+	reclaim_free(rc);
+}
+END_TEST
+
+Suite *reclaim_suite(void)
+{
+	Suite *s = suite_create("reclaim");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, v1_subtree_sums);
+	tcase_add_test(tc, v2_keeps_memory_stat);
+	tcase_add_test(tc, removed_groups_stay_counted);
+	tcase_add_test(tc, system_rates);
+	suite_add_tcase(s, tc);
+	return s;
+}
