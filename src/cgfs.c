@@ -1220,7 +1220,6 @@ static void walk_shed(struct wframe *stack, size_t sp, size_t *nown)
 	}
 }
 
-
 /* Whether fd is the directory a shed frame had; closes it if not. */
 static int same_dir(const struct wframe *f, int fd)
 {

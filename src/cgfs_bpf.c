@@ -239,8 +239,12 @@ static int read_one(struct cgfs *cg, int rootfd, struct snapshot *snap,
 	unsigned pass = 0, disk = files, ev = 0;
 	int fd = -1, r, tries;
 
+	memset(&sg->s, 0, sizeof(sg->s));
+	sg->ino = g->id;
 	if (!is_root) {
 		if (!cg->bpf_probed) {
+			/* Shown, nothing available, as the walk shows a
+			 * directory it cannot enter; or gone. */
 			fd = open_rel(rootfd, rel);
 			if (fd < 0)
 				return fd == -EACCES || fd == -EPERM ? 0 : 1;
@@ -254,7 +258,6 @@ static int read_one(struct cgfs *cg, int rootfd, struct snapshot *snap,
 		    !(pass & CFBIT(CF_MEMSW)))
 			disk |= CFBIT(CF_STAT);
 	}
-	sg->ino = g->id;
 	for (tries = 0; tries < 2; tries++) {
 		if (disk && fd < 0) {
 			fd = open_rel(rootfd, rel);
