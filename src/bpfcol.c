@@ -261,6 +261,26 @@ static void bpfcol_size(struct bpfcol *col, uint64_t groups, uint64_t names)
 static int bpfcol_fit(struct bpfcol *col, struct memcg_sum *ret_sum,
 		      struct bpfcol_why *w);
 
+/* The memory controller's groups on this host, dying ones too (the
+ * num_cgroups of /proc/cgroups; on v2 every cgroup), or 0. */
+static uint64_t hierarchy_groups(void)
+{
+	char line[256], name[64];
+	unsigned long long n = 0, h, g;
+	FILE *f = fopen("/proc/cgroups", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %llu %llu", name, &h, &g) == 3 &&
+		    strcmp(name, "memory") == 0) {
+			n = g;
+			break;
+		}
+	fclose(f);
+	return n < BPFCOL_MAX_GROUPS ? n : BPFCOL_MAX_GROUPS;
+}
+
 /* MEMCGTOP_BPF_FAIL: the failures tests ask for. */
 static int bpfcol_injected(struct bpfcol *col, struct bpfcol_why *w)
 {
@@ -333,22 +353,34 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	col->v2 = sfs.f_type == CGROUP2_SUPER_MAGIC;
 	col->local_events = col->v2 && v2_local_events(col->dirfd);
 	col->v2_swap_peak = col->v2 && v2_swap_peak(col->dirfd);
-	bpflib_keep_messages();
-	if (libbpf_find_vmlinux_btf_id("cgroup", BPF_TRACE_ITER) < 0) {
+	/*
+	 * The maps start at the hierarchy's size from /proc/cgroups, so that
+	 * the first walk fits (a load and a walk cost about as much as a
+	 * refresh each).  That counts dying groups too (thousands after a
+	 * churn), and the start may be a small part of the hierarchy: when
+	 * the walk, which counts past the maps' end, finds fewer than half,
+	 * they are made again for what it found.  For that moment the maps
+	 * are as large as a start at the root would keep them.
+	 */
+	bpfcol_size(col, hierarchy_groups(), 0);
+	r = bpfcol_load(col, ret_why);
+	/* Whether the iterator exists is asked only when the load fails:
+	 * the question parses the kernel's BTF once more. */
+	if (r && ret_why->reason == BPFCOL_LOAD_REFUSED &&
+	    libbpf_find_vmlinux_btf_id("cgroup", BPF_TRACE_ITER) < 0) {
 		why(ret_why, BPFCOL_TOO_OLD,
 		    "the kernel has no cgroup iterator (Linux 6.1 or later)");
 		r = -EOPNOTSUPP;
-		goto fail;
 	}
-	/*
-	 * /proc/cgroups counts dying groups too (thousands after a churn), so
-	 * the maps start small and the first walk, which counts past their
-	 * end, sizes them to the start's subtree.
-	 */
-	bpfcol_size(col, 0, 0);
-	r = bpfcol_load(col, ret_why);
 	if (!r)
 		r = bpfcol_fit(col, &sum, ret_why);
+	if (!r && (uint64_t)sum.groups * 2 + 64 < col->rec_cap) {
+		bpfcol_unload(col);
+		bpfcol_size(col, sum.groups, sum.names_used);
+		r = bpfcol_load(col, ret_why);
+		if (!r)
+			r = bpfcol_fit(col, &sum, ret_why);
+	}
 	/* Groups without a memory controller are walked (v2: a directory
 	 * without memory files), but the start must have one. */
 	if (!r && (sum.groups == 0 || !(col->recs[0].have & MR_HAVE_MEMCG))) {

@@ -172,8 +172,9 @@ int cgfs_bpf_value(const struct cgfs *cg, enum cgfile f, uint64_t *ret_val)
 }
 
 /*
- * Which of the pass's files exist: the same in every group but the root
- * (their cftypes are the hierarchy's), so a group's directory tells, once.
+ * Which of the pass's files exist: the same in every group with the
+ * memory controller but the root (their cftypes are the hierarchy's), so
+ * one such group's directory tells, once.
  * The pass has a field where this kernel lacks the file (v1 memsw without
  * swap accounting, v2 memory.peak before 5.19), and then the file's
  * absence must show, as the files source shows it.  Returns 0, or -errno
@@ -236,11 +237,20 @@ static int read_one(struct cgfs *cg, int rootfd, struct snapshot *snap,
 	const char *rel = snap_path(snap, sg) + 1;
 	/* The root as the files source reads it (a --root mount's top). */
 	int is_root = idx == 0 && !*cg->start;
+	/* The files the pass may give: not the root's; none until a group
+	 * with the memory controller told which exist (v2: a group without
+	 * it has no memory files). */
+	int use = !is_root && (cg->bpf_probed ||
+			       (g->valid & (1U << BPFCOL_USAGE)));
 	unsigned pass = 0, disk = files, ev = 0;
 	int fd = -1, r, tries;
 
-	if (!is_root) {
+	memset(&sg->s, 0, sizeof(sg->s));
+	sg->ino = g->id;
+	if (use) {
 		if (!cg->bpf_probed) {
+			/* Shown, nothing available, as the walk shows a
+			 * directory it cannot enter; or gone. */
 			fd = cgfs_open_rel(rootfd, rel);
 			if (fd < 0)
 				return fd == -EACCES || fd == -EPERM ? 0 : 1;
@@ -254,7 +264,6 @@ static int read_one(struct cgfs *cg, int rootfd, struct snapshot *snap,
 		    !(pass & CFBIT(CF_MEMSW)))
 			disk |= CFBIT(CF_STAT);
 	}
-	sg->ino = g->id;
 	for (tries = 0; tries < 2; tries++) {
 		if (disk && fd < 0) {
 			fd = cgfs_open_rel(rootfd, rel);
@@ -266,7 +275,7 @@ static int read_one(struct cgfs *cg, int rootfd, struct snapshot *snap,
 			if (fd < 0)
 				return 1;
 		}
-		cg->bpf_cur = is_root ? NULL : g;
+		cg->bpf_cur = use ? g : NULL;
 		r = cgfs_read_group(cg, fd, is_root, files & ~ev, &sg->s);
 		cg->bpf_cur = NULL;
 		if (fd >= 0)

@@ -44,6 +44,12 @@ expect 2 "memcgtop: -d: 'nan' is not a number of seconds from 0.05 to 86400" -d 
 expect 2 "memcgtop: -d: '1s' is not a number of seconds from 0.05 to 86400" -d 1s
 expect 2 "memcgtop: --depth: 'deep' is not a whole number from 0 to 4096" --depth deep
 expect 2 "memcgtop: -F: unknown format 'xml' (text, csv, json, openmetrics or prometheus)" -F xml
+expect 2 "memcgtop: --collector: 'kernel' is not auto, bpf or files" --collector kernel
+expect 2 "memcgtop: --record reads the files: not with --collector bpf" --collector bpf --record "$tmp/rec" $V1
+# A copy or a recording is read from files: auto takes them, bpf is refused.
+expect 1 "memcgtop: bpf collector: $FIX/v1-live/cg is a recording, not a mounted cgroup hierarchy" --collector bpf -b $V1
+mkdir -p "$tmp/copy/a" && echo 4096 >"$tmp/copy/memory.usage_in_bytes"
+expect 1 "memcgtop: bpf collector: $tmp/copy is a copy, not a mounted cgroup hierarchy" --collector bpf -b --root "$tmp/copy"
 expect 2 "memcgtop: -o: unknown column 'bogus' (memcgtop --list-columns shows them)" -o bogus
 expect 2 "memcgtop: -o: unknown column '' (memcgtop --list-columns shows them)" -o -
 expect 2 "memcgtop: unknown column 'bogus' (memcgtop --list-columns shows them)" -c usage,bogus
@@ -288,6 +294,19 @@ fi
 [ $rc = 0 ] && grep -q '^Usage: memcgtop' "$tmp/help" && ok "--help exits 0" || bad "--help"
 [ "$("$BIN" -V)" = "memcgtop $(sed -n 's/^VERSION *:= *//p' Makefile)" ] && ok "-V prints the Makefile's version" \
 	|| bad "-V: $("$BIN" -V)"
+# -VV: the collector auto would take for the tree given, and why not bpf.
+got=$("$BIN" -VV $V1)
+[ "$got" = "memcgtop $(sed -n 's/^VERSION *:= *//p' Makefile)
+collector: files (bpf: $FIX/v1-live/cg is a recording, not a mounted cgroup hierarchy)" ] &&
+	ok "-VV on a recording: files, and why not bpf" || bad "-VV on a recording: '$got'"
+got=$(MEMCGTOP_BPF_FAIL=btf "$BIN" -V -V)
+[ "$(tail -n 1 <<<"$got")" = "collector: files (bpf: the kernel has no BTF (/sys/kernel/btf/vmlinux))" ] &&
+	ok "-V -V without BTF (MEMCGTOP_BPF_FAIL=btf): files, and why" || bad "-V -V without BTF: '$got'"
+if "$BIN" -b -F json -n 1 -d 0.05 -c usage,path $V1 | grep -q '"collector":"files"'; then
+	ok "a recording's JSON says \"collector\":\"files\""
+else
+	bad "a recording's JSON lacks \"collector\":\"files\""
+fi
 for opt in $(grep -o -- '--[a-z-]*' "$tmp/help" | sort -u); do
 	grep -q -- "${opt//-/\\\\-}" man/memcgtop.1 || { bad "man page lacks $opt"; continue; }
 	ok "man page documents $opt"

@@ -75,8 +75,8 @@ suite "v1 swap and root usage (live v1)" tests/live/swap-v1.sh
 suite "v1 swap and root usage (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/swap-v1.sh
 suite "BPF collector against the files (live v1)" env BPFDUMP=$BUILD/bpfdump tests/live/bpf-v1.sh
 suite "BPF collector against the files (live v1, ASan+UBSan)" env BPFDUMP=build/asan/bpfdump tests/live/bpf-v1.sh
-suite "--collector bpf against files (live v1)" tests/live/collector-v1.sh
-suite "--collector bpf against files (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/collector-v1.sh
+suite "--collector bpf against files (live v1)" env BPFEVDUMP=$BUILD/bpfevdump tests/live/collector-v1.sh
+suite "--collector bpf against files (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop BPFEVDUMP=build/asan/bpfevdump tests/live/collector-v1.sh
 suite "reclaim events (bpfev subtree sums)" "$BUILD/check_bpfev"
 suite "reclaim events (bpfev subtree sums, ASan+UBSan)" build/asan/check_bpfev
 suite "reclaim events: pgscan/pgsteal, priority, flushes (live v1)" env BPFEVDUMP=$BUILD/bpfevdump tests/live/reclaim-v1.sh

@@ -18,6 +18,9 @@
 #   memcgtop cold     memcgtop -b -F $FORMAT -n 1 -d 0.05 /TREE as a whole
 #                     process: start-up plus TWO samples (rates need a
 #                     previous one), the second due 0.05 s after the first.
+#                     Both with --collector files, and again (steady, cold
+#                     and kernel memory) with --collector bpf (COLLECTORS in
+#                     the man page): its rows say "bpf".
 #   floor             build/bench/floor (tests/bench/floor.c): the same files
 #                     per group as memcgtop reads, openat+read+close through
 #                     directory fds opened once; median of $FLOOR_N
@@ -95,6 +98,13 @@ if [ ! -f "$CGM/memory.usage_in_bytes" ]; then
 	die "no cgroup v1 memory hierarchy at $CGM"
 fi
 [ -x "$MEMCGTOP" ] || die "memcgtop binary $MEMCGTOP not found (run make)"
+# The floor keeps a directory descriptor per group: 32,768 groups need more
+# than a common hard limit of 20,000 (root may raise it; in a container it
+# may not: the floor is then left out at the sizes it cannot hold, n/a).
+if [ "$(ulimit -Hn)" != unlimited ] && [ "$(ulimit -Hn)" -lt 131072 ]; then
+	ulimit -Hn 131072 2>/dev/null
+fi
+ulimit -Sn "$(ulimit -Hn)"
 [ "$K_HI" -gt "$K_LO" ] 2>/dev/null || die "K_HI must be above K_LO"
 command -v python3 >/dev/null || die "python3 is needed (timing, summary)"
 FORMAT=${FORMAT:-text}
@@ -345,8 +355,8 @@ for size in $SIZES; do
 	"$TREE" create "$name" "$size" || die "cannot build the tree"
 
 	# sanity: memcgtop sees exactly the tree
-	"$MEMCGTOP" -b -F json -n 1 -d "$DELAY" "/$name" >"$TMPD/check.json" 2>>"$ERRLOG" ||
-		die "memcgtop failed: $(tail -3 "$ERRLOG")"
+	"$MEMCGTOP" -b -F json -n 1 -d "$DELAY" --collector bpf "/$name" >"$TMPD/check.json" 2>>"$ERRLOG" ||
+		die "memcgtop --collector bpf failed: $(tail -3 "$ERRLOG")"
 	seen=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["groups"]))' \
 		"$TMPD/check.json") || die "memcgtop's JSON did not parse"
 	[ "$seen" = "$size" ] || echo "run.sh: note: memcgtop shows $seen groups, tree has $size" >&2
@@ -354,18 +364,30 @@ for size in $SIZES; do
 	for round in $(seq "$REPS"); do
 		printf '   round %s/%s\r' "$round" "$REPS"
 		measure "$size" mc_lo "$round" \
-			"$MEMCGTOP" -b -F "$FORMAT" -n "$K_LO" -d "$DELAY" "/$name"
+			"$MEMCGTOP" -b -F "$FORMAT" -n "$K_LO" -d "$DELAY" --collector files "/$name"
 		measure "$size" mc_hi "$round" \
-			"$MEMCGTOP" -b -F "$FORMAT" -n "$K_HI" -d "$DELAY" "/$name"
+			"$MEMCGTOP" -b -F "$FORMAT" -n "$K_HI" -d "$DELAY" --collector files "/$name"
 		measure "$size" mc_cold "$round" \
-			"$MEMCGTOP" -b -F "$FORMAT" -n 1 -d "$DELAY" "/$name"
+			"$MEMCGTOP" -b -F "$FORMAT" -n 1 -d "$DELAY" --collector files "/$name"
+		measure "$size" mb_lo "$round" \
+			"$MEMCGTOP" -b -F "$FORMAT" -n "$K_LO" -d "$DELAY" --collector bpf "/$name"
+		measure "$size" mb_hi "$round" \
+			"$MEMCGTOP" -b -F "$FORMAT" -n "$K_HI" -d "$DELAY" --collector bpf "/$name"
+		measure "$size" mb_cold "$round" \
+			"$MEMCGTOP" -b -F "$FORMAT" -n 1 -d "$DELAY" --collector bpf "/$name"
+		# The floor keeps a directory descriptor per group.
+		if [ "$size" -lt $(( $(ulimit -n) - 200 )) ]; then
 		floor_run "$size" "$round" "$name" floor
 		floor_run "$size" "$round" "$name" floor_b2b -s 0
 		floor_run "$size" "$round" "$name" floor_eof -e
 		floor_run "$size" "$round" "$name" floor_p -p
 		floor_run "$size" "$round" "$name" floor_p_eof -p -e
+		fi
 		kmem_run "$size" mc_kmem "$round" \
-			"$MEMCGTOP" -b -F "$FORMAT" -n "$K_LO" -d "$DELAY" "/$name"
+			"$MEMCGTOP" -b -F "$FORMAT" -n "$K_LO" -d "$DELAY" --collector files "/$name"
+		kmem_run "$size" mb_kmem "$round" \
+			"$MEMCGTOP" -b -F "$FORMAT" -n "$K_LO" -d "$DELAY" --collector bpf "/$name"
+		[ "$size" -lt $(( $(ulimit -n) - 200 )) ] &&
 		kmem_run "$size" floor_p_kmem "$round" \
 			"$OUT/floor" -n 2 -p -f "$FLOOR_FILES" "$name"
 		if [ -n "$CGTOP" ]; then
@@ -469,7 +491,10 @@ for size in sorted(rows):
     kept = flp[4]
     cgc = single(d, "cg_cold") if have_cg else None
     cgs = steady(d, "cg_lo", "cg_hi") if have_cg else None
-    summary[size] = (mcs, fl, fle, cgs, mcc, cgc, flpe, flb)
+    mbs = steady(d, "mb_lo", "mb_hi")
+    mbc = single(d, "mb_cold")
+    mbh = single(d, "mb_hi")
+    summary[size] = (mcs, fl, fle, cgs, mcc, cgc, flpe, flb, mbs, mbc, mbh)
     print()
     print("== %d groups, 12 levels below the tree root, %d rounds, medians" % (size, n))
     print("%-46s %9s %9s %9s %9s %10s" % ("", "cpu ms", "user ms", "sys ms", "wall ms", "maxrss KiB"))
@@ -478,18 +503,20 @@ for size in sorted(rows):
               "" if rss is None else ("%d" % rss if rss == rss else "n/a")))
     row("memcgtop steady, per refresh (-d 0.05)", mcs, mch[4])
     row("memcgtop cold -b -n 1 -d 0.05 (2 samples)", [mcc[0], mcc[1], mcc[2], mcc[3]], mcc[4])
+    row("memcgtop bpf steady, per refresh", mbs, mbh[4])
+    row("memcgtop bpf cold -b -n 1 -d 0.05", [mbc[0], mbc[1], mbc[2], mbc[3]], mbc[4])
     row("floor, per refresh (1 read per file)", [fl[0], fl[1], fl[2], fl[3]])
     row("floor, back to back (no pause)", [flb[0], flb[1], flb[2], flb[3]])
     row("floor -e, per refresh (read to EOF)", [fle[0], fle[1], fle[2], fle[3]])
-    row("floor -p, kept fds+pread (%d of %d kept)" % (kept, size * nfiles), [flp[0], flp[1], flp[2], flp[3]])
+    row("floor -p, kept fds+pread (%s of %d kept)" % (f(kept, 0), size * nfiles), [flp[0], flp[1], flp[2], flp[3]])
     row("floor -p -e, kept fds+pread to EOF", [flpe[0], flpe[1], flpe[2], flpe[3]])
     if have_cg:
         row("systemd-cgtop steady, per refresh", cgs, single(d, "cg_hi")[4])
         row("systemd-cgtop -b -n 1 cold (1 sample)", [cgc[0], cgc[1], cgc[2], cgc[3]], cgc[4])
     else:
         print("%-46s %9s" % ("systemd-cgtop", "SKIP"))
-    print("peak kernel memory charged: memcgtop %s KiB, floor -p (files kept open) %s KiB"
-          % (f(single(d, "mc_kmem")[4], 0), f(single(d, "floor_p_kmem")[4], 0)))
+    print("peak kernel memory charged: memcgtop %s KiB, memcgtop bpf %s KiB, floor -p (files kept open) %s KiB"
+          % (f(single(d, "mc_kmem")[4], 0), f(single(d, "mb_kmem")[4], 0), f(single(d, "floor_p_kmem")[4], 0)))
     print("memcgtop steady CPU per group and refresh: %s us (floor %s us, floor -e %s us)"
           % (f(mcs[3] * 1e3 / size, 2), f(fl[3] * 1e3 / size, 2), f(fle[3] * 1e3 / size, 2)))
     print("ratio memcgtop/floor (steady CPU per refresh): %s   (/floor back to back %s, /floor -e %s, /floor -p %s, /floor -p -e %s)"
@@ -500,6 +527,11 @@ for size in sorted(rows):
               % (f(ratio(mcs[3], cgs[3]), 2), f(ratio(mcc[3], cgc[3]), 2), f(ratio(mcc[0], cgc[0]), 2)))
     else:
         print("ratio memcgtop/systemd-cgtop: SKIP")
+    print("ratio memcgtop bpf/floor (steady CPU per refresh): %s   (/floor back to back %s)"
+          % (f(ratio(mbs[3], fl[3]), 3), f(ratio(mbs[3], flb[3]), 3)))
+    if have_cg:
+        print("ratio memcgtop bpf/systemd-cgtop: steady CPU per refresh %s, cold process CPU %s, cold wall %s"
+              % (f(ratio(mbs[3], cgs[3]), 3), f(ratio(mbc[3], cgc[3]), 3), f(ratio(mbc[0], cgc[0]), 3)))
 
 if len(summary) >= 2:
     lo, hi = min(summary), max(summary)
@@ -513,6 +545,8 @@ if len(summary) >= 2:
     if have_cg:
         print("systemd-cgtop %s   (%s -> %s ms)" % (f(ratio(b[3][3], a[3][3]), 2), f(a[3][3]), f(b[3][3])))
     print("memcgtop cold %s   (%s -> %s ms CPU, whole process)" % (f(ratio(b[4][3], a[4][3]), 2), f(a[4][3]), f(b[4][3])))
+    print("memcgtop bpf  %s   (%s -> %s ms; peak RSS %s -> %s KiB)" % (f(ratio(b[8][3], a[8][3]), 2), f(a[8][3], 2), f(b[8][3], 2),
+          f(a[10][4], 0), f(b[10][4], 0)))
 
 if tui:
     print()
