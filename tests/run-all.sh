@@ -59,16 +59,20 @@ suite "blank reasons (tmux)" tests/tui/blanks.sh
 suite "blank reasons (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/blanks.sh
 suite "live cgroup v1" tests/live/v1.sh
 suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/v1.sh
-suite "live listing (v1)" tests/live/listing.sh
-suite "live listing (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/listing.sh
+suite "live cgroup v1 (the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/v1.sh
+suite "live listing (v1, the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/listing.sh
+suite "live listing (v1, the files collector, ASan+UBSan)" env MEMCGTOP_BPF_FAIL=perm MEMCGTOP=build/asan/memcgtop tests/live/listing.sh
 suite "deep tree (fixture, tmux, live v1; 1 MiB stack)" tests/live/deep.sh
 suite "deep tree (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/deep.sh
-suite "live fd limit (v1)" tests/live/fdlimit.sh
-suite "live fd limit (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/fdlimit.sh
+suite "deep tree (the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/deep.sh
+suite "live fd limit (v1, the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/fdlimit.sh
+suite "live fd limit (v1, the files collector, ASan+UBSan)" env MEMCGTOP_BPF_FAIL=perm MEMCGTOP=build/asan/memcgtop tests/live/fdlimit.sh
 suite "live churn (v1)" tests/live/churn.sh
 suite "live churn (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/churn.sh
+suite "live churn (v1, the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/churn.sh
 suite "live recreated group (v1)" tests/live/recreate.sh
 suite "live recreated group (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/recreate.sh
+suite "live recreated group (v1, the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/recreate.sh
 suite "live new columns (v1)" tests/live/columns-v1.sh
 suite "live new columns (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/columns-v1.sh
 suite "v1 swap and root usage (live v1)" tests/live/swap-v1.sh
@@ -95,6 +99,7 @@ suite "valgrind (memcheck)" tests/valgrind.sh
 suite "over ssh (private sshd, loopback)" tests/ssh/run.sh
 suite "hostile names (fixture + live v1)" tests/live/hostile.sh
 suite "hostile names (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/hostile.sh
+suite "hostile names (the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/hostile.sh
 suite "security (write paths, hostile values, --readonly, --set traversal, audit)" tests/security.sh
 suite "record and replay (live v1)" tests/live/record.sh
 suite "record safety (locale, start-up, lock, churn, --output; fixture + live v1)" tests/record-safety.sh
