@@ -96,9 +96,11 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 		struct bpfcol_why *ret_why);
 
 /*
- * bpfcol_read: one walk (one iterator read).  RET_GROUPS stays valid until
- * the next bpfcol_read or bpfcol_close.  -ENOENT: the start group is gone
- * (or, on v2, its memory controller was turned off);
+ * bpfcol_read: one walk (one iterator read); the first, within 0.1 s of
+ * bpfcol_open, gives the walk bpfcol_open made to size the maps.
+ * RET_GROUPS stays valid until the next bpfcol_read or bpfcol_close.
+ * -ENOENT: the start group is gone (or, on v2, its memory controller was
+ * turned off);
  * -E2BIG: more groups than the maps can hold (RET_WHY says how many).
  */
 int bpfcol_read(struct bpfcol *col, const struct bpfcol_group **ret_groups,
