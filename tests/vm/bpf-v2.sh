@@ -55,20 +55,8 @@ vm_host_ready
 vm_binary
 kver=$(cat "$BUILD/kernel.version")
 
-BPFDUMP=${BPFDUMP:-$ROOT/build/default/bpfdump}
-case $BPFDUMP in /*) ;; *) BPFDUMP=$ROOT/$BPFDUMP ;; esac
-# The default one is made (again) so that it embeds the objects of this tree.
-if [ "$BPFDUMP" = "$ROOT/build/default/bpfdump" ]; then
-	make -C "$ROOT" -s build/default/bpfdump >&2 || fail_early "make build/default/bpfdump failed"
-fi
-[ -x "$BPFDUMP" ] || fail_early "no bpfdump at $BPFDUMP"
-BPFDUMP=$(readlink -f "$BPFDUMP")
-
-share=$BUILD/bpf-v2-share
-rm -rf "$share"
-mkdir -p "$share/bin" "$share/out"
-gcc -O2 -static -o "$share/bin/memload" "$ROOT/tests/load/memload.c" 2>"$share/gcc.log" ||
-	skip "cannot build a static memload (static libc missing?): $(head -n 1 "$share/gcc.log")"
+vm_tool BPFDUMP bpfdump
+vm_share bpf-v2
 
 {
 	echo "MEMCGTOP=$bin"

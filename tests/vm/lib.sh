@@ -66,6 +66,30 @@ vm_binary() {
 	bin=$(readlink -f "$bin")
 }
 
+# vm_tool VAR TOOL: sets VAR to the path of a test tool: $VAR if set, else
+# build/default/TOOL, made (again) so that it embeds the objects of this
+# tree.
+vm_tool() {
+	local path=${!1:-$ROOT/build/default/$2}
+
+	case $path in /*) ;; *) path=$ROOT/$path ;; esac
+	if [ "$path" = "$ROOT/build/default/$2" ]; then
+		make -C "$ROOT" -s "build/default/$2" >&2 || fail_early "make build/default/$2 failed"
+	fi
+	[ -x "$path" ] || fail_early "no $2 at $path"
+	printf -v "$1" '%s' "$(readlink -f "$path")"
+}
+
+# vm_share NAME: $share, an empty $BUILD/NAME-share with out/ and a static
+# memload in bin/ (tests/load/memload.c).
+vm_share() {
+	share=$BUILD/$1-share
+	rm -rf "$share"
+	mkdir -p "$share/bin" "$share/out"
+	gcc -O2 -static -o "$share/bin/memload" "$ROOT/tests/load/memload.c" 2>"$share/gcc.log" ||
+		skip "cannot build a static memload (static libc missing?): $(head -n 1 "$share/gcc.log")"
+}
+
 # vm_guest_run SHARE TIMEOUT [EXTRA_BINS]: runs SHARE/guest.sh in the VM
 # (tests/vm/vm.sh run) with $bin and EXTRA_BINS; sets vmsecs (qemu's run
 # time).  A VM that fails, times out or whose guest.sh never printed

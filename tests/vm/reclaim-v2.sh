@@ -68,20 +68,8 @@ vm_host_ready
 vm_binary
 kver=$(cat "$BUILD/kernel.version")
 
-BPFEVDUMP=${BPFEVDUMP:-$ROOT/build/default/bpfevdump}
-case $BPFEVDUMP in /*) ;; *) BPFEVDUMP=$ROOT/$BPFEVDUMP ;; esac
-# The default one is made (again) so that it embeds the objects of this tree.
-if [ "$BPFEVDUMP" = "$ROOT/build/default/bpfevdump" ]; then
-	make -C "$ROOT" -s build/default/bpfevdump >&2 || fail_early "make build/default/bpfevdump failed"
-fi
-[ -x "$BPFEVDUMP" ] || fail_early "no bpfevdump at $BPFEVDUMP"
-BPFEVDUMP=$(readlink -f "$BPFEVDUMP")
-
-share=$BUILD/reclaim-v2-share
-rm -rf "$share"
-mkdir -p "$share/bin" "$share/out"
-gcc -O2 -static -o "$share/bin/memload" "$ROOT/tests/load/memload.c" 2>"$share/gcc.log" ||
-	skip "cannot build a static memload (static libc missing?): $(head -n 1 "$share/gcc.log")"
+vm_tool BPFEVDUMP bpfevdump
+vm_share reclaim-v2
 
 {
 	echo "MEMCGTOP=$bin"
