@@ -17,10 +17,10 @@
 #       y (and once while the value is still being typed): the group's
 #       memory.limit_in_bytes and soft limit must be unchanged and nothing
 #       recorded in the --audit-log file;
-#   (c) while a refresh runs: a live tree of 2001 groups, -d 3; after the
-#       header time changed, /proc/PID/syscall is polled until memcgtop
-#       is in a system call of the next refresh (not its idle wait, not
-#       merely running) and the signal is sent at once.  It must then end
+#   (c) while a refresh runs: a live tree of 2001 groups, -d 3, the files
+#       collector; after the header time changed, /proc/PID/syscall is
+#       polled until memcgtop is in a system call of the next refresh (not
+#       its idle wait, not merely running) and the signal is sent at once.  It must then end
 #       within 1.5 s (not at the end of the next interval).
 # Each time: exit status 128+N, the process gone, the shell prompt back,
 # alternate screen off and cursor visible, `stty -a` with echo and icanon.
@@ -376,7 +376,9 @@ if [ -n "$LIVE" ]; then
 		echo "idle wait is system call $idle_nr"
 		for sig in HUP TERM INT; do
 			nm=big$sig
-			start "$nm" 100 30 -d 3 --audit-log "$tmp/audit.$nm" "/$bname"
+			# The files collector: a refresh is then thousands of
+			# system calls (the BPF one is a single read).
+			start "$nm" 100 30 -d 3 --collector files --audit-log "$tmp/audit.$nm" "/$bname"
 			if ! wait_for "$nm" "^Columns: .*Groups: $ngr shown of $ngr" 15; then
 				fail "refresh SIG$sig: the screen did not come up with $ngr groups"
 				tm kill-session -t "$nm"
@@ -461,11 +463,12 @@ if wait_for "$nm" '^ .* fixture$' 5 && pid=$(pid_of "/u/winch/"); then
 		fail "SIGWINCH storm: memcgtop died"
 	fi
 	# a reference started at the final size, on the same sample
-	ln -sfn "$top/tests/fixtures" "$tmp/u/wref"
-	start wref 90 28 -d 60 --root "$tmp/u/wref/v2-live/cg" --proc "$V2/proc"
-	wait_for wref '^ .* fixture$' 5
+	# (a name as long as winch: the header is cut at the screen's edge)
+	ln -sfn "$top/tests/fixtures" "$tmp/u/wrefs"
+	start wrefs 90 28 -d 60 --root "$tmp/u/wrefs/v2-live/cg" --proc "$V2/proc"
+	wait_for wrefs '^ .* fixture$' 5
 	sleep 1.2
-	want=$(cap wref | sed "s|/u/wref/|/u/winch/|")
+	want=$(cap wrefs | sed "s|/u/wrefs/|/u/winch/|")
 	got=''
 	for ((i = 0; i < 40; i++)); do
 		got=$(cap $nm)
@@ -478,7 +481,7 @@ if wait_for "$nm" '^ .* fixture$' 5 && pid=$(pid_of "/u/winch/"); then
 		SCREEN=$got
 		fail "SIGWINCH storm: the screen after the storm differs from a fresh one at 90x28: $(diff <(echo "$want") <(echo "$got") | head -10 | tr '\n' '|')"
 	fi
-	tm kill-session -t wref
+	tm kill-session -t wrefs
 	if grep -qa __asan_init "$MEMCGTOP"; then
 		echo "  note: SIGWINCH storm: no RSS bound for an ASan build (its quarantine holds freed memory; RSS ${rss[*]} KiB); the plain run checks it"
 	elif [ ${#rss[@]} = 3 ] && [ $((rss[2] - rss[0])) -le 256 ]; then
