@@ -107,6 +107,7 @@ ALLOWED = {
     ("out_text.c", "header", "fprintf"): "text header to o->f (stdout)",
     ("out_text.c", "out_text", "fprintf"): "text rows to o->f (stdout)",
     ("out_text.c", "out_text", "fputc"): "text rows to o->f (stdout)",
+    ("out_text.c", "out_text", "fwrite"): "text rows to o->f (stdout), a line a call",
     ("bpflib.c", "bpflib_permitted", "syscall"): "capget(2): reads this process's capabilities, writes nothing",
     ("out_json.c", "numa_object", "fprintf"): "JSON numa objects to o->f (stdout)",
     ("out_json.c", "numa_object", "fputc"): "JSON numa objects to o->f (stdout)",

@@ -247,8 +247,8 @@ done
 if [ -n "$up" ]; then
 	SCREEN=$(cap remote)
 	l1=$(sed -n 1p <<<"$SCREEN")
-	if [[ $l1 == "memcgtop $T1  every 60.0s  "* && $l1 == *" v2 $uniq/v2-live/cg"* ]]; then
-		pass "(a) over ssh -tt: header line 1: time $T1, every 60.0s, v2 and the root"
+	if [[ $l1 == "memcgtop $T1  every 60.0s  "* && $l1 == *" v2 files $uniq/v2-live/cg"* ]]; then
+		pass "(a) over ssh -tt: header line 1: time $T1, every 60.0s, v2, the collector and the root"
 	else
 		fail "(a) over ssh -tt: header line 1 is '$l1'"
 	fi
