@@ -48,10 +48,18 @@ pane() {
 	tm send-keys -t s -l d
 	for ((i = 0; i < 100; i++)); do
 		SCREEN=$(tm capture-pane -p -t s)
-		grep -q '^Detail of' <<<"$SCREEN" && return 0
+		grep -q '^Detail of' <<<"$SCREEN" && break
 		sleep 0.05
 	done
-	return 1
+	grep -q '^Detail of' <<<"$SCREEN" || return 1
+	# The pane may still be arriving: until two captures 0.1 s apart agree.
+	for ((i = 0; i < 30; i++)); do
+		local prev=$SCREEN
+		sleep 0.1
+		SCREEN=$(tm capture-pane -p -t s)
+		[ "$SCREEN" = "$prev" ] && return 0
+	done
+	return 0
 }
 
 # has 'LINE' 'what': the exact line is on the screen
