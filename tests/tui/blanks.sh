@@ -28,6 +28,9 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT
+# A session that outlives each pane's: killing a pane's last session would
+# stop the server, and a new session made while it stops fails.
+tm new-session -d -s keep "sleep 3600"
 
 # pane FIXTURE-DIR TABS CGROUP [ARGS]: the screen with the detail pane of
 # CGROUP (the start group, so selected), after TABS presses of Tab, once
