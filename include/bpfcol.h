@@ -69,7 +69,6 @@ enum bpfcol_event {
 
 struct bpfcol_group {
 	uint64_t id;		/* the directory's inode number */
-	uint64_t parent_id;	/* 0 for a hierarchy's root */
 	unsigned int level;	/* 0 for a hierarchy's root */
 	const char *name;	/* kernfs name, "" for a root; not escaped */
 	size_t name_len;

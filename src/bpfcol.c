@@ -484,7 +484,6 @@ static void bpfcol_convert(const struct bpfcol *col, const struct memcg_rec *r,
 
 	memset(g, 0, sizeof(*g));
 	g->id = r->id;
-	g->parent_id = r->parent_id;
 	g->level = r->level;
 	g->name = "";
 	if ((r->have & MR_HAVE_NAME) &&

@@ -80,7 +80,6 @@ static const struct pass_event v2_events[] = {
 /* The most recent group of each level below the start: the parent of the
  * next group one level down, in pre-order. */
 struct bpf_level {
-	uint64_t id;
 	int idx;		/* in the snapshot; -1: left out */
 };
 
@@ -307,6 +306,7 @@ int cgfs_bpf_walk(struct cgfs *cg, int rootfd, unsigned files, int maxdepth,
 	const struct bpfcol_group *g;
 	struct bpfcol_why why;
 	struct bpf_level *lv;
+	size_t deepest;
 	unsigned level0;
 	size_t n;
 	int r;
@@ -349,8 +349,8 @@ int cgfs_bpf_walk(struct cgfs *cg, int rootfd, unsigned files, int maxdepth,
 					       sizeof(*cg->bpf_levels));
 	}
 	lv = cg->bpf_levels;
-	lv[0].id = g[0].id;
 	lv[0].idx = 0;
+	deepest = 0;
 	for (size_t i = 1; i < n; i++) {
 		size_t rel = g[i].level - level0;
 		struct snap_group *sg;
@@ -368,11 +368,15 @@ int cgfs_bpf_walk(struct cgfs *cg, int rootfd, unsigned files, int maxdepth,
 			cg->bpf_levels_cap *= 2;
 			lv = cg->bpf_levels;
 		}
-		lv[rel].id = g[i].id;
+		/* Every group of an online group's path is online (rmdir
+		 * refuses a group with children), so levels never skip one;
+		 * were one to, its records are left out, not misplaced. */
+		if (rel > deepest + 1)
+			continue;
+		deepest = rel;
 		lv[rel].idx = -1;
 		parent = lv[rel - 1].idx;
-		if (parent < 0 || lv[rel - 1].id != g[i].parent_id ||
-		    g[i].name_len == 0)
+		if (parent < 0 || g[i].name_len == 0)
 			continue;	/* under a group left out */
 		r = cgfs_add_group(snap, parent, g[i].name, g[i].name_len,
 			      snap->groups[parent].depth + 1, &sg);

@@ -41,11 +41,17 @@ typedef struct {
 
 struct seq_file;
 
+/*
+ * The iterator's context types are not relocated: their layout is fixed
+ * by the kernel's BPF ABI (each pointer in a 64-bit slot), and the
+ * verifier checks context reads by offset.  Each relocated type costs
+ * libbpf a search through every type of the kernel's BTF at load.
+ */
 struct bpf_iter_meta {
 	struct seq_file *seq;
 	__u64 session_id;
 	__u64 seq_num;
-} __pai;
+};
 
 struct kernfs_node {
 	const char *name;
@@ -71,7 +77,7 @@ struct cgroup {
 struct bpf_iter__cgroup {
 	struct bpf_iter_meta *meta;
 	struct cgroup *cgroup;
-} __pai;
+};
 
 /* The values are the kernel's, read with bpf_core_enum_value(). */
 enum cgroup_subsys_id {

@@ -133,9 +133,8 @@ static __always_inline void read_events(struct memcg_rec *r,
 }
 
 static __always_inline void read_name(struct memcg_rec *r,
-				      struct cgroup *cgrp)
+				      const char *kname)
 {
-	const char *kname = cgrp->kn->name;
 	__u32 zero = 0, off = names_used;
 	char *buf;
 	long len;
@@ -178,7 +177,8 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 {
 	struct bpf_iter_meta *meta = ctx->meta;
 	struct cgroup *cgrp = ctx->cgroup;
-	struct cgroup_subsys_state *css, *pcss;
+	struct cgroup_subsys_state *css;
+	struct kernfs_node *kn;
 	struct mem_cgroup *memcg;
 	struct memcg_rec *r;
 	__u32 idx, ssid;
@@ -218,13 +218,16 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 		return 0;
 	__builtin_memset(r, 0, sizeof(*r));
 
-	/* The cgroup side: trusted pointers, plain (PROBE_MEM) loads. */
-	r->id = cgrp->kn->id;
+	/*
+	 * The cgroup side: trusted pointers, plain (PROBE_MEM) loads.  The
+	 * verifier looks each pointer load up by name in the kernel's BTF
+	 * (about a millisecond each on 6.18), so there are two: the parent
+	 * is the group before at the level above, in pre-order.
+	 */
+	kn = cgrp->kn;
+	r->id = kn->id;
 	r->level = cgrp->level;
-	pcss = cgrp->self.parent;
-	if (pcss)
-		r->parent_id = pcss->cgroup->kn->id;
-	read_name(r, cgrp);
+	read_name(r, kn->name);
 	/* NULL where the controller is not enabled (v2): a group without
 	 * memory files, shown as the directory walk shows it. */
 	css = cgrp->subsys[ssid];

@@ -45,7 +45,6 @@ struct mr_counter {
 
 struct memcg_rec {
 	__u64 id;		/* cgroup id = the directory's inode number */
-	__u64 parent_id;	/* 0 for a hierarchy's root */
 	__u32 level;		/* 0 for a hierarchy's root */
 	__u32 have;		/* MR_HAVE_* */
 	__u32 name_off;		/* in the names map's one value */

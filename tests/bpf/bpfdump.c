@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <stdint.h>
 
 #include "bpfcol.h"
 
@@ -59,12 +61,17 @@ static const char *const reason_keys[] = {
 	[BPFCOL_TOO_MANY] = "toomany",
 };
 
-static void print_group(const struct bpfcol_group *g)
+/*
+ * The records carry no parent: in pre-order it is the last group one
+ * level up (what memcgtop relies on, and what the tests check against the
+ * directories); the start's is its directory's parent.
+ */
+static void print_group(const struct bpfcol_group *g, uint64_t parent)
 {
 	size_t i;
 
 	printf("id=%llu parent=%llu level=%u", (unsigned long long)g->id,
-	       (unsigned long long)g->parent_id, g->level);
+	       (unsigned long long)parent, g->level);
 	for (i = 0; i < BPFCOL_NVALUES; i++) {
 		if (!(g->valid & (1U << i)))
 			printf(" %s=-", value_keys[i]);
@@ -97,6 +104,21 @@ static int fail(const struct bpfcol_why *w)
 {
 	fprintf(stderr, "bpfdump: %s: %s\n", reason_keys[w->reason], w->text);
 	return 1;
+}
+
+/* The inode of START's parent directory; 0 for a hierarchy's root. */
+static uint64_t start_parent(const char *start, unsigned int level)
+{
+	char *up;
+	struct stat st;
+	uint64_t ino = 0;
+
+	if (level == 0 || asprintf(&up, "%s/..", start) < 0)
+		return 0;
+	if (stat(up, &st) == 0)
+		ino = st.st_ino;
+	free(up);
+	return ino;
 }
 
 int main(int argc, char **argv)
@@ -136,9 +158,24 @@ int main(int argc, char **argv)
 				bpfcol_close(col);
 				return fail(&w);
 			}
-		if (!quiet)
-			for (i = 0; i < n; i++)
-				print_group(&groups[i]);
+		if (!quiet && n > 0) {
+			uint64_t *up = calloc(groups[0].level + 1 + n,
+					      sizeof(*up));
+			unsigned int l;
+
+			if (!up) {
+				bpfcol_close(col);
+				return 1;
+			}
+			up[groups[0].level] = start_parent(argv[optind],
+							   groups[0].level);
+			for (i = 0; i < n; i++) {
+				l = groups[i].level;
+				print_group(&groups[i], up[l]);
+				up[l + 1] = groups[i].id;
+			}
+			free(up);
+		}
 		bpfcol_capacity(col, &cap, &bytes);
 		printf("# groups=%zu capacity=%zu map_bytes=%zu\n", n, cap, bytes);
 		fflush(stdout);
