@@ -266,7 +266,8 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 }
 
 /* Capacities for N groups: a quarter more, for groups made meanwhile. */
-static void bpfcol_size(struct bpfcol *col, uint64_t groups, uint64_t names)
+static void caps_for(const struct bpfcol *col, uint64_t groups, uint64_t names,
+		     uint32_t *ret_recs, uint32_t *ret_names)
 {
 	uint64_t g = groups + groups / 4 + 64;
 	uint64_t b = names + names / 4 + 64 * 32;
@@ -274,8 +275,35 @@ static void bpfcol_size(struct bpfcol *col, uint64_t groups, uint64_t names)
 	if (b < g * 32)
 		b = g * 32;
 	b = page_round(b, col->pagesize);
-	col->rec_cap = g < BPFCOL_MAX_GROUPS ? g : BPFCOL_MAX_GROUPS;
-	col->names_cap = b < BPFCOL_MAX_NAMES ? b : BPFCOL_MAX_NAMES;
+	*ret_recs = g < BPFCOL_MAX_GROUPS ? (uint32_t)g : BPFCOL_MAX_GROUPS;
+	*ret_names = b < BPFCOL_MAX_NAMES ? (uint32_t)b : BPFCOL_MAX_NAMES;
+}
+
+static void bpfcol_size(struct bpfcol *col, uint64_t groups, uint64_t names)
+{
+	caps_for(col, groups, names, &col->rec_cap, &col->names_cap);
+}
+
+/*
+ * Maps sized from /proc/cgroups are made again for what the first walk
+ * found only when that frees more kernel memory than this: a second load
+ * costs as much CPU as the first (the kernel's BTF parsed, the program
+ * verified: some 30 ms), which a one-shot run or a start below the root
+ * would pay each time, while this bounds what it keeps for nothing.
+ */
+#define BPFCOL_SLACK	(2U << 20)
+
+static int bpfcol_oversized(const struct bpfcol *col,
+			    const struct memcg_sum *sum)
+{
+	uint32_t recs, names;
+	uint64_t now, fit;
+
+	caps_for(col, sum->groups, sum->names_used, &recs, &names);
+	now = (uint64_t)col->rec_cap * sizeof(struct memcg_rec) +
+	      col->names_cap;
+	fit = (uint64_t)recs * sizeof(struct memcg_rec) + names;
+	return now > fit + BPFCOL_SLACK;
 }
 
 static int bpfcol_fit(struct bpfcol *col, struct memcg_sum *ret_sum,
@@ -299,6 +327,35 @@ static uint64_t hierarchy_groups(void)
 		}
 	fclose(f);
 	return n < BPFCOL_MAX_GROUPS ? n : BPFCOL_MAX_GROUPS;
+}
+
+/*
+ * v2: the start and its live descendants (cgroup.stat's nr_descendants,
+ * which leaves out the dying ones /proc/cgroups counts), or 0.  Groups
+ * without the memory controller are walked too, so all of them count.
+ */
+static uint64_t v2_groups(int dirfd)
+{
+	char line[128];
+	unsigned long long n;
+	uint64_t ret = 0;
+	FILE *f;
+	int fd = openat(dirfd, "cgroup.stat", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return 0;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "nr_descendants %llu", &n) == 1) {
+			ret = n + 1;
+			break;
+		}
+	fclose(f);
+	return ret < BPFCOL_MAX_GROUPS ? ret : BPFCOL_MAX_GROUPS;
 }
 
 /* MEMCGTOP_BPF_FAIL: the failures tests ask for. */
@@ -331,6 +388,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	struct memcg_sum sum;
 	struct bpfcol *col;
 	struct statfs sfs;
+	uint64_t n;
 	int r;
 
 	*ret_col = NULL;
@@ -374,15 +432,17 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	col->local_events = col->v2 && v2_local_events(col->dirfd);
 	col->v2_swap_peak = col->v2 && v2_swap_peak(col->dirfd);
 	/*
-	 * The maps start at the hierarchy's size from /proc/cgroups, so that
-	 * the first walk fits (a load and a walk cost about as much as a
-	 * refresh each).  That counts dying groups too (thousands after a
+	 * The maps start at the group count, so that the first walk fits (a
+	 * load and a walk cost about as much as a refresh each): v2 says how
+	 * many groups lie below the start; v1 has only the hierarchy's count
+	 * in /proc/cgroups.  That counts dying groups too (thousands after a
 	 * churn), and the start may be a small part of the hierarchy: when
-	 * the walk, which counts past the maps' end, finds fewer than half,
-	 * they are made again for what it found.  For that moment the maps
-	 * are as large as a start at the root would keep them.
+	 * the walk, which counts past the maps' end, shows that the maps
+	 * hold far more than it found (BPFCOL_SLACK), they are made again
+	 * for what it found.
 	 */
-	bpfcol_size(col, hierarchy_groups(), 0);
+	n = col->v2 ? v2_groups(col->dirfd) : 0;
+	bpfcol_size(col, n ? n : hierarchy_groups(), 0);
 	r = bpfcol_load(col, ret_why);
 	/* Whether the iterator exists is asked only when the load fails:
 	 * the question parses the kernel's BTF once more. */
@@ -394,7 +454,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	}
 	if (!r)
 		r = bpfcol_fit(col, &sum, ret_why);
-	if (!r && (uint64_t)sum.groups * 2 + 64 < col->rec_cap) {
+	if (!r && bpfcol_oversized(col, &sum)) {
 		bpfcol_unload(col);
 		bpfcol_size(col, sum.groups, sum.names_used);
 		r = bpfcol_load(col, ret_why);
