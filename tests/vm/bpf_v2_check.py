@@ -328,6 +328,16 @@ def main():
           % (len(recs), uname))
     check_tree("A", recs, before, after, b"bv")
     check_values("A", recs, before, after)
+    # v2 sizes the maps from the start's cgroup.stat (its live groups), not
+    # from /proc/cgroups (the whole hierarchy, dying groups too): room for
+    # exactly those and a quarter more, plus 64, with no second load.
+    summary = [l for l in open(os.path.join(out, "br", "A.out"), errors="replace")
+               if l.startswith("# groups=")]
+    cap = dict(kv.split("=", 1) for kv in summary[-1][2:].split()) if summary else {}
+    g = len(recs)
+    check(cap.get("capacity") == str(g + g // 4 + 64),
+          "A: the maps hold %d groups: the start's %d live groups (cgroup.stat) and a quarter "
+          "more, plus 64 (%s)" % (g + g // 4 + 64, g, summary[-1].strip() if summary else "no summary"))
     rid = {before[int(r["id"])]["path"]: r for r in recs if int(r["id"]) in before}
     h, m = rid.get(b"bv/load/h", {}), rid.get(b"bv/load/m", {})
     check(h.get("ev_high") not in (None, "-", "0") and m.get("ev_max") not in (None, "-", "0")
