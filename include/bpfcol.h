@@ -12,6 +12,7 @@
 #define MEMCGTOP_BPFCOL_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct bpfcol;
@@ -93,6 +94,15 @@ struct bpfcol_group {
  */
 int bpfcol_open(const char *start, struct bpfcol **ret_col,
 		struct bpfcol_why *ret_why);
+
+/*
+ * The values the next walks need (bits 1U << BPFCOL_*) and whether the v2
+ * events: a value left out is not read (its valid bit stays clear), which
+ * spares the walk a read in every group.  The memory counter's values
+ * (usage, max, high, low, min, peak, failcnt) and names always come.
+ * bpfcol_open asks for everything.  Returns 0 or -errno.
+ */
+int bpfcol_want(struct bpfcol *col, uint32_t values, bool events);
 
 /*
  * bpfcol_read: one walk (one iterator read); the first, within 0.1 s of

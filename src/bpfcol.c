@@ -54,6 +54,8 @@ struct bpfcol {
 	uint32_t names_cap;
 	struct bpf_object *obj;
 	struct bpf_link *link;
+	struct bpf_map *want_map;	/* the program's .data.want */
+	uint32_t want;			/* MR_WANT_* */
 	const struct memcg_rec *recs;	/* mapped read-only */
 	size_t recs_len;
 	const char *names;		/* mapped read-only */
@@ -192,7 +194,7 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	struct bpf_map *recs, *names, *rodata;
 	struct bpf_program *prog;
 	struct memcg_cfg cfg;
-	size_t cfg_size;
+	size_t cfg_size, want_size;
 	int r;
 
 	bpflib_keep_messages();
@@ -209,11 +211,15 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	recs = bpf_object__find_map_by_name(col->obj, "recs");
 	names = bpf_object__find_map_by_name(col->obj, "names");
 	rodata = bpf_object__find_map_by_name(col->obj, ".rodata");
+	col->want_map = bpf_object__find_map_by_name(col->obj, ".data.want");
 	prog = bpf_object__find_program_by_name(col->obj, "memcg_iter");
-	/* The program's .rodata is its struct memcg_cfg and nothing else. */
-	if (!recs || !names || !prog || !rodata ||
+	/* The program's .rodata is its struct memcg_cfg and nothing else;
+	 * .data.want its want. */
+	if (!recs || !names || !prog || !rodata || !col->want_map ||
 	    !bpf_map__initial_value(rodata, &cfg_size) ||
-	    cfg_size != sizeof(cfg)) {
+	    cfg_size != sizeof(cfg) ||
+	    !bpf_map__initial_value(col->want_map, &want_size) ||
+	    want_size != sizeof(col->want)) {
 		why(w, BPFCOL_LOAD_REFUSED, "the BPF object lacks its maps");
 		return -EINVAL;
 	}
@@ -223,6 +229,8 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	cfg.local_events = col->local_events;
 	cfg.inject_refusal = col->inject_refusal;
 	if ((r = bpf_map__set_initial_value(rodata, &cfg, sizeof(cfg))) ||
+	    (r = bpf_map__set_initial_value(col->want_map, &col->want,
+					    sizeof(col->want))) ||
 	    (r = bpf_map__set_max_entries(recs, col->rec_cap)) ||
 	    (r = bpf_map__set_value_size(names, col->names_cap))) {
 		why(w, BPFCOL_LOAD_REFUSED, "cannot size the maps: %s",
@@ -399,6 +407,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 		return -ENOMEM;
 	}
 	col->dirfd = -1;
+	col->want = MR_WANT_ALL;
 	col->pagesize = (unsigned long)sysconf(_SC_PAGESIZE);
 	col->counter_max = (uint64_t)LONG_MAX / col->pagesize;
 	r = bpfcol_injected(col, ret_why);
@@ -637,6 +646,43 @@ static int bpfcol_fit(struct bpfcol *col, struct memcg_sum *ret_sum,
 		if (r)
 			return r;
 	}
+}
+
+/* What each BPFCOL_* value costs the walk beyond the memory counter. */
+static uint32_t want_of(uint32_t values, bool events)
+{
+	static const struct {
+		uint32_t values, want;
+	} w[] = {
+		{ 1U << BPFCOL_SWAP_USAGE | 1U << BPFCOL_SWAP_MAX |
+		  1U << BPFCOL_SWAP_HIGH | 1U << BPFCOL_SWAP_PEAK,
+		  MR_WANT_MEMSW },
+		{ 1U << BPFCOL_KMEM, MR_WANT_KMEM },
+		{ 1U << BPFCOL_SOFT, MR_WANT_SOFT },
+		{ 1U << BPFCOL_SWAPPINESS, MR_WANT_SWAPPINESS },
+		{ 1U << BPFCOL_OOM_GROUP, MR_WANT_OOM_GROUP },
+	};
+	uint32_t want = events ? MR_WANT_EVENTS : 0;
+
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (values & w[i].values)
+			want |= w[i].want;
+	return want;
+}
+
+int bpfcol_want(struct bpfcol *col, uint32_t values, bool events)
+{
+	uint32_t want = want_of(values, events), zero = 0;
+	int r;
+
+	if (want == col->want)
+		return 0;
+	r = bpf_map__update_elem(col->want_map, &zero, sizeof(zero), &want,
+				 sizeof(want), BPF_ANY);
+	if (r)
+		return r;
+	col->want = want;
+	return 0;
 }
 
 int bpfcol_read(struct bpfcol *col, const struct bpfcol_group **ret_groups,

@@ -300,6 +300,24 @@ static void drop(struct snapshot *snap, int idx)
 	snap->paths_len = snap->groups[idx].path_off;
 }
 
+/*
+ * Asks the pass for the values of this refresh's files only.  Were the
+ * kernel to refuse, the pass would go on reading everything: no harm.
+ */
+static void want_pass(struct cgfs *cg, unsigned files)
+{
+	const struct pass_file *p;
+	uint32_t values = 0;
+	size_t n;
+
+	p = pass_files(cg, &n);
+	for (size_t i = 0; i < n; i++)
+		if (files & CFBIT(p[i].cf))
+			values |= 1U << p[i].v;
+	bpfcol_want(cg->bpf, values, (files & (CFBIT(CF_EVENTS) |
+					       CFBIT(CF_SWAPEVENTS))) != 0);
+}
+
 int cgfs_bpf_walk(struct cgfs *cg, int rootfd, unsigned files, int maxdepth,
 		  struct snapshot *snap, char *err, size_t errlen)
 {
@@ -311,6 +329,7 @@ int cgfs_bpf_walk(struct cgfs *cg, int rootfd, unsigned files, int maxdepth,
 	size_t n;
 	int r;
 
+	want_pass(cg, files);
 	r = bpfcol_read(cg->bpf, &g, &n, &why);
 	if (r == -ENOENT) {
 		/* The start group is gone, or was made again: the files

@@ -45,6 +45,9 @@ const volatile struct memcg_cfg cfg = {
 	.names_size = 4096,
 };
 
+/* MR_WANT_*: set by the loader through the mapped section before a walk. */
+__u32 want SEC(".data.want") = MR_WANT_ALL;
+
 /* One walk's state, reset when a new iterator fd (session) starts. */
 __u64 cur_session;
 __u32 n_groups;
@@ -181,7 +184,7 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 	struct kernfs_node *kn;
 	struct mem_cgroup *memcg;
 	struct memcg_rec *r;
-	__u32 idx, ssid;
+	__u32 idx, ssid, w = want;
 
 	if (meta->session_id != cur_session) {
 		cur_session = meta->session_id;
@@ -254,7 +257,9 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 		r->have |= MR_HAVE_FAILCNT;
 	}
 	/* swap (v2) and memsw (v1) share a union since 5.x. */
-	if (bpf_core_field_exists(memcg->memsw)) {
+	if (!(w & MR_WANT_MEMSW)) {
+		/* not asked for */
+	} else if (bpf_core_field_exists(memcg->memsw)) {
 		if (read_counter(&r->memsw, &memcg->memsw) == 0)
 			r->have |= MR_HAVE_MEMSW;
 	} else if (bpf_core_field_exists(memcg->swap)) {
@@ -263,22 +268,25 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 	}
 	/* Each hierarchy's own files only: every read is a helper call. */
 	if (cfg.v2) {
-		if (bpf_core_field_exists(memcg->oom_group)) {
+		if ((w & MR_WANT_OOM_GROUP) &&
+		    bpf_core_field_exists(memcg->oom_group)) {
 			r->oom_group = BPF_CORE_READ(memcg, oom_group);
 			r->have |= MR_HAVE_OOM_GROUP;
 		}
-		read_events(r, memcg);
+		if (w & MR_WANT_EVENTS)
+			read_events(r, memcg);
 		return 0;
 	}
-	if (bpf_core_field_exists(memcg->kmem)) {
+	if ((w & MR_WANT_KMEM) && bpf_core_field_exists(memcg->kmem)) {
 		r->kmem_usage = BPF_CORE_READ(memcg, kmem.usage.counter);
 		r->have |= MR_HAVE_KMEM;
 	}
-	if (bpf_core_field_exists(memcg->soft_limit)) {
+	if ((w & MR_WANT_SOFT) && bpf_core_field_exists(memcg->soft_limit)) {
 		r->soft_limit = BPF_CORE_READ(memcg, soft_limit);
 		r->have |= MR_HAVE_SOFT;
 	}
-	if (bpf_core_field_exists(memcg->swappiness)) {
+	if ((w & MR_WANT_SWAPPINESS) &&
+	    bpf_core_field_exists(memcg->swappiness)) {
 		r->swappiness = BPF_CORE_READ(memcg, swappiness);
 		r->have |= MR_HAVE_SWAPPINESS;
 	}

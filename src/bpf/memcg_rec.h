@@ -22,6 +22,21 @@
 #define MR_HAVE_NAME		(1U << 9)	/* name read whole */
 #define MR_HAVE_MEMCG		(1U << 10)	/* memory controller enabled */
 
+/*
+ * What a walk reads besides the name and the memory page counter (the
+ * program's `want`, which the loader sets before a walk): each costs cache
+ * misses in every group, so a refresh asks only for what it shows.
+ */
+#define MR_WANT_MEMSW		MR_HAVE_MEMSW
+#define MR_WANT_KMEM		MR_HAVE_KMEM
+#define MR_WANT_SOFT		MR_HAVE_SOFT
+#define MR_WANT_SWAPPINESS	MR_HAVE_SWAPPINESS
+#define MR_WANT_OOM_GROUP	MR_HAVE_OOM_GROUP
+#define MR_WANT_EVENTS		(1U << 16)	/* v2 memory(.swap).events */
+#define MR_WANT_ALL		(MR_WANT_MEMSW | MR_WANT_KMEM | MR_WANT_SOFT | \
+				 MR_WANT_SWAPPINESS | MR_WANT_OOM_GROUP | \
+				 MR_WANT_EVENTS)
+
 /* memcg_rec.events[]: slots, filled from the kernel's enum by name. */
 enum mr_event {
 	MR_EV_LOW,

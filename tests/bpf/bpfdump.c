@@ -9,8 +9,11 @@
  * "no limit" prints "max".  Names escape every byte outside '!'..'~' and
  * the backslash as \xHH.
  *
- *   bpfdump [-n PASSES] [-q] [-r] START
+ *   bpfdump [-n PASSES] [-q] [-r] [-w KEYS] START
  *     -n  walk PASSES times (one load), print the last walk
+ *     -w  after the load, ask the walks for these values only (bpfcol_want):
+ *         a comma-separated list of the value keys below and "events";
+ *         "" for none
  *     -q  print no records, only the "# " summary line
  *     -r  after the first walk, walk again at each line read from stdin
  *
@@ -106,6 +109,38 @@ static int fail(const struct bpfcol_why *w)
 	return 1;
 }
 
+/* -w KEYS: the values (and "events") the walks are asked for. */
+static int ask(struct bpfcol *col, const char *keys)
+{
+	char *copy = strdup(keys), *save = NULL, *k;
+	uint32_t values = 0;
+	bool events = false;
+	size_t i;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	for (k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < BPFCOL_NVALUES; i++)
+			if (strcmp(k, value_keys[i]) == 0)
+				break;
+		if (i < BPFCOL_NVALUES)
+			values |= 1U << i;
+		else if (strcmp(k, "events") == 0)
+			events = true;
+		else {
+			fprintf(stderr, "bpfdump: -w: no value %s\n", k);
+			free(copy);
+			return -EINVAL;
+		}
+	}
+	free(copy);
+	r = bpfcol_want(col, values, events);
+	if (r < 0)
+		fprintf(stderr, "bpfdump: -w: %s\n", strerror(-r));
+	return r;
+}
+
 /* The inode of START's parent directory; 0 for a hierarchy's root. */
 static uint64_t start_parent(const char *start, unsigned int level)
 {
@@ -129,9 +164,10 @@ int main(int argc, char **argv)
 	size_t n = 0, i, cap, bytes;
 	long passes = 1, p;
 	int quiet = 0, repeat = 0, opt;
+	const char *want = NULL;
 	char line[64];
 
-	while ((opt = getopt(argc, argv, "n:qr")) != -1) {
+	while ((opt = getopt(argc, argv, "n:qrw:")) != -1) {
 		switch (opt) {
 		case 'n':
 			passes = strtol(optarg, NULL, 10);
@@ -142,16 +178,23 @@ int main(int argc, char **argv)
 		case 'r':
 			repeat = 1;
 			break;
+		case 'w':
+			want = optarg;
+			break;
 		default:
 			return 2;
 		}
 	}
 	if (optind != argc - 1 || passes < 1) {
-		fprintf(stderr, "usage: bpfdump [-n PASSES] [-q] [-r] START\n");
+		fprintf(stderr, "usage: bpfdump [-n PASSES] [-q] [-r] [-w KEYS] START\n");
 		return 2;
 	}
 	if (bpfcol_open(argv[optind], &col, &w) < 0)
 		return fail(&w);
+	if (want && ask(col, want) < 0) {
+		bpfcol_close(col);
+		return 2;
+	}
 	do {
 		for (p = 0; p < passes; p++)
 			if (bpfcol_read(col, &groups, &n, &w) < 0) {

@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bpf-v1.sh - the BPF collector (src/bpfcol.c, not yet behind memcgtop's
-# refresh) against the cgroup v1 files on the live host, through its test
-# tool build/default/bpfdump.
+# bpf-v1.sh - the BPF collector (src/bpfcol.c) against the cgroup v1 files
+# on the live host, through its test tool build/default/bpfdump.
 #
 # Usage (as root):  tests/live/bpf-v1.sh
 #   BPFDUMP   the tool to test (default: build/default/bpfdump)
@@ -19,6 +18,8 @@
 #     kmem, failcnt and the peaks between the values two reads of each
 #     file showed, one just before the walk and one just after; "max" where
 #     the file shows PAGE_COUNTER_MAX; v2-only values "-";
+#   - asked for the soft limit only (bpfdump -w soft, bpfcol_want), a walk
+#     reads no memsw, kmem or swappiness;
 #   - makes, renames and removes a group and adds 300 more between walks of
 #     one loaded program (bpfdump -r): each shows in the next walk; the
 #     start group removed between walks ends it (exit 1, "gone");
@@ -118,6 +119,15 @@ case $line in
 *" max=268435456 "*" soft=134217728 "*" swap_max=402653184 "*" swappiness=17 "*)
 	pass "group a: limit 256M, soft 128M, memsw 384M, swappiness 17 in bytes" ;;
 *) fail "group a: $line" ;;
+esac
+# Asked for the soft limit only (as a refresh asks for what it shows), the
+# walks after the load leave the memsw counter, kmem and swappiness
+# unread; the memory counter always comes.
+line=$("$BPFDUMP" -n 2 -w soft "$R" | grep ' name=a$')
+case $line in
+*" max=268435456 "*" soft=134217728 swap_usage=- swap_max=- swap_high=- kmem=- "*" swappiness=- "*)
+	pass "-w soft: group a's limit and soft limit, no memsw, kmem or swappiness read" ;;
+*) fail "-w soft: group a: $line" ;;
 esac
 
 # 2. Churn between walks of one loaded program.
