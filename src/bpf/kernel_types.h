@@ -35,9 +35,11 @@ enum bpf_map_type {
 
 #define __pai __attribute__((preserve_access_index))
 
+/* Not relocated: one long since ever (each relocated type costs libbpf a
+ * search through every type of the kernel's BTF). */
 typedef struct {
 	long counter;
-} __pai atomic_long_t;
+} atomic_long_t;
 
 struct seq_file;
 
