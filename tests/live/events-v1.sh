@@ -14,8 +14,9 @@
 # (the whole hierarchy is read and summed, the tree's groups and their
 # ancestors printed), its output in a file, one line per iteration (each
 # is flushed).  After line 1 it reads /proc/vmstat (va), writes 200 MB of
-# page cache in leaf with dd, waits for the next line after dd ended,
-# reads /proc/vmstat again (vb), waits for one more line and stops
+# page cache in leaf with dd, waits for the second line after dd ended
+# (the first one's sample may be older than dd's end; the second's is
+# not), reads /proc/vmstat again (vb), waits for one more line and stops
 # memcgtop.  So, with s1 the sample of line 1 and sL that of the last:
 #   the load  within  [va, vb]  within  [s1, sL]
 # and the checks are:
@@ -93,10 +94,14 @@ va=$(vm_scan)
 sh -c 'echo $$ >"$1/cgroup.procs" && exec dd if=/dev/zero of="$2" bs=1M count=200 2>/dev/null' \
 	sh "$T/busy/leaf" "$TMPD/file" || abort "dd in $T/busy/leaf failed"
 n=$(lines)
-wait_lines $((n + 1))
-vb=$(vm_scan)
+# Line n+1 is written after dd ended, but its sample may be older (taken
+# while dd ran, written after a slow refresh); memcgtop samples, writes,
+# then sleeps, so sample n+2 comes after that write: the last interval,
+# n+2 to n+3, lies wholly after the load.
 wait_lines $((n + 2))
-L=$((n + 2))
+vb=$(vm_scan)
+wait_lines $((n + 3))
+L=$((n + 3))
 stop_pids "$mpid"
 rm -f "$TMPD/file"
 [ -s "$TMPD/err" ] && fail "memcgtop: standard error: $(cat "$TMPD/err")"
