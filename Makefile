@@ -57,7 +57,7 @@ TEST_DEBS  := $(BUILD_DEBS) libclang-rt-14-dev check tmux python3 util-linux bpf
               qemu-system-x86 busybox-static cpio xz-utils prometheus \
               prometheus-node-exporter curl dpkg-dev debhelper lintian \
               openssh-server openssh-client valgrind
-BENCH_DEBS := $(BUILD_DEBS) python3 tmux systemd strace
+BENCH_DEBS := $(BUILD_DEBS) python3 tmux systemd strace liburing-dev
 
 all: memcgtop
 

@@ -2,7 +2,7 @@
 /*
  * floor - the cost floor for one memcgtop refresh on cgroup v1.
  *
- *   floor [-n N] [-s MS] [-e] [-p] [-m MOUNT] [-f FILE,FILE,...] SUBTREE
+ *   floor [-n N] [-s MS] [-e] [-p] [-u] [-m MOUNT] [-f FILE,FILE,...] SUBTREE
  *
  * Walks MOUNT/SUBTREE (default mount /sys/fs/cgroup/memory) ONCE, keeping an
  * O_DIRECTORY fd open for every group, then runs N refreshes (default 5).  A
@@ -21,6 +21,14 @@
  * next offset until it returns 0); files beyond the budget, and cgroup.procs
  * and tasks always (their pid lists are not re-read by pread at offset 0 on
  * v1; memcgtop re-opens them too), take the openat+read+close path.
+ *
+ * With -u, the io_uring variant, to measure whether batching the system
+ * calls lowers the floor: each file is an openat into a registered file
+ * slot, a read() of it and a close of the slot, linked, 256 files to a
+ * submission (io_uring_submit_and_wait); 64 KiB per read as above, never
+ * read to EOF.  Its CPU includes the kernel's io-wq workers (threads of
+ * this process), where cgroupfs opens and reads are handed when they
+ * cannot complete without blocking.
  *
  * The default FILE list is what memcgtop reads per group for its default
  * JSON columns on v1 (strace -e trace=openat ./memcgtop -b -n 1 -F json):
@@ -42,6 +50,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +133,56 @@ static void walk(int fd)
 	closedir(d);
 }
 
+#define URING_BATCH 256
+
+/* -u: one refresh through io_uring; returns the reads that gave data. */
+static unsigned long long uring_refresh(struct io_uring *ring, char **files,
+					int nfiles, char (*bufs)[1 << 16],
+					unsigned long long *failed)
+{
+	size_t total = ndirs * (size_t)nfiles, next = 0;
+	unsigned long long ok = 0;
+
+	while (next < total) {
+		unsigned batch = 0, seen = 0;
+		struct io_uring_cqe *cqe;
+
+		for (; next < total && batch < URING_BATCH; next++, batch++) {
+			size_t g = next / (size_t)nfiles;
+			int f = (int)(next % (size_t)nfiles);
+			struct io_uring_sqe *s;
+
+			s = io_uring_get_sqe(ring);
+			io_uring_prep_openat_direct(s, dirs[g], files[f],
+						    O_RDONLY, 0, batch);
+			s->flags |= IOSQE_IO_LINK;
+			s->user_data = 0;
+			s = io_uring_get_sqe(ring);
+			io_uring_prep_read(s, (int)batch, bufs[batch],
+					   sizeof(bufs[batch]), 0);
+			s->flags |= IOSQE_FIXED_FILE | IOSQE_IO_LINK;
+			s->user_data = 1;
+			s = io_uring_get_sqe(ring);
+			io_uring_prep_close_direct(s, batch);
+			s->user_data = 2;
+		}
+		io_uring_submit_and_wait(ring, batch * 3);
+		while (seen < batch * 3) {
+			if (io_uring_wait_cqe(ring, &cqe) < 0) {
+				perror("floor: io_uring_wait_cqe");
+				exit(1);
+			}
+			if (cqe->user_data == 0 && cqe->res < 0)
+				(*failed)++;
+			if (cqe->user_data == 1 && cqe->res > 0)
+				ok++;
+			io_uring_cqe_seen(ring, cqe);
+			seen++;
+		}
+	}
+	return ok;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -143,25 +202,29 @@ int main(int argc, char **argv)
 	const char *mount = "/sys/fs/cgroup/memory";
 	char *files_arg = NULL, *files[MAXFILES], *tok, *save;
 	char path[4096];
-	int nfiles = 0, n = 5, to_eof = 0, use_pread = 0, opt, root;
+	int nfiles = 0, n = 5, to_eof = 0, use_pread = 0, use_uring = 0;
+	int opt, root;
+	struct io_uring ring;
+	static char ubufs[URING_BATCH][1 << 16];
 	int pause_ms = 0;
 	size_t nkept = 0;
 	unsigned long long reads = 0, failed = 0;	/* over all refreshes */
 	double *wall, *user, *sys, *cpu, t0, u0, s0, walk_ms;
 	struct rlimit rl = { 0, 0 };
 
-	while ((opt = getopt(argc, argv, "n:epm:f:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:epum:f:s:")) != -1) {
 		switch (opt) {
 		case 's': pause_ms = atoi(optarg); break;
 		case 'n': n = atoi(optarg); break;
 		case 'e': to_eof = 1; break;
 		case 'p': use_pread = 1; break;
+		case 'u': use_uring = 1; break;
 		case 'm': mount = optarg; break;
 		case 'f': files_arg = optarg; break;
 		default: goto usage;
 		}
 	}
-	if (optind != argc - 1 || n < 1)
+	if (optind != argc - 1 || n < 1 || (use_uring && (use_pread || to_eof)))
 		goto usage;
 	files_arg = strdup(files_arg ? files_arg : default_files);
 	for (tok = strtok_r(files_arg, ",", &save); tok && nfiles < MAXFILES;
@@ -206,6 +269,17 @@ int main(int argc, char **argv)
 			}
 	}
 	walk_ms = mono_ms() - t0;
+	if (use_uring) {
+		int slots[URING_BATCH];
+
+		for (int i = 0; i < URING_BATCH; i++)
+			slots[i] = -1;
+		if (io_uring_queue_init(URING_BATCH * 4, &ring, 0) < 0 ||
+		    io_uring_register_files(&ring, slots, URING_BATCH) < 0) {
+			fputs("floor: io_uring set-up failed\n", stderr);
+			return 1;
+		}
+	}
 
 	wall = calloc((size_t)n, sizeof(double));
 	user = calloc((size_t)n, sizeof(double));
@@ -224,7 +298,10 @@ int main(int argc, char **argv)
 		}
 		cpu_ms(&u0, &s0);
 		t0 = mono_ms();
-		for (size_t g = 0; g < ndirs; g++) {
+		if (use_uring)
+			reads += uring_refresh(&ring, files, nfiles, ubufs,
+					       &failed);
+		for (size_t g = 0; !use_uring && g < ndirs; g++) {
 			for (int f = 0; f < nfiles; f++) {
 				int fd;
 				ssize_t got;
@@ -270,7 +347,7 @@ int main(int argc, char **argv)
 	       median(user, n), median(sys, n), median(cpu, n), nkept);
 	return 0;
 usage:
-	fputs("usage: floor [-n N] [-s MS] [-e] [-p] [-m MOUNT] [-f FILE,...] "
-	      "SUBTREE\n", stderr);
+	fputs("usage: floor [-n N] [-s MS] [-e] [-p | -u] [-m MOUNT] "
+	      "[-f FILE,...] SUBTREE\n", stderr);
 	return 2;
 }

@@ -31,7 +31,9 @@
 #                     file read to EOF (-e, as memcgtop does); and both again
 #                     with kept file fds read by pread (-p, within the fd
 #                     budget, the rest by openat: what memcgtop does not do,
-#                     see the kernel memory line).
+#                     see the kernel memory line); and through io_uring (-u:
+#                     openat, read and close linked, 256 files a submission,
+#                     whether batching the system calls lowers the floor).
 #   kernel memory     memcgtop -b -n $K_LO and floor -p -n 2, each in a v1
 #                     memory cgroup of its own: the peak kernel memory
 #                     charged to it (memory.kmem.max_usage_in_bytes), which
@@ -136,7 +138,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'echo "run.sh: interrupted" >&2; exit 130' INT TERM HUP
 
-gcc -O2 -Wall -Wextra -o "$OUT/floor" tests/bench/floor.c ||
+gcc -O2 -Wall -Wextra -o "$OUT/floor" tests/bench/floor.c -luring ||
 	die "cannot build the floor program"
 
 CGTOP=$(command -v systemd-cgtop || true)
@@ -382,6 +384,7 @@ for size in $SIZES; do
 		floor_run "$size" "$round" "$name" floor_eof -e
 		floor_run "$size" "$round" "$name" floor_p -p
 		floor_run "$size" "$round" "$name" floor_p_eof -p -e
+		floor_run "$size" "$round" "$name" floor_u -u
 		fi
 		kmem_run "$size" mc_kmem "$round" \
 			"$MEMCGTOP" -b -F "$FORMAT" -n "$K_LO" -d "$DELAY" --collector files "/$name"
@@ -488,6 +491,7 @@ for size in sorted(rows):
     fle = single(d, "floor_eof")
     flp = single(d, "floor_p")
     flpe = single(d, "floor_p_eof")
+    flu = single(d, "floor_u")
     kept = flp[4]
     cgc = single(d, "cg_cold") if have_cg else None
     cgs = steady(d, "cg_lo", "cg_hi") if have_cg else None
@@ -510,6 +514,7 @@ for size in sorted(rows):
     row("floor -e, per refresh (read to EOF)", [fle[0], fle[1], fle[2], fle[3]])
     row("floor -p, kept fds+pread (%s of %d kept)" % (f(kept, 0), size * nfiles), [flp[0], flp[1], flp[2], flp[3]])
     row("floor -p -e, kept fds+pread to EOF", [flpe[0], flpe[1], flpe[2], flpe[3]])
+    row("floor -u, io_uring (open+read+close linked)", [flu[0], flu[1], flu[2], flu[3]])
     if have_cg:
         row("systemd-cgtop steady, per refresh", cgs, single(d, "cg_hi")[4])
         row("systemd-cgtop -b -n 1 cold (1 sample)", [cgc[0], cgc[1], cgc[2], cgc[3]], cgc[4])
