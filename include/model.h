@@ -103,6 +103,12 @@ double model_rate(uint64_t prev, uint64_t cur, double dt);
 /* min(12, floor(log2(pages))), or -1 for no pages. */
 int model_scan_prio(uint64_t pages);
 
+/* The rate of counter f (valid when rate_valid has FBIT(f)). */
+static inline double mgroup_rate(const struct mgroup *g, enum field f)
+{
+	return g->rate[f];
+}
+
 static inline int mgroup_derived(const struct mgroup *g, enum derived d)
 {
 	return (g->derived_valid & (1u << d)) != 0;

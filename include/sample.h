@@ -92,6 +92,12 @@ static inline int sample_has(const struct sample *s, enum field f)
 	return (s->valid & FBIT(f)) != 0;
 }
 
+/* Field f's value; 0 when it has none. */
+static inline uint64_t sample_get(const struct sample *s, enum field f)
+{
+	return s->v[f];
+}
+
 static inline void sample_set(struct sample *s, enum field f, uint64_t v)
 {
 	s->v[f] = v;

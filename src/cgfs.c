@@ -789,8 +789,8 @@ static void clamp_swap(struct snapshot *snap)
 	for (size_t i = 0; i < snap->n; i++) {
 		struct sample *s = &snap->groups[i].s;
 
-		if (sample_has(s, F_SWAP) && s->v[F_SWAP] > total)
-			s->v[F_SWAP] = total;
+		if (sample_has(s, F_SWAP) && sample_get(s, F_SWAP) > total)
+			sample_set(s, F_SWAP, total);
 	}
 }
 

@@ -91,7 +91,8 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 			    !sample_has(s, (enum field)f) ||
 			    !sample_has(&g->prev, (enum field)f))
 				continue;
-			r = model_rate(g->prev.v[f], s->v[f], m->dt);
+			r = model_rate(sample_get(&g->prev, (enum field)f),
+				       sample_get(s, (enum field)f), m->dt);
 			if (r >= 0) {
 				g->rate[f] = r;
 				g->rate_valid |= FBIT(f);
@@ -99,14 +100,16 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 		}
 		if ((g->rate_valid & FBIT(F_PGSCAN)) &&
 		    (g->rate_valid & FBIT(F_PGSTEAL)) &&
-		    s->v[F_PGSCAN] > g->prev.v[F_PGSCAN]) {
+		    sample_get(s, F_PGSCAN) > sample_get(&g->prev, F_PGSCAN)) {
 			/* The kernel counts pgscan when it isolates a batch
 			 * and pgsteal after reclaiming it, so an interval can
 			 * end between the two and see more stolen than
 			 * scanned (by one batch, measured on 6.1): capped. */
 			g->reclaim_eff =
-				(double)(s->v[F_PGSTEAL] - g->prev.v[F_PGSTEAL]) /
-				(double)(s->v[F_PGSCAN] - g->prev.v[F_PGSCAN]);
+				(double)(sample_get(s, F_PGSTEAL) -
+					 sample_get(&g->prev, F_PGSTEAL)) /
+				(double)(sample_get(s, F_PGSCAN) -
+					 sample_get(&g->prev, F_PGSCAN));
 			if (g->reclaim_eff > 1.0)
 				g->reclaim_eff = 1.0;
 			g->derived_valid |= 1u << D_RECLAIM_EFF;
@@ -116,34 +119,38 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 	/* excess: v1 over the soft limit (default unlimited: 0), v2 over
 	 * memory.low (default 0: all of it). */
 	if (m->version == 1 && sample_has(s, F_USAGE) && sample_has(s, F_SOFT)) {
-		g->excess = s->v[F_SOFT] == VAL_MAX || s->v[F_USAGE] <= s->v[F_SOFT]
-			? 0 : s->v[F_USAGE] - s->v[F_SOFT];
+		uint64_t use = sample_get(s, F_USAGE), soft = sample_get(s, F_SOFT);
+
+		g->excess = soft == VAL_MAX || use <= soft ? 0 : use - soft;
 		g->derived_valid |= 1u << D_EXCESS;
 	} else if (m->version == 2 && sample_has(s, F_USAGE) &&
 		   sample_has(s, F_LOW)) {
-		g->excess = s->v[F_USAGE] > s->v[F_LOW] ?
-			s->v[F_USAGE] - s->v[F_LOW] : 0;
+		g->excess = sample_get(s, F_USAGE) > sample_get(s, F_LOW) ?
+			sample_get(s, F_USAGE) - sample_get(s, F_LOW) : 0;
 		g->derived_valid |= 1u << D_EXCESS;
 	}
 
 	/* The working set as cadvisor and the kubelet define it. */
 	if (sample_has(s, F_USAGE) && sample_has(s, F_INACTIVE_FILE)) {
-		g->workingset = s->v[F_USAGE] > s->v[F_INACTIVE_FILE] ?
-			s->v[F_USAGE] - s->v[F_INACTIVE_FILE] : 0;
+		uint64_t use = sample_get(s, F_USAGE);
+		uint64_t inact = sample_get(s, F_INACTIVE_FILE);
+
+		g->workingset = use > inact ? use - inact : 0;
 		g->derived_valid |= 1u << D_WORKINGSET;
 	}
 
 	/* Effective limit: the smallest on the path to the root. */
 	g->chain_limit = p ? p->chain_limit : above_limit;
-	if (sample_has(s, F_LIMIT) && s->v[F_LIMIT] < g->chain_limit)
-		g->chain_limit = s->v[F_LIMIT];
+	if (sample_has(s, F_LIMIT) && sample_get(s, F_LIMIT) < g->chain_limit)
+		g->chain_limit = sample_get(s, F_LIMIT);
 	if (sample_has(s, F_LIMIT)) {
 		g->eff_limit = g->chain_limit;
 		g->derived_valid |= 1u << D_EFF_LIMIT;
 	}
 	if (mgroup_derived(g, D_EFF_LIMIT) && g->eff_limit != VAL_MAX &&
 	    g->eff_limit > 0 && sample_has(s, F_USAGE)) {
-		g->use_pct = 100.0 * (double)s->v[F_USAGE] / (double)g->eff_limit;
+		g->use_pct = 100.0 * (double)sample_get(s, F_USAGE) /
+			(double)g->eff_limit;
 		g->derived_valid |= 1u << D_USE_PCT;
 	}
 }
@@ -200,7 +207,8 @@ static void scan_prio_all(struct model *m, const struct snapshot *snap)
 			if (!sample_has(&g->cur, lru_fields[l]))
 				p->kid_lru_ok = 0;
 			else
-				p->kid_lru[l] += g->cur.v[lru_fields[l]];
+				p->kid_lru[l] += sample_get(&g->cur,
+							    lru_fields[l]);
 		}
 	}
 	/* Parents come before their children. */
@@ -214,19 +222,20 @@ static void scan_prio_all(struct model *m, const struct snapshot *snap)
 			host_swap;
 		/* A group without swap files has no swap limit of its own
 		 * (swap accounting off, or the v2 root). */
-		if (sample_has(s, F_SWAP_ROOM) && s->v[F_SWAP_ROOM] == 0)
+		if (sample_has(s, F_SWAP_ROOM) &&
+		    sample_get(s, F_SWAP_ROOM) == 0)
 			g->swap_ok = 0;
 		if (mglru)
 			continue;
 		for (int l = 0; l < 4; l++) {
 			if (m->version == 1) {
 				ok &= sample_has(s, own_fields[l]);
-				own[l] = s->v[own_fields[l]];
+				own[l] = sample_get(s, own_fields[l]);
 				continue;
 			}
 			ok &= sample_has(s, lru_fields[l]) && g->kid_lru_ok;
-			own[l] = s->v[lru_fields[l]] > g->kid_lru[l] ?
-				s->v[lru_fields[l]] - g->kid_lru[l] : 0;
+			own[l] = sample_get(s, lru_fields[l]) > g->kid_lru[l] ?
+				sample_get(s, lru_fields[l]) - g->kid_lru[l] : 0;
 		}
 		if (!ok)
 			continue;

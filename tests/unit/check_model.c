@@ -92,8 +92,8 @@ START_TEST(rates_need_two_samples)
 	g = find(&m, "/a");
 	ck_assert_double_eq(m.dt, 2.0);
 	ck_assert(g->rate_valid & FBIT(F_PGSCAN));
-	ck_assert_double_eq(g->rate[F_PGSCAN], 1000.0);
-	ck_assert_double_eq(g->rate[F_PGSTEAL], 500.0);
+	ck_assert_double_eq(mgroup_rate(g, F_PGSCAN), 1000.0);
+	ck_assert_double_eq(mgroup_rate(g, F_PGSTEAL), 500.0);
 	ck_assert(mgroup_derived(g, D_RECLAIM_EFF));
 	ck_assert_double_eq(g->reclaim_eff, 0.5);
 	/* A counter the kernel did not give has no rate. */
@@ -124,7 +124,7 @@ START_TEST(rates_need_two_samples)
 	sample_set(smp(&s, a), F_PGSTEAL, 1564);
 	ck_assert_int_eq(model_update(&m, &s), 0);
 	g = find(&m, "/a");
-	ck_assert_double_eq(g->rate[F_PGSCAN], 0.0);
+	ck_assert_double_eq(mgroup_rate(g, F_PGSCAN), 0.0);
 	ck_assert(!mgroup_derived(g, D_RECLAIM_EFF));
 	model_free(&m);
 	snapshot_free(&s);
@@ -150,7 +150,7 @@ START_TEST(counter_reset_and_recreated_group)
 	}
 	g = find(&m, "/a");
 	ck_assert(g->rate_valid & FBIT(F_FAILCNT));
-	ck_assert_double_eq(g->rate[F_FAILCNT], 100.0);
+	ck_assert_double_eq(mgroup_rate(g, F_FAILCNT), 100.0);
 	ck_assert_double_eq(model_rate(5000, 10, 2.0), -1);
 
 	/* Gone for one refresh, back the next: a new group, no rate. */
@@ -185,7 +185,8 @@ START_TEST(counter_reset_and_recreated_group)
 			ck_assert_uint_eq(g->rate_valid, 0);
 		} else if (i > 0) {
 			ck_assert(g->rate_valid & FBIT(F_FAILCNT));
-			ck_assert_double_eq(g->rate[F_FAILCNT], 50.0 + 50 * (i == 3));
+			ck_assert_double_eq(mgroup_rate(g, F_FAILCNT),
+					    50.0 + 50 * (i == 3));
 		}
 	}
 	model_free(&m);
@@ -222,7 +223,7 @@ START_TEST(identity_over_many_groups)
 
 		ck_assert_int_eq(g->has_prev, idx % 3 != 0);
 		if (idx % 3 != 0)
-			ck_assert_double_eq(g->rate[F_PGFAULT], 10.0);
+			ck_assert_double_eq(mgroup_rate(g, F_PGFAULT), 10.0);
 		else
 			ck_assert_uint_eq(g->rate_valid, 0);
 	}
@@ -346,8 +347,8 @@ static int by_usage_desc(const struct mgroup *a, const struct mgroup *b,
 			 void *ctx)
 {
 	(void)ctx;
-	return a->cur.v[F_USAGE] > b->cur.v[F_USAGE] ? -1 :
-		a->cur.v[F_USAGE] < b->cur.v[F_USAGE];
+	return sample_get(&a->cur, F_USAGE) > sample_get(&b->cur, F_USAGE) ? -1 :
+		sample_get(&a->cur, F_USAGE) < sample_get(&b->cur, F_USAGE);
 }
 
 START_TEST(tree_order)
@@ -477,7 +478,7 @@ START_TEST(scan_prio_v2)
 
 	/* Swap but no room at /a: neither /a nor /a/b counts anon. */
 	s.sys.v[S_SWAP_FREE] = 1 << 30;
-	smp(&s, a)->v[F_SWAP_ROOM] = 0;
+	sample_set(smp(&s, a), F_SWAP_ROOM, 0);
 	ck_assert_int_eq(model_update(&m, &s), 0);
 	ck_assert_int_eq(prio(&m, "/a"), 6);
 	ck_assert_int_eq(prio(&m, "/a/b"), 0);
