@@ -35,9 +35,13 @@ struct mgroup {
 	uint64_t ino;		/* its directory's inode, 0: not known */
 	unsigned gen;		/* the refresh that last saw it */
 	unsigned view;		/* the console's state of it: VIEW_* */
+	/* Each in the slots it was read with (sample.h); their values and
+	 * the rates are one allocation, buf. */
 	struct sample cur, prev;
-	double rate[F_NR];	/* per second over the last interval */
+	double *rate;		/* per second over the last interval: the
+				 * counters of cur.slots, packed (mgroup_rate) */
 	uint64_t rate_valid;	/* FBIT(field) */
+	void *buf;
 	uint64_t excess, eff_limit;
 	double use_pct, reclaim_eff;
 	unsigned derived_valid;	/* 1u << D_* */
@@ -82,6 +86,17 @@ struct model {
 };
 
 /* Which fields are counters (rates are computed for those). */
+#define FIELDS_COUNTER \
+	(FBIT(F_PGSCAN) | FBIT(F_PGSTEAL) | FBIT(F_PGSCAN_KSWAPD) | \
+	 FBIT(F_PGSCAN_DIRECT) | FBIT(F_PGSTEAL_KSWAPD) | \
+	 FBIT(F_PGSTEAL_DIRECT) | FBIT(F_REFAULT_ANON) | FBIT(F_REFAULT_FILE) | \
+	 FBIT(F_PGFAULT) | FBIT(F_PGMAJFAULT) | FBIT(F_EV_LOW) | \
+	 FBIT(F_EV_HIGH) | FBIT(F_EV_MAX) | FBIT(F_EV_OOM) | \
+	 FBIT(F_EV_OOM_KILL) | FBIT(F_FAILCNT) | FBIT(F_EVL_LOW) | \
+	 FBIT(F_EVL_HIGH) | FBIT(F_EVL_MAX) | FBIT(F_EVL_OOM) | \
+	 FBIT(F_EVL_OOM_KILL) | FBIT(F_SWEV_HIGH) | FBIT(F_SWEV_MAX) | \
+	 FBIT(F_SWEV_FAIL) | FBIT(F_FLUSHES))
+
 int field_is_counter(enum field f);
 
 void model_init(struct model *m, int version);
@@ -103,10 +118,12 @@ double model_rate(uint64_t prev, uint64_t cur, double dt);
 /* min(12, floor(log2(pages))), or -1 for no pages. */
 int model_scan_prio(uint64_t pages);
 
-/* The rate of counter f (valid when rate_valid has FBIT(f)). */
+/* The rate of counter f (valid when rate_valid has FBIT(f); else 0). */
 static inline double mgroup_rate(const struct mgroup *g, enum field f)
 {
-	return g->rate[f];
+	if (!(g->rate_valid & FBIT(f)))
+		return 0;
+	return g->rate[sample_slot(g->cur.slots & FIELDS_COUNTER, f)];
 }
 
 static inline int mgroup_derived(const struct mgroup *g, enum derived d)

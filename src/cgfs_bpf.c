@@ -244,7 +244,7 @@ static int read_one(struct cgfs *cg, int rootfd, struct snapshot *snap,
 	unsigned pass = 0, disk = files, ev = 0;
 	int fd = -1, r, tries;
 
-	memset(&sg->s, 0, sizeof(sg->s));
+	sample_clear(&sg->s);
 	sg->ino = g->id;
 	if (use) {
 		if (!cg->bpf_probed) {
@@ -268,7 +268,7 @@ static int read_one(struct cgfs *cg, int rootfd, struct snapshot *snap,
 			fd = cgfs_open_rel(rootfd, rel);
 			if (fd == -EACCES || fd == -EPERM) {
 				/* As the walk: shown, nothing available. */
-				memset(&sg->s, 0, sizeof(sg->s));
+				sample_clear(&sg->s);
 				return 0;
 			}
 			if (fd < 0)

@@ -581,8 +581,13 @@ static void read_procs(struct cgfs *cg, int dirfd, const struct cf_row *row,
  * reopens it by name, in case it was made again, and reads again.  Else 0.
  */
 int cgfs_read_group(struct cgfs *cg, int dirfd, int is_root,
-		    unsigned files, struct sample *s)
+		    unsigned files, struct sample *ret)
 {
+	/* Read into room for every field, then kept in ret's slots: what
+	 * is combined (v1 swap, the roots' usage) may come from fields not
+	 * kept. */
+	uint64_t all[F_NR] = { 0 };
+	struct sample full = { 0, FIELDS_ALL, all }, *s = &full;
 	unsigned want_usage = files & CFBIT(CF_USAGE);
 	struct kvctx stat = { .map = cg->stat_keys, .s = s };
 	uint64_t v, memsw = 0;
@@ -590,7 +595,6 @@ int cgfs_read_group(struct cgfs *cg, int dirfd, int is_root,
 	ssize_t n;
 
 	cg->stale = 0;
-	memset(s, 0, sizeof(*s));
 	if (cg->version == 2 && is_root) {
 		/* The v2 root has only memory.stat, memory.pressure,
 		 * memory.numa_stat and memory.reclaim (6.1): its usage comes
@@ -705,6 +709,7 @@ int cgfs_read_group(struct cgfs *cg, int dirfd, int is_root,
 			v += sample_get(s, F_KERNEL);
 		sample_set(s, F_USAGE_SWAP, v);
 	}
+	sample_copy(ret, s);
 	return cg->stale ? -ENODEV : 0;
 }
 
@@ -716,6 +721,19 @@ unsigned cgfs_files_for(const struct cgfs *cg, uint64_t fields)
 		if (fields & FBIT(f))
 			files |= cg->need[f];
 	return files;
+}
+
+uint64_t cgfs_fields_of(const struct cgfs *cg, unsigned files)
+{
+	uint64_t fields = 0;
+
+	/* The v1 root's usage adds its kmem (read_group). */
+	if (cg->version == 1 && (files & CFBIT(CF_USAGE)))
+		files |= CFBIT(CF_KMEM);
+	for (int f = 0; f < F_NR; f++)
+		if (cg->need[f] & files)
+			fields |= FBIT(f);
+	return fields;
 }
 
 int cgfs_grow(void **p, size_t *cap, size_t need, size_t elem)

@@ -11,23 +11,7 @@
 
 int field_is_counter(enum field f)
 {
-	switch (f) {
-	case F_PGSCAN: case F_PGSTEAL:
-	case F_PGSCAN_KSWAPD: case F_PGSCAN_DIRECT:
-	case F_PGSTEAL_KSWAPD: case F_PGSTEAL_DIRECT:
-	case F_REFAULT_ANON: case F_REFAULT_FILE:
-	case F_PGFAULT: case F_PGMAJFAULT:
-	case F_EV_LOW: case F_EV_HIGH: case F_EV_MAX:
-	case F_EV_OOM: case F_EV_OOM_KILL:
-	case F_FAILCNT:
-	case F_EVL_LOW: case F_EVL_HIGH: case F_EVL_MAX:
-	case F_EVL_OOM: case F_EVL_OOM_KILL:
-	case F_SWEV_HIGH: case F_SWEV_MAX: case F_SWEV_FAIL:
-	case F_FLUSHES:
-		return 1;
-	default:
-		return 0;
-	}
+	return (FIELDS_COUNTER & FBIT(f)) != 0;
 }
 
 void model_init(struct model *m, int version)
@@ -40,6 +24,7 @@ static void group_free(struct mgroup *g)
 {
 	if (!g)
 		return;
+	free(g->buf);
 	free(g->path);
 	free(g);
 }
@@ -84,17 +69,16 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 	g->rate_valid = 0;
 	g->derived_valid = 0;
 	if (g->has_prev && m->dt > 0) {
-		for (int f = 0; f < F_NR; f++) {
-			double r;
+		uint64_t both = s->valid & g->prev.valid & FIELDS_COUNTER;
 
-			if (!field_is_counter((enum field)f) ||
-			    !sample_has(s, (enum field)f) ||
-			    !sample_has(&g->prev, (enum field)f))
-				continue;
-			r = model_rate(sample_get(&g->prev, (enum field)f),
-				       sample_get(s, (enum field)f), m->dt);
+		for (; both; both &= both - 1) {
+			enum field f = (enum field)__builtin_ctzll(both);
+			double r = model_rate(sample_get(&g->prev, f),
+					      sample_get(s, f), m->dt);
+
 			if (r >= 0) {
-				g->rate[f] = r;
+				g->rate[sample_slot(s->slots & FIELDS_COUNTER,
+						    f)] = r;
 				g->rate_valid |= FBIT(f);
 			}
 		}
@@ -248,6 +232,56 @@ static void scan_prio_all(struct model *m, const struct snapshot *snap)
 	}
 }
 
+/*
+ * g's samples after a refresh: cur takes snapshot sample sn; prev takes
+ * what cur held when `shift`, else stays.  Both keep the slots they were
+ * read with.  Steady refreshes (the same slots) reuse the allocation: cur
+ * and prev trade places.
+ */
+static void group_store(struct mgroup *g, const struct sample *sn, int shift)
+{
+	struct sample prev = shift ? g->cur : g->prev;
+	size_t kc, kp, kr;
+	uint64_t *buf;
+
+	if (!g->buf) {
+		/* A new group: room for a previous sample like this one, so
+		 * that the next refresh finds its layout. */
+		prev.valid = 0;
+		prev.slots = sn->slots;
+		prev.v = NULL;
+	}
+	kc = sample_nslots(sn->slots);
+	kp = sample_nslots(prev.slots);
+	kr = sample_nslots(sn->slots & FIELDS_COUNTER);
+
+	if (g->buf && sn->slots == g->cur.slots &&
+	    prev.slots == g->cur.slots && g->prev.slots == g->cur.slots) {
+		if (shift) {
+			uint64_t *t = g->prev.v;
+
+			g->prev = g->cur;
+			g->cur.v = t;
+		}
+		g->cur.valid = 0;
+		sample_copy(&g->cur, sn);
+		return;
+	}
+	/* Slots differ (a column added, a group first seen): anew. */
+	buf = xmalloc((kc + kp + kr) * sizeof(uint64_t) + 1);
+	g->cur.slots = sn->slots;
+	g->cur.v = buf;
+	sample_copy(&g->cur, sn);
+	g->prev.slots = prev.slots;
+	g->prev.valid = prev.valid;
+	g->prev.v = buf + kc;
+	for (size_t i = 0; prev.v && i < kp; i++)
+		g->prev.v[i] = prev.v[i];
+	g->rate = (double *)(void *)(buf + kc + kp);
+	free(g->buf);
+	g->buf = buf;
+}
+
 static int ensure_table(struct model *m, size_t n)
 {
 	size_t cap = 64;
@@ -283,7 +317,7 @@ int model_replace(struct model *m, const struct snapshot *snap)
 			return model_update(m, snap);
 	}
 	for (size_t i = 0; i < snap->n; i++)
-		m->groups[i]->cur = snap->groups[i].s;
+		group_store(m->groups[i], &snap->groups[i].s, 0);
 	/* The same moment: its system figures may hold more now (whether
 	 * the multi-gen LRU runs); the rates against the last stay. */
 	m->sys = snap->sys;
@@ -340,7 +374,7 @@ int model_update(struct model *m, const struct snapshot *snap)
 			 * A new directory under the same path is a group made
 			 * again: its counters start anew, so it has no rates
 			 * for this interval (they might not have gone back). */
-			g->prev = g->cur;
+			group_store(g, &sg->s, 1);
 			g->has_prev = !(sg->ino && g->ino && sg->ino != g->ino);
 		} else {
 			const char *slash;
@@ -352,10 +386,10 @@ int model_update(struct model *m, const struct snapshot *snap)
 			g->hash = h;
 			slash = strrchr(g->path, '/');
 			g->name = slash && slash[1] ? slash + 1 : g->path;
+			group_store(g, &sg->s, 0);
 		}
 		g->gen = m->refreshes + 1;
 		g->ino = sg->ino;
-		g->cur = sg->s;
 		g->depth = sg->depth;
 		g->parent = sg->parent;
 		*slot(newt, m->table_cap, g->hash, g->path, g->path_len) = g;

@@ -77,6 +77,8 @@ static struct mgroup *mk(uint64_t usage, int has_usage)
 	struct mgroup *g = calloc(1, sizeof(*g));
 
 	g->path = strdup("/x");
+	g->cur.slots = FBIT(F_USAGE) | FBIT(F_LIMIT);
+	g->cur.v = g->buf = calloc(2, sizeof(uint64_t));
 	if (has_usage)
 		sample_set(&g->cur, F_USAGE, usage);
 	return g;
@@ -103,6 +105,7 @@ START_TEST(compare_not_available_last)
 	ck_assert_int_gt(col_compare(lim, a, b, 0), 0);
 	ck_assert_int_lt(col_compare(lim, a, na, 0), 0);
 	for (struct mgroup *g[] = { a, b, na }, **p = g; p < g + 3; p++) {
+		free((*p)->buf);
 		free((*p)->path);
 		free(*p);
 	}

@@ -9,42 +9,30 @@
 #include "parse.h"
 #include "units.h"
 
-/* A snapshot built by hand: groups appended parent first. */
+/* A snapshot built by hand: groups appended parent first, each with a
+ * sample of s->slots. */
 static int snap_add(struct snapshot *s, const char *path, int parent)
 {
-	size_t len = strlen(path);
+	const char *name = parent < 0 ? path + 1 : strrchr(path, '/') + 1;
 	struct snap_group *g;
 	int depth = 0;
 
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->groups = realloc(s->groups, s->cap * sizeof(*s->groups));
-	}
-	if (s->paths_len + len + 1 > s->paths_cap) {
-		s->paths_cap = (s->paths_len + len + 1) * 2;
-		s->paths = realloc(s->paths, s->paths_cap);
-	}
-	ck_assert_ptr_nonnull(s->groups);
-	ck_assert_ptr_nonnull(s->paths);
 	for (const char *p = path; *p; p++)
 		depth += *p == '/';
-	if (len == 1)
+	if (strlen(path) == 1)
 		depth = 0;
-	g = &s->groups[s->n];
-	memset(g, 0, sizeof(*g));
-	g->path_off = s->paths_len;
-	g->path_len = len;
-	g->depth = depth;
-	g->parent = parent;
-	memcpy(s->paths + s->paths_len, path, len + 1);
-	s->paths_len += len + 1;
-	return (int)s->n++;
+	ck_assert_int_eq(cgfs_add_group(s, parent, name, strlen(name), depth,
+					&g), 0);
+	ck_assert_str_eq(snap_path(s, g), path);
+	return (int)(g - s->groups);
 }
 
+/* A refresh begins: every field has a slot unless the test says. */
 static void snap_reset(struct snapshot *s, double mono)
 {
 	s->n = 0;
 	s->paths_len = 0;
+	s->slots = FIELDS_ALL;
 	s->mono = mono;
 	s->wall = 1796000000 + (int64_t)mono;
 	s->above_limit = VAL_MAX;

@@ -21,6 +21,7 @@
 struct tree {
 	struct snapshot snap;
 	struct snap_group g[4];
+	uint64_t vals[4][F_NR];
 };
 
 /* The groups of ids (in that order; absent ones left out). */
@@ -36,12 +37,15 @@ static void tree(struct tree *t, int has_a, int has_x)
 		if ((i == 1 && !has_a) || (i == 2 && (!has_x || !has_a)))
 			continue;
 		idx[i] = n;
+		t->g[n].s.slots = FIELDS_ALL;
+		t->g[n].s.v = t->vals[n];
 		t->g[n].ino = ino[i];
 		t->g[n].parent = parent[i] >= 0 ? idx[parent[i]] : -1;
 		n++;
 	}
 	t->snap.groups = t->g;
 	t->snap.n = (size_t)n;
+	t->snap.slots = FIELDS_ALL;
 }
 
 static const struct sample *of(const struct tree *t, uint64_t ino)
