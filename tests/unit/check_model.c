@@ -529,6 +529,172 @@ START_TEST(scan_prio_v1)
 }
 END_TEST
 
+/* Packed samples (sample.h): values in field order, in slots only. */
+START_TEST(sample_sparse_slots)
+{
+	uint64_t v[4] = { 0 }, w[3] = { 0 };
+	struct sample a = { 0, FBIT(F_LIMIT) | FBIT(F_SWAP) | FBIT(F_FAILCNT) |
+			    FBIT(F_FLUSHES), v };
+	struct sample b = { 0, FBIT(F_USAGE) | FBIT(F_SWAP) | FBIT(F_FLUSHES),
+			    w };
+
+	ck_assert_uint_eq(sample_nslots(a.slots), 4);
+	/* Set out of field order: each lands at its place. */
+	sample_set(&a, F_FLUSHES, 4);
+	sample_set(&a, F_LIMIT, 1);
+	sample_set(&a, F_FAILCNT, 3);
+	sample_set(&a, F_SWAP, 2);
+	ck_assert_uint_eq(v[0], 1);
+	ck_assert_uint_eq(v[1], 2);
+	ck_assert_uint_eq(v[2], 3);
+	ck_assert_uint_eq(v[3], 4);
+	ck_assert_uint_eq(sample_get(&a, F_SWAP), 2);
+	ck_assert_uint_eq(sample_get(&a, F_FAILCNT), 3);
+	/* No slot: not stored, not available, nothing overwritten. */
+	sample_set(&a, F_USAGE, 99);
+	sample_set(&a, F_PGSCAN, 98);
+	ck_assert(!sample_has(&a, F_USAGE));
+	ck_assert(!sample_has(&a, F_PGSCAN));
+	ck_assert_uint_eq(sample_get(&a, F_USAGE), 0);
+	ck_assert_uint_eq(a.valid, FBIT(F_LIMIT) | FBIT(F_SWAP) |
+			  FBIT(F_FAILCNT) | FBIT(F_FLUSHES));
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(v[i], (uint64_t)i + 1);
+	/* Into other slots: the shared fields, by field. */
+	sample_copy(&b, &a);
+	ck_assert_uint_eq(b.valid, FBIT(F_SWAP) | FBIT(F_FLUSHES));
+	ck_assert_uint_eq(w[0], 0);
+	ck_assert_uint_eq(w[1], 2);
+	ck_assert_uint_eq(w[2], 4);
+	/* A slot with no value reads 0. */
+	sample_clear(&a);
+	ck_assert_uint_eq(a.valid, 0);
+	ck_assert_uint_eq(sample_get(&a, F_SWAP), 0);
+}
+END_TEST
+
+/* Room added to a snapshot's samples keeps their values. */
+START_TEST(snapshot_more_slots)
+{
+	struct snapshot s = { 0 };
+	int a, b;
+
+	snap_reset(&s, 1.0);
+	s.slots = FBIT(F_USAGE) | FBIT(F_FAILCNT);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	b = snap_add(&s, "/a/b", a);
+	sample_set(smp(&s, 0), F_USAGE, 10);
+	sample_set(smp(&s, a), F_USAGE, 20);
+	sample_set(smp(&s, b), F_USAGE, 30);
+	sample_set(smp(&s, b), F_FAILCNT, 31);
+	sample_set(smp(&s, a), F_PGSCAN, 1);	/* no slot yet */
+	ck_assert(!sample_has(smp(&s, a), F_PGSCAN));
+	snapshot_add_slots(&s, FBIT(F_LIMIT) | FBIT(F_PGSCAN));
+	ck_assert_uint_eq(s.slots, FBIT(F_USAGE) | FBIT(F_LIMIT) |
+			  FBIT(F_FAILCNT) | FBIT(F_PGSCAN));
+	sample_set(smp(&s, a), F_PGSCAN, 21);
+	sample_set(smp(&s, b), F_LIMIT, 32);
+	ck_assert_uint_eq(sample_get(smp(&s, 0), F_USAGE), 10);
+	ck_assert_uint_eq(sample_get(smp(&s, a), F_USAGE), 20);
+	ck_assert_uint_eq(sample_get(smp(&s, a), F_PGSCAN), 21);
+	ck_assert(!sample_has(smp(&s, a), F_FAILCNT));
+	ck_assert_uint_eq(sample_get(smp(&s, b), F_USAGE), 30);
+	ck_assert_uint_eq(sample_get(smp(&s, b), F_LIMIT), 32);
+	ck_assert_uint_eq(sample_get(smp(&s, b), F_FAILCNT), 31);
+	/* One pool, 4 values a group, in group order. */
+	ck_assert_ptr_eq(smp(&s, b)->v, s.vals + 2 * 4);
+	ck_assert_uint_eq(s.vals[2 * 4 + 3], 31);	/* usage limit pgscan failcnt */
+	snapshot_free(&s);
+}
+END_TEST
+
+/*
+ * Refreshes whose slots differ (a column added, the same moment read
+ * again with more fields): the previous sample keeps the values it was
+ * read with, rates come only where both samples have the counter.
+ */
+START_TEST(model_slots_change)
+{
+	struct snapshot s = { 0 };
+	struct model m;
+	const struct mgroup *g;
+	int a;
+
+	model_init(&m, 1);
+	snap_reset(&s, 100.0);
+	s.slots = FBIT(F_USAGE) | FBIT(F_PGSCAN) | FBIT(F_FAILCNT);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, a), F_USAGE, 100);
+	sample_set(smp(&s, a), F_PGSCAN, 1000);
+	sample_set(smp(&s, a), F_FAILCNT, 5);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+
+	snap_reset(&s, 101.0);
+	s.slots = FBIT(F_USAGE) | FBIT(F_PGSTEAL) | FBIT(F_PGFAULT) |
+		FBIT(F_FAILCNT);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, a), F_USAGE, 200);
+	sample_set(smp(&s, a), F_PGSTEAL, 9);
+	sample_set(smp(&s, a), F_PGFAULT, 7);
+	sample_set(smp(&s, a), F_FAILCNT, 15);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	g = find(&m, "/a");
+	ck_assert_uint_eq(g->prev.slots, FBIT(F_USAGE) | FBIT(F_PGSCAN) |
+			  FBIT(F_FAILCNT));
+	ck_assert_uint_eq(sample_get(&g->prev, F_USAGE), 100);
+	ck_assert_uint_eq(sample_get(&g->prev, F_PGSCAN), 1000);
+	ck_assert_uint_eq(sample_get(&g->prev, F_FAILCNT), 5);
+	ck_assert_uint_eq(sample_get(&g->cur, F_USAGE), 200);
+	ck_assert_uint_eq(sample_get(&g->cur, F_PGFAULT), 7);
+	ck_assert(!sample_has(&g->cur, F_PGSCAN));
+	ck_assert_uint_eq(g->rate_valid, FBIT(F_FAILCNT));
+	ck_assert_double_eq(mgroup_rate(g, F_FAILCNT), 10.0);
+	ck_assert_double_eq(mgroup_rate(g, F_PGFAULT), 0.0);
+
+	/* The same slots again: three rates, each at its place. */
+	snap_reset(&s, 103.0);
+	s.slots = FBIT(F_USAGE) | FBIT(F_PGSTEAL) | FBIT(F_PGFAULT) |
+		FBIT(F_FAILCNT);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, a), F_USAGE, 300);
+	sample_set(smp(&s, a), F_PGSTEAL, 11);
+	sample_set(smp(&s, a), F_PGFAULT, 17);
+	sample_set(smp(&s, a), F_FAILCNT, 35);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	g = find(&m, "/a");
+	ck_assert_uint_eq(g->rate_valid, FBIT(F_PGSTEAL) | FBIT(F_PGFAULT) |
+			  FBIT(F_FAILCNT));
+	ck_assert_double_eq(mgroup_rate(g, F_PGSTEAL), 1.0);
+	ck_assert_double_eq(mgroup_rate(g, F_PGFAULT), 5.0);
+	ck_assert_double_eq(mgroup_rate(g, F_FAILCNT), 10.0);
+	ck_assert_uint_eq(sample_get(&g->prev, F_PGSTEAL), 9);
+	ck_assert_uint_eq(sample_get(&g->prev, F_USAGE), 200);
+
+	/* The same moment with one more field: cur replaced, prev and
+	 * the interval kept; the new counter has no rate (no prev). */
+	sample_set(smp(&s, a), F_PGSCAN, 50);	/* no slot: left out */
+	snapshot_add_slots(&s, FBIT(F_PGSCAN));
+	sample_set(smp(&s, a), F_PGSCAN, 50);
+	ck_assert_int_eq(model_replace(&m, &s), 0);
+	g = find(&m, "/a");
+	ck_assert_uint_eq(sample_get(&g->cur, F_PGSCAN), 50);
+	ck_assert_uint_eq(sample_get(&g->cur, F_FAILCNT), 35);
+	ck_assert_uint_eq(sample_get(&g->prev, F_FAILCNT), 15);
+	ck_assert_uint_eq(sample_get(&g->prev, F_PGFAULT), 7);
+	ck_assert_uint_eq(g->rate_valid, FBIT(F_PGSTEAL) | FBIT(F_PGFAULT) |
+			  FBIT(F_FAILCNT));
+	ck_assert_double_eq(mgroup_rate(g, F_PGSTEAL), 1.0);
+	ck_assert_double_eq(mgroup_rate(g, F_PGFAULT), 5.0);
+	ck_assert_double_eq(mgroup_rate(g, F_FAILCNT), 10.0);
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
 Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -544,6 +710,9 @@ Suite *model_suite(void)
 	tcase_add_test(t, scan_prio_floor);
 	tcase_add_test(t, scan_prio_v2);
 	tcase_add_test(t, scan_prio_v1);
+	tcase_add_test(t, sample_sparse_slots);
+	tcase_add_test(t, snapshot_more_slots);
+	tcase_add_test(t, model_slots_change);
 	suite_add_tcase(s, t);
 	return s;
 }
