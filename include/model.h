@@ -24,14 +24,14 @@ enum derived {
 	D_NR
 };
 
+/* One a group, with its path: at 32,768 groups every byte here is 32 KiB
+ * (the fields are ordered so that there is no hole). */
 struct mgroup {
-	char *path;
 	size_t path_len;
 	uint64_t hash;		/* hash_path of path: its slot in model.table */
 	const char *name;	/* last component of path ("/" for the root) */
 	int depth;		/* components below the hierarchy root */
 	int parent;		/* index in model.groups, -1 for the start */
-	int has_prev;		/* seen by the previous refresh too */
 	uint64_t ino;		/* its directory's inode, 0: not known */
 	unsigned gen;		/* the refresh that last saw it */
 	unsigned view;		/* the console's state of it: VIEW_* */
@@ -44,15 +44,17 @@ struct mgroup {
 	void *buf;
 	uint64_t excess, eff_limit;
 	double use_pct, reclaim_eff;
-	unsigned derived_valid;	/* 1u << D_* */
 	uint64_t chain_limit;	/* smallest limit on the path (v2) */
 	uint64_t workingset;
+	unsigned derived_valid;	/* 1u << D_* */
 	int scan_prio;
+	int has_prev;		/* seen by the previous refresh too */
 	/* scan_prio's working state: the children's LRU lists (active anon,
 	 * inactive anon, active file, inactive file) summed, whether every
 	 * child had them, and whether swap can take the group's pages. */
-	uint64_t kid_lru[4];
 	int kid_lru_ok, swap_ok;
+	uint64_t kid_lru[4];
+	char path[];		/* NUL-terminated, in the same allocation */
 };
 
 /* Reclaim priorities 0 to 12 (the kernel's DEF_PRIORITY is 12). */

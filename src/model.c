@@ -25,7 +25,6 @@ static void group_free(struct mgroup *g)
 	if (!g)
 		return;
 	free(g->buf);
-	free(g->path);
 	free(g);
 }
 
@@ -379,8 +378,7 @@ int model_update(struct model *m, const struct snapshot *snap)
 		} else {
 			const char *slash;
 
-			g = xcalloc(1, sizeof(*g));
-			g->path = xmalloc(sg->path_len + 1);
+			g = xcalloc(1, sizeof(*g) + sg->path_len + 1);
 			memcpy(g->path, path, sg->path_len + 1);
 			g->path_len = sg->path_len;
 			g->hash = h;
