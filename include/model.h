@@ -35,8 +35,8 @@ struct mgroup {
 	uint64_t ino;		/* its directory's inode, 0: not known */
 	unsigned gen;		/* the refresh that last saw it */
 	unsigned view;		/* the console's state of it: VIEW_* */
-	/* Each in the slots it was read with (sample.h); their values and
-	 * the rates are one allocation, buf. */
+	/* Each in the slots it was read with (sample.h); prev keeps only
+	 * counters.  Their values and the rates are one allocation, buf. */
 	struct sample cur, prev;
 	double *rate;		/* per second over the last interval: the
 				 * counters of cur.slots, packed (mgroup_rate) */

@@ -233,52 +233,42 @@ static void scan_prio_all(struct model *m, const struct snapshot *snap)
 
 /*
  * g's samples after a refresh: cur takes snapshot sample sn; prev takes
- * what cur held when `shift`, else stays.  Both keep the slots they were
- * read with.  Steady refreshes (the same slots) reuse the allocation: cur
- * and prev trade places.
+ * the counters cur held when `shift`, else stays.  Only counters are kept
+ * from the previous refresh: the rates (and the reasons the detail pane
+ * gives for a missing one) are all that read it.  Each keeps the slots it
+ * was read with; cur, prev and the rates share one allocation, made again
+ * only when the slots differ (a column added, a group first seen).
  */
 static void group_store(struct mgroup *g, const struct sample *sn, int shift)
 {
-	struct sample prev = shift ? g->cur : g->prev;
+	uint64_t pslots = shift ? g->cur.slots & FIELDS_COUNTER :
+		g->prev.slots;
 	size_t kc, kp, kr;
+	struct sample cur, prev;
 	uint64_t *buf;
 
-	if (!g->buf) {
-		/* A new group: room for a previous sample like this one, so
-		 * that the next refresh finds its layout. */
-		prev.valid = 0;
-		prev.slots = sn->slots;
-		prev.v = NULL;
-	}
-	kc = sample_nslots(sn->slots);
-	kp = sample_nslots(prev.slots);
-	kr = sample_nslots(sn->slots & FIELDS_COUNTER);
-
-	if (g->buf && sn->slots == g->cur.slots &&
-	    prev.slots == g->cur.slots && g->prev.slots == g->cur.slots) {
-		if (shift) {
-			uint64_t *t = g->prev.v;
-
-			g->prev = g->cur;
-			g->cur.v = t;
-		}
-		g->cur.valid = 0;
+	if (!g->buf)	/* new: room for the next refresh's prev */
+		pslots = sn->slots & FIELDS_COUNTER;
+	if (g->buf && sn->slots == g->cur.slots && pslots == g->prev.slots) {
+		if (shift)
+			sample_copy(&g->prev, &g->cur);
 		sample_copy(&g->cur, sn);
 		return;
 	}
-	/* Slots differ (a column added, a group first seen): anew. */
+	kc = sample_nslots(sn->slots);
+	kp = sample_nslots(pslots);
+	kr = sample_nslots(sn->slots & FIELDS_COUNTER);
 	buf = xmalloc((kc + kp + kr) * sizeof(uint64_t) + 1);
-	g->cur.slots = sn->slots;
-	g->cur.v = buf;
-	sample_copy(&g->cur, sn);
-	g->prev.slots = prev.slots;
-	g->prev.valid = prev.valid;
-	g->prev.v = buf + kc;
-	for (size_t i = 0; prev.v && i < kp; i++)
-		g->prev.v[i] = prev.v[i];
-	g->rate = (double *)(void *)(buf + kc + kp);
+	cur = (struct sample){ 0, sn->slots, buf };
+	prev = (struct sample){ 0, pslots, buf + kc };
+	sample_copy(&cur, sn);
+	if (g->buf)
+		sample_copy(&prev, shift ? &g->cur : &g->prev);
 	free(g->buf);
 	g->buf = buf;
+	g->cur = cur;
+	g->prev = prev;
+	g->rate = (double *)(void *)(buf + kc + kp);
 }
 
 static int ensure_table(struct model *m, size_t n)
