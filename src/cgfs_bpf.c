@@ -383,7 +383,7 @@ int cgfs_bpf_walk(struct cgfs *cg, int rootfd, unsigned files, int maxdepth,
 		/* Pre-order: a group comes after its parent, which is the
 		 * last group seen one level up. */
 		if (g.level <= level0 || (maxdepth >= 0 &&
-					     rel > (size_t)maxdepth))
+					  rel > (size_t)maxdepth))
 			continue;
 		if (rel >= cg->bpf_levels_cap) {
 			cg->bpf_levels = xreallocarray(cg->bpf_levels,
