@@ -107,13 +107,21 @@ int bpfcol_want(struct bpfcol *col, uint32_t values, bool events);
 /*
  * bpfcol_read: one walk (one iterator read); the first, within 0.1 s of
  * bpfcol_open, gives the walk bpfcol_open made to size the maps.
- * RET_GROUPS stays valid until the next bpfcol_read or bpfcol_close.
+ * RET_N records, each given by bpfcol_group until the next bpfcol_read or
+ * bpfcol_close.
  * -ENOENT: the start group is gone (or, on v2, its memory controller was
  * turned off);
  * -E2BIG: more groups than the maps can hold (RET_WHY says how many).
  */
-int bpfcol_read(struct bpfcol *col, const struct bpfcol_group **ret_groups,
-		size_t *ret_n, struct bpfcol_why *ret_why);
+int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why);
+
+/*
+ * Record i (< the last bpfcol_read's count) of the walk into RET, one at
+ * a time: the records stay in the kernel's map, read where they are
+ * mapped.  RET's name points into the map.
+ */
+void bpfcol_group(const struct bpfcol *col, size_t i,
+		  struct bpfcol_group *ret);
 
 /* The maps' capacity and bytes: for measuring what the kernel holds. */
 void bpfcol_capacity(const struct bpfcol *col, size_t *ret_groups,

@@ -84,7 +84,7 @@ struct snap_group {
 	int depth;		/* path components below the hierarchy root */
 	int parent;		/* index in snapshot.groups, -1 for the start */
 	uint64_t ino;		/* its directory's inode; 0: not known */
-	struct sample s;
+	struct sample s;	/* its values in snapshot.vals */
 };
 
 struct snapshot {
@@ -92,6 +92,14 @@ struct snapshot {
 	size_t n, cap;
 	char *paths;		/* NUL-separated path strings */
 	size_t paths_len, paths_cap;
+	/* Every group's sample has these slots (sample.h): the fields of
+	 * the files the refresh reads, those asked and more_slots.  Their
+	 * values are one pool, popcount(slots) a group, in group order. */
+	uint64_t slots;
+	uint64_t more_slots;	/* set by the caller: fields it fills in
+				 * after the refresh (reclaim_fill) */
+	uint64_t *vals;
+	size_t vals_cap;
 	double mono;		/* CLOCK_MONOTONIC seconds of this refresh */
 	int64_t wall;		/* Unix time of this refresh */
 	uint64_t above_limit;	/* smallest memory limit above the start */
@@ -146,6 +154,18 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 		 struct snapshot *snap, char *err, size_t errlen);
 
 void snapshot_free(struct snapshot *snap);
+
+/*
+ * Appends a group to snap, below group parent (-1: the start group; its
+ * path is the parent's + "/" + name), with a sample of snap->slots and no
+ * value.  A pointer into snap->groups is good until the next one.
+ */
+int cgfs_add_group(struct snapshot *snap, int parent, const char *name,
+		   size_t nlen, int depth, struct snap_group **ret_g);
+
+/* Gives every group's sample room for the fields of `more` too, their
+ * values kept. */
+void snapshot_add_slots(struct snapshot *snap, uint64_t more);
 
 /* A series: the next refresh reads the sample just read again (to fill in
  * fields asked for since).  No effect on a live tree. */

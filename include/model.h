@@ -24,31 +24,37 @@ enum derived {
 	D_NR
 };
 
+/* One a group, with its path: at 32,768 groups every byte here is 32 KiB
+ * (the fields are ordered so that there is no hole). */
 struct mgroup {
-	char *path;
 	size_t path_len;
 	uint64_t hash;		/* hash_path of path: its slot in model.table */
 	const char *name;	/* last component of path ("/" for the root) */
 	int depth;		/* components below the hierarchy root */
 	int parent;		/* index in model.groups, -1 for the start */
-	int has_prev;		/* seen by the previous refresh too */
 	uint64_t ino;		/* its directory's inode, 0: not known */
 	unsigned gen;		/* the refresh that last saw it */
 	unsigned view;		/* the console's state of it: VIEW_* */
+	/* Each in the slots it was read with (sample.h); prev keeps only
+	 * counters.  Their values and the rates are one allocation, buf. */
 	struct sample cur, prev;
-	double rate[F_NR];	/* per second over the last interval */
+	double *rate;		/* per second over the last interval: the
+				 * counters of cur.slots, packed (mgroup_rate) */
 	uint64_t rate_valid;	/* FBIT(field) */
+	void *buf;
 	uint64_t excess, eff_limit;
 	double use_pct, reclaim_eff;
-	unsigned derived_valid;	/* 1u << D_* */
 	uint64_t chain_limit;	/* smallest limit on the path (v2) */
 	uint64_t workingset;
+	unsigned derived_valid;	/* 1u << D_* */
 	int scan_prio;
+	int has_prev;		/* seen by the previous refresh too */
 	/* scan_prio's working state: the children's LRU lists (active anon,
 	 * inactive anon, active file, inactive file) summed, whether every
 	 * child had them, and whether swap can take the group's pages. */
-	uint64_t kid_lru[4];
 	int kid_lru_ok, swap_ok;
+	uint64_t kid_lru[4];
+	char path[];		/* NUL-terminated, in the same allocation */
 };
 
 /* Reclaim priorities 0 to 12 (the kernel's DEF_PRIORITY is 12). */
@@ -82,6 +88,17 @@ struct model {
 };
 
 /* Which fields are counters (rates are computed for those). */
+#define FIELDS_COUNTER \
+	(FBIT(F_PGSCAN) | FBIT(F_PGSTEAL) | FBIT(F_PGSCAN_KSWAPD) | \
+	 FBIT(F_PGSCAN_DIRECT) | FBIT(F_PGSTEAL_KSWAPD) | \
+	 FBIT(F_PGSTEAL_DIRECT) | FBIT(F_REFAULT_ANON) | FBIT(F_REFAULT_FILE) | \
+	 FBIT(F_PGFAULT) | FBIT(F_PGMAJFAULT) | FBIT(F_EV_LOW) | \
+	 FBIT(F_EV_HIGH) | FBIT(F_EV_MAX) | FBIT(F_EV_OOM) | \
+	 FBIT(F_EV_OOM_KILL) | FBIT(F_FAILCNT) | FBIT(F_EVL_LOW) | \
+	 FBIT(F_EVL_HIGH) | FBIT(F_EVL_MAX) | FBIT(F_EVL_OOM) | \
+	 FBIT(F_EVL_OOM_KILL) | FBIT(F_SWEV_HIGH) | FBIT(F_SWEV_MAX) | \
+	 FBIT(F_SWEV_FAIL) | FBIT(F_FLUSHES))
+
 int field_is_counter(enum field f);
 
 void model_init(struct model *m, int version);
@@ -102,6 +119,14 @@ double model_rate(uint64_t prev, uint64_t cur, double dt);
 
 /* min(12, floor(log2(pages))), or -1 for no pages. */
 int model_scan_prio(uint64_t pages);
+
+/* The rate of counter f (valid when rate_valid has FBIT(f); else 0). */
+static inline double mgroup_rate(const struct mgroup *g, enum field f)
+{
+	if (!(g->rate_valid & FBIT(f)))
+		return 0;
+	return g->rate[sample_slot(g->cur.slots & FIELDS_COUNTER, f)];
+}
 
 static inline int mgroup_derived(const struct mgroup *g, enum derived d)
 {

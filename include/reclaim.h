@@ -43,6 +43,10 @@ enum reclaim_state {
 /* The fields the events fill on hierarchy version `version`. */
 uint64_t reclaim_fields(int version);
 
+/* The fields reclaim_fill will fill (none while nothing is loaded): a
+ * snapshot's more_slots, so that its samples have room for them. */
+uint64_t reclaim_slots(const struct reclaim *rc);
+
 /*
  * A handle for the hierarchy cg (nothing is loaded yet).  recording: a
  * recording is being made (--record), which keeps the files read, not the

@@ -82,20 +82,81 @@ enum field {
 /* A field set is one uint64_t. */
 _Static_assert(F_NR <= 64, "too many fields for a uint64_t mask");
 
+/* Every field. */
+#define FIELDS_ALL (~UINT64_C(0) >> (64 - F_NR))
+
+/*
+ * A sample holds room only for the fields a refresh can set (slots): its
+ * values are packed in field order, field f at the number of slots below
+ * it.  At 32,768 groups a sample of every field four times over (the
+ * snapshot, the model's current and previous samples and rates) was
+ * 60 MiB; the v1 default view asks for 6 of them.  The values live
+ * elsewhere (the snapshot's pool, the model's group): a sample is a view.
+ */
 struct sample {
-	uint64_t v[F_NR];
-	uint64_t valid;		/* FBIT(field) set: v[field] is a value */
+	uint64_t valid;		/* FBIT(field) set: the field has a value */
+	uint64_t slots;		/* FBIT(field) set: room for it in v; valid
+				 * is a subset */
+	uint64_t *v;		/* popcount(slots) values, in field order */
 };
+
+static inline unsigned sample_nslots(uint64_t slots)
+{
+	return (unsigned)__builtin_popcountll(slots);
+}
+
+/* Where field f is (or would be) in the values of a sample of slots. */
+static inline unsigned sample_slot(uint64_t slots, enum field f)
+{
+	return (unsigned)__builtin_popcountll(slots & (FBIT(f) - 1));
+}
 
 static inline int sample_has(const struct sample *s, enum field f)
 {
 	return (s->valid & FBIT(f)) != 0;
 }
 
+/* Field f's value; 0 when it has none. */
+static inline uint64_t sample_get(const struct sample *s, enum field f)
+{
+	if (!(s->valid & FBIT(f)))
+		return 0;
+	return s->v[sample_slot(s->slots, f)];
+}
+
+/* A field without a slot is not stored: it stays not available. */
 static inline void sample_set(struct sample *s, enum field f, uint64_t v)
 {
-	s->v[f] = v;
+	if (!(s->slots & FBIT(f)))
+		return;
+	s->v[sample_slot(s->slots, f)] = v;
 	s->valid |= FBIT(f);
+}
+
+/* No value; every slot 0. */
+static inline void sample_clear(struct sample *s)
+{
+	s->valid = 0;
+	for (unsigned i = 0, n = sample_nslots(s->slots); i < n; i++)
+		s->v[i] = 0;
+}
+
+/* dst's slots take src's values (0 where src has none): dst keeps its
+ * slots and its storage, a field it has no slot for is left out. */
+static inline void sample_copy(struct sample *dst, const struct sample *src)
+{
+	uint64_t rest = dst->slots;
+
+	if (dst->slots == src->slots) {
+		for (unsigned i = 0, n = sample_nslots(dst->slots); i < n; i++)
+			dst->v[i] = src->v[i];
+		dst->valid = src->valid;
+		return;
+	}
+	for (unsigned i = 0; rest; i++, rest &= rest - 1)
+		dst->v[i] = sample_get(src,
+				       (enum field)__builtin_ctzll(rest));
+	dst->valid = src->valid & dst->slots;
 }
 
 /* System-wide figures for the header, from the procfs. */

@@ -60,8 +60,7 @@ struct bpfcol {
 	size_t recs_len;
 	const char *names;		/* mapped read-only */
 	size_t names_len;
-	struct bpfcol_group *groups;
-	size_t groups_cap;
+	size_t nread;			/* records of the last bpfcol_read */
 	/* The walk bpfcol_open made to size the maps, given to the first
 	 * bpfcol_read when it comes soon enough (see FRESH_NS). */
 	struct memcg_sum open_sum;
@@ -685,11 +684,9 @@ int bpfcol_want(struct bpfcol *col, uint32_t values, bool events)
 	return 0;
 }
 
-int bpfcol_read(struct bpfcol *col, const struct bpfcol_group **ret_groups,
-		size_t *ret_n, struct bpfcol_why *ret_why)
+int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why)
 {
 	struct memcg_sum sum;
-	uint32_t i;
 	int r;
 
 	why(ret_why, BPFCOL_OK, "%s", "");
@@ -701,31 +698,29 @@ int bpfcol_read(struct bpfcol *col, const struct bpfcol_group **ret_groups,
 			return r;
 	}
 	col->open_ns = 0;
+	col->nread = 0;
 	if (sum.groups == 0 || !(col->recs[0].have & MR_HAVE_MEMCG)) {
 		why(ret_why, BPFCOL_START,
 		    "the start group is gone or not a memory cgroup");
 		return -ENOENT;
 	}
-	if (sum.groups > col->groups_cap) {
-		struct bpfcol_group *g = realloc(col->groups,
-						 sum.groups * sizeof(*g));
-
-		if (!g) {
-			why(ret_why, BPFCOL_LOAD_REFUSED, "out of memory");
-			return -ENOMEM;
-		}
-		col->groups = g;
-		col->groups_cap = sum.groups;
-	}
-	for (i = 0; i < sum.groups; i++) {
-		bpfcol_convert(col, &col->recs[i], &col->groups[i]);
-		if (!col->v2 && col->recs[i].level == 0 &&
-		    (col->groups[i].valid & (1U << BPFCOL_SWAPPINESS)))
-			col->groups[i].v[BPFCOL_SWAPPINESS] = (uint64_t)vm_swappiness();
-	}
-	*ret_groups = col->groups;
+	col->nread = sum.groups;
 	*ret_n = sum.groups;
 	return 0;
+}
+
+void bpfcol_group(const struct bpfcol *col, size_t i,
+		  struct bpfcol_group *ret)
+{
+	if (i >= col->nread) {
+		memset(ret, 0, sizeof(*ret));
+		ret->name = "";
+		return;
+	}
+	bpfcol_convert(col, &col->recs[i], ret);
+	if (!col->v2 && col->recs[i].level == 0 &&
+	    (ret->valid & (1U << BPFCOL_SWAPPINESS)))
+		ret->v[BPFCOL_SWAPPINESS] = (uint64_t)vm_swappiness();
 }
 
 void bpfcol_capacity(const struct bpfcol *col, size_t *ret_groups,
@@ -742,6 +737,5 @@ void bpfcol_close(struct bpfcol *col)
 	bpfcol_unload(col);
 	if (col->dirfd >= 0)
 		close(col->dirfd);
-	free(col->groups);
 	free(col);
 }

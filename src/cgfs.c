@@ -81,8 +81,9 @@ int cgfs_add_group(struct snapshot *snap, int parent, const char *name,
 	      size_t nlen, int depth, struct snap_group **ret_g)
 {
 	size_t plen = 0, poff = 0, len, off;
+	size_t k = sample_nslots(snap->slots);
 	struct snap_group *g;
-	void *gp = snap->groups, *pp = snap->paths;
+	void *gp = snap->groups, *pp = snap->paths, *vp = snap->vals;
 
 	if (parent >= 0 && snap->groups[parent].path_len > 1) {
 		plen = snap->groups[parent].path_len;
@@ -95,6 +96,15 @@ int cgfs_add_group(struct snapshot *snap, int parent, const char *name,
 	if (cgfs_grow(&pp, &snap->paths_cap, snap->paths_len + len + 1, 1) < 0)
 		return -ENOMEM;
 	snap->paths = pp;
+	if (k && cgfs_grow(&vp, &snap->vals_cap, (snap->n + 1) * k,
+			   sizeof(*snap->vals)) < 0)
+		return -ENOMEM;
+	if (vp != snap->vals) {
+		/* The pool moved: the samples follow it. */
+		snap->vals = vp;
+		for (size_t i = 0; i < snap->n; i++)
+			snap->groups[i].s.v = snap->vals + i * k;
+	}
 	off = snap->paths_len;
 	memcpy(snap->paths + off, snap->paths + poff, plen);
 	snap->paths[off + plen] = '/';
@@ -106,6 +116,10 @@ int cgfs_add_group(struct snapshot *snap, int parent, const char *name,
 	g->path_len = len;
 	g->depth = depth;
 	g->parent = parent;
+	g->ino = 0;
+	g->s.slots = snap->slots;
+	g->s.v = k ? snap->vals + (snap->n - 1) * k : NULL;
+	sample_clear(&g->s);
 	*ret_g = g;
 	return 0;
 }
@@ -382,7 +396,7 @@ static int walk_sub(struct cgfs *cg, int dirfd, int idx, const char *name,
 	ret->fd = -1;
 	if (fd < 0) {
 		/* Cannot enter it (permissions): shown, nothing available. */
-		memset(&g->s, 0, sizeof(g->s));
+		sample_clear(&g->s);
 		g->ino = 0;
 		return 0;
 	}
@@ -789,8 +803,8 @@ static void clamp_swap(struct snapshot *snap)
 	for (size_t i = 0; i < snap->n; i++) {
 		struct sample *s = &snap->groups[i].s;
 
-		if (sample_has(s, F_SWAP) && s->v[F_SWAP] > total)
-			s->v[F_SWAP] = total;
+		if (sample_has(s, F_SWAP) && sample_get(s, F_SWAP) > total)
+			sample_set(s, F_SWAP, total);
 	}
 }
 
@@ -882,6 +896,7 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	cg->numa_len = 0;
 	snap->n = 0;
 	snap->paths_len = 0;
+	snap->slots = fields | cgfs_fields_of(cg, files) | snap->more_slots;
 	snap->above_limit = VAL_MAX;
 
 	cg->gen++;
@@ -1046,7 +1061,29 @@ void snapshot_free(struct snapshot *snap)
 		return;
 	free(snap->groups);
 	free(snap->paths);
+	free(snap->vals);
 	memset(snap, 0, sizeof(*snap));
+}
+
+void snapshot_add_slots(struct snapshot *snap, uint64_t more)
+{
+	uint64_t slots = snap->slots | more;
+	size_t k = sample_nslots(slots);
+	uint64_t *vals;
+
+	if (slots == snap->slots)
+		return;
+	vals = snap->n ? xcalloc(snap->n * k, sizeof(*vals)) : NULL;
+	for (size_t i = 0; i < snap->n; i++) {
+		struct sample s = { 0, slots, vals + i * k };
+
+		sample_copy(&s, &snap->groups[i].s);
+		snap->groups[i].s = s;
+	}
+	free(snap->vals);
+	snap->vals = vals;
+	snap->vals_cap = snap->n * k;
+	snap->slots = slots;
 }
 
 /* A --root folder with a timestamps file holds a recording. */

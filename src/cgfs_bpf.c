@@ -244,7 +244,7 @@ static int read_one(struct cgfs *cg, int rootfd, struct snapshot *snap,
 	unsigned pass = 0, disk = files, ev = 0;
 	int fd = -1, r, tries;
 
-	memset(&sg->s, 0, sizeof(sg->s));
+	sample_clear(&sg->s);
 	sg->ino = g->id;
 	if (use) {
 		if (!cg->bpf_probed) {
@@ -268,7 +268,7 @@ static int read_one(struct cgfs *cg, int rootfd, struct snapshot *snap,
 			fd = cgfs_open_rel(rootfd, rel);
 			if (fd == -EACCES || fd == -EPERM) {
 				/* As the walk: shown, nothing available. */
-				memset(&sg->s, 0, sizeof(sg->s));
+				sample_clear(&sg->s);
 				return 0;
 			}
 			if (fd < 0)
@@ -321,7 +321,9 @@ static void want_pass(struct cgfs *cg, unsigned files)
 int cgfs_bpf_walk(struct cgfs *cg, int rootfd, unsigned files, int maxdepth,
 		  struct snapshot *snap, char *err, size_t errlen)
 {
-	const struct bpfcol_group *g;
+	/* One record at a time, converted where the kernel's map has it:
+	 * no copy of the whole walk. */
+	struct bpfcol_group g;
 	struct bpfcol_why why;
 	struct bpf_level *lv;
 	size_t deepest;
@@ -330,7 +332,7 @@ int cgfs_bpf_walk(struct cgfs *cg, int rootfd, unsigned files, int maxdepth,
 	int r;
 
 	want_pass(cg, files);
-	r = bpfcol_read(cg->bpf, &g, &n, &why);
+	r = bpfcol_read(cg->bpf, &n, &why);
 	if (r == -ENOENT) {
 		/* The start group is gone, or was made again: the files
 		 * source says the same, or reads the new one. */
@@ -347,14 +349,15 @@ int cgfs_bpf_walk(struct cgfs *cg, int rootfd, unsigned files, int maxdepth,
 		r = cgfs_bpf_open(cg, CGFS_COLLECT_BPF, err, errlen);
 		if (r < 0)
 			return r;
-		r = bpfcol_read(cg->bpf, &g, &n, &why);
+		r = bpfcol_read(cg->bpf, &n, &why);
 	}
 	if (r < 0) {
 		snprintf(err, errlen, "bpf collector: %s", why.text);
 		return r;
 	}
-	level0 = g[0].level;
-	r = read_one(cg, rootfd, snap, 0, &g[0], files);
+	bpfcol_group(cg->bpf, 0, &g);
+	level0 = g.level;
+	r = read_one(cg, rootfd, snap, 0, &g, files);
 	if (r < 0)
 		return r;
 	if (r == 1) {
@@ -371,14 +374,16 @@ int cgfs_bpf_walk(struct cgfs *cg, int rootfd, unsigned files, int maxdepth,
 	lv[0].idx = 0;
 	deepest = 0;
 	for (size_t i = 1; i < n; i++) {
-		size_t rel = g[i].level - level0;
+		size_t rel;
 		struct snap_group *sg;
 		int parent, idx;
 
+		bpfcol_group(cg->bpf, i, &g);
+		rel = g.level - level0;
 		/* Pre-order: a group comes after its parent, which is the
 		 * last group seen one level up. */
-		if (g[i].level <= level0 || (maxdepth >= 0 &&
-					     rel > (size_t)maxdepth))
+		if (g.level <= level0 || (maxdepth >= 0 &&
+					  rel > (size_t)maxdepth))
 			continue;
 		if (rel >= cg->bpf_levels_cap) {
 			cg->bpf_levels = xreallocarray(cg->bpf_levels,
@@ -395,14 +400,14 @@ int cgfs_bpf_walk(struct cgfs *cg, int rootfd, unsigned files, int maxdepth,
 		deepest = rel;
 		lv[rel].idx = -1;
 		parent = lv[rel - 1].idx;
-		if (parent < 0 || g[i].name_len == 0)
+		if (parent < 0 || g.name_len == 0)
 			continue;	/* under a group left out */
-		r = cgfs_add_group(snap, parent, g[i].name, g[i].name_len,
+		r = cgfs_add_group(snap, parent, g.name, g.name_len,
 			      snap->groups[parent].depth + 1, &sg);
 		if (r < 0)
 			break;
 		idx = (int)(sg - snap->groups);
-		r = read_one(cg, rootfd, snap, idx, &g[i], files);
+		r = read_one(cg, rootfd, snap, idx, &g, files);
 		if (r < 0)
 			break;
 		if (r == 1) {

@@ -153,6 +153,9 @@ ssize_t cgfs_read_small(struct cgfs *cg, int dirfd, const char *name);
  * and read again; else 0); the smallest memory limit above the start. */
 void cgfs_use_tables(struct cgfs *cg);
 unsigned cgfs_files_for(const struct cgfs *cg, uint64_t fields);
+/* The fields that reading `files` can set (FBIT mask), from the same
+ * tables: a sample with these slots keeps all that was read. */
+uint64_t cgfs_fields_of(const struct cgfs *cg, unsigned files);
 void cgfs_reading(struct cgfs *cg, const char *path);
 int cgfs_read_group(struct cgfs *cg, int dirfd, int is_root,
 		    unsigned files, struct sample *s);
@@ -170,11 +173,6 @@ int cgfs_find_version(struct cgfs *cg, const char *dir, char *err,
 		      size_t errlen);
 const char *cgfs_host_mode(const char *mnt);
 int cgfs_on_cgroupfs(const char *dir);
-
-/* From cgfs.c, for cgfs_bpf.c: a group appended to the snapshot
- * (parent -1: the start; its path is the parent's + "/" + name). */
-int cgfs_add_group(struct snapshot *snap, int parent, const char *name,
-		   size_t nlen, int depth, struct snap_group **ret_g);
 
 /*
  * The BPF pass (cgfs_bpf.c).  cgfs_bpf_open: loads it for the live tree

@@ -581,8 +581,13 @@ static void read_procs(struct cgfs *cg, int dirfd, const struct cf_row *row,
  * reopens it by name, in case it was made again, and reads again.  Else 0.
  */
 int cgfs_read_group(struct cgfs *cg, int dirfd, int is_root,
-		    unsigned files, struct sample *s)
+		    unsigned files, struct sample *ret)
 {
+	/* Read into room for every field, then kept in ret's slots: what
+	 * is combined (v1 swap, the roots' usage) may come from fields not
+	 * kept. */
+	uint64_t all[F_NR] = { 0 };
+	struct sample full = { 0, FIELDS_ALL, all }, *s = &full;
 	unsigned want_usage = files & CFBIT(CF_USAGE);
 	struct kvctx stat = { .map = cg->stat_keys, .s = s };
 	uint64_t v, memsw = 0;
@@ -590,7 +595,6 @@ int cgfs_read_group(struct cgfs *cg, int dirfd, int is_root,
 	ssize_t n;
 
 	cg->stale = 0;
-	memset(s, 0, sizeof(*s));
 	if (cg->version == 2 && is_root) {
 		/* The v2 root has only memory.stat, memory.pressure,
 		 * memory.numa_stat and memory.reclaim (6.1): its usage comes
@@ -614,8 +618,8 @@ int cgfs_read_group(struct cgfs *cg, int dirfd, int is_root,
 		files &= ~CFBIT(CF_KMEM);
 	}
 	if (has_memsw && sample_has(s, F_USAGE) && memsw != VAL_MAX)
-		sample_set(s, F_SWAP, memsw > s->v[F_USAGE] ?
-			   memsw - s->v[F_USAGE] : 0);
+		sample_set(s, F_SWAP, memsw > sample_get(s, F_USAGE) ?
+			   memsw - sample_get(s, F_USAGE) : 0);
 	for (size_t i = 0; i < cg->nrows; i++) {
 		const struct cf_row *row = &cg->rows[i];
 
@@ -651,19 +655,25 @@ int cgfs_read_group(struct cgfs *cg, int dirfd, int is_root,
 	}
 	if (sample_has(s, F_SWAP) && sample_has(s, F_SWAP_LIMIT) &&
 	    cg->version == 2)
-		sample_set(s, F_SWAP_ROOM, s->v[F_SWAP_LIMIT] == VAL_MAX ?
-			   VAL_MAX : s->v[F_SWAP_LIMIT] > s->v[F_SWAP] ?
-			   s->v[F_SWAP_LIMIT] - s->v[F_SWAP] : 0);
+	{
+		uint64_t lim = sample_get(s, F_SWAP_LIMIT);
+		uint64_t swap = sample_get(s, F_SWAP);
+
+		sample_set(s, F_SWAP_ROOM, lim == VAL_MAX ? VAL_MAX :
+			   lim > swap ? lim - swap : 0);
+	}
 	if (cg->version == 2 && sample_has(s, F_USAGE) &&
 	    (files & CFBIT(CF_SWAPCUR)) && sample_has(s, F_SWAP))
-		sample_set(s, F_USAGE_SWAP, s->v[F_USAGE] + s->v[F_SWAP]);
+		sample_set(s, F_USAGE_SWAP, sample_get(s, F_USAGE) +
+			   sample_get(s, F_SWAP));
 	if (stat_read && cg->version == 2 && is_root && want_usage) {
 		/* v2 root usage: anon + file + kernel + sock. */
 		s->valid &= ~FBIT(F_USAGE);
 		if (sample_has(s, F_ANON) && sample_has(s, F_FILE) &&
 		    sample_has(s, F_KERNEL) && stat.has_extra)
-			sample_set(s, F_USAGE, s->v[F_ANON] + s->v[F_FILE] +
-				   s->v[F_KERNEL] + stat.extra);
+			sample_set(s, F_USAGE, sample_get(s, F_ANON) +
+				   sample_get(s, F_FILE) +
+				   sample_get(s, F_KERNEL) + stat.extra);
 	}
 	if (cg->version == 1 && (files & CFBIT(CF_MEMSW)) && !has_memsw) {
 		/* Without swap accounting there is no memsw file;
@@ -688,16 +698,18 @@ int cgfs_read_group(struct cgfs *cg, int dirfd, int is_root,
 		 * all of that, so with it the root is not smaller than its
 		 * children.  Without the kmem file the kernel's figure stays. */
 		if (sample_has(s, F_KERNEL))
-			sample_set(s, F_USAGE, s->v[F_USAGE] + s->v[F_KERNEL]);
+			sample_set(s, F_USAGE, sample_get(s, F_USAGE) +
+				   sample_get(s, F_KERNEL));
 	}
 	if (cg->version == 1 && has_memsw && memsw != VAL_MAX) {
 		/* Like its usage, the v1 root's memsw leaves out the kernel
 		 * memory charged below it: the same kmem is added. */
 		v = memsw;
 		if (is_root && want_usage && sample_has(s, F_KERNEL))
-			v += s->v[F_KERNEL];
+			v += sample_get(s, F_KERNEL);
 		sample_set(s, F_USAGE_SWAP, v);
 	}
+	sample_copy(ret, s);
 	return cg->stale ? -ENODEV : 0;
 }
 
@@ -709,6 +721,19 @@ unsigned cgfs_files_for(const struct cgfs *cg, uint64_t fields)
 		if (fields & FBIT(f))
 			files |= cg->need[f];
 	return files;
+}
+
+uint64_t cgfs_fields_of(const struct cgfs *cg, unsigned files)
+{
+	uint64_t fields = 0;
+
+	/* The v1 root's usage adds its kmem (read_group). */
+	if (cg->version == 1 && (files & CFBIT(CF_USAGE)))
+		files |= CFBIT(CF_KMEM);
+	for (int f = 0; f < F_NR; f++)
+		if (cg->need[f] & files)
+			fields |= FBIT(f);
+	return fields;
 }
 
 int cgfs_grow(void **p, size_t *cap, size_t need, size_t elem)

@@ -269,7 +269,7 @@ struct cval col_value(const struct column *c, const struct mgroup *g)
 	if (c->unit == U_RATE) {
 		if (g->rate_valid & FBIT(c->field)) {
 			v.kind = CV_DBL;
-			v.d = g->rate[c->field];
+			v.d = mgroup_rate(g, (enum field)c->field);
 		}
 		return v;
 	}
@@ -304,7 +304,7 @@ struct cval col_value(const struct column *c, const struct mgroup *g)
 	}
 	if (!sample_has(&g->cur, (enum field)c->field))
 		return v;
-	v.u = g->cur.v[c->field];
+	v.u = sample_get(&g->cur, (enum field)c->field);
 	/* Only a limit or protection can be "max"; elsewhere 2^64-1 is a
 	 * number like any other. */
 	v.kind = v.u == VAL_MAX && cgfs_field_may_be_max((enum field)c->field) ? CV_MAX :

@@ -1031,6 +1031,7 @@ static int run_batch(struct opts *o, struct cgfs *cg)
 	 * every column does.  Before the first sample, whose counts are
 	 * then the baseline of the first printed interval. */
 	reclaim_want(rc, (fields & reclaim_fields(cgfs_version(cg))) != 0);
+	snap.more_slots = reclaim_slots(rc);
 
 	model_init(&m, cgfs_version(cg));
 	out.f = stdout;

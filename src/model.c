@@ -11,23 +11,7 @@
 
 int field_is_counter(enum field f)
 {
-	switch (f) {
-	case F_PGSCAN: case F_PGSTEAL:
-	case F_PGSCAN_KSWAPD: case F_PGSCAN_DIRECT:
-	case F_PGSTEAL_KSWAPD: case F_PGSTEAL_DIRECT:
-	case F_REFAULT_ANON: case F_REFAULT_FILE:
-	case F_PGFAULT: case F_PGMAJFAULT:
-	case F_EV_LOW: case F_EV_HIGH: case F_EV_MAX:
-	case F_EV_OOM: case F_EV_OOM_KILL:
-	case F_FAILCNT:
-	case F_EVL_LOW: case F_EVL_HIGH: case F_EVL_MAX:
-	case F_EVL_OOM: case F_EVL_OOM_KILL:
-	case F_SWEV_HIGH: case F_SWEV_MAX: case F_SWEV_FAIL:
-	case F_FLUSHES:
-		return 1;
-	default:
-		return 0;
-	}
+	return (FIELDS_COUNTER & FBIT(f)) != 0;
 }
 
 void model_init(struct model *m, int version)
@@ -40,7 +24,7 @@ static void group_free(struct mgroup *g)
 {
 	if (!g)
 		return;
-	free(g->path);
+	free(g->buf);
 	free(g);
 }
 
@@ -84,29 +68,31 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 	g->rate_valid = 0;
 	g->derived_valid = 0;
 	if (g->has_prev && m->dt > 0) {
-		for (int f = 0; f < F_NR; f++) {
-			double r;
+		uint64_t both = s->valid & g->prev.valid & FIELDS_COUNTER;
 
-			if (!field_is_counter((enum field)f) ||
-			    !sample_has(s, (enum field)f) ||
-			    !sample_has(&g->prev, (enum field)f))
-				continue;
-			r = model_rate(g->prev.v[f], s->v[f], m->dt);
+		for (; both; both &= both - 1) {
+			enum field f = (enum field)__builtin_ctzll(both);
+			double r = model_rate(sample_get(&g->prev, f),
+					      sample_get(s, f), m->dt);
+
 			if (r >= 0) {
-				g->rate[f] = r;
+				g->rate[sample_slot(s->slots & FIELDS_COUNTER,
+						    f)] = r;
 				g->rate_valid |= FBIT(f);
 			}
 		}
 		if ((g->rate_valid & FBIT(F_PGSCAN)) &&
 		    (g->rate_valid & FBIT(F_PGSTEAL)) &&
-		    s->v[F_PGSCAN] > g->prev.v[F_PGSCAN]) {
+		    sample_get(s, F_PGSCAN) > sample_get(&g->prev, F_PGSCAN)) {
 			/* The kernel counts pgscan when it isolates a batch
 			 * and pgsteal after reclaiming it, so an interval can
 			 * end between the two and see more stolen than
 			 * scanned (by one batch, measured on 6.1): capped. */
 			g->reclaim_eff =
-				(double)(s->v[F_PGSTEAL] - g->prev.v[F_PGSTEAL]) /
-				(double)(s->v[F_PGSCAN] - g->prev.v[F_PGSCAN]);
+				(double)(sample_get(s, F_PGSTEAL) -
+					 sample_get(&g->prev, F_PGSTEAL)) /
+				(double)(sample_get(s, F_PGSCAN) -
+					 sample_get(&g->prev, F_PGSCAN));
 			if (g->reclaim_eff > 1.0)
 				g->reclaim_eff = 1.0;
 			g->derived_valid |= 1u << D_RECLAIM_EFF;
@@ -116,34 +102,38 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 	/* excess: v1 over the soft limit (default unlimited: 0), v2 over
 	 * memory.low (default 0: all of it). */
 	if (m->version == 1 && sample_has(s, F_USAGE) && sample_has(s, F_SOFT)) {
-		g->excess = s->v[F_SOFT] == VAL_MAX || s->v[F_USAGE] <= s->v[F_SOFT]
-			? 0 : s->v[F_USAGE] - s->v[F_SOFT];
+		uint64_t use = sample_get(s, F_USAGE), soft = sample_get(s, F_SOFT);
+
+		g->excess = soft == VAL_MAX || use <= soft ? 0 : use - soft;
 		g->derived_valid |= 1u << D_EXCESS;
 	} else if (m->version == 2 && sample_has(s, F_USAGE) &&
 		   sample_has(s, F_LOW)) {
-		g->excess = s->v[F_USAGE] > s->v[F_LOW] ?
-			s->v[F_USAGE] - s->v[F_LOW] : 0;
+		g->excess = sample_get(s, F_USAGE) > sample_get(s, F_LOW) ?
+			sample_get(s, F_USAGE) - sample_get(s, F_LOW) : 0;
 		g->derived_valid |= 1u << D_EXCESS;
 	}
 
 	/* The working set as cadvisor and the kubelet define it. */
 	if (sample_has(s, F_USAGE) && sample_has(s, F_INACTIVE_FILE)) {
-		g->workingset = s->v[F_USAGE] > s->v[F_INACTIVE_FILE] ?
-			s->v[F_USAGE] - s->v[F_INACTIVE_FILE] : 0;
+		uint64_t use = sample_get(s, F_USAGE);
+		uint64_t inact = sample_get(s, F_INACTIVE_FILE);
+
+		g->workingset = use > inact ? use - inact : 0;
 		g->derived_valid |= 1u << D_WORKINGSET;
 	}
 
 	/* Effective limit: the smallest on the path to the root. */
 	g->chain_limit = p ? p->chain_limit : above_limit;
-	if (sample_has(s, F_LIMIT) && s->v[F_LIMIT] < g->chain_limit)
-		g->chain_limit = s->v[F_LIMIT];
+	if (sample_has(s, F_LIMIT) && sample_get(s, F_LIMIT) < g->chain_limit)
+		g->chain_limit = sample_get(s, F_LIMIT);
 	if (sample_has(s, F_LIMIT)) {
 		g->eff_limit = g->chain_limit;
 		g->derived_valid |= 1u << D_EFF_LIMIT;
 	}
 	if (mgroup_derived(g, D_EFF_LIMIT) && g->eff_limit != VAL_MAX &&
 	    g->eff_limit > 0 && sample_has(s, F_USAGE)) {
-		g->use_pct = 100.0 * (double)s->v[F_USAGE] / (double)g->eff_limit;
+		g->use_pct = 100.0 * (double)sample_get(s, F_USAGE) /
+			(double)g->eff_limit;
 		g->derived_valid |= 1u << D_USE_PCT;
 	}
 }
@@ -200,7 +190,8 @@ static void scan_prio_all(struct model *m, const struct snapshot *snap)
 			if (!sample_has(&g->cur, lru_fields[l]))
 				p->kid_lru_ok = 0;
 			else
-				p->kid_lru[l] += g->cur.v[lru_fields[l]];
+				p->kid_lru[l] += sample_get(&g->cur,
+							    lru_fields[l]);
 		}
 	}
 	/* Parents come before their children. */
@@ -214,19 +205,20 @@ static void scan_prio_all(struct model *m, const struct snapshot *snap)
 			host_swap;
 		/* A group without swap files has no swap limit of its own
 		 * (swap accounting off, or the v2 root). */
-		if (sample_has(s, F_SWAP_ROOM) && s->v[F_SWAP_ROOM] == 0)
+		if (sample_has(s, F_SWAP_ROOM) &&
+		    sample_get(s, F_SWAP_ROOM) == 0)
 			g->swap_ok = 0;
 		if (mglru)
 			continue;
 		for (int l = 0; l < 4; l++) {
 			if (m->version == 1) {
 				ok &= sample_has(s, own_fields[l]);
-				own[l] = s->v[own_fields[l]];
+				own[l] = sample_get(s, own_fields[l]);
 				continue;
 			}
 			ok &= sample_has(s, lru_fields[l]) && g->kid_lru_ok;
-			own[l] = s->v[lru_fields[l]] > g->kid_lru[l] ?
-				s->v[lru_fields[l]] - g->kid_lru[l] : 0;
+			own[l] = sample_get(s, lru_fields[l]) > g->kid_lru[l] ?
+				sample_get(s, lru_fields[l]) - g->kid_lru[l] : 0;
 		}
 		if (!ok)
 			continue;
@@ -237,6 +229,46 @@ static void scan_prio_all(struct model *m, const struct snapshot *snap)
 		if (g->scan_prio >= 0)
 			g->derived_valid |= 1u << D_SCAN_PRIO;
 	}
+}
+
+/*
+ * g's samples after a refresh: cur takes snapshot sample sn; prev takes
+ * the counters cur held when `shift`, else stays.  Only counters are kept
+ * from the previous refresh: the rates (and the reasons the detail pane
+ * gives for a missing one) are all that read it.  Each keeps the slots it
+ * was read with; cur, prev and the rates share one allocation, made again
+ * only when the slots differ (a column added, a group first seen).
+ */
+static void group_store(struct mgroup *g, const struct sample *sn, int shift)
+{
+	uint64_t pslots = shift ? g->cur.slots & FIELDS_COUNTER :
+		g->prev.slots;
+	size_t kc, kp, kr;
+	struct sample cur, prev;
+	uint64_t *buf;
+
+	if (!g->buf)	/* new: room for the next refresh's prev */
+		pslots = sn->slots & FIELDS_COUNTER;
+	if (g->buf && sn->slots == g->cur.slots && pslots == g->prev.slots) {
+		if (shift)
+			sample_copy(&g->prev, &g->cur);
+		sample_copy(&g->cur, sn);
+		return;
+	}
+	kc = sample_nslots(sn->slots);
+	kp = sample_nslots(pslots);
+	kr = sample_nslots(sn->slots & FIELDS_COUNTER);
+	buf = xmalloc((kc + kp + kr) * sizeof(uint64_t) + 1);
+	cur = (struct sample){ 0, sn->slots, buf };
+	prev = (struct sample){ 0, pslots, buf + kc };
+	sample_copy(&cur, sn);
+	if (g->buf)
+		sample_copy(&prev, shift ? &g->cur : &g->prev);
+	free(g->buf);
+	g->buf = buf;
+	g->cur = cur;
+	g->prev = prev;
+	g->rate = (double *)(void *)(buf + kc + kp);
 }
 
 static int ensure_table(struct model *m, size_t n)
@@ -274,7 +306,7 @@ int model_replace(struct model *m, const struct snapshot *snap)
 			return model_update(m, snap);
 	}
 	for (size_t i = 0; i < snap->n; i++)
-		m->groups[i]->cur = snap->groups[i].s;
+		group_store(m->groups[i], &snap->groups[i].s, 0);
 	/* The same moment: its system figures may hold more now (whether
 	 * the multi-gen LRU runs); the rates against the last stay. */
 	m->sys = snap->sys;
@@ -331,22 +363,21 @@ int model_update(struct model *m, const struct snapshot *snap)
 			 * A new directory under the same path is a group made
 			 * again: its counters start anew, so it has no rates
 			 * for this interval (they might not have gone back). */
-			g->prev = g->cur;
+			group_store(g, &sg->s, 1);
 			g->has_prev = !(sg->ino && g->ino && sg->ino != g->ino);
 		} else {
 			const char *slash;
 
-			g = xcalloc(1, sizeof(*g));
-			g->path = xmalloc(sg->path_len + 1);
+			g = xcalloc(1, sizeof(*g) + sg->path_len + 1);
 			memcpy(g->path, path, sg->path_len + 1);
 			g->path_len = sg->path_len;
 			g->hash = h;
 			slash = strrchr(g->path, '/');
 			g->name = slash && slash[1] ? slash + 1 : g->path;
+			group_store(g, &sg->s, 0);
 		}
 		g->gen = m->refreshes + 1;
 		g->ino = sg->ino;
-		g->cur = sg->s;
 		g->depth = sg->depth;
 		g->parent = sg->parent;
 		*slot(newt, m->table_cap, g->hash, g->path, g->path_len) = g;

@@ -67,7 +67,7 @@ static void numa_object(FILE *f, const struct model *m,
 		fputs("null", f);
 		return;
 	}
-	text = m->numa_text + g->cur.v[F_NUMA];
+	text = m->numa_text + sample_get(&g->cur, F_NUMA);
 	parse_numa_stat(text, strlen(text), v1 ? v1_keys : names,
 			v1 ? 3 : 7, &ns);
 	fputc('{', f);

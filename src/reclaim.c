@@ -76,6 +76,11 @@ uint64_t reclaim_fields(int version)
 	return f;
 }
 
+uint64_t reclaim_slots(const struct reclaim *rc)
+{
+	return rc && rc->ev ? reclaim_fields(rc->version) : 0;
+}
+
 /* The state and what the detail pane says of it. */
 static void set_state(struct reclaim *rc, enum reclaim_state st)
 {
@@ -343,6 +348,8 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 	/* Ids are the kernel's and unique: -EINVAL cannot come from them. */
 	if (bpfev_subtree_sums(rc->nodes, rc->nnow) < 0)
 		return;
+	/* Room for them, if the refresh was not told (more_slots). */
+	snapshot_add_slots(snap, reclaim_fields(rc->version));
 	for (size_t i = 0; i < snap->n; i++) {
 		struct snap_group *g = &snap->groups[i];
 		struct bpfev_group key = { .id = g->ino };

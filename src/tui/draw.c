@@ -442,10 +442,12 @@ static int cell_attr(const struct tui *t, const struct column *c,
 		if ((c->field == F_PGSCAN || c->field == F_PGSTEAL ||
 		     c->field == F_PGSCAN_KSWAPD || c->field == F_PGSCAN_DIRECT ||
 		     c->field == F_PGSTEAL_KSWAPD || c->field == F_PGSTEAL_DIRECT) &&
-		    (g->rate_valid & FBIT(c->field)) && g->rate[c->field] > 0)
+		    (g->rate_valid & FBIT(c->field)) &&
+		    mgroup_rate(g, (enum field)c->field) > 0)
 			return t->attr[TE_RECLAIM];
 		if ((c->field == F_EV_OOM_KILL || c->field == F_EV_OOM) &&
-		    (g->rate_valid & FBIT(c->field)) && g->rate[c->field] > 0)
+		    (g->rate_valid & FBIT(c->field)) &&
+		    mgroup_rate(g, (enum field)c->field) > 0)
 			return t->attr[TE_OOM];
 		break;
 	default:
@@ -455,8 +457,9 @@ static int cell_attr(const struct tui *t, const struct column *c,
 		/* Excess matters where a protection or soft limit is set. */
 		if (c->derived == D_EXCESS && mgroup_derived(g, D_EXCESS) &&
 		    g->excess > 0 &&
-		    ((sample_has(s, F_SOFT) && s->v[F_SOFT] != VAL_MAX) ||
-		     (sample_has(s, F_LOW) && s->v[F_LOW] > 0)))
+		    ((sample_has(s, F_SOFT) &&
+		      sample_get(s, F_SOFT) != VAL_MAX) ||
+		     (sample_has(s, F_LOW) && sample_get(s, F_LOW) > 0)))
 			return t->attr[TE_EXCESS];
 		break;
 	}
@@ -535,7 +538,7 @@ static void draw_row(const struct tui *t, int y, size_t vis_idx,
 	int selected = (int)vis_idx == t->sel;
 	int tagged = (g->view & VIEW_TAGGED) != 0;
 	int oom = (g->rate_valid & FBIT(F_EV_OOM_KILL)) &&
-		g->rate[F_EV_OOM_KILL] > 0;
+		mgroup_rate(g, F_EV_OOM_KILL) > 0;
 	int base = selected ? t->attr[TE_SELECTED] : t->attr[TE_ROW];
 	int vx = 0;
 

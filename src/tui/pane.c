@@ -309,7 +309,7 @@ static const char *rate_reason(const struct tui *t, const struct mgroup *g,
 			"refresh";
 	if (!sample_has(&g->prev, f))
 		return "not read in the last refresh: rates after the next";
-	if (g->cur.v[f] < g->prev.v[f])
+	if (sample_get(&g->cur, f) < sample_get(&g->prev, f))
 		return "the counter went back (the group was made again): "
 			"rates after the next refresh";
 	return "";
@@ -539,12 +539,12 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 		      "the group's and its descendants'");
 	if (sample_has(&g->cur, F_PRIO_MIN))
 		pline(p, A_NORMAL, "  %-28s %" PRIu64, "lowest scan priority",
-		      g->cur.v[F_PRIO_MIN]);
+		      sample_get(&g->cur, F_PRIO_MIN));
 	else
 		pline(p, A_NORMAL, "  %-28s -  (own lists not scanned in the "
 		      "interval)", "lowest scan priority");
 	if (g->rate_valid & FBIT(F_FLUSHES)) {
-		fmt_rate(rate, sizeof(rate), g->rate[F_FLUSHES]);
+		fmt_rate(rate, sizeof(rate), mgroup_rate(g, F_FLUSHES));
 		pline(p, A_NORMAL, "  %-28s %s/s", "stats flushes", rate);
 	} else {
 		pline(p, A_NORMAL, "  %-28s -  (a rate after the next refresh)",

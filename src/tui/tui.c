@@ -374,6 +374,7 @@ void tui_refresh_now(struct tui *t)
 
 	if (t->o->rc)
 		reclaim_want(t->o->rc, tui_events_wanted(t));
+	t->snap.more_slots = reclaim_slots(t->o->rc);
 	r = cgfs_refresh(t->cg, t->fields, t->o->maxdepth, &t->snap, err,
 			 sizeof(err));
 	if (r == -ENODATA) {

@@ -158,7 +158,7 @@ static uint64_t start_parent(const char *start, unsigned int level)
 
 int main(int argc, char **argv)
 {
-	const struct bpfcol_group *groups = NULL;
+	struct bpfcol_group g;
 	struct bpfcol_why w;
 	struct bpfcol *col;
 	size_t n = 0, i, cap, bytes;
@@ -197,25 +197,26 @@ int main(int argc, char **argv)
 	}
 	do {
 		for (p = 0; p < passes; p++)
-			if (bpfcol_read(col, &groups, &n, &w) < 0) {
+			if (bpfcol_read(col, &n, &w) < 0) {
 				bpfcol_close(col);
 				return fail(&w);
 			}
 		if (!quiet && n > 0) {
-			uint64_t *up = calloc(groups[0].level + 1 + n,
-					      sizeof(*up));
+			uint64_t *up;
 			unsigned int l;
 
+			bpfcol_group(col, 0, &g);
+			up = calloc(g.level + 1 + n, sizeof(*up));
 			if (!up) {
 				bpfcol_close(col);
 				return 1;
 			}
-			up[groups[0].level] = start_parent(argv[optind],
-							   groups[0].level);
+			up[g.level] = start_parent(argv[optind], g.level);
 			for (i = 0; i < n; i++) {
-				l = groups[i].level;
-				print_group(&groups[i], up[l]);
-				up[l + 1] = groups[i].id;
+				bpfcol_group(col, i, &g);
+				l = g.level;
+				print_group(&g, up[l]);
+				up[l + 1] = g.id;
 			}
 			free(up);
 		}

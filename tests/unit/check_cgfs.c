@@ -80,8 +80,8 @@ static long long usage(const struct snapshot *s, const char *path)
 {
 	const struct snap_group *g = find(s, path);
 
-	return g && sample_has(&g->s, F_USAGE) ? (long long)g->s.v[F_USAGE] :
-		-1;
+	return g && sample_has(&g->s, F_USAGE) ?
+		(long long)sample_get(&g->s, F_USAGE) : -1;
 }
 
 static struct cgfs *open_tree(const char *root, const char *start)

@@ -74,9 +74,11 @@ END_TEST
 
 static struct mgroup *mk(uint64_t usage, int has_usage)
 {
-	struct mgroup *g = calloc(1, sizeof(*g));
+	struct mgroup *g = calloc(1, sizeof(*g) + sizeof("/x"));
 
-	g->path = strdup("/x");
+	strcpy(g->path, "/x");
+	g->cur.slots = FBIT(F_USAGE) | FBIT(F_LIMIT);
+	g->cur.v = g->buf = calloc(2, sizeof(uint64_t));
 	if (has_usage)
 		sample_set(&g->cur, F_USAGE, usage);
 	return g;
@@ -103,7 +105,7 @@ START_TEST(compare_not_available_last)
 	ck_assert_int_gt(col_compare(lim, a, b, 0), 0);
 	ck_assert_int_lt(col_compare(lim, a, na, 0), 0);
 	for (struct mgroup *g[] = { a, b, na }, **p = g; p < g + 3; p++) {
-		free((*p)->path);
+		free((*p)->buf);
 		free(*p);
 	}
 }

@@ -9,42 +9,30 @@
 #include "parse.h"
 #include "units.h"
 
-/* A snapshot built by hand: groups appended parent first. */
+/* A snapshot built by hand: groups appended parent first, each with a
+ * sample of s->slots. */
 static int snap_add(struct snapshot *s, const char *path, int parent)
 {
-	size_t len = strlen(path);
+	const char *name = parent < 0 ? path + 1 : strrchr(path, '/') + 1;
 	struct snap_group *g;
 	int depth = 0;
 
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->groups = realloc(s->groups, s->cap * sizeof(*s->groups));
-	}
-	if (s->paths_len + len + 1 > s->paths_cap) {
-		s->paths_cap = (s->paths_len + len + 1) * 2;
-		s->paths = realloc(s->paths, s->paths_cap);
-	}
-	ck_assert_ptr_nonnull(s->groups);
-	ck_assert_ptr_nonnull(s->paths);
 	for (const char *p = path; *p; p++)
 		depth += *p == '/';
-	if (len == 1)
+	if (strlen(path) == 1)
 		depth = 0;
-	g = &s->groups[s->n];
-	memset(g, 0, sizeof(*g));
-	g->path_off = s->paths_len;
-	g->path_len = len;
-	g->depth = depth;
-	g->parent = parent;
-	memcpy(s->paths + s->paths_len, path, len + 1);
-	s->paths_len += len + 1;
-	return (int)s->n++;
+	ck_assert_int_eq(cgfs_add_group(s, parent, name, strlen(name), depth,
+					&g), 0);
+	ck_assert_str_eq(snap_path(s, g), path);
+	return (int)(g - s->groups);
 }
 
+/* A refresh begins: every field has a slot unless the test says. */
 static void snap_reset(struct snapshot *s, double mono)
 {
 	s->n = 0;
 	s->paths_len = 0;
+	s->slots = FIELDS_ALL;
 	s->mono = mono;
 	s->wall = 1796000000 + (int64_t)mono;
 	s->above_limit = VAL_MAX;
@@ -92,8 +80,8 @@ START_TEST(rates_need_two_samples)
 	g = find(&m, "/a");
 	ck_assert_double_eq(m.dt, 2.0);
 	ck_assert(g->rate_valid & FBIT(F_PGSCAN));
-	ck_assert_double_eq(g->rate[F_PGSCAN], 1000.0);
-	ck_assert_double_eq(g->rate[F_PGSTEAL], 500.0);
+	ck_assert_double_eq(mgroup_rate(g, F_PGSCAN), 1000.0);
+	ck_assert_double_eq(mgroup_rate(g, F_PGSTEAL), 500.0);
 	ck_assert(mgroup_derived(g, D_RECLAIM_EFF));
 	ck_assert_double_eq(g->reclaim_eff, 0.5);
 	/* A counter the kernel did not give has no rate. */
@@ -124,7 +112,7 @@ START_TEST(rates_need_two_samples)
 	sample_set(smp(&s, a), F_PGSTEAL, 1564);
 	ck_assert_int_eq(model_update(&m, &s), 0);
 	g = find(&m, "/a");
-	ck_assert_double_eq(g->rate[F_PGSCAN], 0.0);
+	ck_assert_double_eq(mgroup_rate(g, F_PGSCAN), 0.0);
 	ck_assert(!mgroup_derived(g, D_RECLAIM_EFF));
 	model_free(&m);
 	snapshot_free(&s);
@@ -150,7 +138,7 @@ START_TEST(counter_reset_and_recreated_group)
 	}
 	g = find(&m, "/a");
 	ck_assert(g->rate_valid & FBIT(F_FAILCNT));
-	ck_assert_double_eq(g->rate[F_FAILCNT], 100.0);
+	ck_assert_double_eq(mgroup_rate(g, F_FAILCNT), 100.0);
 	ck_assert_double_eq(model_rate(5000, 10, 2.0), -1);
 
 	/* Gone for one refresh, back the next: a new group, no rate. */
@@ -185,7 +173,8 @@ START_TEST(counter_reset_and_recreated_group)
 			ck_assert_uint_eq(g->rate_valid, 0);
 		} else if (i > 0) {
 			ck_assert(g->rate_valid & FBIT(F_FAILCNT));
-			ck_assert_double_eq(g->rate[F_FAILCNT], 50.0 + 50 * (i == 3));
+			ck_assert_double_eq(mgroup_rate(g, F_FAILCNT),
+					    50.0 + 50 * (i == 3));
 		}
 	}
 	model_free(&m);
@@ -222,7 +211,7 @@ START_TEST(identity_over_many_groups)
 
 		ck_assert_int_eq(g->has_prev, idx % 3 != 0);
 		if (idx % 3 != 0)
-			ck_assert_double_eq(g->rate[F_PGFAULT], 10.0);
+			ck_assert_double_eq(mgroup_rate(g, F_PGFAULT), 10.0);
 		else
 			ck_assert_uint_eq(g->rate_valid, 0);
 	}
@@ -346,8 +335,8 @@ static int by_usage_desc(const struct mgroup *a, const struct mgroup *b,
 			 void *ctx)
 {
 	(void)ctx;
-	return a->cur.v[F_USAGE] > b->cur.v[F_USAGE] ? -1 :
-		a->cur.v[F_USAGE] < b->cur.v[F_USAGE];
+	return sample_get(&a->cur, F_USAGE) > sample_get(&b->cur, F_USAGE) ? -1 :
+		sample_get(&a->cur, F_USAGE) < sample_get(&b->cur, F_USAGE);
 }
 
 START_TEST(tree_order)
@@ -477,7 +466,7 @@ START_TEST(scan_prio_v2)
 
 	/* Swap but no room at /a: neither /a nor /a/b counts anon. */
 	s.sys.v[S_SWAP_FREE] = 1 << 30;
-	smp(&s, a)->v[F_SWAP_ROOM] = 0;
+	sample_set(smp(&s, a), F_SWAP_ROOM, 0);
 	ck_assert_int_eq(model_update(&m, &s), 0);
 	ck_assert_int_eq(prio(&m, "/a"), 6);
 	ck_assert_int_eq(prio(&m, "/a/b"), 0);
@@ -540,6 +529,173 @@ START_TEST(scan_prio_v1)
 }
 END_TEST
 
+/* Packed samples (sample.h): values in field order, in slots only. */
+START_TEST(sample_sparse_slots)
+{
+	uint64_t v[4] = { 0 }, w[3] = { 0 };
+	struct sample a = { 0, FBIT(F_LIMIT) | FBIT(F_SWAP) | FBIT(F_FAILCNT) |
+			    FBIT(F_FLUSHES), v };
+	struct sample b = { 0, FBIT(F_USAGE) | FBIT(F_SWAP) | FBIT(F_FLUSHES),
+			    w };
+
+	ck_assert_uint_eq(sample_nslots(a.slots), 4);
+	/* Set out of field order: each lands at its place. */
+	sample_set(&a, F_FLUSHES, 4);
+	sample_set(&a, F_LIMIT, 1);
+	sample_set(&a, F_FAILCNT, 3);
+	sample_set(&a, F_SWAP, 2);
+	ck_assert_uint_eq(v[0], 1);
+	ck_assert_uint_eq(v[1], 2);
+	ck_assert_uint_eq(v[2], 3);
+	ck_assert_uint_eq(v[3], 4);
+	ck_assert_uint_eq(sample_get(&a, F_SWAP), 2);
+	ck_assert_uint_eq(sample_get(&a, F_FAILCNT), 3);
+	/* No slot: not stored, not available, nothing overwritten. */
+	sample_set(&a, F_USAGE, 99);
+	sample_set(&a, F_PGSCAN, 98);
+	ck_assert(!sample_has(&a, F_USAGE));
+	ck_assert(!sample_has(&a, F_PGSCAN));
+	ck_assert_uint_eq(sample_get(&a, F_USAGE), 0);
+	ck_assert_uint_eq(a.valid, FBIT(F_LIMIT) | FBIT(F_SWAP) |
+			  FBIT(F_FAILCNT) | FBIT(F_FLUSHES));
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(v[i], (uint64_t)i + 1);
+	/* Into other slots: the shared fields, by field. */
+	sample_copy(&b, &a);
+	ck_assert_uint_eq(b.valid, FBIT(F_SWAP) | FBIT(F_FLUSHES));
+	ck_assert_uint_eq(w[0], 0);
+	ck_assert_uint_eq(w[1], 2);
+	ck_assert_uint_eq(w[2], 4);
+	/* A slot with no value reads 0. */
+	sample_clear(&a);
+	ck_assert_uint_eq(a.valid, 0);
+	ck_assert_uint_eq(sample_get(&a, F_SWAP), 0);
+}
+END_TEST
+
+/* Room added to a snapshot's samples keeps their values. */
+START_TEST(snapshot_more_slots)
+{
+	struct snapshot s = { 0 };
+	int a, b;
+
+	snap_reset(&s, 1.0);
+	s.slots = FBIT(F_USAGE) | FBIT(F_FAILCNT);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	b = snap_add(&s, "/a/b", a);
+	sample_set(smp(&s, 0), F_USAGE, 10);
+	sample_set(smp(&s, a), F_USAGE, 20);
+	sample_set(smp(&s, b), F_USAGE, 30);
+	sample_set(smp(&s, b), F_FAILCNT, 31);
+	sample_set(smp(&s, a), F_PGSCAN, 1);	/* no slot yet */
+	ck_assert(!sample_has(smp(&s, a), F_PGSCAN));
+	snapshot_add_slots(&s, FBIT(F_LIMIT) | FBIT(F_PGSCAN));
+	ck_assert_uint_eq(s.slots, FBIT(F_USAGE) | FBIT(F_LIMIT) |
+			  FBIT(F_FAILCNT) | FBIT(F_PGSCAN));
+	sample_set(smp(&s, a), F_PGSCAN, 21);
+	sample_set(smp(&s, b), F_LIMIT, 32);
+	ck_assert_uint_eq(sample_get(smp(&s, 0), F_USAGE), 10);
+	ck_assert_uint_eq(sample_get(smp(&s, a), F_USAGE), 20);
+	ck_assert_uint_eq(sample_get(smp(&s, a), F_PGSCAN), 21);
+	ck_assert(!sample_has(smp(&s, a), F_FAILCNT));
+	ck_assert_uint_eq(sample_get(smp(&s, b), F_USAGE), 30);
+	ck_assert_uint_eq(sample_get(smp(&s, b), F_LIMIT), 32);
+	ck_assert_uint_eq(sample_get(smp(&s, b), F_FAILCNT), 31);
+	/* One pool, 4 values a group, in group order. */
+	ck_assert_ptr_eq(smp(&s, b)->v, s.vals + 2 * 4);
+	ck_assert_uint_eq(s.vals[2 * 4 + 3], 31);	/* usage limit pgscan failcnt */
+	snapshot_free(&s);
+}
+END_TEST
+
+/*
+ * Refreshes whose slots differ (a column added, the same moment read
+ * again with more fields): the previous sample keeps the counters it was
+ * read with, rates come only where both samples have the counter.
+ */
+START_TEST(model_slots_change)
+{
+	struct snapshot s = { 0 };
+	struct model m;
+	const struct mgroup *g;
+	int a;
+
+	model_init(&m, 1);
+	snap_reset(&s, 100.0);
+	s.slots = FBIT(F_USAGE) | FBIT(F_PGSCAN) | FBIT(F_FAILCNT);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, a), F_USAGE, 100);
+	sample_set(smp(&s, a), F_PGSCAN, 1000);
+	sample_set(smp(&s, a), F_FAILCNT, 5);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+
+	snap_reset(&s, 101.0);
+	s.slots = FBIT(F_USAGE) | FBIT(F_PGSTEAL) | FBIT(F_PGFAULT) |
+		FBIT(F_FAILCNT);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, a), F_USAGE, 200);
+	sample_set(smp(&s, a), F_PGSTEAL, 9);
+	sample_set(smp(&s, a), F_PGFAULT, 7);
+	sample_set(smp(&s, a), F_FAILCNT, 15);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	g = find(&m, "/a");
+	/* The previous sample keeps the counters it was read with. */
+	ck_assert_uint_eq(g->prev.slots, FBIT(F_PGSCAN) | FBIT(F_FAILCNT));
+	ck_assert(!sample_has(&g->prev, F_USAGE));
+	ck_assert_uint_eq(sample_get(&g->prev, F_PGSCAN), 1000);
+	ck_assert_uint_eq(sample_get(&g->prev, F_FAILCNT), 5);
+	ck_assert_uint_eq(sample_get(&g->cur, F_USAGE), 200);
+	ck_assert_uint_eq(sample_get(&g->cur, F_PGFAULT), 7);
+	ck_assert(!sample_has(&g->cur, F_PGSCAN));
+	ck_assert_uint_eq(g->rate_valid, FBIT(F_FAILCNT));
+	ck_assert_double_eq(mgroup_rate(g, F_FAILCNT), 10.0);
+	ck_assert_double_eq(mgroup_rate(g, F_PGFAULT), 0.0);
+
+	/* The same slots again: three rates, each at its place. */
+	snap_reset(&s, 103.0);
+	s.slots = FBIT(F_USAGE) | FBIT(F_PGSTEAL) | FBIT(F_PGFAULT) |
+		FBIT(F_FAILCNT);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, a), F_USAGE, 300);
+	sample_set(smp(&s, a), F_PGSTEAL, 11);
+	sample_set(smp(&s, a), F_PGFAULT, 17);
+	sample_set(smp(&s, a), F_FAILCNT, 35);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	g = find(&m, "/a");
+	ck_assert_uint_eq(g->rate_valid, FBIT(F_PGSTEAL) | FBIT(F_PGFAULT) |
+			  FBIT(F_FAILCNT));
+	ck_assert_double_eq(mgroup_rate(g, F_PGSTEAL), 1.0);
+	ck_assert_double_eq(mgroup_rate(g, F_PGFAULT), 5.0);
+	ck_assert_double_eq(mgroup_rate(g, F_FAILCNT), 10.0);
+	ck_assert_uint_eq(sample_get(&g->prev, F_PGSTEAL), 9);
+	ck_assert_uint_eq(sample_get(&g->prev, F_PGFAULT), 7);
+	ck_assert_uint_eq(sample_get(&g->cur, F_USAGE), 300);
+
+	/* The same moment with one more field: cur replaced, prev and
+	 * the interval kept; the new counter has no rate (no prev). */
+	sample_set(smp(&s, a), F_PGSCAN, 50);	/* no slot: left out */
+	snapshot_add_slots(&s, FBIT(F_PGSCAN));
+	sample_set(smp(&s, a), F_PGSCAN, 50);
+	ck_assert_int_eq(model_replace(&m, &s), 0);
+	g = find(&m, "/a");
+	ck_assert_uint_eq(sample_get(&g->cur, F_PGSCAN), 50);
+	ck_assert_uint_eq(sample_get(&g->cur, F_FAILCNT), 35);
+	ck_assert_uint_eq(sample_get(&g->prev, F_FAILCNT), 15);
+	ck_assert_uint_eq(sample_get(&g->prev, F_PGFAULT), 7);
+	ck_assert_uint_eq(g->rate_valid, FBIT(F_PGSTEAL) | FBIT(F_PGFAULT) |
+			  FBIT(F_FAILCNT));
+	ck_assert_double_eq(mgroup_rate(g, F_PGSTEAL), 1.0);
+	ck_assert_double_eq(mgroup_rate(g, F_PGFAULT), 5.0);
+	ck_assert_double_eq(mgroup_rate(g, F_FAILCNT), 10.0);
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
 Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -555,6 +711,9 @@ Suite *model_suite(void)
 	tcase_add_test(t, scan_prio_floor);
 	tcase_add_test(t, scan_prio_v2);
 	tcase_add_test(t, scan_prio_v1);
+	tcase_add_test(t, sample_sparse_slots);
+	tcase_add_test(t, snapshot_more_slots);
+	tcase_add_test(t, model_slots_change);
 	suite_add_tcase(s, t);
 	return s;
 }

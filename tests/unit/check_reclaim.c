@@ -21,6 +21,7 @@
 struct tree {
 	struct snapshot snap;
 	struct snap_group g[4];
+	uint64_t vals[4][F_NR];
 };
 
 /* The groups of ids (in that order; absent ones left out). */
@@ -36,12 +37,15 @@ static void tree(struct tree *t, int has_a, int has_x)
 		if ((i == 1 && !has_a) || (i == 2 && (!has_x || !has_a)))
 			continue;
 		idx[i] = n;
+		t->g[n].s.slots = FIELDS_ALL;
+		t->g[n].s.v = t->vals[n];
 		t->g[n].ino = ino[i];
 		t->g[n].parent = parent[i] >= 0 ? idx[parent[i]] : -1;
 		n++;
 	}
 	t->snap.groups = t->g;
 	t->snap.n = (size_t)n;
+	t->snap.slots = FIELDS_ALL;
 }
 
 static const struct sample *of(const struct tree *t, uint64_t ino)
@@ -83,27 +87,27 @@ START_TEST(v1_subtree_sums)
 	gs[1].flushes = 7;
 	tree(&t, 1, 1);
 	reclaim_fill_from(rc, &t.snap, gs, 2, &sys, &m);
-	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN], 110);
-	ck_assert_uint_eq(of(&t, 1)->v[F_PGSTEAL], 90);
-	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN_KSWAPD], 10);
-	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN_DIRECT], 100);
-	ck_assert_uint_eq(of(&t, 1)->v[F_PGSTEAL_KSWAPD], 10);
-	ck_assert_uint_eq(of(&t, 1)->v[F_PGSTEAL_DIRECT], 80);
-	ck_assert_uint_eq(of(&t, 2)->v[F_PGSCAN], 110);
-	ck_assert_uint_eq(of(&t, 3)->v[F_PGSCAN], 100);
-	ck_assert_uint_eq(of(&t, 3)->v[F_PGSTEAL], 80);
+	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 110);
+	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSTEAL), 90);
+	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN_KSWAPD), 10);
+	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN_DIRECT), 100);
+	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSTEAL_KSWAPD), 10);
+	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSTEAL_DIRECT), 80);
+	ck_assert_uint_eq(sample_get(of(&t, 2), F_PGSCAN), 110);
+	ck_assert_uint_eq(sample_get(of(&t, 3), F_PGSCAN), 100);
+	ck_assert_uint_eq(sample_get(of(&t, 3), F_PGSTEAL), 80);
 	/* Never scanned: 0, a value, not "not available". */
 	ck_assert(sample_has(of(&t, 4), F_PGSCAN));
 	ck_assert(sample_has(of(&t, 4), F_PGSTEAL_DIRECT));
-	ck_assert_uint_eq(of(&t, 4)->v[F_PGSCAN], 0);
+	ck_assert_uint_eq(sample_get(of(&t, 4), F_PGSCAN), 0);
 	/* The priority is the group's own lists', not summed. */
 	ck_assert(sample_has(of(&t, 3), F_PRIO_MIN));
-	ck_assert_uint_eq(of(&t, 3)->v[F_PRIO_MIN], 5);
+	ck_assert_uint_eq(sample_get(of(&t, 3), F_PRIO_MIN), 5);
 	ck_assert(!sample_has(of(&t, 2), F_PRIO_MIN));
 	ck_assert(!sample_has(of(&t, 1), F_PRIO_MIN));
-	ck_assert_uint_eq(of(&t, 3)->v[F_FLUSHES], 7);
+	ck_assert_uint_eq(sample_get(of(&t, 3), F_FLUSHES), 7);
 	ck_assert(sample_has(of(&t, 4), F_FLUSHES));
-	ck_assert_uint_eq(of(&t, 4)->v[F_FLUSHES], 0);
+	ck_assert_uint_eq(sample_get(of(&t, 4), F_FLUSHES), 0);
 	ck_assert_int_eq(m.ev_loaded, 1);
 	ck_assert_int_eq(m.ev_rates_valid, 0);
 	reclaim_free(rc);
@@ -128,7 +132,7 @@ START_TEST(v2_keeps_memory_stat)
 		ck_assert(!sample_has(of(&t, i), F_PGSCAN_DIRECT));
 	}
 	ck_assert(sample_has(of(&t, 3), F_PRIO_MIN));
-	ck_assert_uint_eq(of(&t, 3)->v[F_PRIO_MIN], 0);
+	ck_assert_uint_eq(sample_get(of(&t, 3), F_PRIO_MIN), 0);
 	ck_assert_uint_eq(reclaim_fields(2), FBIT(F_PRIO_MIN) | FBIT(F_FLUSHES));
 	ck_assert(reclaim_fields(1) & FBIT(F_PGSTEAL_DIRECT));
 	reclaim_free(rc);
@@ -154,26 +158,26 @@ START_TEST(removed_groups_stay_counted)
 	model_init(&m, 1);
 	tree(&t, 1, 1);
 	reclaim_fill_from(rc, &t.snap, r1, 2, &sys, &m);
-	ck_assert_uint_eq(of(&t, 2)->v[F_PGSCAN], 110);
+	ck_assert_uint_eq(sample_get(of(&t, 2), F_PGSCAN), 110);
 	ck_assert_uint_eq(reclaim_dropped_test(rc, &drop), 0);
 	/* x removed: its 150 go to a (its map entry would be dropped). */
 	tree(&t, 1, 0);
 	reclaim_fill_from(rc, &t.snap, r2, 2, &sys, &m);
 	ck_assert_uint_eq(reclaim_dropped_test(rc, &drop), 1);
 	ck_assert_uint_eq(drop[0], 3);
-	ck_assert_uint_eq(of(&t, 2)->v[F_PGSCAN], 160);
-	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN], 160);
+	ck_assert_uint_eq(sample_get(of(&t, 2), F_PGSCAN), 160);
+	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 160);
 	/* Its entry gone from the map: a keeps them. */
 	tree(&t, 1, 0);
 	reclaim_fill_from(rc, &t.snap, r3, 1, &sys, &m);
-	ck_assert_uint_eq(of(&t, 2)->v[F_PGSCAN], 162);
-	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN], 162);
+	ck_assert_uint_eq(sample_get(of(&t, 2), F_PGSCAN), 162);
+	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 162);
 	/* a removed too: its own 12, what x left in it (150) and x counted
 	 * again while dying (5) go to the root; 99, never seen, nowhere. */
 	tree(&t, 0, 0);
 	reclaim_fill_from(rc, &t.snap, r4, 3, &sys, &m);
-	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN], 167);
-	ck_assert_uint_eq(of(&t, 4)->v[F_PGSCAN], 0);
+	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 167);
+	ck_assert_uint_eq(sample_get(of(&t, 4), F_PGSCAN), 0);
 	/* Every entry of a group not in the tree leaves the map: the removed
 	 * ones after their counts moved, 99 too (it would fill the map). */
 	ck_assert_uint_eq(reclaim_dropped_test(rc, &drop), 3);
@@ -182,7 +186,7 @@ START_TEST(removed_groups_stay_counted)
 	ck_assert_uint_eq(drop[2], 99);
 	tree(&t, 0, 0);
 	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys, &m);
-	ck_assert_uint_eq(of(&t, 1)->v[F_PGSCAN], 167);
+	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 167);
 	reclaim_free(rc);
 }
 END_TEST
