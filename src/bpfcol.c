@@ -565,10 +565,10 @@ static void bpfcol_convert(const struct bpfcol *col, const struct memcg_rec *r,
 	set_value(g, col, BPFCOL_MAX, r->mem.max, true);
 	if (r->have & MR_HAVE_WATERMARK)
 		set_value(g, col, BPFCOL_PEAK, r->mem.watermark, false);
-	if (r->have & MR_HAVE_MEMSW) {
+	if (r->have & (MR_HAVE_MEMSW | MR_HAVE_MEMSW_USAGE))
 		set_value(g, col, BPFCOL_SWAP_USAGE, r->memsw.usage, false);
+	if (r->have & MR_HAVE_MEMSW)
 		set_value(g, col, BPFCOL_SWAP_MAX, r->memsw.max, true);
-	}
 	if (col->v2) {
 		if (r->have & MR_HAVE_HIGH)
 			set_value(g, col, BPFCOL_HIGH, r->mem.high, true);
@@ -653,9 +653,9 @@ static uint32_t want_of(uint32_t values, bool events)
 	static const struct {
 		uint32_t values, want;
 	} w[] = {
-		{ 1U << BPFCOL_SWAP_USAGE | 1U << BPFCOL_SWAP_MAX |
-		  1U << BPFCOL_SWAP_HIGH | 1U << BPFCOL_SWAP_PEAK,
-		  MR_WANT_MEMSW },
+		{ 1U << BPFCOL_SWAP_USAGE, MR_WANT_MEMSW_USAGE },
+		{ 1U << BPFCOL_SWAP_MAX | 1U << BPFCOL_SWAP_HIGH |
+		  1U << BPFCOL_SWAP_PEAK, MR_WANT_MEMSW },
 		{ 1U << BPFCOL_KMEM, MR_WANT_KMEM },
 		{ 1U << BPFCOL_SOFT, MR_WANT_SOFT },
 		{ 1U << BPFCOL_SWAPPINESS, MR_WANT_SWAPPINESS },

@@ -257,14 +257,23 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 		r->have |= MR_HAVE_FAILCNT;
 	}
 	/* swap (v2) and memsw (v1) share a union since 5.x. */
-	if (!(w & MR_WANT_MEMSW)) {
+	if (!(w & (MR_WANT_MEMSW | MR_WANT_MEMSW_USAGE))) {
 		/* not asked for */
 	} else if (bpf_core_field_exists(memcg->memsw)) {
-		if (read_counter(&r->memsw, &memcg->memsw) == 0)
+		if (!(w & MR_WANT_MEMSW)) {
+			/* The usage alone: one line of the counter's three. */
+			r->memsw.usage = BPF_CORE_READ(memcg, memsw.usage.counter);
+			r->have |= MR_HAVE_MEMSW_USAGE;
+		} else if (read_counter(&r->memsw, &memcg->memsw) == 0) {
 			r->have |= MR_HAVE_MEMSW;
+		}
 	} else if (bpf_core_field_exists(memcg->swap)) {
-		if (read_counter(&r->memsw, &memcg->swap) == 0)
+		if (!(w & MR_WANT_MEMSW)) {
+			r->memsw.usage = BPF_CORE_READ(memcg, swap.usage.counter);
+			r->have |= MR_HAVE_MEMSW_USAGE;
+		} else if (read_counter(&r->memsw, &memcg->swap) == 0) {
 			r->have |= MR_HAVE_MEMSW;
+		}
 	}
 	/* Each hierarchy's own files only: every read is a helper call. */
 	if (cfg.v2) {

@@ -21,13 +21,15 @@
 #define MR_HAVE_HIGH		(1U << 8)
 #define MR_HAVE_NAME		(1U << 9)	/* name read whole */
 #define MR_HAVE_MEMCG		(1U << 10)	/* memory controller enabled */
+#define MR_HAVE_MEMSW_USAGE	(1U << 11)	/* that counter's usage only */
 
 /*
  * What a walk reads besides the name and the memory page counter (the
  * program's `want`, which the loader sets before a walk): each costs cache
  * misses in every group, so a refresh asks only for what it shows.
  */
-#define MR_WANT_MEMSW		MR_HAVE_MEMSW
+#define MR_WANT_MEMSW		MR_HAVE_MEMSW		/* all of it */
+#define MR_WANT_MEMSW_USAGE	MR_HAVE_MEMSW_USAGE	/* one cache line */
 #define MR_WANT_KMEM		MR_HAVE_KMEM
 #define MR_WANT_SOFT		MR_HAVE_SOFT
 #define MR_WANT_SWAPPINESS	MR_HAVE_SWAPPINESS

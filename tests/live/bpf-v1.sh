@@ -19,7 +19,8 @@
 #     file showed, one just before the walk and one just after; "max" where
 #     the file shows PAGE_COUNTER_MAX; v2-only values "-";
 #   - asked for the soft limit only (bpfdump -w soft, bpfcol_want), a walk
-#     reads no memsw, kmem or swappiness;
+#     reads no memsw, kmem or swappiness; asked for the memsw usage only,
+#     not the memsw limit or peak;
 #   - makes, renames and removes a group and adds 300 more between walks of
 #     one loaded program (bpfdump -r): each shows in the next walk; the
 #     start group removed between walks ends it (exit 1, "gone");
@@ -128,6 +129,14 @@ case $line in
 *" max=268435456 "*" soft=134217728 swap_usage=- swap_max=- swap_high=- kmem=- "*" swappiness=- "*)
 	pass "-w soft: group a's limit and soft limit, no memsw, kmem or swappiness read" ;;
 *) fail "-w soft: group a: $line" ;;
+esac
+# The memsw usage alone (the default view's swap) reads one line of the
+# counter: its limit and peak stay unread (a holds its load: usage > 0).
+line=$("$BPFDUMP" -n 2 -w swap_usage "$R" | grep ' name=a$')
+case $line in
+*" soft=- swap_usage="[1-9]*" swap_max=- swap_high=- kmem=- "*" swap_peak=- swappiness=- "*)
+	pass "-w swap_usage: group a's memsw usage, not its limit or peak" ;;
+*) fail "-w swap_usage: group a: $line" ;;
 esac
 
 # 2. Churn between walks of one loaded program.
