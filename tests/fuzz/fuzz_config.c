@@ -44,6 +44,8 @@ static char *write_config(const struct config *c, size_t *ret_len)
 		fprintf(f, "\tcustom =%s\r\n", c->custom);
 	if (c->has & CONFIG_HAS_THEME)
 		fprintf(f, "theme= %s\n", c->theme);
+	if (c->has & CONFIG_HAS_COLLECTOR)
+		fprintf(f, "collector =%s\n", c->collector);
 	for (size_t i = 0; i < c->nfolded; i++)
 		fprintf(f, "folded = %s\n", c->folded[i]);
 	CHECK(fclose(f) == 0);
@@ -70,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *text, *copy;
 		size_t tl;
 
-		CHECK((c.has & ~31u) == 0);
+		CHECK((c.has & ~63u) == 0);
 		if (c.has & CONFIG_HAS_DELAY)
 			CHECK(isfinite(c.delay) && c.delay >= 0.05 &&
 			      c.delay <= 86400);
@@ -82,6 +84,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_str(c.custom, sizeof(c.custom));
 		if (c.has & CONFIG_HAS_THEME)
 			check_str(c.theme, sizeof(c.theme));
+		if (c.has & CONFIG_HAS_COLLECTOR)
+			CHECK(strcmp(c.collector, "auto") == 0 ||
+			      strcmp(c.collector, "bpf") == 0 ||
+			      strcmp(c.collector, "files") == 0);
 		CHECK(c.nfolded <= lines);
 		CHECK(c.nfolded == 0 || c.folded != NULL);
 		for (size_t i = 0; i < c.nfolded; i++) {
@@ -106,6 +112,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(strcmp(c2.custom, c.custom) == 0);
 		if (c.has & CONFIG_HAS_THEME)
 			CHECK(strcmp(c2.theme, c.theme) == 0);
+		if (c.has & CONFIG_HAS_COLLECTOR)
+			CHECK(strcmp(c2.collector, c.collector) == 0);
 		CHECK(c2.nfolded == c.nfolded);
 		for (size_t i = 0; i < c.nfolded; i++)
 			CHECK(strcmp(c2.folded[i], c.folded[i]) == 0);
