@@ -7,7 +7,8 @@ set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build/default}
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+failed=$(mktemp)
+trap 'rm -f "$log" "$failed"' EXIT
 pass=0 fail=0 skip=0
 
 count_lines() {
@@ -27,16 +28,19 @@ suite() {
 	"$@" >"$log" 2>&1
 	rc=$?
 	cat "$log"
+	grep '^FAIL' "$log" | sed "s|^|$name: |" >>"$failed"
 	if grep -q 'Checks: [0-9]*, Failures' "$log"; then
 		local n f e
 		read -r n f e < <(sed -n 's/.*Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p' "$log" | tail -1)
 		pass=$((pass + n - f - e)); fail=$((fail + f + e))
+		grep -E '^[^ ]+:[0-9]+:[FE]:' "$log" | sed "s|^|$name: |" >>"$failed"
 	else
 		count_lines
 	fi
 	if [ "$rc" != 0 ] && [ "$rc" != 77 ] && ! grep -q '^FAIL' "$log" &&
 	   ! grep -q 'Failures: [1-9]\|Errors: [1-9]' "$log"; then
 		echo "FAIL: $name exited with status $rc"
+		echo "$name: FAIL: exited with status $rc" >>"$failed"
 		fail=$((fail + 1))
 	fi
 }
@@ -124,5 +128,10 @@ suite "live cgroup v2 (VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/v
 suite "live churn (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/churn-v2.sh
 suite "live listing (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/listing-v2.sh
 
+# The failures again, by suite, so that the end of a long log names them.
+if [ -s "$failed" ]; then
+	echo "== failed"
+	cut -c1-300 "$failed"
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
