@@ -105,9 +105,9 @@ $(BUILD)/faultbench: tests/bench/faultbench.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 # For tests/bpf/*.sh only: prints the BPF collector's records as lines.
-$(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BUILD)/bpfcol.o $(BUILD)/bpflib.o $(BUILD)/bpf/memcg_iter_obj.o $(HEADERS)
+$(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BUILD)/bpfcol.o $(BUILD)/bpflib.o $(BUILD)/clock.o $(BUILD)/bpf/memcg_iter_obj.o $(HEADERS)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpfcol.o \
-	  $(BUILD)/bpflib.o $(BUILD)/bpf/memcg_iter_obj.o $(PKG_LIBS)
+	  $(BUILD)/bpflib.o $(BUILD)/clock.o $(BUILD)/bpf/memcg_iter_obj.o $(PKG_LIBS)
 
 $(BUILD)/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(@D)

@@ -17,10 +17,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
-#include <linux/capability.h>
 #include <linux/magic.h>
 #include <linux/types.h>
 #include <bpf/bpf.h>
@@ -28,6 +25,7 @@
 
 #include "bpfcol.h"
 #include "bpflib.h"
+#include "clock.h"
 #include "bpf/memcg_rec.h"
 
 /* The BPF object, from src/bpf/memcg_iter_obj.S (.incbin). */
@@ -62,9 +60,9 @@ struct bpfcol {
 	size_t names_len;
 	size_t nread;			/* records of the last bpfcol_read */
 	/* The walk bpfcol_open made to size the maps, given to the first
-	 * bpfcol_read when it comes soon enough (see FRESH_NS). */
+	 * bpfcol_read when it comes soon enough (see FRESH_S). */
 	struct memcg_sum open_sum;
-	uint64_t open_ns;	/* CLOCK_MONOTONIC of that walk; 0: none */
+	double open_s;		/* clock_mono() of that walk; 0: none */
 };
 
 /*
@@ -72,15 +70,7 @@ struct bpfcol {
  * and the first refresh follow one another (a one-shot -b pays each walk,
  * some 10 ms at 8,192 groups, on top of loading the program).
  */
-#define FRESH_NS	(100 * 1000 * 1000ULL)
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
+#define FRESH_S	0.1
 
 __attribute__((format(printf, 3, 4)))
 static int why(struct bpfcol_why *w, enum bpfcol_reason reason,
@@ -186,39 +176,28 @@ static int map_ro(struct bpf_map *map, size_t len, const void **ret)
 /* Opens the object with the current capacities, loads and attaches it. */
 static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oopts, .object_name = "memcgtop");
 	union bpf_iter_link_info linfo;
 	LIBBPF_OPTS(bpf_iter_attach_opts, aopts, .link_info = &linfo,
 		    .link_info_len = sizeof(linfo));
 	struct bpf_map *recs, *names, *rodata;
 	struct bpf_program *prog;
 	struct memcg_cfg cfg;
-	size_t cfg_size, want_size;
 	int r;
 
-	bpflib_keep_messages();
-	col->obj = bpf_object__open_mem(memcg_iter_obj,
-					memcg_iter_obj_end - memcg_iter_obj,
-					&oopts);
+	col->obj = bpflib_open("memcgtop", memcg_iter_obj, memcg_iter_obj_end);
 	if (!col->obj) {
 		r = -errno;
-		col->obj = NULL;
-		why(w, BPFCOL_LOAD_REFUSED, "cannot open the BPF object: %s",
-		    *bpflib_first() ? bpflib_first() : strerror(-r));
+		why(w, BPFCOL_LOAD_REFUSED, "%s", bpflib_open_error(r));
 		return r;
 	}
 	recs = bpf_object__find_map_by_name(col->obj, "recs");
 	names = bpf_object__find_map_by_name(col->obj, "names");
-	rodata = bpf_object__find_map_by_name(col->obj, ".rodata");
-	col->want_map = bpf_object__find_map_by_name(col->obj, ".data.want");
-	prog = bpf_object__find_program_by_name(col->obj, "memcg_iter");
 	/* The program's .rodata is its struct memcg_cfg and nothing else;
 	 * .data.want its want. */
-	if (!recs || !names || !prog || !rodata || !col->want_map ||
-	    !bpf_map__initial_value(rodata, &cfg_size) ||
-	    cfg_size != sizeof(cfg) ||
-	    !bpf_map__initial_value(col->want_map, &want_size) ||
-	    want_size != sizeof(col->want)) {
+	rodata = bpflib_data_map(col->obj, ".rodata", sizeof(cfg));
+	col->want_map = bpflib_data_map(col->obj, ".data.want", sizeof(col->want));
+	prog = bpf_object__find_program_by_name(col->obj, "memcg_iter");
+	if (!recs || !names || !prog || !rodata || !col->want_map) {
 		why(w, BPFCOL_LOAD_REFUSED, "the BPF object lacks its maps");
 		return -EINVAL;
 	}
@@ -238,15 +217,8 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	}
 	r = bpf_object__load(col->obj);
 	if (r) {
-		/* The verifier says EACCES or EINVAL; EPERM is privilege. */
-		if (r == -EPERM)
-			why(w, BPFCOL_NOT_PERMITTED, "the kernel refused bpf(): %s",
-			    strerror(-r));
-		else
-			why(w, BPFCOL_LOAD_REFUSED,
-			    "the kernel refused the program (%s)%s%s",
-			    strerror(-r), *bpflib_verifier() ? ": " : "",
-			    bpflib_verifier());
+		why(w, r == -EPERM ? BPFCOL_NOT_PERMITTED : BPFCOL_LOAD_REFUSED,
+		    "%s", bpflib_load_error(r));
 		return r;
 	}
 	memset(&linfo, 0, sizeof(linfo));
@@ -478,7 +450,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	if (r)
 		goto fail;
 	col->open_sum = sum;
-	col->open_ns = mono_ns();
+	col->open_s = clock_mono();
 	*ret_col = col;
 	return 0;
 fail:
@@ -690,14 +662,14 @@ int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why)
 	int r;
 
 	why(ret_why, BPFCOL_OK, "%s", "");
-	if (col->open_ns && mono_ns() - col->open_ns < FRESH_NS) {
+	if (col->open_s > 0 && clock_mono() - col->open_s < FRESH_S) {
 		sum = col->open_sum;
 	} else {
 		r = bpfcol_fit(col, &sum, ret_why);
 		if (r)
 			return r;
 	}
-	col->open_ns = 0;
+	col->open_s = 0;
 	col->nread = 0;
 	if (sum.groups == 0 || !(col->recs[0].have & MR_HAVE_MEMCG)) {
 		why(ret_why, BPFCOL_START,

@@ -225,31 +225,23 @@ static int injected(struct reclaim_cfg *cfg, struct bpfev_why *w)
 
 static int load(struct bpfev *ev, struct reclaim_cfg *cfg, struct bpfev_why *w)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oopts, .object_name = "memcgtop_ev");
 	struct bpf_map *groups, *sys, *rodata, *bss;
 	struct reclaim_bss bss_init = { .epoch = ev->epoch };
-	size_t size;
 	unsigned int i;
 	int r;
 
-	bpflib_keep_messages();
-	ev->obj = bpf_object__open_mem(reclaim_obj, reclaim_obj_end - reclaim_obj,
-				       &oopts);
+	ev->obj = bpflib_open("memcgtop_ev", reclaim_obj, reclaim_obj_end);
 	if (!ev->obj) {
 		r = -errno;
-		ev->obj = NULL;
-		why(w, BPFEV_LOAD_REFUSED, "cannot open the BPF object: %s",
-		    *bpflib_first() ? bpflib_first() : strerror(-r));
+		why(w, BPFEV_LOAD_REFUSED, "%s", bpflib_open_error(r));
 		return r;
 	}
 	groups = bpf_object__find_map_by_name(ev->obj, "groups");
 	sys = bpf_object__find_map_by_name(ev->obj, "sys");
-	rodata = bpf_object__find_map_by_name(ev->obj, ".rodata");
-	bss = bpf_object__find_map_by_name(ev->obj, ".bss");
 	/* .rodata is the struct reclaim_cfg, .bss the struct reclaim_bss. */
-	if (!groups || !sys || !rodata || !bss ||
-	    !bpf_map__initial_value(rodata, &size) || size != sizeof(*cfg) ||
-	    !bpf_map__initial_value(bss, &size) || size != sizeof(bss_init)) {
+	rodata = bpflib_data_map(ev->obj, ".rodata", sizeof(*cfg));
+	bss = bpflib_data_map(ev->obj, ".bss", sizeof(bss_init));
+	if (!groups || !sys || !rodata || !bss) {
 		why(w, BPFEV_LOAD_REFUSED, "the BPF object lacks its maps");
 		return -EINVAL;
 	}
@@ -269,13 +261,8 @@ static int load(struct bpfev *ev, struct reclaim_cfg *cfg, struct bpfev_why *w)
 	}
 	r = bpf_object__load(ev->obj);
 	if (r) {
-		if (r == -EPERM)
-			why(w, BPFEV_NOT_PERMITTED, "the kernel refused bpf(): %s",
-			    strerror(-r));
-		else
-			why(w, BPFEV_LOAD_REFUSED,
-			    "the kernel refused the program (%s)%s%s",
-			    strerror(-r), *bpflib_verifier() ? ": " : "", bpflib_verifier());
+		why(w, r == -EPERM ? BPFEV_NOT_PERMITTED : BPFEV_LOAD_REFUSED,
+		    "%s", bpflib_load_error(r));
 		return r;
 	}
 	for (i = 0; i < NPROGS; i++) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bpflib.c - see bpflib.h. */
+#include <errno.h>
 #include <linux/capability.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -22,6 +23,7 @@
 
 static char first[160];
 static char verifier[160];
+static char error[400];
 
 bool bpflib_permitted(void)
 {
@@ -81,12 +83,44 @@ void bpflib_keep_messages(void)
 	libbpf_set_print(keep);
 }
 
-const char *bpflib_first(void)
+struct bpf_object *bpflib_open(const char *name, const void *start,
+			       const void *end)
 {
-	return first;
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = name);
+
+	bpflib_keep_messages();
+	return bpf_object__open_mem(start,
+				    (size_t)((const char *)end - (const char *)start),
+				    &opts);
 }
 
-const char *bpflib_verifier(void)
+struct bpf_map *bpflib_data_map(struct bpf_object *obj, const char *name,
+				size_t size)
 {
-	return verifier;
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, name);
+	size_t got;
+
+	if (!map || !bpf_map__initial_value(map, &got) || got != size)
+		return NULL;
+	return map;
+}
+
+const char *bpflib_open_error(int r)
+{
+	snprintf(error, sizeof(error), "cannot open the BPF object: %s",
+		 first[0] ? first : strerror(-r));
+	return error;
+}
+
+const char *bpflib_load_error(int r)
+{
+	/* The verifier says EACCES or EINVAL; EPERM is privilege. */
+	if (r == -EPERM)
+		snprintf(error, sizeof(error), "the kernel refused bpf(): %s",
+			 strerror(-r));
+	else
+		snprintf(error, sizeof(error),
+			 "the kernel refused the program (%s)%s%s",
+			 strerror(-r), verifier[0] ? ": " : "", verifier);
+	return error;
 }
