@@ -39,8 +39,9 @@
  * value.  They are not a third set of source ops (source.h) but a part of
  * the live one:
  *  - bpfcol.h (src/cgfs_bpf.c, --collector): one cgroup-iterator pass per
- *    refresh gives every group's id (its inode, as snap_group.ino), parent
- *    id, name and page counters in bytes with valid and unlimited bits.
+ *    refresh gives every group's id (its inode, as snap_group.ino), level
+ *    (in pre-order a group's parent is the last group one level up), name
+ *    and page counters in bytes with valid and unlimited bits.
  *    It gives the tree's shape in place of the walk's listings (no
  *    directory is walked or kept), and the values of the files it carries
  *    (usage, limits, peak, failcnt, v2 events), which read_value takes
@@ -49,9 +50,10 @@
  *    mask.  The hierarchy root is read from its files.  A recording
  *    (--record) and a copy or a series below --root read files only:
  *    the sink (sink.h) is told only of files read.
- *  - bpfev.h: reclaim event counts per group id, which would fill v1's
- *    F_PGSCAN and F_PGSTEAL (no v1 file has them) by each group's ino
- *    after the walk (not wired in yet).
+ *  - bpfev.h: reclaim event counts per group id, put into the samples
+ *    after the refresh by reclaim.h (v1's F_PGSCAN and F_PGSTEAL, which no
+ *    v1 file has, and F_PRIO_MIN and F_FLUSHES on both versions) in the
+ *    slots the caller adds (snapshot.more_slots).
  */
 #ifndef MEMCGTOP_CGFS_H
 #define MEMCGTOP_CGFS_H

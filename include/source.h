@@ -13,10 +13,10 @@
  * cgfs_open picks one (a --root folder with a timestamps file is a
  * recording) and calls its open; everything after goes through the ops.
  *
- * A BPF source (bpfcol.h) would not be a third set of these ops but sit
- * beside the live ops: it gives the tree's shape and the page counters
- * per group id in one pass, and the live files fill in the rest (see
- * cgfs.h).
+ * The BPF collector (bpfcol.h, read by cgfs_bpf.c) is not a third set of
+ * these ops but sits beside the live ops: it gives the tree's shape and
+ * the page counters per group in one pass, and the live files fill in the
+ * rest (see cgfs.h).
  */
 #ifndef MEMCGTOP_SOURCE_H
 #define MEMCGTOP_SOURCE_H
