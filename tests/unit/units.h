@@ -17,5 +17,6 @@ Suite *cgfs_suite(void);
 Suite *sysinfo_suite(void);
 Suite *edit_suite(void);
 Suite *reclaim_suite(void);
+Suite *xalloc_suite(void);
 
 #endif
