@@ -442,11 +442,9 @@ static int cell_attr(const struct tui *t, const struct column *c,
 		if ((c->field == F_PGSCAN || c->field == F_PGSTEAL ||
 		     c->field == F_PGSCAN_KSWAPD || c->field == F_PGSCAN_DIRECT ||
 		     c->field == F_PGSTEAL_KSWAPD || c->field == F_PGSTEAL_DIRECT) &&
-		    (g->rate_valid & FBIT(c->field)) &&
 		    mgroup_rate(g, (enum field)c->field) > 0)
 			return t->attr[TE_RECLAIM];
 		if ((c->field == F_EV_OOM_KILL || c->field == F_EV_OOM) &&
-		    (g->rate_valid & FBIT(c->field)) &&
 		    mgroup_rate(g, (enum field)c->field) > 0)
 			return t->attr[TE_OOM];
 		break;
@@ -537,8 +535,7 @@ static void draw_row(const struct tui *t, int y, size_t vis_idx,
 	const struct mgroup *g = t->m.groups[t->vis[vis_idx]];
 	int selected = (int)vis_idx == t->sel;
 	int tagged = (g->view & VIEW_TAGGED) != 0;
-	int oom = (g->rate_valid & FBIT(F_EV_OOM_KILL)) &&
-		mgroup_rate(g, F_EV_OOM_KILL) > 0;
+	int oom = mgroup_rate(g, F_EV_OOM_KILL) > 0;
 	int base = selected ? t->attr[TE_SELECTED] : t->attr[TE_ROW];
 	int vx = 0;
 
