@@ -7,8 +7,17 @@
 
 int main(void)
 {
-	SRunner *sr = srunner_create(parse_suite());
+	SRunner *sr;
 	int failed;
+
+	/*
+	 * Check's timeout guards against a hang, not a slow run: its 4 s
+	 * default came within reach of fmt's 400,000 printf comparisons
+	 * under ASan on a loaded machine.  A caller's own setting stays.
+	 * Read by tcase_create, so before the suites are made.
+	 */
+	setenv("CK_DEFAULT_TIMEOUT", "120", 0);
+	sr = srunner_create(parse_suite());
 
 	srunner_add_suite(sr, fmt_suite());
 	srunner_add_suite(sr, model_suite());
