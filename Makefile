@@ -26,17 +26,16 @@ PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS  = $(shell pkg-config --libs check 2>/dev/null)
-CPPFLAGS += -Iinclude -DVERSION='"$(VERSION)"' -D_GNU_SOURCE \
+CPPFLAGS += -Iinclude -Isrc -DVERSION='"$(VERSION)"' -D_GNU_SOURCE \
             -DTHEMEDIR='"$(DATADIR)/themes"'
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(PKG_CFLAGS)
 
-SRCS      := $(wildcard src/*.c src/tui/*.c)
+SRCS      := $(filter-out %.bpf.c,$(wildcard src/*.c src/*/*.c))
 LIB_OBJS  := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
 MAIN_OBJ  := $(BUILD)/main.o
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%.o,$(UNIT_SRCS))
-HEADERS   := $(wildcard include/*.h) src/tui/tui_int.h src/cgfs_int.h tests/unit/units.h \
-             src/bpf/memcg_rec.h src/bpf/reclaim_rec.h
+HEADERS   := $(wildcard include/*.h src/*/*.h) tests/unit/units.h
 
 # The BPF collector's program: clang -target bpf, CO-RE against the running
 # kernel's BTF (src/bpf/kernel_types.h, no vmlinux.h), embedded into the
@@ -45,7 +44,7 @@ BPF_CLANG ?= clang
 BPF_WARN  := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 BPF_OBJ   := $(BUILD)/bpf/memcg_iter.bpf.o
 LIB_OBJS  += $(BUILD)/bpf/memcg_iter_obj.o
-# The reclaim events' programs (src/bpfev.c): tracepoints, with atomics
+# The reclaim events' programs (src/bpf/bpfev.c): tracepoints, with atomics
 # (BPF ISA v3: compare-and-exchange, Linux 5.12+).
 RECLAIM_OBJ := $(BUILD)/bpf/reclaim.bpf.o
 LIB_OBJS  += $(BUILD)/bpf/reclaim_obj.o
@@ -90,14 +89,14 @@ $(BUILD)/bpf/reclaim_obj.o: src/bpf/reclaim_obj.S $(RECLAIM_OBJ)
 	$(CC) -DRECLAIM_OBJ='"$(RECLAIM_OBJ)"' -c -o $@ $<
 
 # For tests/live/reclaim-v1.sh: prints the reclaim events' counters.
-$(BUILD)/bpfevdump: tests/bpf/bpfevdump.c $(BUILD)/bpfev.o $(BUILD)/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(HEADERS)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpfev.o \
-	  $(BUILD)/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(PKG_LIBS)
+$(BUILD)/bpfevdump: tests/bpf/bpfevdump.c $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(HEADERS)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpf/bpfev.o \
+	  $(BUILD)/bpf/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(PKG_LIBS)
 
 # bpfev_subtree_sums, a pure function, tested on its own.
-$(BUILD)/check_bpfev: tests/bpf/check_bpfev.c $(BUILD)/bpfev.o $(BUILD)/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(HEADERS)
+$(BUILD)/check_bpfev: tests/bpf/check_bpfev.c $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(HEADERS)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -o $@ $< \
-	  $(BUILD)/bpfev.o $(BUILD)/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(PKG_LIBS) $(CHECK_LIBS)
+	  $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(PKG_LIBS) $(CHECK_LIBS)
 
 # The page-fault microbenchmark for the reclaim events' overhead.
 $(BUILD)/faultbench: tests/bench/faultbench.c
@@ -105,9 +104,9 @@ $(BUILD)/faultbench: tests/bench/faultbench.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 # For tests/bpf/*.sh only: prints the BPF collector's records as lines.
-$(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BUILD)/bpfcol.o $(BUILD)/bpflib.o $(BUILD)/clock.o $(BUILD)/bpf/memcg_iter_obj.o $(HEADERS)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpfcol.o \
-	  $(BUILD)/bpflib.o $(BUILD)/clock.o $(BUILD)/bpf/memcg_iter_obj.o $(PKG_LIBS)
+$(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BUILD)/bpf/bpfcol.o $(BUILD)/bpf/bpflib.o $(BUILD)/util/clock.o $(BUILD)/bpf/memcg_iter_obj.o $(HEADERS)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpf/bpfcol.o \
+	  $(BUILD)/bpf/bpflib.o $(BUILD)/util/clock.o $(BUILD)/bpf/memcg_iter_obj.o $(PKG_LIBS)
 
 $(BUILD)/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(@D)

@@ -28,7 +28,7 @@
 #include "model.h"
 #include "out.h"
 #include "parse.h"
-#include "reclaim.h"
+#include "source/reclaim.h"
 #include "stopsig.h"
 #include "theme.h"
 #include "tui.h"

@@ -13,7 +13,7 @@
 #include "fmt.h"
 #include "parse.h"
 #include "procs.h"
-#include "reclaim.h"
+#include "source/reclaim.h"
 #include "tui_int.h"
 #include "xalloc.h"
 

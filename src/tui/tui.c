@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "reclaim.h"
+#include "source/reclaim.h"
 #include "stopsig.h"
 #include "tui_int.h"
 #include "xalloc.h"

@@ -28,7 +28,7 @@
 #include <sys/stat.h>
 #include <stdint.h>
 
-#include "bpfcol.h"
+#include "bpf/bpfcol.h"
 
 static const char *const value_keys[BPFCOL_NVALUES] = {
 	[BPFCOL_USAGE] = "usage",

@@ -37,7 +37,7 @@
 
 #include <bpf/bpf.h>
 
-#include "bpfev.h"
+#include "bpf/bpfev.h"
 
 static const char *const item_keys[BPFEV_NITEMS] = {
 	"scan_kswapd", "scan_direct", "scan_khugepaged", "scan_proactive",

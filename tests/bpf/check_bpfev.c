@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpfev.h"
+#include "bpf/bpfev.h"
 
 static void node(struct bpfev_node *n, uint64_t id, uint64_t parent,
 		 uint64_t scan, uint64_t steal)

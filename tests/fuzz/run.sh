@@ -22,7 +22,7 @@ CC_FUZZ=${FUZZ_CC:-clang}
 OUT=build/fuzz
 FZ=tests/fuzz
 CFLAGS_FUZZ=(-g -O1 '-fsanitize=fuzzer,address,undefined' -fno-sanitize-recover=all
-	     -fno-omit-frame-pointer -D_GNU_SOURCE -Iinclude)
+	     -fno-omit-frame-pointer -D_GNU_SOURCE -Iinclude -Isrc)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
@@ -40,7 +40,7 @@ esac
 
 # target:source.  Every target links all the pure modules: they need no
 # system state, and a module that starts to need more fails to link here.
-PURE="parse knob fmt theme config xalloc atomicfile"
+PURE="util/parse edit/knob util/fmt app/theme app/config util/xalloc util/atomicfile"
 ALL="stat:fuzz_stat
 events:fuzz_stat
 oom_control:fuzz_stat
@@ -81,7 +81,7 @@ build() {
 	local src=$1 exe=$OUT/$1 files=("$FZ/$1.c") m f stale=0
 	for m in $PURE; do files+=("src/$m.c"); done
 	[ -x "$exe" ] || stale=1
-	for f in "${files[@]}" "$FZ/fuzz.h" include/*.h; do
+	for f in "${files[@]}" "$FZ/fuzz.h" include/*.h src/*/*.h; do
 		[ "$f" -nt "$exe" ] && stale=1
 	done
 	[ "$stale" = 0 ] && return 0

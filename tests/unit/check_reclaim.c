@@ -8,8 +8,8 @@
 #include <check.h>
 #include <string.h>
 
-#include "bpfev.h"
-#include "reclaim.h"
+#include "bpf/bpfev.h"
+#include "source/reclaim.h"
 #include "units.h"
 
 /*

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sink.h"
-#include "sysinfo.h"
+#include "source/sink.h"
+#include "source/sysinfo.h"
 #include "units.h"
 
 static void put(const char *dir, const char *rel, const char *text)

@@ -20,7 +20,7 @@
 
 #include "bpfev.h"
 #include "bpflib.h"
-#include "bpf/reclaim_rec.h"
+#include "reclaim_rec.h"
 
 /*
  * Valgrind (3.19) does not know bpf()'s batch lookup: what the kernel

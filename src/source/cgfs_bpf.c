@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bpfcol.h"
+#include "bpf/bpfcol.h"
 #include "cgfs_int.h"
 #include "parse.h"
 #include "xalloc.h"

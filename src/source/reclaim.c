@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bpfev.h"
+#include "bpf/bpfev.h"
 #include "reclaim.h"
 #include "xalloc.h"
 

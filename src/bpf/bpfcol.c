@@ -26,7 +26,7 @@
 #include "bpfcol.h"
 #include "bpflib.h"
 #include "clock.h"
-#include "bpf/memcg_rec.h"
+#include "memcg_rec.h"
 
 /* The BPF object, from src/bpf/memcg_iter_obj.S (.incbin). */
 extern const unsigned char memcg_iter_obj[];
