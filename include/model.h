@@ -88,16 +88,6 @@ struct model {
 };
 
 /* Which fields are counters (rates are computed for those). */
-#define FIELDS_COUNTER \
-	(FBIT(F_PGSCAN) | FBIT(F_PGSTEAL) | FBIT(F_PGSCAN_KSWAPD) | \
-	 FBIT(F_PGSCAN_DIRECT) | FBIT(F_PGSTEAL_KSWAPD) | \
-	 FBIT(F_PGSTEAL_DIRECT) | FBIT(F_REFAULT_ANON) | FBIT(F_REFAULT_FILE) | \
-	 FBIT(F_PGFAULT) | FBIT(F_PGMAJFAULT) | FBIT(F_EV_LOW) | \
-	 FBIT(F_EV_HIGH) | FBIT(F_EV_MAX) | FBIT(F_EV_OOM) | \
-	 FBIT(F_EV_OOM_KILL) | FBIT(F_FAILCNT) | FBIT(F_EVL_LOW) | \
-	 FBIT(F_EVL_HIGH) | FBIT(F_EVL_MAX) | FBIT(F_EVL_OOM) | \
-	 FBIT(F_EVL_OOM_KILL) | FBIT(F_SWEV_HIGH) | FBIT(F_SWEV_MAX) | \
-	 FBIT(F_SWEV_FAIL) | FBIT(F_FLUSHES))
 
 int field_is_counter(enum field f);
 

@@ -9,71 +9,13 @@
 
 #include <stdint.h>
 
+#include "fields.h"
+
+/* The fields: F_USAGE, F_LIMIT ... in the order of fields.h. */
 enum field {
-	F_USAGE,
-	F_LIMIT,
-	F_HIGH,
-	F_LOW,
-	F_MIN,
-	F_SOFT,
-	F_SWAP,
-	F_SWAP_LIMIT,
-	F_SWAPPINESS,
-	F_ANON,
-	F_FILE,
-	F_SHMEM,
-	F_KERNEL,
-	F_ACTIVE_ANON,
-	F_INACTIVE_ANON,
-	F_ACTIVE_FILE,
-	F_INACTIVE_FILE,
-	F_UNEVICTABLE,
-	F_PGSCAN,
-	F_PGSTEAL,
-	F_PGSCAN_KSWAPD,
-	F_PGSCAN_DIRECT,
-	F_PGSTEAL_KSWAPD,
-	F_PGSTEAL_DIRECT,
-	F_REFAULT_ANON,
-	F_REFAULT_FILE,
-	F_PGFAULT,
-	F_PGMAJFAULT,
-	F_EV_LOW,
-	F_EV_HIGH,
-	F_EV_MAX,
-	F_EV_OOM,
-	F_EV_OOM_KILL,
-	F_FAILCNT,
-	F_PSI_SOME10,		/* hundredths of a percent */
-	F_PSI_FULL10,
-	F_PROCS,
-	F_PEAK,
-	F_SWAP_PEAK,
-	F_USAGE_SWAP,		/* memory + swap */
-	F_ZSWAP,
-	F_ZSWAPPED,
-	F_EVL_LOW,		/* v2 memory.events.local */
-	F_EVL_HIGH,
-	F_EVL_MAX,
-	F_EVL_OOM,
-	F_EVL_OOM_KILL,
-	F_SWEV_HIGH,		/* v2 memory.swap.events */
-	F_SWEV_MAX,
-	F_SWEV_FAIL,
-	F_DYING,		/* v2 cgroup.stat nr_dying_descendants */
-	/* The group's own LRU lists, without its descendants' (v1 memory.stat
-	 * non-total_ keys; v2 has none: the model subtracts the children). */
-	F_OWN_ACTIVE_ANON,
-	F_OWN_INACTIVE_ANON,
-	F_OWN_ACTIVE_FILE,
-	F_OWN_INACTIVE_FILE,
-	F_SWAP_ROOM,		/* v2 memory.swap.max - swap.current, >= 0 */
-	F_NUMA,			/* offset of memory.numa_stat in the
-				 * refresh's snapshot.numa_text */
-	/* From the reclaim events (reclaim.h), no file: */
-	F_PRIO_MIN,		/* lowest priority its own lists were
-				 * scanned at in the interval, 0..12 */
-	F_FLUSHES,		/* stats flush requests on it */
+#define FIELD_ENUM(name, flags, v1, v2) F_##name,
+	FIELDS(FIELD_ENUM)
+#undef FIELD_ENUM
 	F_NR
 };
 
@@ -84,6 +26,16 @@ _Static_assert(F_NR <= 64, "too many fields for a uint64_t mask");
 
 /* Every field. */
 #define FIELDS_ALL (~UINT64_C(0) >> (64 - F_NR))
+
+/* The counters (fields.h FF_COUNTER): the model rates them. */
+#define FIELD_COUNTER_BIT(name, flags, v1, v2) \
+	(((flags) & FF_COUNTER) ? FBIT(F_##name) : 0) |
+#define FIELDS_COUNTER (FIELDS(FIELD_COUNTER_BIT) 0)
+
+/* The limits and protections (FF_MAX): they may be "max". */
+#define FIELD_MAX_BIT(name, flags, v1, v2) \
+	(((flags) & FF_MAX) ? FBIT(F_##name) : 0) |
+#define FIELDS_MAX (FIELDS(FIELD_MAX_BIT) 0)
 
 /*
  * A sample holds room only for the fields a refresh can set (slots): its
