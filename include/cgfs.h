@@ -15,45 +15,29 @@
  * a group's detail and pids (cgfs_detail, cgfs_pids: asked when a pane
  * opens, the selection changes or a refresh comes), and the knobs
  * (cgfs_read_knob; cgfs_write, the only write, under cgfs_lock_group).
- * Two sources sit behind it today, chosen by cgfs_open; the cgfs_*
- * functions are the same for both and ask the source's ops (source.h:
- * cgfs_live_ops, cgfs_replay_ops) for what differs: how the hierarchy is
- * found and let go, which sample's tree is read, its times and its system
- * figures:
- *  - the live files (src/cgfs.c; found by src/cgfs_find.c): the walk of a
- *    mounted hierarchy or a copy below --root, which reads per group the
- *    control files of its version's table (src/cgfs_read.c: v1_rows,
- *    v2_rows: file, field, may it say max, how it is read);
- *  - a recorded series (DIR/timestamps; src/cgfs_replay.c): the same
- *    walk over each sample's slot folder, which can seek (cgfs_seek,
- *    cgfs_reread).
- * A shown group's detail and pids are src/cgfs_group.c; the knobs' reads,
- * the write and the lock are src/cgfs_knobs.c; what the files share is
- * src/cgfs_int.h.
- * --record makes the recorder (record.h) the sink (sink.h: one pointer,
- * called where bytes are read) of the live source: each control file's
- * bytes as read, per group, the groups kept, and the procfs files of the
- * system figures (sysinfo_sink).
  *
- * Other sources plug in per field, the cheapest that gives the exact
- * value.  They are not a third set of source ops (source.h) but a part of
- * the live one:
- *  - bpfcol.h (src/cgfs_bpf.c, --collector): one cgroup-iterator pass per
- *    refresh gives every group's id (its inode, as snap_group.ino), level
- *    (in pre-order a group's parent is the last group one level up), name
- *    and page counters in bytes with valid and unlimited bits.
- *    It gives the tree's shape in place of the walk's listings (no
- *    directory is walked or kept), and the values of the files it carries
- *    (usage, limits, peak, failcnt, v2 events), which read_value takes
- *    from it; a group whose fields need other files (memory.stat, PSI) has
- *    its directory opened by path for read_group with the rest of the
- *    mask.  The hierarchy root is read from its files.  A recording
- *    (--record) and a copy or a series below --root read files only:
- *    the sink (sink.h) is told only of files read.
- *  - bpfev.h: reclaim event counts per group id, put into the samples
- *    after the refresh by reclaim.h (v1's F_PGSCAN and F_PGSTEAL, which no
- *    v1 file has, and F_PRIO_MIN and F_FLUSHES on both versions) in the
- *    slots the caller adds (snapshot.more_slots).
+ * Behind it (src/source/, whose parts src/source/cgfs_int.h lists), three
+ * choices, each made once, when the hierarchy is opened:
+ *  - the source (src/source/source.h): the live files (found by
+ *    cgfs_find.c: a mounted hierarchy, or a copy below --root) or a
+ *    recorded series (DIR/timestamps, cgfs_replay.c: each sample's slot
+ *    folder, which can seek: cgfs_seek, cgfs_reread);
+ *  - the tree: a walk of the directories (cgfs_walk.c), or on a live
+ *    tree as root the BPF pass (cgfs_pass.c over bpf/bpfcol.h,
+ *    --collector): one cgroup-iterator read a refresh gives every group's
+ *    id (its inode, as snap_group.ino), level and name, and the values of
+ *    the slots it carries, which the group reader takes in place of the
+ *    files (a group whose fields need other files has its directory
+ *    opened by path for those only);
+ *  - the reader of the files' bytes: plain, or with --record the one that
+ *    hands each file, the groups kept and the sample's times to the
+ *    recorder (record.h, a sink: sink.h).
+ * What a group's values are, on each version, is include/fields.h: which
+ * file and key, which BPF slot, what is made of what.  The group reader
+ * (cgfs_read.c) reads them by it, whichever tree found the group.
+ * The reclaim events (source/reclaim.h over bpf/bpfev.h) give the fields
+ * fields.h marks EVENTS, after the refresh, in the slots the caller adds
+ * (snapshot.more_slots).
  */
 #ifndef MEMCGTOP_CGFS_H
 #define MEMCGTOP_CGFS_H
@@ -105,8 +89,10 @@ struct snapshot {
 	double mono;		/* CLOCK_MONOTONIC seconds of this refresh */
 	int64_t wall;		/* Unix time of this refresh */
 	uint64_t above_limit;	/* smallest memory limit above the start */
-	const char *numa_text;	/* memory.numa_stat texts (F_NUMA: offset);
-				 * valid until the next refresh */
+	char *numa_text;	/* memory.numa_stat texts (F_NUMA: offset),
+				 * NUL-separated; valid until the next
+				 * refresh */
+	size_t numa_len, numa_cap;
 	int cut_depth1;		/* 1 + the depth of groups whose subgroups
 				 * were not read (maxdepth); 0: none */
 	struct sysinfo sys;
@@ -160,10 +146,10 @@ void snapshot_free(struct snapshot *snap);
 /*
  * Appends a group to snap, below group parent (-1: the start group; its
  * path is the parent's + "/" + name), with a sample of snap->slots and no
- * value.  A pointer into snap->groups is good until the next one.
+ * value.  The pointer into snap->groups is good until the next one.
  */
-int cgfs_add_group(struct snapshot *snap, int parent, const char *name,
-		   size_t nlen, int depth, struct snap_group **ret_g);
+struct snap_group *cgfs_add_group(struct snapshot *snap, int parent,
+				  const char *name, size_t nlen, int depth);
 
 /* Gives every group's sample room for the fields of `more` too, their
  * values kept. */
@@ -214,8 +200,12 @@ size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
 			const char **ret_names, size_t max, int *ret_root_lacks);
 
 /* Whether field f may hold "max" (a limit or protection of either
- * version: unlimited), as the control file tables say. */
+ * version: unlimited; fields.h FF_MAX). */
 int cgfs_field_may_be_max(enum field f);
+
+/* The fields the reclaim events give on this hierarchy's version
+ * (fields.h EVENTS), which no file has. */
+uint64_t cgfs_fields_events(const struct cgfs *cg);
 
 /* The pids in the group's cgroup.procs (malloc'd; caller frees). */
 int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids,

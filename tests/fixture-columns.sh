@@ -193,7 +193,7 @@ v2-live swap_ev_fail cgroup.controllers memory.swap.events
 v2-live dying cgroup.controllers cgroup.stat
 v2-live scan_prio cgroup.controllers memory.stat memory.swap.current memory.swap.max
 v1-live peak memory.max_usage_in_bytes
-v1-live usage_swap memory.kmem.usage_in_bytes memory.memsw.usage_in_bytes memory.usage_in_bytes
+v1-live usage_swap memory.kmem.usage_in_bytes memory.memsw.usage_in_bytes
 v1-live scan_prio memory.stat
 v1-live dying
 v2-live numa cgroup.controllers memory.numa_stat

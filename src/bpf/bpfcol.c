@@ -26,7 +26,6 @@
 #include "bpfcol.h"
 #include "bpflib.h"
 #include "clock.h"
-#include "memcg_rec.h"
 
 /* The BPF object, from src/bpf/memcg_iter_obj.S (.incbin). */
 extern const unsigned char memcg_iter_obj[];
@@ -53,7 +52,7 @@ struct bpfcol {
 	struct bpf_object *obj;
 	struct bpf_link *link;
 	struct bpf_map *want_map;	/* the program's .data.want */
-	uint32_t want;			/* MR_WANT_* */
+	uint64_t want;			/* MR_BIT of the slots asked for */
 	const struct memcg_rec *recs;	/* mapped read-only */
 	size_t recs_len;
 	const char *names;		/* mapped read-only */
@@ -378,7 +377,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 		return -ENOMEM;
 	}
 	col->dirfd = -1;
-	col->want = MR_WANT_ALL;
+	col->want = ~0ULL;
 	col->pagesize = (unsigned long)sysconf(_SC_PAGESIZE);
 	col->counter_max = (uint64_t)LONG_MAX / col->pagesize;
 	r = bpfcol_injected(col, ret_why);
@@ -443,7 +442,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	}
 	/* Groups without a memory controller are walked (v2: a directory
 	 * without memory files), but the start must have one. */
-	if (!r && (sum.groups == 0 || !(col->recs[0].have & MR_HAVE_MEMCG))) {
+	if (!r && (sum.groups == 0 || !(col->recs[0].flags & MR_MEMCG))) {
 		why(ret_why, BPFCOL_START, "%s: not a memory cgroup", start);
 		r = -ENOENT;
 	}
@@ -489,13 +488,23 @@ static int bpfcol_walk(struct bpfcol *col, struct memcg_sum *ret_sum)
 	return ret_sum->magic == MR_SUM_MAGIC ? 0 : -EIO;
 }
 
-static void set_value(struct bpfcol_group *g, const struct bpfcol *col,
-		      enum bpfcol_value i, uint64_t pages, bool limit)
+static const struct {
+	const char *key;
+	unsigned flags;
+} slots[MR_NSLOTS] = {
+#define SLOT_ROW(slot, key, flags) [MR_##slot] = { key, flags },
+	MR_SLOTS(SLOT_ROW)
+#undef SLOT_ROW
+};
+
+unsigned bpfcol_slot_flags(enum mr_slot slot)
 {
-	g->v[i] = pages * col->pagesize;
-	g->valid |= 1U << i;
-	if (limit && pages >= col->counter_max)
-		g->unlimited |= 1U << i;
+	return slot < MR_NSLOTS ? slots[slot].flags : 0;
+}
+
+const char *bpfcol_slot_key(enum mr_slot slot)
+{
+	return slot < MR_NSLOTS ? slots[slot].key : "";
 }
 
 /* v1 root: memory.swappiness shows vm.swappiness, not the memcg's field. */
@@ -513,69 +522,41 @@ static int vm_swappiness(void)
 }
 
 /*
- * One record in bytes, with valid bits for the values whose file the
- * group has: v1 groups and the v1 root have the v1 files; a v2 root has no
- * counter files at all.
+ * One record as the files show it, each slot by its flags: pages in
+ * bytes, a limit at PAGE_COUNTER_MAX "max".  v1 groups and the v1 root
+ * have the v1 files (the program reads only those); a v2 root has no
+ * counter files at all, and memory.swap.peak came after the swap
+ * counter's watermark (6.5).
  */
 static void bpfcol_convert(const struct bpfcol *col, const struct memcg_rec *r,
 			   struct bpfcol_group *g)
 {
-	unsigned int e;
+	uint64_t have;
 
-	memset(g, 0, sizeof(*g));
 	g->id = r->id;
 	g->level = r->level;
 	g->name = "";
-	if ((r->have & MR_HAVE_NAME) &&
+	g->name_len = 0;
+	g->have = 0;
+	g->unlimited = 0;
+	if ((r->flags & MR_NAME) &&
 	    r->name_off + (size_t)r->name_len < col->names_cap) {
 		g->name = col->names + r->name_off;
 		g->name_len = r->name_len;
 	}
-	if (!(r->have & MR_HAVE_MEMCG) || (col->v2 && r->level == 0))
+	if (!(r->flags & MR_MEMCG) || (col->v2 && r->level == 0))
 		return;
-	set_value(g, col, BPFCOL_USAGE, r->mem.usage, false);
-	set_value(g, col, BPFCOL_MAX, r->mem.max, true);
-	if (r->have & MR_HAVE_WATERMARK)
-		set_value(g, col, BPFCOL_PEAK, r->mem.watermark, false);
-	if (r->have & (MR_HAVE_MEMSW | MR_HAVE_MEMSW_USAGE))
-		set_value(g, col, BPFCOL_SWAP_USAGE, r->memsw.usage, false);
-	if (r->have & MR_HAVE_MEMSW)
-		set_value(g, col, BPFCOL_SWAP_MAX, r->memsw.max, true);
-	if (col->v2) {
-		if (r->have & MR_HAVE_HIGH)
-			set_value(g, col, BPFCOL_HIGH, r->mem.high, true);
-		if (r->have & MR_HAVE_PROTECTION) {
-			set_value(g, col, BPFCOL_LOW, r->low, true);
-			set_value(g, col, BPFCOL_MIN, r->min, true);
-		}
-		if ((r->have & MR_HAVE_MEMSW) && (r->have & MR_HAVE_HIGH))
-			set_value(g, col, BPFCOL_SWAP_HIGH, r->memsw.high, true);
-		/* memory.swap.peak: the swap counter's watermark */
-		if (col->v2_swap_peak && (r->have & MR_HAVE_MEMSW) &&
-		    (r->have & MR_HAVE_WATERMARK))
-			set_value(g, col, BPFCOL_SWAP_PEAK, r->memsw.watermark, false);
-		if (r->have & MR_HAVE_OOM_GROUP) {
-			g->v[BPFCOL_OOM_GROUP] = r->oom_group;
-			g->valid |= 1U << BPFCOL_OOM_GROUP;
-		}
-		for (e = 0; e < BPFCOL_NEVENTS && e < MR_EV_N; e++)
-			g->events[e] = r->events[e];
-		g->events_valid = r->events_have;
-		return;
-	}
-	if (r->have & MR_HAVE_SOFT)
-		set_value(g, col, BPFCOL_SOFT, r->soft_limit, true);
-	if (r->have & MR_HAVE_KMEM)
-		set_value(g, col, BPFCOL_KMEM, r->kmem_usage, false);
-	if ((r->have & MR_HAVE_MEMSW) && (r->have & MR_HAVE_WATERMARK))
-		set_value(g, col, BPFCOL_SWAP_PEAK, r->memsw.watermark, false);
-	if (r->have & MR_HAVE_FAILCNT) {
-		g->v[BPFCOL_FAILCNT] = r->failcnt;
-		g->valid |= 1U << BPFCOL_FAILCNT;
-	}
-	if (r->have & MR_HAVE_SWAPPINESS) {
-		g->v[BPFCOL_SWAPPINESS] = (uint64_t)r->swappiness;
-		g->valid |= 1U << BPFCOL_SWAPPINESS;
+	have = r->have;
+	if (col->v2 && !col->v2_swap_peak)
+		have &= ~MR_BIT(SWAP_PEAK);
+	g->have = have;
+	for (; have; have &= have - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(have);
+		uint64_t v = r->v[i];
+
+		if ((slots[i].flags & MR_LIMIT) && v >= col->counter_max)
+			g->unlimited |= 1ULL << i;
+		g->v[i] = (slots[i].flags & MR_PAGES) ? v * col->pagesize : v;
 	}
 }
 
@@ -619,31 +600,9 @@ static int bpfcol_fit(struct bpfcol *col, struct memcg_sum *ret_sum,
 	}
 }
 
-/* What each BPFCOL_* value costs the walk beyond the memory counter. */
-static uint32_t want_of(uint32_t values, bool events)
+int bpfcol_want(struct bpfcol *col, uint64_t want)
 {
-	static const struct {
-		uint32_t values, want;
-	} w[] = {
-		{ 1U << BPFCOL_SWAP_USAGE, MR_WANT_MEMSW_USAGE },
-		{ 1U << BPFCOL_SWAP_MAX | 1U << BPFCOL_SWAP_HIGH |
-		  1U << BPFCOL_SWAP_PEAK, MR_WANT_MEMSW },
-		{ 1U << BPFCOL_KMEM, MR_WANT_KMEM },
-		{ 1U << BPFCOL_SOFT, MR_WANT_SOFT },
-		{ 1U << BPFCOL_SWAPPINESS, MR_WANT_SWAPPINESS },
-		{ 1U << BPFCOL_OOM_GROUP, MR_WANT_OOM_GROUP },
-	};
-	uint32_t want = events ? MR_WANT_EVENTS : 0;
-
-	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
-		if (values & w[i].values)
-			want |= w[i].want;
-	return want;
-}
-
-int bpfcol_want(struct bpfcol *col, uint32_t values, bool events)
-{
-	uint32_t want = want_of(values, events), zero = 0;
+	uint32_t zero = 0;
 	int r;
 
 	if (want == col->want)
@@ -671,7 +630,7 @@ int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why)
 	}
 	col->open_s = 0;
 	col->nread = 0;
-	if (sum.groups == 0 || !(col->recs[0].have & MR_HAVE_MEMCG)) {
+	if (sum.groups == 0 || !(col->recs[0].flags & MR_MEMCG)) {
 		why(ret_why, BPFCOL_START,
 		    "the start group is gone or not a memory cgroup");
 		return -ENOENT;
@@ -691,8 +650,8 @@ void bpfcol_group(const struct bpfcol *col, size_t i,
 	}
 	bpfcol_convert(col, &col->recs[i], ret);
 	if (!col->v2 && col->recs[i].level == 0 &&
-	    (ret->valid & (1U << BPFCOL_SWAPPINESS)))
-		ret->v[BPFCOL_SWAPPINESS] = (uint64_t)vm_swappiness();
+	    (ret->have & MR_BIT(SWAPPINESS)))
+		ret->v[MR_SWAPPINESS] = (uint64_t)vm_swappiness();
 }
 
 void bpfcol_capacity(const struct bpfcol *col, size_t *ret_groups,

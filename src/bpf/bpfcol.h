@@ -14,6 +14,9 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <linux/types.h>
+
+#include "memcg_rec.h"
 
 struct bpfcol;
 
@@ -34,51 +37,25 @@ struct bpfcol_why {
 	char text[256];		/* one line, no "memcgtop: " prefix */
 };
 
-/* Index of struct bpfcol_group.v[]; bit (1U << i) in valid, unlimited. */
-enum bpfcol_value {
-	BPFCOL_USAGE,		/* v1 usage_in_bytes, v2 memory.current */
-	BPFCOL_MAX,		/* v1 limit_in_bytes, v2 memory.max */
-	BPFCOL_HIGH,		/* v2 memory.high */
-	BPFCOL_LOW,		/* v2 memory.low */
-	BPFCOL_MIN,		/* v2 memory.min */
-	BPFCOL_SOFT,		/* v1 soft_limit_in_bytes */
-	BPFCOL_SWAP_USAGE,	/* v1 memsw.usage_in_bytes, v2 swap.current */
-	BPFCOL_SWAP_MAX,	/* v1 memsw.limit_in_bytes, v2 swap.max */
-	BPFCOL_SWAP_HIGH,	/* v2 memory.swap.high */
-	BPFCOL_KMEM,		/* v1 kmem.usage_in_bytes */
-	BPFCOL_FAILCNT,		/* v1 memory.failcnt (a count) */
-	BPFCOL_PEAK,		/* v1 max_usage_in_bytes, v2 memory.peak */
-	BPFCOL_SWAP_PEAK,	/* v1 memsw.max_usage_in_bytes, v2 swap.peak */
-	BPFCOL_SWAPPINESS,	/* v1 memory.swappiness */
-	BPFCOL_OOM_GROUP,	/* v2 memory.oom.group */
-	BPFCOL_NVALUES
-};
-
-/* Index of struct bpfcol_group.events[]: v2 memory.events, swap.events. */
-enum bpfcol_event {
-	BPFCOL_EV_LOW,
-	BPFCOL_EV_HIGH,
-	BPFCOL_EV_MAX,
-	BPFCOL_EV_OOM,
-	BPFCOL_EV_OOM_KILL,
-	BPFCOL_EV_OOM_GROUP_KILL,
-	BPFCOL_EV_SWAP_HIGH,
-	BPFCOL_EV_SWAP_MAX,
-	BPFCOL_EV_SWAP_FAIL,
-	BPFCOL_NEVENTS
-};
-
+/*
+ * One group of a walk, as the files show it: v[] indexed by the record's
+ * slots (enum mr_slot, memcg_rec.h), in bytes where the kernel keeps
+ * pages; a bit (MR_BIT) per slot in have where the kernel has the value
+ * for this group and in unlimited where it is the kernel's "no limit".
+ */
 struct bpfcol_group {
 	uint64_t id;		/* the directory's inode number */
 	unsigned int level;	/* 0 for a hierarchy's root */
 	const char *name;	/* kernfs name, "" for a root; not escaped */
 	size_t name_len;
-	uint64_t v[BPFCOL_NVALUES];
-	uint32_t valid;		/* bits of v[] whose file exists here */
-	uint32_t unlimited;	/* bits of v[] at the kernel's "no limit" */
-	uint64_t events[BPFCOL_NEVENTS];
-	uint32_t events_valid;	/* bits of events[] (v2 only) */
+	uint64_t have;
+	uint64_t unlimited;
+	uint64_t v[MR_NSLOTS];
 };
+
+/* The slot's flags (MR_PAGES, MR_LIMIT, MR_EVENT) and the tests' name. */
+unsigned bpfcol_slot_flags(enum mr_slot slot);
+const char *bpfcol_slot_key(enum mr_slot slot);
 
 /*
  * Every group below the start is a record, in pre-order (siblings in
@@ -96,13 +73,13 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 		struct bpfcol_why *ret_why);
 
 /*
- * The values the next walks need (bits 1U << BPFCOL_*) and whether the v2
- * events: a value left out is not read (its valid bit stays clear), which
- * spares the walk a read in every group.  The memory counter's values
- * (usage, max, high, low, min, peak, failcnt) and names always come.
- * bpfcol_open asks for everything.  Returns 0 or -errno.
+ * The slots the next walks need (MR_BIT mask): a slot left out is not
+ * read (its have bit stays clear), which spares the walk a read in every
+ * group.  The memory counter's slots (usage, max, high, low, min, peak,
+ * failcnt) and names always come.  bpfcol_open asks for everything.
+ * Returns 0 or -errno.
  */
-int bpfcol_want(struct bpfcol *col, uint32_t values, bool events);
+int bpfcol_want(struct bpfcol *col, uint64_t slots);
 
 /*
  * bpfcol_read: one walk (one iterator read); the first, within 0.1 s of

@@ -45,8 +45,9 @@ const volatile struct memcg_cfg cfg = {
 	.names_size = 4096,
 };
 
-/* MR_WANT_*: set by the loader through the mapped section before a walk. */
-__u32 want SEC(".data.want") = MR_WANT_ALL;
+/* MR_BIT of the slots a walk reads beyond the memory counter and the
+ * name: set by the loader through the mapped section before a walk. */
+__u64 want SEC(".data.want") = ~0ULL;
 
 /* One walk's state, reset when a new iterator fd (session) starts. */
 __u64 cur_session;
@@ -70,22 +71,14 @@ __u64 pc_buf[PC_BUF / 8];
 		o_ <= PC_BUF - 8 ? *(__u64 *)((char *)pc_buf + o_) : 0;	\
 	})
 
-static __always_inline int read_counter(struct mr_counter *out,
-					struct page_counter *pc)
+/* Reads a page counter whole into pc_buf, for PC_FIELD: 0 or -1. */
+static __always_inline int read_counter(struct page_counter *pc)
 {
 	__u32 size = bpf_core_type_size(struct page_counter);
 
 	if (size > PC_BUF)
 		size = PC_BUF;
-	if (bpf_probe_read_kernel(pc_buf, size, pc))
-		return -1;
-	out->usage = PC_FIELD(usage);
-	out->max = PC_FIELD(max);
-	out->watermark = PC_FIELD(watermark);
-	/* page_counter.high: 5.8+ (memory.high was in struct mem_cgroup). */
-	if (bpf_core_field_exists(pc->high))
-		out->high = PC_FIELD(high);
-	return 0;
+	return bpf_probe_read_kernel(pc_buf, size, pc) ? -1 : 0;
 }
 
 #define EVENT(slot, kname)						\
@@ -94,12 +87,17 @@ static __always_inline int read_counter(struct mr_counter *out,
 					       kname)) {		\
 			__u32 i = bpf_core_enum_value(			\
 				enum memcg_memory_event, kname);	\
-			if (i < 16) {					\
-				r->events[slot] = ev[i].counter;	\
-				r->events_have |= 1U << (slot);		\
-			}						\
+			if (i < 16)					\
+				put(r, MR_##slot, ev[i].counter);	\
 		}							\
 	} while (0)
+
+static __always_inline void put(struct memcg_rec *r, enum mr_slot slot,
+				__u64 v)
+{
+	r->v[slot] = v;
+	r->have |= 1ULL << slot;
+}
 
 static __always_inline void read_events(struct memcg_rec *r,
 					struct mem_cgroup *memcg)
@@ -124,15 +122,15 @@ static __always_inline void read_events(struct memcg_rec *r,
 		if (bpf_core_read(ev, size, &memcg->memory_events))
 			return;
 	}
-	EVENT(MR_EV_LOW, MEMCG_LOW);
-	EVENT(MR_EV_HIGH, MEMCG_HIGH);
-	EVENT(MR_EV_MAX, MEMCG_MAX);
-	EVENT(MR_EV_OOM, MEMCG_OOM);
-	EVENT(MR_EV_OOM_KILL, MEMCG_OOM_KILL);
-	EVENT(MR_EV_OOM_GROUP_KILL, MEMCG_OOM_GROUP_KILL);
-	EVENT(MR_EV_SWAP_HIGH, MEMCG_SWAP_HIGH);
-	EVENT(MR_EV_SWAP_MAX, MEMCG_SWAP_MAX);
-	EVENT(MR_EV_SWAP_FAIL, MEMCG_SWAP_FAIL);
+	EVENT(EV_LOW, MEMCG_LOW);
+	EVENT(EV_HIGH, MEMCG_HIGH);
+	EVENT(EV_MAX, MEMCG_MAX);
+	EVENT(EV_OOM, MEMCG_OOM);
+	EVENT(EV_OOM_KILL, MEMCG_OOM_KILL);
+	EVENT(EV_OOM_GROUP_KILL, MEMCG_OOM_GROUP_KILL);
+	EVENT(EV_SWAP_HIGH, MEMCG_SWAP_HIGH);
+	EVENT(EV_SWAP_MAX, MEMCG_SWAP_MAX);
+	EVENT(EV_SWAP_FAIL, MEMCG_SWAP_FAIL);
 }
 
 static __always_inline void read_name(struct memcg_rec *r,
@@ -158,7 +156,7 @@ static __always_inline void read_name(struct memcg_rec *r,
 	}
 	r->name_off = off;
 	r->name_len = len - 1;
-	r->have |= MR_HAVE_NAME;
+	r->flags |= MR_NAME;
 	names_used = off + ((len + 7) & ~7);
 }
 
@@ -184,7 +182,8 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 	struct kernfs_node *kn;
 	struct mem_cgroup *memcg;
 	struct memcg_rec *r;
-	__u32 idx, ssid, w = want;
+	__u32 idx, ssid;
+	__u64 w = want;
 
 	if (meta->session_id != cur_session) {
 		cur_session = meta->session_id;
@@ -236,68 +235,69 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 	css = cgrp->subsys[ssid];
 	if (!css)
 		return 0;
-	r->have |= MR_HAVE_MEMCG;
+	r->flags |= MR_MEMCG;
 	memcg = (void *)css - bpf_core_field_offset(struct mem_cgroup, css);
 
-	if (read_counter(&r->mem, &memcg->memory) == 0) {
-		r->have |= MR_HAVE_WATERMARK;
-		if (bpf_core_field_exists(memcg->memory.high))
-			r->have |= MR_HAVE_HIGH;
-		if (bpf_core_field_exists(memcg->memory.min)) {
-			r->min = PC_FIELD(min);
-			r->low = PC_FIELD(low);
-			r->have |= MR_HAVE_PROTECTION;
+	if (read_counter(&memcg->memory) == 0) {
+		put(r, MR_USAGE, PC_FIELD(usage));
+		put(r, MR_MAX, PC_FIELD(max));
+		put(r, MR_PEAK, PC_FIELD(watermark));
+		/* page_counter.high: 5.8+ (memory.high was in struct
+		 * mem_cgroup); min and low: the v2 protections. */
+		if (cfg.v2 && bpf_core_field_exists(memcg->memory.high))
+			put(r, MR_HIGH, PC_FIELD(high));
+		if (cfg.v2 && bpf_core_field_exists(memcg->memory.min)) {
+			put(r, MR_MIN, PC_FIELD(min));
+			put(r, MR_LOW, PC_FIELD(low));
 		}
 		/*
 		 * v1 memory.failcnt shows the field as it is.  Since 6.12 it
 		 * counts only where track_failcnt is set (v1 groups; not the
 		 * root, whose file stays 0); v2 has no file.
 		 */
-		r->failcnt = PC_FIELD(failcnt);
-		r->have |= MR_HAVE_FAILCNT;
+		if (!cfg.v2)
+			put(r, MR_FAILCNT, PC_FIELD(failcnt));
 	}
-	/* swap (v2) and memsw (v1) share a union since 5.x. */
-	if (!(w & (MR_WANT_MEMSW | MR_WANT_MEMSW_USAGE))) {
-		/* not asked for */
-	} else if (bpf_core_field_exists(memcg->memsw)) {
-		if (!(w & MR_WANT_MEMSW)) {
-			/* The usage alone: one line of the counter's three. */
-			r->memsw.usage = BPF_CORE_READ(memcg, memsw.usage.counter);
-			r->have |= MR_HAVE_MEMSW_USAGE;
-		} else if (read_counter(&r->memsw, &memcg->memsw) == 0) {
-			r->have |= MR_HAVE_MEMSW;
+	/* swap (v2) and memsw (v1) share a union since 5.x: the whole
+	 * counter for its limit, high or peak, else one cache line of its
+	 * three for the usage alone. */
+	if (w & (MR_BIT(SWAP_MAX) | MR_BIT(SWAP_HIGH) | MR_BIT(SWAP_PEAK))) {
+		struct page_counter *pc = 0;
+
+		if (bpf_core_field_exists(memcg->memsw))
+			pc = &memcg->memsw;
+		else if (bpf_core_field_exists(memcg->swap))
+			pc = &memcg->swap;
+		if (pc && read_counter(pc) == 0) {
+			put(r, MR_SWAP_USAGE, PC_FIELD(usage));
+			put(r, MR_SWAP_MAX, PC_FIELD(max));
+			put(r, MR_SWAP_PEAK, PC_FIELD(watermark));
+			if (cfg.v2 && bpf_core_field_exists(memcg->memory.high))
+				put(r, MR_SWAP_HIGH, PC_FIELD(high));
 		}
-	} else if (bpf_core_field_exists(memcg->swap)) {
-		if (!(w & MR_WANT_MEMSW)) {
-			r->memsw.usage = BPF_CORE_READ(memcg, swap.usage.counter);
-			r->have |= MR_HAVE_MEMSW_USAGE;
-		} else if (read_counter(&r->memsw, &memcg->swap) == 0) {
-			r->have |= MR_HAVE_MEMSW;
-		}
+	} else if (w & MR_BIT(SWAP_USAGE)) {
+		if (bpf_core_field_exists(memcg->memsw))
+			put(r, MR_SWAP_USAGE,
+			    BPF_CORE_READ(memcg, memsw.usage.counter));
+		else if (bpf_core_field_exists(memcg->swap))
+			put(r, MR_SWAP_USAGE,
+			    BPF_CORE_READ(memcg, swap.usage.counter));
 	}
 	/* Each hierarchy's own files only: every read is a helper call. */
 	if (cfg.v2) {
-		if ((w & MR_WANT_OOM_GROUP) &&
-		    bpf_core_field_exists(memcg->oom_group)) {
-			r->oom_group = BPF_CORE_READ(memcg, oom_group);
-			r->have |= MR_HAVE_OOM_GROUP;
-		}
-		if (w & MR_WANT_EVENTS)
+		if ((w & MR_BIT(OOM_GROUP)) &&
+		    bpf_core_field_exists(memcg->oom_group))
+			put(r, MR_OOM_GROUP, BPF_CORE_READ(memcg, oom_group));
+		if (w & MR_EVENTS)
 			read_events(r, memcg);
 		return 0;
 	}
-	if ((w & MR_WANT_KMEM) && bpf_core_field_exists(memcg->kmem)) {
-		r->kmem_usage = BPF_CORE_READ(memcg, kmem.usage.counter);
-		r->have |= MR_HAVE_KMEM;
-	}
-	if ((w & MR_WANT_SOFT) && bpf_core_field_exists(memcg->soft_limit)) {
-		r->soft_limit = BPF_CORE_READ(memcg, soft_limit);
-		r->have |= MR_HAVE_SOFT;
-	}
-	if ((w & MR_WANT_SWAPPINESS) &&
-	    bpf_core_field_exists(memcg->swappiness)) {
-		r->swappiness = BPF_CORE_READ(memcg, swappiness);
-		r->have |= MR_HAVE_SWAPPINESS;
-	}
+	if ((w & MR_BIT(KMEM)) && bpf_core_field_exists(memcg->kmem))
+		put(r, MR_KMEM, BPF_CORE_READ(memcg, kmem.usage.counter));
+	if ((w & MR_BIT(SOFT)) && bpf_core_field_exists(memcg->soft_limit))
+		put(r, MR_SOFT, BPF_CORE_READ(memcg, soft_limit));
+	if ((w & MR_BIT(SWAPPINESS)) &&
+	    bpf_core_field_exists(memcg->swappiness))
+		put(r, MR_SWAPPINESS, BPF_CORE_READ(memcg, swappiness));
 	return 0;
 }

@@ -1,83 +1,83 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * memcg_rec.h - the records memcg_iter.bpf.c writes into its maps, shared
- * with the loader (src/bpfcol.c).  Uses __u64 and friends: the BPF side
+ * with the loader (src/bpf/bpfcol.c).  Uses __u64 and friends: the BPF side
  * gets them from kernel_types.h, user space from <linux/types.h>.
  *
- * Values are in pages, as the kernel keeps them; the loader converts.
+ * A record is an array of values, one slot per value the program can
+ * carry, with a bit per slot saying that the kernel has it.  The loader
+ * converts every slot the same way, by the flags of its row below, so a
+ * new value is a row here and the code in the program that reads it; the
+ * value table of the source (include/fields.h) names the slot that gives
+ * each group value.
  */
 #ifndef MEMCGTOP_MEMCG_REC_H
 #define MEMCGTOP_MEMCG_REC_H
 
-/* memcg_rec.have: the kernel has this field (bpf_core_field_exists). */
-#define MR_HAVE_MEMSW		(1U << 0)	/* swap/memsw page counter */
-#define MR_HAVE_KMEM		(1U << 1)
-#define MR_HAVE_SOFT		(1U << 2)
-#define MR_HAVE_SWAPPINESS	(1U << 3)
-#define MR_HAVE_OOM_GROUP	(1U << 4)
-#define MR_HAVE_FAILCNT		(1U << 5)
-#define MR_HAVE_WATERMARK	(1U << 6)
-#define MR_HAVE_PROTECTION	(1U << 7)	/* min, low */
-#define MR_HAVE_HIGH		(1U << 8)
-#define MR_HAVE_NAME		(1U << 9)	/* name read whole */
-#define MR_HAVE_MEMCG		(1U << 10)	/* memory controller enabled */
-#define MR_HAVE_MEMSW_USAGE	(1U << 11)	/* that counter's usage only */
+/* How the loader turns a slot into what the file shows. */
+#define MR_PAGES	(1U << 0)	/* kept in pages: shown in bytes */
+#define MR_LIMIT	(1U << 1)	/* PAGE_COUNTER_MAX or more: "max" */
+#define MR_EVENT	(1U << 2)	/* a v2 memory(.swap).events key */
 
 /*
- * What a walk reads besides the name and the memory page counter (the
- * program's `want`, which the loader sets before a walk): each costs cache
- * misses in every group, so a refresh asks only for what it shows.
+ * X(SLOT, key, flags): the slots in record order.  The key is the tests'
+ * name of the slot (tests/bpf/bpfdump.c prints it).
  */
-#define MR_WANT_MEMSW		MR_HAVE_MEMSW		/* all of it */
-#define MR_WANT_MEMSW_USAGE	MR_HAVE_MEMSW_USAGE	/* one cache line */
-#define MR_WANT_KMEM		MR_HAVE_KMEM
-#define MR_WANT_SOFT		MR_HAVE_SOFT
-#define MR_WANT_SWAPPINESS	MR_HAVE_SWAPPINESS
-#define MR_WANT_OOM_GROUP	MR_HAVE_OOM_GROUP
-#define MR_WANT_EVENTS		(1U << 16)	/* v2 memory(.swap).events */
-#define MR_WANT_ALL		(MR_WANT_MEMSW | MR_WANT_KMEM | MR_WANT_SOFT | \
-				 MR_WANT_SWAPPINESS | MR_WANT_OOM_GROUP | \
-				 MR_WANT_EVENTS)
+#define MR_SLOTS(X)							\
+	X(USAGE, "usage", MR_PAGES)		/* v1 usage_in_bytes, v2 memory.current */ \
+	X(MAX, "max", MR_PAGES | MR_LIMIT)	/* v1 limit_in_bytes, v2 memory.max */ \
+	X(HIGH, "high", MR_PAGES | MR_LIMIT)	/* v2 memory.high */	\
+	X(LOW, "low", MR_PAGES | MR_LIMIT)	/* v2 memory.low */	\
+	X(MIN, "min", MR_PAGES | MR_LIMIT)	/* v2 memory.min */	\
+	X(SOFT, "soft", MR_PAGES | MR_LIMIT)	/* v1 soft_limit_in_bytes */ \
+	X(SWAP_USAGE, "swap_usage", MR_PAGES)	/* v1 memsw.usage_in_bytes, v2 swap.current */ \
+	X(SWAP_MAX, "swap_max", MR_PAGES | MR_LIMIT) /* v1 memsw.limit_in_bytes, v2 swap.max */ \
+	X(SWAP_HIGH, "swap_high", MR_PAGES | MR_LIMIT) /* v2 memory.swap.high */ \
+	X(KMEM, "kmem", MR_PAGES)		/* v1 kmem.usage_in_bytes */ \
+	X(FAILCNT, "failcnt", 0)		/* v1 memory.failcnt */	\
+	X(PEAK, "peak", MR_PAGES)		/* v1 max_usage_in_bytes, v2 memory.peak */ \
+	X(SWAP_PEAK, "swap_peak", MR_PAGES)	/* v1 memsw.max_usage_in_bytes, v2 swap.peak */ \
+	X(SWAPPINESS, "swappiness", 0)		/* v1 memory.swappiness */ \
+	X(OOM_GROUP, "oom_group", 0)		/* v2 memory.oom.group */ \
+	X(EV_LOW, "ev_low", MR_EVENT)		/* v2 memory.events ... */ \
+	X(EV_HIGH, "ev_high", MR_EVENT)					\
+	X(EV_MAX, "ev_max", MR_EVENT)					\
+	X(EV_OOM, "ev_oom", MR_EVENT)					\
+	X(EV_OOM_KILL, "ev_oom_kill", MR_EVENT)				\
+	X(EV_OOM_GROUP_KILL, "ev_oom_group_kill", MR_EVENT)		\
+	X(EV_SWAP_HIGH, "ev_swap_high", MR_EVENT) /* ... memory.swap.events */ \
+	X(EV_SWAP_MAX, "ev_swap_max", MR_EVENT)				\
+	X(EV_SWAP_FAIL, "ev_swap_fail", MR_EVENT)
 
-/* memcg_rec.events[]: slots, filled from the kernel's enum by name. */
-enum mr_event {
-	MR_EV_LOW,
-	MR_EV_HIGH,
-	MR_EV_MAX,
-	MR_EV_OOM,
-	MR_EV_OOM_KILL,
-	MR_EV_OOM_GROUP_KILL,
-	MR_EV_SWAP_HIGH,
-	MR_EV_SWAP_MAX,
-	MR_EV_SWAP_FAIL,
-	MR_EV_N
+enum mr_slot {
+#define MR_ENUM(slot, key, flags) MR_##slot,
+	MR_SLOTS(MR_ENUM)
+#undef MR_ENUM
+	MR_NSLOTS
 };
 
-struct mr_counter {
-	__u64 usage;
-	__u64 max;
-	__u64 high;
-	__u64 watermark;
-};
+#define MR_BIT(slot)	(1ULL << (MR_##slot))
+
+/* A slot set is one __u64 (have, want). */
+_Static_assert(MR_NSLOTS <= 64, "more slots than a __u64 has bits");
+
+#define MR_EVENTS	(MR_BIT(EV_LOW) | MR_BIT(EV_HIGH) | MR_BIT(EV_MAX) | \
+			 MR_BIT(EV_OOM) | MR_BIT(EV_OOM_KILL) |		 \
+			 MR_BIT(EV_OOM_GROUP_KILL) | MR_BIT(EV_SWAP_HIGH) | \
+			 MR_BIT(EV_SWAP_MAX) | MR_BIT(EV_SWAP_FAIL))
+
+/* memcg_rec.flags */
+#define MR_NAME		(1U << 0)	/* name read whole */
+#define MR_MEMCG	(1U << 1)	/* memory controller enabled */
 
 struct memcg_rec {
 	__u64 id;		/* cgroup id = the directory's inode number */
 	__u32 level;		/* 0 for a hierarchy's root */
-	__u32 have;		/* MR_HAVE_* */
+	__u32 flags;		/* MR_NAME, MR_MEMCG */
 	__u32 name_off;		/* in the names map's one value */
 	__u32 name_len;		/* without the NUL */
-	struct mr_counter mem;
-	struct mr_counter memsw;	/* v1 memsw or v2 swap (one union) */
-	__u64 min;
-	__u64 low;
-	__u64 failcnt;
-	__u64 kmem_usage;
-	__u64 soft_limit;
-	__s32 swappiness;
-	__u32 oom_group;
-	__u32 events_have;	/* bit per enum mr_event the kernel has */
-	__u32 pad;
-	__u64 events[MR_EV_N];
+	__u64 have;		/* MR_BIT of the slots the kernel has here */
+	__u64 v[MR_NSLOTS];	/* as the kernel keeps them (MR_PAGES: pages) */
 };
 
 /*

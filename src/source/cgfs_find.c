@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgfs_find.c - finding the memory cgroup hierarchy: the live host's mount
  * (libcgroup, else /proc/self/mountinfo) or a --root copy, its version and
- * the host's mode, and the live files source's open (cgfs_live_ops). */
+ * the host's mode; and the live files source (cgfs_live_ops, source.h):
+ * the one tree, read now. */
 #include <errno.h>
 #include <fcntl.h>
 #include <libcgroup.h>
@@ -11,10 +12,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "cgfs.h"
 #include "cgfs_int.h"
+#include "clock.h"
+#include "sysinfo.h"
 #include "xalloc.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -43,13 +46,13 @@ static int file_exists_at(int dirfd, const char *name)
 /* "memory" among the words of a v2 group's cgroup.controllers. */
 static int has_memory_controller(struct cgfs *cg, int dirfd)
 {
-	ssize_t n = cgfs_read_small(cg, dirfd, "cgroup.controllers");
+	ssize_t n = cgfs_read_small(&cg->io, dirfd, "cgroup.controllers");
 	const char *p, *end;
 
 	if (n < 0)
 		return 0;
-	p = cg->buf;
-	end = cg->buf + n;
+	p = cg->io.buf;
+	end = cg->io.buf + n;
 	while (p < end) {
 		const char *w = p;
 
@@ -154,34 +157,6 @@ const char *cgfs_host_mode(const char *mnt)
 	return "v1";
 }
 
-/* "/a//b/" -> "a/b"; refuses ".." and "." components. */
-int cgfs_normalise(const char *in, char **ret)
-{
-	char *out = xmalloc(strlen(in) + 1), *o = out;
-
-	while (*in) {
-		size_t l;
-
-		in += strspn(in, "/");
-		l = strcspn(in, "/");
-		if (l == 0)
-			break;
-		if ((l == 1 && in[0] == '.') ||
-		    (l == 2 && in[0] == '.' && in[1] == '.')) {
-			free(out);
-			return -EINVAL;
-		}
-		if (o != out)
-			*o++ = '/';
-		memcpy(o, in, l);
-		o += l;
-		in += l;
-	}
-	*o = '\0';
-	*ret = out;
-	return 0;
-}
-
 int cgfs_live_open(struct cgfs *cg, const struct cgfs_opts *opts, char *dir,
 		   size_t dirlen, char *err, size_t errlen)
 {
@@ -195,3 +170,62 @@ int cgfs_live_open(struct cgfs *cg, const struct cgfs_opts *opts, char *dir,
 	snprintf(dir, dirlen, "%s", cg->root);
 	return 0;
 }
+
+/* The live files: the one tree, read now. */
+static int live_begin(struct cgfs *cg, char *dir, size_t dirlen,
+		      struct snapshot *snap)
+{
+	snprintf(dir, dirlen, "%s", cg->root);
+	snap->mono = clock_mono();
+	snap->wall = (int64_t)time(NULL);
+	return 0;
+}
+
+static void live_tree(const struct cgfs *cg, char *dir, size_t dirlen)
+{
+	snprintf(dir, dirlen, "%s", cg->root);
+}
+
+static size_t live_sys_slot(const struct cgfs *cg)
+{
+	(void)cg;
+	return 0;
+}
+
+static size_t live_position(const struct cgfs *cg, size_t *ret_count)
+{
+	(void)cg;
+	*ret_count = 0;
+	return 0;
+}
+
+static void live_seek(struct cgfs *cg, size_t index)
+{
+	(void)cg;
+	(void)index;
+}
+
+static void live_reread(struct cgfs *cg)
+{
+	(void)cg;
+}
+
+static void live_open_sys(struct cgfs *cg, const char *proc)
+{
+	sysinfo_open(proc, &cg->sys);
+}
+
+const struct source_ops cgfs_live_ops = {
+	.series = 0,
+	.fresh_tree = 0,
+	.writable = 1,
+	.open = cgfs_live_open,
+	.close = NULL,
+	.begin = live_begin,
+	.tree = live_tree,
+	.sys_slot = live_sys_slot,
+	.position = live_position,
+	.seek = live_seek,
+	.reread = live_reread,
+	.open_sys = live_open_sys,
+};

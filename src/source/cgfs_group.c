@@ -11,27 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgfs.h"
 #include "cgfs_int.h"
 #include "parse.h"
 #include "xalloc.h"
-
-static const char *const v1_detail[] = {
-	"memory.usage_in_bytes", "memory.max_usage_in_bytes",
-	"memory.limit_in_bytes", "memory.soft_limit_in_bytes",
-	"memory.memsw.usage_in_bytes", "memory.memsw.limit_in_bytes",
-	"memory.kmem.usage_in_bytes", "memory.swappiness", "memory.failcnt",
-	"memory.use_hierarchy", "memory.oom_control", "memory.stat",
-	"memory.numa_stat", NULL
-};
-
-static const char *const v2_detail[] = {
-	"memory.current", "memory.peak", "memory.max", "memory.high",
-	"memory.low", "memory.min", "memory.swap.current", "memory.swap.max",
-	"memory.swap.high", "memory.zswap.current", "memory.zswap.max",
-	"memory.oom.group", "memory.events", "memory.events.local",
-	"memory.pressure", "memory.stat", "memory.numa_stat", NULL
-};
 
 /* Opens the directory of a shown path in the current sample. */
 int cgfs_open_group(struct cgfs *cg, const char *path)
@@ -54,14 +36,14 @@ int cgfs_open_group(struct cgfs *cg, const char *path)
 
 int cgfs_detail(struct cgfs *cg, const char *path, struct cg_detail *ret)
 {
-	const char *const *names = cg->version == 2 ? v2_detail : v1_detail;
+	const char *const *names = cgfs_detail_files(cg->ver);
 	int fd = cgfs_open_group(cg, path);
 
 	memset(ret, 0, sizeof(*ret));
 	if (fd < 0)
 		return fd;
 	for (size_t i = 0; names[i] && ret->n < DETAIL_MAX_FILES; i++) {
-		ssize_t n = cgfs_read_small(cg, fd, names[i]);
+		ssize_t n = cgfs_read_small(&cg->io, fd, names[i]);
 
 		if (n == -ENOENT)
 			continue;	/* this kernel or group lacks it */
@@ -69,7 +51,7 @@ int cgfs_detail(struct cgfs *cg, const char *path, struct cg_detail *ret)
 		if (n < 0) {
 			ret->file[ret->n].err = (int)-n;
 		} else {
-			ret->file[ret->n].text = xstrndup(cg->buf, (size_t)n);
+			ret->file[ret->n].text = xstrndup(cg->io.buf, (size_t)n);
 		}
 		ret->n++;
 	}
@@ -95,12 +77,12 @@ int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids, size_t *ret_n)
 
 	if (fd < 0)
 		return fd;
-	len = cgfs_read_small(cg, fd, cg->file[CF_PROCS]);
+	len = cgfs_read_small(&cg->io, fd, cgfs_file_name(cg->ver, CF_PROCS));
 	close(fd);
 	if (len < 0)
 		return (int)len;
-	p = cg->buf;
-	end = cg->buf + len;
+	p = cg->io.buf;
+	end = cg->io.buf + len;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		uint64_t v;

@@ -1,20 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgfs_int.h - what the parts of the cgfs source share (not for other
- * modules, which see cgfs.h only).
+ * modules, which see cgfs.h only).  From the bottom up, each part calling
+ * only parts above it in this list:
  *
- * src/cgfs_find.c  finding the hierarchy: the live host's memory mount or
- *                  a --root copy, its version, the host's mode;
- * src/cgfs.c       the live files source (cgfs_live_ops): opening, the
- *                  walk and its kept directories, the refresh;
- * src/cgfs_read.c  a group's control files: the version tables, the reads
- *                  they drive, the sink fed with their bytes;
- * src/cgfs_replay.c  a recorded series: its timestamps, info and seeking,
- *                  and its source ops (cgfs_replay_ops; source.h);
- * src/cgfs_group.c a shown group of either source: detail and pids;
- * src/cgfs_knobs.c the knobs of one group: read, checked, the one write,
- *                  the lock;
- * src/cgfs_bpf.c   the BPF pass (bpfcol.h) in the live source: the tree's
- *                  shape and the page counters, the rest from files.
+ * src/source/cgfs_io.c     reading one file of a group's directory: the
+ *                          buffer, opening without links, the plain
+ *                          reader and the recording one (a sink's tee);
+ * src/source/cgfs_snap.c   a snapshot being built: groups, paths, values;
+ * src/source/cgfs_read.c   the values of a group: each version's control
+ *                          files and keys (from include/fields.h), the
+ *                          reads they drive, what a version makes of them;
+ * src/source/cgfs_find.c   finding the hierarchy: the live host's memory
+ *                          mount or a --root copy, its version, the mode;
+ * src/source/cgfs_walk.c   the tree by a directory walk, with the
+ *                          directories it keeps (the files collector);
+ * src/source/cgfs_pass.c   the tree by the BPF pass (bpf/bpfcol.h), whose
+ *                          records give the values they carry;
+ * src/source/cgfs_replay.c a recorded series: its timestamps, info and
+ *                          seeking, and its source ops (source.h);
+ * src/source/cgfs_group.c  a shown group of either source: detail, pids;
+ * src/source/cgfs_knobs.c  the knobs of one group: read, checked, the one
+ *                          write, the lock;
+ * src/source/cgfs.c        opening a hierarchy through its source ops and
+ *                          its tree, and the refresh that joins them.
  */
 #ifndef MEMCGTOP_CGFS_INT_H
 #define MEMCGTOP_CGFS_INT_H
@@ -26,7 +34,8 @@
 #include "cgfs.h"
 #include "source.h"
 
-/* The control files a group may be asked for. */
+/* The control files a group may be read from; each version names its
+ * own (cgfs_read.c), or has none. */
 enum cgfile {
 	CF_USAGE,
 	CF_LIMIT,
@@ -57,38 +66,194 @@ enum cgfile {
 
 #define CFBIT(f) (1u << (f))
 
-struct bpfcol;
 struct bpfcol_group;
-struct keymap;
-struct cf_row;
+struct cgfs_version;
 struct sink;
 struct sysinfo_src;
 
-/*
- * What is kept of a group across refreshes of a live hierarchy: its
- * directory descriptor, through which its files are opened without a path
- * lookup, and its last listing (see walk()).  Control file descriptors are
- * not kept: pread on a kept one saves about 1 us a read (measured on 6.18,
- * 8,192 groups) but pins the kernel's read buffer, about 4.4 KiB a
- * descriptor charged to our memory cgroup; a directory costs a struct file.
- */
-struct gh {
-	char *path;
-	size_t len;
-	struct gh *next;	/* hash chain */
-	unsigned gen;		/* the refresh that last walked it */
-	int dirfd;		/* -1: not kept */
-	dev_t dev;		/* and what it is */
-	ino_t ino;
-	/* The subgroup names of its last listing (NUL-separated) and how
-	 * many subdirectories that listing saw, or nsub -1. */
-	char *sub;
-	size_t sublen;
-	long nsub;
+/* ---- cgfs_io.c ---- */
+
+/* The buffer files are read into, and whether they are kernfs' (then
+ * every name is a regular file and nothing is checked). */
+struct cgfs_io {
+	char *buf;
+	size_t cap;
+	int kernfs;
 };
+
+void cgfs_io_init(struct cgfs_io *io);
+void cgfs_io_free(struct cgfs_io *io);
+/* Reads a whole small file of a directory into io->buf: its length or
+ * -errno (-EINVAL: not a regular file, below --root). */
+ssize_t cgfs_read_small(struct cgfs_io *io, int dirfd, const char *name);
+/* Counts the lines of a file too long to hold (cgroup.procs). */
+int cgfs_count_lines(struct cgfs_io *io, int dirfd, const char *name,
+		     uint64_t *ret_n);
+
+/*
+ * How a sample's files are read.  The plain reader reads them; the
+ * recording reader (cgfs_tee_reader) reads through it and hands every
+ * file's bytes, the groups kept and the sample's times to a sink (sink.h,
+ * --record).  Those who read (the walk, the pass, the group reader) call
+ * it the same way whichever it is.
+ */
+struct cgfs_reader;
+
+struct cgfs_reader_ops {
+	/* A sample begins; version_file (below rootfd) tells its version
+	 * on replay. */
+	void (*begin)(struct cgfs_reader *rd, int rootfd,
+		      const char *version_file);
+	/* The files read next are the group's at path ("/a/b"), or none's. */
+	void (*group)(struct cgfs_reader *rd, const char *path);
+	/* A file of the group, into rd->io->buf: its length or -errno. */
+	ssize_t (*read)(struct cgfs_reader *rd, int dirfd, const char *name);
+	/* The lines of cgroup.procs: streamed, or read whole to be kept. */
+	int (*count_lines)(struct cgfs_reader *rd, int dirfd, const char *name,
+			   uint64_t *ret_n);
+	/* The sample ends with these groups: 0 or -errno (reason in err). */
+	int (*end)(struct cgfs_reader *rd, const struct snapshot *snap,
+		   char *err, size_t errlen);
+	void (*free)(struct cgfs_reader *rd);
+};
+
+struct cgfs_reader {
+	const struct cgfs_reader_ops *ops;
+	struct cgfs_io *io;
+};
+
+struct cgfs_reader *cgfs_plain_reader(struct cgfs_io *io);
+/* Reads through inner and tells sink; owns both (free frees them). */
+struct cgfs_reader *cgfs_tee_reader(struct cgfs_reader *inner,
+				    struct sink *sink);
+
+/* "/a//b/" -> "a/b" (malloc'd); -EINVAL for "." and ".." components. */
+int cgfs_normalise(const char *in, char **ret);
+/* Opens the directory "a/b/c" below dirfd one component at a time,
+ * following no link: the fd or -errno. */
+int cgfs_open_rel(int dirfd, const char *rel);
+/* Grows *p (elem-sized items, *cap of them) to hold need (out of memory
+ * ends the program, xalloc.h). */
+void cgfs_grow(void **p, size_t *cap, size_t need, size_t elem);
+
+/* ---- cgfs_snap.c ---- */
+
+/* Drops the group last added (and its path) from the snapshot. */
+void cgfs_drop_last(struct snapshot *snap);
+
+/* ---- cgfs_read.c ---- */
+
+/* The descriptor of cgroup version n (1 or 2). */
+const struct cgfs_version *cgfs_version_of(int n);
+/* Whether v1 can rename a group (v2 cannot): a kept directory's name
+ * must be checked to still lead to it. */
+int cgfs_version_renames(const struct cgfs_version *v);
+/* Its name of control file f, NULL when it has none. */
+const char *cgfs_file_name(const struct cgfs_version *v, enum cgfile f);
+/* Whether name is one of its control files (a directory named like one
+ * is not a group: kernfs refuses to make it). */
+int cgfs_is_control_name(const struct cgfs_version *v, const char *name);
+/* The file that tells the version of a recording's tree. */
+const char *cgfs_version_file(const struct cgfs_version *v);
+
+/*
+ * What a refresh reads of each group, from the fields asked for: the
+ * files, and the slots the BPF pass should carry (MR_BIT).  The root's
+ * files differ (the v2 root has few, the v1 root's usage adds kmem).
+ */
+struct cgfs_want {
+	uint64_t fields;	/* asked, with what MADE fields are made of */
+	unsigned files;		/* read for them */
+	unsigned root_files;	/* the hierarchy root's */
+	uint64_t pass_slots;	/* the BPF pass's slots for them */
+	/* The most swap a group can hold, VAL_MAX: not known.  v1's swap
+	 * is memsw - usage, two files read one after the other: a group
+	 * charged or uncharged in between shows the difference as swap
+	 * (measured: 100K on the v1 root of a swapless host); no group
+	 * holds more than its host's SwapTotal.  Known only where the
+	 * system figures are the tree's own host's. */
+	uint64_t swap_ceiling;
+};
+
+void cgfs_want_for(const struct cgfs_version *v, uint64_t fields,
+		   struct cgfs_want *ret);
+/* The fields that reading `files` can set (FBIT mask): a sample with
+ * these slots keeps all that was read. */
+uint64_t cgfs_fields_of(const struct cgfs_version *v, unsigned files);
+/* The files of `files` whose every field the pass can carry (MR slots
+ * set), so that a group whose record has those slots needs none of them
+ * read; and the slots of each file, for the pass's probe. */
+unsigned cgfs_pass_files(const struct cgfs_version *v);
+uint64_t cgfs_file_slots(const struct cgfs_version *v, enum cgfile f);
+
+/*
+ * Reads one group into s (its slots): the files w asks for, but those
+ * whose values the BPF record `pass` carries (NULL: none; present: the
+ * files of `pass_have` exist here, probed once).  The directory is dirfd,
+ * or, when dirfd is -1, opened by path rel below rootfd only if a file
+ * must be read.  Returns 0; -ENODEV when the group turned out removed (a
+ * file answered ENODEV, or every name of its directory is gone): the
+ * caller opens it again by name, in case it was made again, and reads
+ * again; -EACCES when its directory cannot be entered.
+ */
+struct cgfs_group_src {
+	int dirfd;		/* -1: open rel below rootfd when needed */
+	int rootfd;
+	const char *rel;
+	int is_root;
+	const struct bpfcol_group *pass;
+	unsigned pass_have;	/* CFBIT of the pass's files that exist */
+	struct snapshot *snap;	/* memory.numa_stat texts go to its
+				 * numa_text (F_NUMA: the offset) */
+};
+
+int cgfs_read_group(const struct cgfs_version *v, struct cgfs_reader *rd,
+		    const struct cgfs_want *w, const struct cgfs_group_src *src,
+		    struct sample *s);
+/* The smallest memory limit strictly above the start group "a/b/c". */
+uint64_t cgfs_limit_above(const struct cgfs_version *v, struct cgfs_reader *rd,
+			  int rootfd, const char *start);
+/* The detail pane's files of a group, NULL-terminated. */
+const char *const *cgfs_detail_files(const struct cgfs_version *v);
+
+/* ---- the tree: cgfs_walk.c (files) and cgfs_pass.c (bpf) ---- */
+
+/*
+ * Where a refresh's groups come from: a walk of the directories, or the
+ * BPF pass.  walk fills snap below its first group (the start, already
+ * added) with the groups and their values; 0, or -errno with a reason in
+ * err when the start group cannot be read.
+ */
+struct cgfs_tree;
+
+struct cgfs_tree_ops {
+	const char *name;	/* "files", "bpf" (cgfs_collector) */
+	int (*walk)(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
+		    const struct cgfs_want *w, int maxdepth,
+		    struct snapshot *snap, char *err, size_t errlen);
+	void (*free)(struct cgfs_tree *t);
+};
+
+struct cgfs_tree {
+	const struct cgfs_tree_ops *ops;
+};
+
+/* The directory walk; fresh_tree: every sample is a new copy (a
+ * series), so no directory is kept across refreshes. */
+struct cgfs_tree *cgfs_walk_new(int fresh_tree, int kernfs);
+/* For the unit tests (cgfs_set_kernfs, cgfs_listings). */
+void cgfs_walk_set_kernfs(struct cgfs_tree *t, int kernfs);
+unsigned long cgfs_walk_listings(const struct cgfs_tree *t);
+
+/* The BPF pass below dir (the start group's directory): NULL with the
+ * reason in why (one line) when it cannot load. */
+struct cgfs_tree *cgfs_pass_new(const char *dir, char *why, size_t whylen);
+
+/* ---- cgfs.c ---- */
 
 struct cgfs {
 	int version;
+	const struct cgfs_version *ver;	/* its files, keys and rules */
 	const char *mode;
 	char *root;		/* hierarchy root (series: the series folder) */
 	char *start;		/* "" for the root, else "a/b" */
@@ -96,72 +261,18 @@ struct cgfs {
 	const struct source_ops *src;	/* live files or a series */
 	void *priv;			/* the source's own (a series') */
 	char *shown_mode, *shown_root;	/* a recording's DIR/info */
-	struct sink *sink;	/* --record: the recorder (sink.h) */
 	int proc_given;		/* --proc */
+	int sys_is_trees;	/* the system figures are the tree's host's */
 	struct sysinfo_src *sys;
-	char *buf;
-	size_t bufcap;
-	char *dents;
-	size_t dentscap;
-	const struct keymap *stat_keys;
-	const struct cf_row *rows;	/* this version's control files */
-	size_t nrows;
-	const char *file[CF_NR];	/* their names by cgfile; NULL: none */
-	unsigned may_max;		/* CFBIT of the files that may say max */
-	const unsigned *need;
-	/* kept descriptors (not for series: every sample is a new tree) */
-	struct gh **gh;
-	size_t gh_cap, gh_n;
-	unsigned gen;
-	long fd_budget;		/* directory descriptors we may keep */
-	long fd_dirs;		/* kept now */
-	int stale;		/* read_group met a removed group */
+	struct cgfs_io io;
+	struct cgfs_reader *rd;	/* plain, or recording (--record) */
+	struct cgfs_tree *tree;	/* the walk or the BPF pass */
 	/* The tree is a mounted cgroup filesystem (kernfs), so its pids
 	 * are this host's: what cgfs_is_live() answers.  Its link counts
-	 * are then trusted to tell a changed listing (see walk_begin). */
+	 * are then trusted to tell a changed listing (cgfs_walk.c). */
 	int kernfs;
-	unsigned long listings;	/* directory listings made (list_sub) */
-	/* This refresh's memory.numa_stat texts, NUL-separated. */
-	char *numa;
-	size_t numa_len, numa_cap;
-	/* The BPF pass (cgfs_bpf.c), or NULL: files only.  bpf_cur is the
-	 * record of the group read_group is reading, whose values
-	 * read_value takes from it (cgfs_bpf_value). */
-	struct bpfcol *bpf;
-	const struct bpfcol_group *bpf_cur;
-	unsigned bpf_have;	/* CFBIT of the pass's files that exist */
-	int bpf_probed;		/* bpf_have is known */
-	struct bpf_level *bpf_levels;	/* the walk's parents by level */
-	size_t bpf_levels_cap;
 	char bpf_why[300];	/* why not bpf; "" when in use */
 };
-
-/* "/a//b/" -> "a/b" (malloc'd); -EINVAL for "." and ".." components. */
-int cgfs_normalise(const char *in, char **ret);
-/* Opens the directory "a/b/c" below dirfd one component at a time,
- * following no link: the fd or -errno. */
-int cgfs_open_rel(int dirfd, const char *rel);
-/* Opens the directory of a shown path ("/a/b") in the current sample:
- * the fd or -errno. */
-int cgfs_open_group(struct cgfs *cg, const char *path);
-/* Reads a whole small file of a group's directory into cg->buf: its
- * length or -errno. */
-ssize_t cgfs_read_small(struct cgfs *cg, int dirfd, const char *name);
-/* cgfs_read.c: this version's tables into cg; the files the fields need
- * (CFBIT mask); the group at path ("/a/b", NULL: none) is read next (the
- * sink is told); a group's files into s (-ENODEV: it was removed, reopen
- * and read again; else 0); the smallest memory limit above the start. */
-void cgfs_use_tables(struct cgfs *cg);
-unsigned cgfs_files_for(const struct cgfs *cg, uint64_t fields);
-/* The fields that reading `files` can set (FBIT mask), from the same
- * tables: a sample with these slots keeps all that was read. */
-uint64_t cgfs_fields_of(const struct cgfs *cg, unsigned files);
-void cgfs_reading(struct cgfs *cg, const char *path);
-int cgfs_read_group(struct cgfs *cg, int dirfd, int is_root,
-		    unsigned files, struct sample *s);
-uint64_t cgfs_limit_above(struct cgfs *cg, int rootfd);
-/* Grows *p (elem-sized items, *cap of them) to hold need: 0. */
-int cgfs_grow(void **p, size_t *cap, size_t need, size_t elem);
 
 /* cgfs_find.c: the live files source's open (source.h), the version of
  * the tree in dir (cg->version; 0 or -errno with a reason in err), the
@@ -174,21 +285,8 @@ int cgfs_find_version(struct cgfs *cg, const char *dir, char *err,
 const char *cgfs_host_mode(const char *mnt);
 int cgfs_on_cgroupfs(const char *dir);
 
-/*
- * The BPF pass (cgfs_bpf.c).  cgfs_bpf_open: loads it for the live tree
- * below cg->start when collector asks for it and it can; with
- * CGFS_COLLECT_BPF a failure is an error (reason in err), else cg->bpf
- * stays NULL and cg->bpf_why says why.  cgfs_bpf_walk: one refresh's
- * groups below the start group (snap->groups[0], already added), read
- * from the pass and the files still in `files`.  cgfs_bpf_value: the
- * value of file f of the group being read, from the pass: 0, -ENOENT (the
- * group has no such file), or 1 (not carried: read the file).
- */
-int cgfs_bpf_open(struct cgfs *cg, enum cgfs_collector collector,
-		  char *err, size_t errlen);
-void cgfs_bpf_close(struct cgfs *cg, const char *why);
-int cgfs_bpf_walk(struct cgfs *cg, int rootfd, unsigned files, int maxdepth,
-		  struct snapshot *snap, char *err, size_t errlen);
-int cgfs_bpf_value(const struct cgfs *cg, enum cgfile f, uint64_t *ret_val);
+/* cgfs_group.c: opens the directory of a shown path ("/a/b") in the
+ * current sample: the fd or -errno. */
+int cgfs_open_group(struct cgfs *cg, const char *path);
 
 #endif

@@ -9,7 +9,6 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "cgfs.h"
 #include "cgfs_int.h"
 
 void cgfs_set_readonly(struct cgfs *cg)
@@ -59,13 +58,13 @@ int cgfs_read_knob(struct cgfs *cg, const char *path, const char *file,
 	fd = cgfs_open_group(cg, path);
 	if (fd < 0)
 		return fd;
-	n = cgfs_read_small(cg, fd, file);
+	n = cgfs_read_small(&cg->io, fd, file);
 	close(fd);
 	if (n < 0)
 		return (int)n;
-	while (n > 0 && (cg->buf[n - 1] == '\n' || cg->buf[n - 1] == ' '))
+	while (n > 0 && (cg->io.buf[n - 1] == '\n' || cg->io.buf[n - 1] == ' '))
 		n--;
-	snprintf(buf, len, "%.*s", (int)n, cg->buf);
+	snprintf(buf, len, "%.*s", (int)n, cg->io.buf);
 	return 0;
 }
 

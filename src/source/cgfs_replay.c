@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgfs.h"
 #include "cgfs_int.h"
 #include "parse.h"
 #include "sysinfo.h"
@@ -26,26 +25,6 @@ struct replay {
 	int64_t *wall;
 	long *slot;		/* each sample's folder */
 };
-
-int cgfs_is_series(const struct cgfs *cg)
-{
-	return cg->src->series;
-}
-
-size_t cgfs_position(const struct cgfs *cg, size_t *ret_count)
-{
-	return cg->src->position(cg, ret_count);
-}
-
-void cgfs_seek(struct cgfs *cg, size_t index)
-{
-	cg->src->seek(cg, index);
-}
-
-void cgfs_reread(struct cgfs *cg)
-{
-	cg->src->reread(cg);
-}
 
 /* A series: each sample's slot folder, its recorded times and its slot of
  * the system figures (the proc series beside it, or --proc). */
@@ -110,21 +89,22 @@ static void replay_reread(struct cgfs *cg)
 /* A series replays the system figures only from its own recording:
  * --proc, or the proc series a recording keeps beside its samples (none:
  * cg->sys stays NULL). */
-static int replay_open_sys(struct cgfs *cg, const char *proc)
+static void replay_open_sys(struct cgfs *cg, const char *proc)
 {
 	char path[PATH_MAX + 16];
 	struct stat st;
 
-	if (proc)
-		return sysinfo_open(proc, &cg->sys);
 	cg->sys = NULL;
+	if (proc) {
+		sysinfo_open(proc, &cg->sys);
+		return;
+	}
 	snprintf(path, sizeof(path), "%s/proc/timestamps", cg->root);
 	if (stat(path, &st) < 0)
-		return 0;
+		return;
 	snprintf(path, sizeof(path), "%s/proc", cg->root);
-	return sysinfo_open(path, &cg->sys);
+	sysinfo_open(path, &cg->sys);
 }
-
 
 /*
  * Reads the "MONO WALL SLOT" lines of a series' timestamps file (see

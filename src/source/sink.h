@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* sink.h - where the live source sends the bytes it reads.
+/* sink.h - where what the live source reads is kept.
  *
- * The live files source (cgfs.c, cgfs_read.c) calls a sink, when it has
- * one, at the places it reads: a sample begins, a group is read, each of
- * its control files is read (their exact bytes), the groups the sample
- * kept are known, the sample ends; and the system figures' procfs files
- * as sysinfo.c reads them (sysinfo_sink).  The recorder (record.h, --record) is the one sink
- * today (record_sink).
+ * The recording reader (cgfs_tee_reader, cgfs_int.h) tells a sink what it
+ * reads: a sample begins, a group is read, each of its control files (their
+ * exact bytes), the groups the sample kept, the sample ends; and
+ * sysinfo.c tells it the system figures' procfs files (sysinfo_sink).
+ * The recorder (record.h, --record) is the one sink today (record_sink).
  */
 #ifndef MEMCGTOP_SINK_H
 #define MEMCGTOP_SINK_H

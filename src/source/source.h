@@ -7,16 +7,16 @@
  * tree a sample is read from, when it was taken, which system figures
  * belong to it, and whether its tree outlives the sample (so that
  * directory descriptors and inodes mean something across refreshes).
- * Two implementations: cgfs_live_ops (cgfs.c, found by cgfs_find.c: the
- * mounted hierarchy or a copy below --root, read now) and cgfs_replay_ops
- * (cgfs_replay.c: each sample's slot folder of a recorded series).
- * cgfs_open picks one (a --root folder with a timestamps file is a
- * recording) and calls its open; everything after goes through the ops.
+ * Two implementations: cgfs_live_ops (cgfs_find.c: the mounted hierarchy
+ * or a copy below --root, read now) and cgfs_replay_ops (cgfs_replay.c:
+ * each sample's slot folder of a recorded series).  cgfs_open picks one
+ * (a --root folder with a timestamps file is a recording) and calls its
+ * open; everything after goes through the ops.
  *
- * The BPF collector (bpfcol.h, read by cgfs_bpf.c) is not a third set of
- * these ops but sits beside the live ops: it gives the tree's shape and
- * the page counters per group in one pass, and the live files fill in the
- * rest (see cgfs.h).
+ * Which groups a sample has and how their values are read is another
+ * choice, the tree (cgfs_int.h: the directory walk, or the BPF pass on a
+ * live tree), and how the files' bytes are read a third (the plain
+ * reader, or the recording one that keeps them).
  */
 #ifndef MEMCGTOP_SOURCE_H
 #define MEMCGTOP_SOURCE_H
@@ -61,8 +61,8 @@ struct source_ops {
 	void (*seek)(struct cgfs *cg, size_t index);
 	void (*reread)(struct cgfs *cg);
 	/* Opens cg->sys, the system figures (sysinfo.h), from proc (--proc
-	 * DIR, or NULL): 0 or -ENOMEM. */
-	int (*open_sys)(struct cgfs *cg, const char *proc);
+	 * DIR, or NULL). */
+	void (*open_sys)(struct cgfs *cg, const char *proc);
 };
 
 extern const struct source_ops cgfs_live_ops;

@@ -11,9 +11,9 @@
  *
  *   bpfdump [-n PASSES] [-q] [-r] [-w KEYS] START
  *     -n  walk PASSES times (one load), print the last walk
- *     -w  after the load, ask the walks for these values only (bpfcol_want):
- *         a comma-separated list of the value keys below and "events";
- *         "" for none
+ *     -w  after the load, ask the walks for these slots only (bpfcol_want):
+ *         a comma-separated list of the slot keys of memcg_rec.h and
+ *         "events" (every event slot); "" for none
  *     -q  print no records, only the "# " summary line
  *     -r  after the first walk, walk again at each line read from stdin
  *
@@ -29,29 +29,6 @@
 #include <stdint.h>
 
 #include "bpf/bpfcol.h"
-
-static const char *const value_keys[BPFCOL_NVALUES] = {
-	[BPFCOL_USAGE] = "usage",
-	[BPFCOL_MAX] = "max",
-	[BPFCOL_HIGH] = "high",
-	[BPFCOL_LOW] = "low",
-	[BPFCOL_MIN] = "min",
-	[BPFCOL_SOFT] = "soft",
-	[BPFCOL_SWAP_USAGE] = "swap_usage",
-	[BPFCOL_SWAP_MAX] = "swap_max",
-	[BPFCOL_SWAP_HIGH] = "swap_high",
-	[BPFCOL_KMEM] = "kmem",
-	[BPFCOL_FAILCNT] = "failcnt",
-	[BPFCOL_PEAK] = "peak",
-	[BPFCOL_SWAP_PEAK] = "swap_peak",
-	[BPFCOL_SWAPPINESS] = "swappiness",
-	[BPFCOL_OOM_GROUP] = "oom_group",
-};
-
-static const char *const event_keys[BPFCOL_NEVENTS] = {
-	"ev_low", "ev_high", "ev_max", "ev_oom", "ev_oom_kill",
-	"ev_oom_group_kill", "ev_swap_high", "ev_swap_max", "ev_swap_fail",
-};
 
 static const char *const reason_keys[] = {
 	[BPFCOL_OK] = "ok",
@@ -75,21 +52,15 @@ static void print_group(const struct bpfcol_group *g, uint64_t parent)
 
 	printf("id=%llu parent=%llu level=%u", (unsigned long long)g->id,
 	       (unsigned long long)parent, g->level);
-	for (i = 0; i < BPFCOL_NVALUES; i++) {
-		if (!(g->valid & (1U << i)))
-			printf(" %s=-", value_keys[i]);
-		else if (g->unlimited & (1U << i))
-			printf(" %s=max", value_keys[i]);
+	for (i = 0; i < MR_NSLOTS; i++) {
+		const char *key = bpfcol_slot_key((enum mr_slot)i);
+
+		if (!(g->have & (1ULL << i)))
+			printf(" %s=-", key);
+		else if (g->unlimited & (1ULL << i))
+			printf(" %s=max", key);
 		else
-			printf(" %s=%llu", value_keys[i],
-			       (unsigned long long)g->v[i]);
-	}
-	for (i = 0; i < BPFCOL_NEVENTS; i++) {
-		if (g->events_valid & (1U << i))
-			printf(" %s=%llu", event_keys[i],
-			       (unsigned long long)g->events[i]);
-		else
-			printf(" %s=-", event_keys[i]);
+			printf(" %s=%llu", key, (unsigned long long)g->v[i]);
 	}
 	fputs(" name=", stdout);
 	for (i = 0; i < g->name_len; i++) {
@@ -109,25 +80,25 @@ static int fail(const struct bpfcol_why *w)
 	return 1;
 }
 
-/* -w KEYS: the values (and "events") the walks are asked for. */
+/* -w KEYS: the slots (and "events", all of the events') the walks are
+ * asked for. */
 static int ask(struct bpfcol *col, const char *keys)
 {
 	char *copy = strdup(keys), *save = NULL, *k;
-	uint32_t values = 0;
-	bool events = false;
+	uint64_t want = 0;
 	size_t i;
 	int r;
 
 	if (!copy)
 		return -ENOMEM;
 	for (k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < BPFCOL_NVALUES; i++)
-			if (strcmp(k, value_keys[i]) == 0)
+		for (i = 0; i < MR_NSLOTS; i++)
+			if (strcmp(k, bpfcol_slot_key((enum mr_slot)i)) == 0)
 				break;
-		if (i < BPFCOL_NVALUES)
-			values |= 1U << i;
+		if (i < MR_NSLOTS)
+			want |= 1ULL << i;
 		else if (strcmp(k, "events") == 0)
-			events = true;
+			want |= MR_EVENTS;
 		else {
 			fprintf(stderr, "bpfdump: -w: no value %s\n", k);
 			free(copy);
@@ -135,7 +106,7 @@ static int ask(struct bpfcol *col, const char *keys)
 		}
 	}
 	free(copy);
-	r = bpfcol_want(col, values, events);
+	r = bpfcol_want(col, want);
 	if (r < 0)
 		fprintf(stderr, "bpfdump: -w: %s\n", strerror(-r));
 	return r;

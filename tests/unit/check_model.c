@@ -21,8 +21,7 @@ static int snap_add(struct snapshot *s, const char *path, int parent)
 		depth += *p == '/';
 	if (strlen(path) == 1)
 		depth = 0;
-	ck_assert_int_eq(cgfs_add_group(s, parent, name, strlen(name), depth,
-					&g), 0);
+	g = cgfs_add_group(s, parent, name, strlen(name), depth);
 	ck_assert_str_eq(snap_path(s, g), path);
 	return (int)(g - s->groups);
 }

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cgfs_pass.c - the tree of a refresh by the BPF pass (bpf/bpfcol.h): one
+ * cgroup-iterator read per refresh gives every group below the start, in
+ * pre-order, with its id (the directory's inode), its level, its name and
+ * the values of the record's slots: the tree's shape in place of the
+ * walk's listings, and the values the pass carries (include/fields.h:
+ * PASS), which the group reader (cgfs_read.c) takes from the record in
+ * place of opening the files.  A group whose shown columns need other
+ * files (memory.stat, PSI) has its directory opened by path below the
+ * hierarchy root for them; none is kept across refreshes.  The hierarchy
+ * root is read from its files, as the walk reads it: the v1 root's usage
+ * is made from statistics, not from its page counter, and the v2 root has
+ * no counter files.
+ *
+ * What it keeps open: what bpfcol keeps (the start group's directory, the
+ * program, its link, two mapped maps).  A recording (--record) and a copy
+ * or recording below --root are walked (cgfs_walk.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bpf/bpfcol.h"
+#include "cgfs_int.h"
+#include "xalloc.h"
+
+struct pass {
+	struct cgfs_tree tree;
+	struct bpfcol *col;
+	char *dir;		/* the start group's directory */
+	unsigned have;		/* CFBIT of the pass's files that exist */
+	int probed;		/* have is known */
+	int *levels;		/* the walk's parents by level (below) */
+	size_t levels_cap;
+};
+
+/*
+ * Which of the pass's files exist: the same in every group with the
+ * memory controller but the root (their cftypes are the hierarchy's), so
+ * one such group's directory tells, once.
+ */
+static void probe(struct pass *p, const struct cgfs_version *v, int fd)
+{
+	unsigned files = cgfs_pass_files(v);
+
+	p->have = 0;
+	for (int cf = 0; cf < CF_NR; cf++)
+		if ((files & CFBIT(cf)) &&
+		    faccessat(fd, cgfs_file_name(v, (enum cgfile)cf), F_OK,
+			      AT_SYMLINK_NOFOLLOW) == 0)
+			p->have |= CFBIT(cf);
+	p->probed = 1;
+}
+
+/*
+ * Reads group idx of the snapshot (record g): from the record, and from
+ * its directory, opened by path below rootfd, what the record lacks.
+ * Returns 0, or 1 when the group turned out gone (left out).
+ */
+static int read_one(struct pass *p, struct cgfs *cg, int rootfd,
+		    const struct cgfs_want *w, struct snapshot *snap, int idx,
+		    const struct bpfcol_group *g)
+{
+	struct snap_group *sg = &snap->groups[idx];
+	struct cgfs_group_src src = {
+		.dirfd = -1, .rootfd = rootfd, .rel = snap_path(snap, sg) + 1,
+		/* The root as the walk reads it (a --root mount's top). */
+		.is_root = sg->depth == 0, .snap = snap,
+	};
+	int r = 0;
+
+	sample_clear(&sg->s);
+	sg->ino = g->id;
+	/* The record gives values: not the root's; none until a group with
+	 * the memory controller told which files exist (v2: a group
+	 * without it has no memory files). */
+	if (!src.is_root && (p->probed || (g->have & MR_BIT(USAGE)))) {
+		if (!p->probed) {
+			int fd = cgfs_open_rel(rootfd, src.rel);
+
+			/* Shown, nothing available, as the walk shows a
+			 * directory it cannot enter; or gone. */
+			if (fd < 0)
+				return fd == -EACCES || fd == -EPERM ? 0 : 1;
+			probe(p, cg->ver, fd);
+			close(fd);
+		}
+		src.pass = g;
+		src.pass_have = p->have;
+	}
+	cg->rd->ops->group(cg->rd, snap_path(snap, sg));
+	/* Removed since the pass, maybe made again: once more. */
+	for (int tries = 0; tries < 2; tries++) {
+		r = cgfs_read_group(cg->ver, cg->rd, w, &src, &sg->s);
+		if (r != -ENODEV)
+			break;
+	}
+	cg->rd->ops->group(cg->rd, NULL);
+	return r == -ENODEV;
+}
+
+/*
+ * Asks the pass for the slots of this refresh's fields only.  Were the
+ * kernel to refuse, the pass would go on reading everything: no harm.
+ */
+static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
+		     const struct cgfs_want *w, int maxdepth,
+		     struct snapshot *snap, char *err, size_t errlen)
+{
+	struct pass *p = (struct pass *)t;
+	/* One record at a time, converted where the kernel's map has it:
+	 * no copy of the whole walk. */
+	struct bpfcol_group g;
+	struct bpfcol_why why;
+	size_t deepest, n;
+	unsigned level0;
+	int *lv, r;
+
+	bpfcol_want(p->col, w->pass_slots);
+	r = bpfcol_read(p->col, &n, &why);
+	if (r == -ENOENT) {
+		/* The start group is gone, or was made again: the walk says
+		 * the same, or reads the new one. */
+		int fd = cgfs_open_rel(rootfd, cg->start);
+
+		if (fd < 0) {
+			snprintf(err, errlen, "%s/%s: %s", cg->root, cg->start,
+				 strerror(-fd));
+			return fd;
+		}
+		close(fd);
+		bpfcol_close(p->col);
+		p->col = NULL;
+		r = bpfcol_open(p->dir, &p->col, &why);
+		if (r == 0) {
+			bpfcol_want(p->col, w->pass_slots);
+			r = bpfcol_read(p->col, &n, &why);
+		}
+	}
+	if (r < 0) {
+		snprintf(err, errlen, "bpf collector: %s", why.text);
+		return r;
+	}
+	bpfcol_group(p->col, 0, &g);
+	level0 = g.level;
+	if (read_one(p, cg, rootfd, w, snap, 0, &g)) {
+		snprintf(err, errlen, "%s/%s: %s", cg->root, cg->start,
+			 strerror(ENOENT));
+		return -ENOENT;
+	}
+	if (p->levels_cap == 0) {
+		p->levels_cap = 64;
+		p->levels = xreallocarray(NULL, p->levels_cap,
+					  sizeof(*p->levels));
+	}
+	lv = p->levels;
+	lv[0] = 0;
+	deepest = 0;
+	for (size_t i = 1; i < n; i++) {
+		struct snap_group *sg;
+		int parent, idx;
+		size_t rel;
+
+		bpfcol_group(p->col, i, &g);
+		rel = g.level - level0;
+		/* Pre-order: a group comes after its parent, which is the
+		 * last group seen one level up. */
+		if (g.level <= level0 || (maxdepth >= 0 &&
+					  rel > (size_t)maxdepth))
+			continue;
+		if (rel >= p->levels_cap) {
+			p->levels = xreallocarray(p->levels, p->levels_cap * 2,
+						  sizeof(*lv));
+			p->levels_cap *= 2;
+			lv = p->levels;
+		}
+		/* Every group of an online group's path is online (rmdir
+		 * refuses a group with children), so levels never skip one;
+		 * were one to, its records are left out, not misplaced. */
+		if (rel > deepest + 1)
+			continue;
+		deepest = rel;
+		lv[rel] = -1;
+		parent = lv[rel - 1];
+		if (parent < 0 || g.name_len == 0)
+			continue;	/* under a group left out */
+		sg = cgfs_add_group(snap, parent, g.name, g.name_len,
+				    snap->groups[parent].depth + 1);
+		idx = (int)(sg - snap->groups);
+		if (read_one(p, cg, rootfd, w, snap, idx, &g)) {
+			cgfs_drop_last(snap);
+			continue;
+		}
+		lv[rel] = idx;
+	}
+	return 0;
+}
+
+static void pass_free(struct cgfs_tree *t)
+{
+	struct pass *p = (struct pass *)t;
+
+	bpfcol_close(p->col);
+	free(p->levels);
+	free(p->dir);
+	free(p);
+}
+
+static const struct cgfs_tree_ops pass_ops = {
+	.name = "bpf",
+	.walk = pass_walk,
+	.free = pass_free,
+};
+
+struct cgfs_tree *cgfs_pass_new(const char *dir, char *why, size_t whylen)
+{
+	struct pass *p = xcalloc(1, sizeof(*p));
+	struct bpfcol_why w;
+
+	p->tree.ops = &pass_ops;
+	p->dir = xstrdup(dir);
+	if (bpfcol_open(dir, &p->col, &w) < 0) {
+		snprintf(why, whylen, "%s", w.text);
+		p->col = NULL;
+		pass_free(&p->tree);
+		return NULL;
+	}
+	return &p->tree;
+}
