@@ -203,6 +203,9 @@ size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
  * version: unlimited; fields.h FF_MAX). */
 int cgfs_field_may_be_max(enum field f);
 
+/* The fields cgroup version (1 or 2) keeps (fields.h: not NONE). */
+uint64_t cgfs_version_fields(int version);
+
 /* The fields the reclaim events give on this hierarchy's version
  * (fields.h EVENTS), which no file has. */
 uint64_t cgfs_fields_events(const struct cgfs *cg);

@@ -60,6 +60,25 @@ extern const size_t ncolumns;
 const struct column *col_find(const char *key);
 size_t col_index(const struct column *c);
 
+/* Whether column c has a value on cgroup version (1 or 2): its field is
+ * kept there (fields.h), or one of the fields it is derived from. */
+int col_on_version(const struct column *c, int version);
+
+/*
+ * The column sets: the screen's (Tab), and the overview is text output's
+ * default too.  Each is a list per version of the columns it has there.
+ */
+enum col_set {
+	CSET_OVERVIEW, CSET_MEMORY, CSET_LRU, CSET_RECLAIM, CSET_EVENTS,
+	CSET_LIMITS, CSET_NR
+};
+
+const char *col_set_name(int set);
+/* The columns of set on version, path last, into ret (room for max):
+ * how many. */
+size_t col_set_columns(int set, int version, const struct column **ret,
+		       size_t max);
+
 struct cval col_value(const struct column *c, const struct mgroup *g);
 
 /* Orders two groups by a column, not available last in either direction. */

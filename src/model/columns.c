@@ -254,6 +254,89 @@ size_t col_index(const struct column *c)
 	return (size_t)(c - columns);
 }
 
+int col_on_version(const struct column *c, int version)
+{
+	uint64_t kept = cgfs_version_fields(version);
+
+	if (c->field >= 0)
+		return (kept & FBIT(c->field)) != 0;
+	return c->fields == 0 || (c->fields & kept) != 0;
+}
+
+/*
+ * The sets, by key, each version's columns picked from them (a key a
+ * version has no value for is left out there, col_on_version), unless a
+ * set has a list of its own for v1:
+ *  - soft (v1) and low (v2) take the same place of the overview;
+ *  - v1 memory.stat has no pgscan or pgsteal and v1 groups no pressure
+ *    file: the v1 overview takes the limit hits, one small file (the
+ *    reclaim events that give v1 pgscan cost every page fault, and
+ *    refaults would need memory.stat of every group at every refresh:
+ *    about twice the kernel time, and an rstat flush each);
+ *  - the v1 reclaim set, chosen on purpose, loads the events (reclaim.h)
+ *    and has the limit hits and refaults beside them.
+ * The overview has no room for workingset: with it, 65 of 80 columns go
+ * to values and 15 are left for the indented tree of names.
+ */
+static const struct {
+	const char *name;
+	const char *keys[16];
+	const char *v1_keys[16];	/* v1's own list, if any */
+} sets[CSET_NR] = {
+	[CSET_OVERVIEW] = { "overview",
+		{ "usage", "limit", "low", "excess", "use_pct", "swap",
+		  "pgscan_per_s", "pgsteal_per_s" },
+		{ "usage", "limit", "soft", "excess", "use_pct", "swap",
+		  "failcnt_per_s" } },
+	[CSET_MEMORY] = { "memory",
+		{ "usage", "peak", "workingset", "swap", "usage_swap", "zswap",
+		  "anon", "file" }, { NULL } },
+	[CSET_LRU] = { "LRU",
+		{ "usage", "active_anon", "inactive_anon", "active_file",
+		  "inactive_file", "unevictable", "refault_anon_per_s",
+		  "refault_file_per_s" }, { NULL } },
+	[CSET_RECLAIM] = { "reclaim",
+		{ "pgscan_kswapd_per_s", "pgscan_direct_per_s",
+		  "pgsteal_kswapd_per_s", "pgsteal_direct_per_s",
+		  "reclaim_eff", "refault_anon_per_s", "refault_file_per_s",
+		  "psi_some_avg10", "psi_full_avg10", "scan_prio",
+		  "prio_min" },
+		{ "pgscan_per_s", "pgsteal_per_s", "reclaim_eff", "prio_min",
+		  "failcnt_per_s", "refault_anon_per_s", "refault_file_per_s",
+		  "pgmajfault_per_s", "scan_prio" } },
+	[CSET_EVENTS] = { "events",
+		{ "ev_oom", "ev_oom_kill", "ev_oom_kill_per_s",
+		  "ev_oom_kill_local", "ev_max", "ev_max_per_s",
+		  "ev_max_local_per_s", "ev_high", "ev_high_per_s",
+		  "swap_ev_max_per_s", "swap_ev_fail_per_s", "failcnt",
+		  "failcnt_per_s" }, { NULL } },
+	[CSET_LIMITS] = { "limits",
+		{ "usage", "limit", "high", "low", "min", "soft", "eff_limit",
+		  "swap_limit", "swappiness" }, { NULL } },
+};
+
+const char *col_set_name(int set)
+{
+	return set >= 0 && set < CSET_NR ? sets[set].name : NULL;
+}
+
+size_t col_set_columns(int set, int version, const struct column **ret,
+		       size_t max)
+{
+	const char *const *keys = version == 1 && sets[set].v1_keys[0] ?
+		sets[set].v1_keys : sets[set].keys;
+	size_t n = 0;
+
+	for (size_t i = 0; i < 16 && keys[i] && n + 1 < max; i++) {
+		const struct column *c = col_find(keys[i]);
+
+		if (c && col_on_version(c, version))
+			ret[n++] = c;
+	}
+	ret[n++] = col_find("path");
+	return n;
+}
+
 struct cval col_value(const struct column *c, const struct mgroup *g)
 {
 	struct cval v = { CV_NA, 0, 0 };

@@ -791,3 +791,14 @@ uint64_t cgfs_fields_events(const struct cgfs *cg)
 			fields |= FBIT(f);
 	return fields;
 }
+
+uint64_t cgfs_version_fields(int version)
+{
+	const struct cgfs_version *v = cgfs_version_of(version);
+	uint64_t fields = 0;
+
+	for (int f = 0; f < F_NR; f++)
+		if (v->src[f].kind != SRC_NONE)
+			fields |= FBIT(f);
+	return fields;
+}

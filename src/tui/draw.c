@@ -19,21 +19,15 @@
 #include "parse.h"
 #include "tui_int.h"
 
-static const char *const set_names[SET_NR] = {
-	[SET_OVERVIEW] = "overview", [SET_MEMORY] = "memory", [SET_LRU] = "LRU",
-	[SET_RECLAIM] = "reclaim", [SET_EVENTS] = "events",
-	[SET_LIMITS] = "limits", [SET_CUSTOM] = "custom",
-};
-
 const char *tui_set_name(int set)
 {
-	return set_names[set];
+	return set == SET_CUSTOM ? "custom" : col_set_name(set);
 }
 
 int tui_set_known(const char *name)
 {
 	for (int s = 0; s < SET_NR; s++)
-		if (!strcmp(name, set_names[s]))
+		if (!strcmp(name, tui_set_name(s)))
 			return 1;
 	return 0;
 }
@@ -231,7 +225,7 @@ static void draw_header(const struct tui *t)
 	fill(1, vx, A_NORMAL);
 
 	snprintf(line, sizeof(line), "Columns: %s  Sort: %s %s  Groups: %zu "
-		 "shown of %zu%s%s", set_names[t->cur_set], t->sort->key,
+		 "shown of %zu%s%s", tui_set_name(t->cur_set), t->sort->key,
 		 t->sort_desc ? "desc" : "asc", t->nvis, m->n,
 		 t->filter[0] ? "  Filter: " : "", t->filter);
 	vx = 0;

@@ -98,86 +98,13 @@ void tui_message_clear(struct tui *t)
 	t->status_error = 0;
 }
 
-/* The column sets of Tab; soft (v1) and low (v2) take the same place.
- * The overview has no room for workingset: with it, 65 of 80 columns go
- * to values and 15 are left for the indented tree of names. */
+/* The column sets of Tab (columns.c), this version's columns of each, and
+ * the custom set. */
 static void init_sets(struct tui *t)
 {
-	static const char *const keys[SET_CUSTOM][16] = {
-		[SET_OVERVIEW] = { "usage", "limit", "#prot", "excess",
-				   "use_pct", "swap", "pgscan_per_s",
-				   "pgsteal_per_s", NULL },
-		[SET_MEMORY] = { "usage", "peak", "workingset", "swap",
-				 "usage_swap", "zswap", "anon", "file", NULL },
-		[SET_LRU] = { "usage", "active_anon", "inactive_anon",
-			      "active_file", "inactive_file", "unevictable",
-			      "refault_anon_per_s", "refault_file_per_s", NULL },
-		[SET_RECLAIM] = { "pgscan_kswapd_per_s", "pgscan_direct_per_s",
-				  "pgsteal_kswapd_per_s",
-				  "pgsteal_direct_per_s", "reclaim_eff",
-				  "refault_anon_per_s", "refault_file_per_s",
-				  "psi_some_avg10", "psi_full_avg10", "scan_prio",
-				  "prio_min", NULL },
-		[SET_EVENTS] = { "ev_oom", "ev_oom_kill", "ev_oom_kill_per_s",
-				 "ev_oom_kill_local", "ev_max", "ev_max_per_s",
-				 "ev_max_local_per_s", "ev_high",
-				 "ev_high_per_s", "swap_ev_max_per_s",
-				 "swap_ev_fail_per_s", "failcnt",
-				 "failcnt_per_s", NULL },
-		[SET_LIMITS] = { "usage", "limit", "high", "low", "min", "soft",
-				 "eff_limit", "swap_limit", "swappiness", NULL },
-	};
-	/* v1 memory.stat has no pgscan or pgsteal and v1 groups no pressure
-	 * file: the overview takes the limit hits, one small file (the
-	 * reclaim events that give v1 pgscan cost every page fault, and
-	 * refaults would need memory.stat of every group at every refresh:
-	 * about twice the kernel time, and an rstat flush each).  The
-	 * reclaim set, chosen on purpose, loads the events (reclaim.h) and
-	 * has the limit hits and refaults beside them. */
-	static const char *const keys_v1[SET_CUSTOM][16] = {
-		[SET_OVERVIEW] = { "usage", "limit", "soft", "excess",
-				   "use_pct", "swap", "failcnt_per_s", NULL },
-		[SET_RECLAIM] = { "pgscan_per_s", "pgsteal_per_s",
-				  "reclaim_eff", "prio_min", "failcnt_per_s",
-				  "refault_anon_per_s", "refault_file_per_s",
-				  "pgmajfault_per_s", "scan_prio", NULL },
-	};
-	int v2 = cgfs_version(t->cg) == 2;
-
-	for (int s = 0; s < SET_CUSTOM; s++) {
-		const char *const *set = !v2 && keys_v1[s][0] ? keys_v1[s] :
-			keys[s];
-		size_t n = 0;
-
-		for (int i = 0; set[i]; i++) {
-			const char *k = set[i];
-
-			if (strcmp(k, "#prot") == 0)
-				k = v2 ? "low" : "soft";
-			/* Limits: show only what this version has. */
-			if (s == SET_LIMITS && v2 && (!strcmp(k, "soft") ||
-						      !strcmp(k, "swappiness")))
-				continue;
-			if (s == SET_LIMITS && !v2 && (!strcmp(k, "high") ||
-			    !strcmp(k, "low") || !strcmp(k, "min") ||
-			    !strcmp(k, "swap_limit")))
-				continue;
-			/* v1 has no per-group failcnt in v2's place and v2
-			 * no failcnt at all. */
-			if (s == SET_EVENTS && v2 && !strncmp(k, "failcnt", 7))
-				continue;
-			if (s == SET_EVENTS && !v2 && (!strncmp(k, "ev_max", 6) ||
-			    !strncmp(k, "ev_high", 7) || !strcmp(k, "ev_oom") ||
-			    strstr(k, "_local") || !strncmp(k, "swap_ev", 7)))
-				continue;
-			/* v1 has no zswap file. */
-			if (s == SET_MEMORY && !v2 && !strcmp(k, "zswap"))
-				continue;
-			t->set[s][n++] = col_find(k);
-		}
-		t->set[s][n++] = col_find("path");
-		t->setn[s] = n;
-	}
+	for (int s = 0; s < CSET_NR; s++)
+		t->setn[s] = col_set_columns(s, cgfs_version(t->cg), t->set[s],
+					     SET_MAX_COLS);
 	if (t->o->custom) {
 		size_t n = t->o->ncustom < SET_MAX_COLS ? t->o->ncustom :
 			SET_MAX_COLS;

@@ -12,8 +12,12 @@
 #include "theme.h"
 #include "tui.h"
 
-enum colset { SET_OVERVIEW, SET_MEMORY, SET_LRU, SET_RECLAIM, SET_EVENTS, SET_LIMITS,
-	      SET_CUSTOM, SET_NR };
+/* The sets of columns.c, then the custom one. */
+enum colset {
+	SET_OVERVIEW = CSET_OVERVIEW,
+	SET_CUSTOM = CSET_NR,
+	SET_NR
+};
 
 #define SET_MAX_COLS 64
 
