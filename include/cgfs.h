@@ -203,6 +203,26 @@ size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
  * version: unlimited; fields.h FF_MAX). */
 int cgfs_field_may_be_max(enum field f);
 
+/*
+ * How memory.numa_stat reads on a version (F_NUMA keeps its text): the
+ * lists per node to show, the keys that give them, and whether their
+ * values are pages (v1) or bytes (v2).  One view for the JSON numa object
+ * (names are its keys), one for the detail pane (names are its titles;
+ * note follows its title).
+ */
+struct cgfs_numa_view {
+	const char *const *keys;
+	const char *const *names;
+	size_t n;
+	int pages;
+	const char *note;
+};
+
+enum cgfs_numa_for { CGFS_NUMA_JSON, CGFS_NUMA_PANE };
+
+const struct cgfs_numa_view *cgfs_numa_view(int version,
+					     enum cgfs_numa_for what);
+
 /* The fields cgroup version (1 or 2) keeps (fields.h: not NONE). */
 uint64_t cgfs_version_fields(int version);
 

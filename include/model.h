@@ -66,6 +66,7 @@ struct mgroup {
 
 struct model {
 	int version;		/* 1 or 2 */
+	uint64_t kept;		/* the fields it keeps (cgfs_version_fields) */
 	struct mgroup **groups;	/* this refresh, parents before children */
 	size_t n, cap;
 	struct mgroup **table;	/* open addressing, path -> group */

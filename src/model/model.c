@@ -18,6 +18,7 @@ void model_init(struct model *m, int version)
 {
 	memset(m, 0, sizeof(*m));
 	m->version = version;
+	m->kept = cgfs_version_fields(version);
 }
 
 static void group_free(struct mgroup *g)
@@ -99,14 +100,16 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 		}
 	}
 
-	/* excess: v1 over the soft limit (default unlimited: 0), v2 over
-	 * memory.low (default 0: all of it). */
-	if (m->version == 1 && sample_has(s, F_USAGE) && sample_has(s, F_SOFT)) {
+	/* excess: over the soft limit where the version has one (v1:
+	 * default unlimited, 0), else over memory.low (v2: default 0, all
+	 * of it). */
+	if ((m->kept & FBIT(F_SOFT)) && sample_has(s, F_USAGE) &&
+	    sample_has(s, F_SOFT)) {
 		uint64_t use = sample_get(s, F_USAGE), soft = sample_get(s, F_SOFT);
 
 		g->excess = soft == VAL_MAX || use <= soft ? 0 : use - soft;
 		g->derived_valid |= 1u << D_EXCESS;
-	} else if (m->version == 2 && sample_has(s, F_USAGE) &&
+	} else if (!(m->kept & FBIT(F_SOFT)) && sample_has(s, F_USAGE) &&
 		   sample_has(s, F_LOW)) {
 		g->excess = sample_get(s, F_USAGE) > sample_get(s, F_LOW) ?
 			sample_get(s, F_USAGE) - sample_get(s, F_LOW) : 0;
@@ -211,7 +214,9 @@ static void scan_prio_all(struct model *m, const struct snapshot *snap)
 		if (mglru)
 			continue;
 		for (int l = 0; l < 4; l++) {
-			if (m->version == 1) {
+			/* The version keeps the group's own lists (v1), or
+			 * they are its lists less its children's (v2). */
+			if (m->kept & FBIT(own_fields[l])) {
 				ok &= sample_has(s, own_fields[l]);
 				own[l] = sample_get(s, own_fields[l]);
 				continue;

@@ -48,19 +48,12 @@ static void sys_events(FILE *f, const struct model *m)
 
 /* The numa column: {"N0":{"anon":B,...},...}, or null. */
 static void numa_object(FILE *f, const struct model *m,
-			const struct mgroup *g, int v1)
+			const struct mgroup *g)
 {
-	static const char *const names[] = {
-		"anon", "file", "unevictable", "active_anon", "inactive_anon",
-		"active_file", "inactive_file",
-	};
-	/* v1 counts pages; its hierarchical lists, as total_* elsewhere. */
-	static const char *const v1_keys[] = {
-		"hierarchical_anon", "hierarchical_file",
-		"hierarchical_unevictable",
-	};
+	const struct cgfs_numa_view *nv = cgfs_numa_view(m->version,
+							 CGFS_NUMA_JSON);
 	static struct numa_stat ns;
-	uint64_t unit = v1 ? (uint64_t)sysconf(_SC_PAGESIZE) : 1;
+	uint64_t unit = nv->pages ? (uint64_t)sysconf(_SC_PAGESIZE) : 1;
 	const char *text;
 
 	if (!sample_has(&g->cur, F_NUMA) || !m->numa_text) {
@@ -68,18 +61,17 @@ static void numa_object(FILE *f, const struct model *m,
 		return;
 	}
 	text = m->numa_text + sample_get(&g->cur, F_NUMA);
-	parse_numa_stat(text, strlen(text), v1 ? v1_keys : names,
-			v1 ? 3 : 7, &ns);
+	parse_numa_stat(text, strlen(text), nv->keys, nv->n, &ns);
 	fputc('{', f);
 	for (size_t i = 0; i < ns.n; i++) {
 		int first = 1;
 
 		fprintf(f, "%s\"N%u\":{", i ? "," : "", ns.node[i]);
-		for (size_t k = 0; k < (v1 ? 3u : 7u); k++) {
+		for (size_t k = 0; k < nv->n; k++) {
 			if (!ns.has[i][k])
 				continue;
 			fprintf(f, "%s\"%s\":%" PRIu64, first ? "" : ",",
-				names[k], ns.v[i][k] * unit);
+				nv->names[k], ns.v[i][k] * unit);
 			first = 0;
 		}
 		fputc('}', f);
@@ -126,7 +118,7 @@ void out_json(struct out_ctx *o)
 				continue;
 			}
 			if (c->kind == CK_NUMA) {
-				numa_object(o->f, m, g, o->version == 1);
+				numa_object(o->f, m, g);
 				continue;
 			}
 			v = col_value(c, g);

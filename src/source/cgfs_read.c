@@ -106,6 +106,7 @@ struct cgfs_version {
 	const char *const *detail;
 	const char *version_file;
 	int renames;		/* a group can be renamed (v1's rename(2)) */
+	struct cgfs_numa_view numa[2];	/* by enum cgfs_numa_for */
 
 	/* Derived from the above once (derive()). */
 	int ready;
@@ -229,6 +230,23 @@ static const char *const v1_detail[] = {
 	"memory.numa_stat", NULL
 };
 
+/* v1 memory.numa_stat counts pages: its hierarchical lists as total_*
+ * elsewhere (JSON), and the group's own beside them (the pane). */
+static const char *const v1_numa_json_keys[] = {
+	"hierarchical_anon", "hierarchical_file", "hierarchical_unevictable",
+};
+static const char *const numa_json_names[] = {
+	"anon", "file", "unevictable", "active_anon", "inactive_anon",
+	"active_file", "inactive_file",
+};
+static const char *const v1_numa_pane_keys[] = {
+	"anon", "file", "unevictable", "hierarchical_anon",
+	"hierarchical_file", "hierarchical_unevictable",
+};
+static const char *const v1_numa_pane_titles[] = {
+	"ANON", "FILE", "UNEVIC", "H-ANON", "H-FILE", "H-UNEV",
+};
+
 /* ---- cgroup v2 ---- */
 
 static const struct vfile v2_files[] = {
@@ -296,6 +314,15 @@ static const char *const v2_detail[] = {
 	"memory.pressure", "memory.stat", "memory.numa_stat", NULL
 };
 
+/* v2 memory.numa_stat is in bytes. */
+static const char *const v2_numa_pane_keys[] = {
+	"active_anon", "inactive_anon", "active_file", "inactive_file",
+	"unevictable",
+};
+static const char *const v2_numa_pane_titles[] = {
+	"A-ANON", "I-ANON", "A-FILE", "I-FILE", "UNEVIC",
+};
+
 #define N(t) (sizeof(t) / sizeof((t)[0]))
 
 static struct cgfs_version versions[2] = {
@@ -305,12 +332,25 @@ static struct cgfs_version versions[2] = {
 		.root_files = v1_root_files, .finish = v1_finish,
 		.detail = v1_detail, .version_file = "memory.limit_in_bytes",
 		.renames = 1,
+		.numa = {
+			{ v1_numa_json_keys, numa_json_names,
+			  N(v1_numa_json_keys), 1, "" },
+			{ v1_numa_pane_keys, v1_numa_pane_titles,
+			  N(v1_numa_pane_keys), 1,
+			  " (the group's own, then H-: with its descendants)" },
+		},
 	},
 	{
 		.n = 2, .files = v2_files, .nfiles = N(v2_files),
 		.src = v2_src, .extras = v2_extras, .nextras = N(v2_extras),
 		.root_files = v2_root_files, .finish = v2_finish,
 		.detail = v2_detail, .version_file = "cgroup.controllers",
+		.numa = {
+			{ numa_json_names, numa_json_names,
+			  N(numa_json_names), 0, "" },
+			{ v2_numa_pane_keys, v2_numa_pane_titles,
+			  N(v2_numa_pane_keys), 0, "" },
+		},
 	},
 };
 
@@ -771,8 +811,8 @@ size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
 	size_t n = 0;
 
 	*ret_root_lacks = 0;
-	if (root && files && v->n == 2) {
-		/* As the v2 root is read. */
+	if (root && files) {
+		/* As the root is read (the v2 root has few files). */
 		files = v->root_files(files);
 		*ret_root_lacks = files == 0;
 	}
@@ -801,4 +841,10 @@ uint64_t cgfs_version_fields(int version)
 		if (v->src[f].kind != SRC_NONE)
 			fields |= FBIT(f);
 	return fields;
+}
+
+const struct cgfs_numa_view *cgfs_numa_view(int version,
+					     enum cgfs_numa_for what)
+{
+	return &cgfs_version_of(version)->numa[what];
 }

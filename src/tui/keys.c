@@ -202,11 +202,12 @@ static void k_sort_right(struct tui *t) { sort_step(t, 1); }
 static void k_invert(struct tui *t) { sort_by(t, t->sort, !t->sort_desc); }
 static void k_by_usage(struct tui *t) { sort_by(t, col_find("usage"), 1); }
 static void k_by_excess(struct tui *t) { sort_by(t, col_find("excess"), 1); }
-/* v1 has no pgscan: its reclaim shows as limit hits. */
+/* Where pgscan comes only from the reclaim events (v1: they cost every
+ * page fault), reclaim shows as limit hits. */
 static void k_by_scan(struct tui *t)
 {
-	sort_by(t, col_find(cgfs_version(t->cg) == 2 ? "pgscan_per_s" :
-			    "failcnt_per_s"), 1);
+	sort_by(t, col_find(cgfs_fields_events(t->cg) & FBIT(F_PGSCAN) ?
+			    "failcnt_per_s" : "pgscan_per_s"), 1);
 }
 
 static void k_tag(struct tui *t)

@@ -261,17 +261,17 @@ static void field_reason(struct tui *t, const struct mgroup *g,
 {
 	const char *names[4];
 	char val[64];
-	int root_lacks, v2 = cgfs_version(t->cg) == 2;
+	int root_lacks, v = cgfs_version(t->cg);
 	size_t n = cgfs_field_files(t->cg, f, g->depth == 0, names, 4,
 				    &root_lacks);
 
 	if (root_lacks) {
-		snprintf(buf, len, "the v2 root has no such file");
+		snprintf(buf, len, "the v%d root has no such file", v);
 		return;
 	}
 	if (n == 0) {
 		snprintf(buf, len, "v%d only: cgroup v%d has no such file",
-			 v2 ? 1 : 2, v2 ? 2 : 1);
+			 3 - v, v);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -384,6 +384,10 @@ static void blank_reason(struct tui *t, const struct mgroup *g,
 		return;
 	}
 	if (c->derived == D_SCAN_PRIO) {
+		/* Its own lists are a file's (v1), or its lists less its
+		 * children's (v2). */
+		int own_lists = (t->m.kept & FBIT(F_OWN_ACTIVE_FILE)) != 0;
+
 		if ((t->m.sys.valid & FBIT(S_LRU_GEN)) && t->m.sys.v[S_LRU_GEN]) {
 			snprintf(buf, len, "the multi-gen LRU runs "
 				 "(lru_gen/enabled 0x%04" PRIx64 "): the "
@@ -391,7 +395,7 @@ static void blank_reason(struct tui *t, const struct mgroup *g,
 				 t->m.sys.v[S_LRU_GEN]);
 			return;
 		}
-		if (cgfs_version(t->cg) == 2 && sample_has(s, F_ACTIVE_FILE) &&
+		if (!own_lists && sample_has(s, F_ACTIVE_FILE) &&
 		    !g->kid_lru_ok) {
 			snprintf(buf, len, "its children's LRU lists are not "
 				 "all known (depth limit or an unreadable "
@@ -399,7 +403,7 @@ static void blank_reason(struct tui *t, const struct mgroup *g,
 			return;
 		}
 		if (sample_has(s, F_OWN_ACTIVE_FILE) ||
-		    (cgfs_version(t->cg) == 2 && sample_has(s, F_ACTIVE_FILE))) {
+		    (!own_lists && sample_has(s, F_ACTIVE_FILE))) {
 			snprintf(buf, len, "no pages on its own evictable "
 				 "lists that reclaim may scan (P = 0)");
 			return;
@@ -441,46 +445,29 @@ static void blank_lines(struct pane_out *p, const struct mgroup *g)
  * memory.numa_stat as a table of the LRU lists per node: v2's in bytes,
  * v1's (the group's own and the hierarchical ones) in pages.
  */
-static void numa_lines(struct pane_out *p, const char *text, int v1)
+static void numa_lines(struct pane_out *p, const char *text)
 {
-	static const char *const v2_keys[] = {
-		"active_anon", "inactive_anon", "active_file",
-		"inactive_file", "unevictable",
-	};
-	static const char *const v2_titles[] = {
-		"A-ANON", "I-ANON", "A-FILE", "I-FILE", "UNEVIC",
-	};
-	static const char *const v1_keys[] = {
-		"anon", "file", "unevictable", "hierarchical_anon",
-		"hierarchical_file", "hierarchical_unevictable",
-	};
-	static const char *const v1_titles[] = {
-		"ANON", "FILE", "UNEVIC", "H-ANON", "H-FILE", "H-UNEV",
-	};
-	const char *const *titles = v1 ? v1_titles : v2_titles;
-	size_t nk = v1 ? 6 : 5;
-	uint64_t unit = v1 ? (uint64_t)sysconf(_SC_PAGESIZE) : 1;
-	struct numa_stat *ns = malloc(sizeof(*ns));
+	const struct cgfs_numa_view *nv =
+		cgfs_numa_view(cgfs_version(p->t->cg), CGFS_NUMA_PANE);
+	uint64_t unit = nv->pages ? (uint64_t)sysconf(_SC_PAGESIZE) : 1;
+	struct numa_stat *ns = xmalloc(sizeof(*ns));
 	char line[300];
 	int len;
 
-	if (!ns)
-		return;
-	parse_numa_stat(text, strlen(text), v1 ? v1_keys : v2_keys, nk, ns);
+	parse_numa_stat(text, strlen(text), nv->keys, nv->n, ns);
 	if (!ns->n) {
 		free(ns);
 		return;
 	}
-	pline(p, A_BOLD, "LRU lists per NUMA node%s", v1 ?
-	      " (the group's own, then H-: with its descendants)" : "");
+	pline(p, A_BOLD, "LRU lists per NUMA node%s", nv->note);
 	len = snprintf(line, sizeof(line), "  %-6s", "NODE");
-	for (size_t k = 0; k < nk; k++)
+	for (size_t k = 0; k < nv->n; k++)
 		len += snprintf(line + len, sizeof(line) - (size_t)len, " %7s",
-				titles[k]);
+				nv->names[k]);
 	pline(p, A_NORMAL, "%s", line);
 	for (size_t i = 0; i < ns->n; i++) {
 		len = snprintf(line, sizeof(line), "  N%-5u", ns->node[i]);
-		for (size_t k = 0; k < nk; k++) {
+		for (size_t k = 0; k < nv->n; k++) {
 			char b[32] = "-";
 
 			if (ns->has[i][k])
@@ -506,6 +493,8 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	char when[16], rate[32];
 	struct tm tm;
 	time_t w;
+	/* pgscan and pgsteal come from the events (v1) or memory.stat. */
+	int ev_scan = (cgfs_fields_events(t->cg) & FBIT(F_PGSCAN)) != 0;
 
 	if (!t->o->rc)
 		return;
@@ -524,7 +513,7 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	}
 	if (st == RECLAIM_FAILED) {
 		pline(p, A_BOLD, "Reclaim events (BPF): %s", text);
-		pline(p, A_NORMAL, "  %s", cgfs_version(t->cg) == 1 ?
+		pline(p, A_NORMAL, "  %s", ev_scan ?
 		      "v1 pgscan and pgsteal, PRIO and flushes stay blank" :
 		      "PRIO and flushes stay blank; pgscan and pgsteal come "
 		      "from memory.stat");
@@ -534,7 +523,7 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	localtime_r(&w, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	pline(p, A_BOLD, "Reclaim events (BPF), counting since %s", when);
-	if (cgfs_version(t->cg) == 1)
+	if (ev_scan)
 		pline(p, A_NORMAL, "  v1 pgscan and pgsteal: pages since then, "
 		      "the group's and its descendants'");
 	if (sample_has(&g->cur, F_PRIO_MIN))
@@ -574,7 +563,7 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 			continue;
 		}
 		if (!strcmp(name, "memory.numa_stat"))
-			numa_lines(p, text, cgfs_version(t->cg) == 1);
+			numa_lines(p, text);
 		if (!strchr(text, '\n') || strchr(text, '\n')[1] == '\0') {
 			uint64_t v;
 			char human[32] = "";
