@@ -8,6 +8,8 @@
 #    (0x0000: as without the file), and at the --depth limit (v2: a group whose
 #    children were not read has no own lists); every variant is also
 #    recomputed by tests/golden/verify.py;
+#  - a v2 copy read without --proc shows each group's memory.swap.current
+#    as the file says (never bounded by this host's SwapTotal);
 #  - each column opens only the files it needs (strace; skipped without).
 # The binary is $MEMCGTOP (default ./memcgtop).
 set -u
@@ -162,6 +164,27 @@ for a in "-F csv -c path,numa" "-F text -c numa" "-F openmetrics -c numa" "-F js
 	[ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && pass "$a: usage error: $(cat "$tmp/err")" ||
 		fail "$a: exit $rc, stderr '$(cat "$tmp/err")'"
 done
+
+# A copy of a v2 tree read without --proc: its swap is what each group's
+# memory.swap.current says, never bounded by this host's SwapTotal (the
+# system figures are this host's, not the copy's).  One group holds 1 PiB,
+# more swap than any host has.
+cp -r "$FIX/v2-live/cg/0" "$tmp/v2copy"
+echo 1125899906842624 >"$tmp/v2copy/fixture/work/memory.swap.current"
+"$BIN" -b -n 1 -F json -c path,swap --root "$tmp/v2copy" >"$tmp/v2copy.json" 2>&1
+# The files, read here; memcgtop's output, by path.
+want=$(cd "$tmp/v2copy" && find . -name memory.swap.current |
+	sed 's|^\.||; s|/memory\.swap\.current$||' | LC_ALL=C sort |
+	while read -r d; do printf '%s=%s ' "$d" "$(cat ".$d/memory.swap.current")"; done)
+got=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join("%s=%s" % (g["path"], g["swap"]) for g in
+      sorted(d["groups"], key=lambda g: g["path"].encode())
+      if g["swap"] is not None))
+' "$tmp/v2copy.json" 2>&1)
+[ "$got " = "$want" ] && pass "v2 copy without --proc: swap as each memory.swap.current says ($got)" ||
+	fail "v2 copy without --proc: swap '$got', the files say '$want'"
 
 # Each column opens the control files it needs and no others.
 if command -v strace >/dev/null 2>&1; then
