@@ -74,10 +74,12 @@ struct model {
 	int64_t wall;
 	unsigned refreshes;
 	const char *numa_text;	/* the snapshot's (F_NUMA offsets) */
+	/* The system figures (sysfig.h) of this refresh and of the last,
+	 * and the counters' rates over the interval. */
 	struct sysinfo sys, sys_prev;
-	int sys_has_prev;
-	double sys_pgscan_rate, sys_pgsteal_rate;
-	int sys_rates_valid;
+	double sys_rate[S_NR];	/* per second, valid when sys_rate_valid
+				 * has FBIT(sysfield) */
+	uint64_t sys_rate_valid;
 	/* The reclaim events' system figures (reclaim.h), set by
 	 * reclaim_fill: counts since they were loaded, and per second over
 	 * the interval when ev_rates_valid.  ev_loaded 0: not loaded. */

@@ -159,23 +159,32 @@ static inline void sample_copy(struct sample *dst, const struct sample *src)
 	dst->valid = src->valid & dst->slots;
 }
 
-/* System-wide figures for the header, from the procfs. */
+/*
+ * System-wide figures for the header: from the procfs (sysinfo.h) and,
+ * for S_SWAP_USED, the model.  How each is shown and named is its row of
+ * the table in sysfig.h, at its index here; the outputs list them in this
+ * order.
+ */
 enum sysfield {
 	S_MEM_TOTAL,
 	S_MEM_AVAILABLE,
+	S_SWAP_USED,		/* SwapTotal - SwapFree, derived by the model */
 	S_SWAP_TOTAL,
 	S_SWAP_FREE,
 	S_PGSCAN,
 	S_PGSTEAL,
-	S_PSI_SOME10,
+	S_PSI_SOME10,		/* hundredths of a percent */
 	S_PSI_FULL10,
 	S_LRU_GEN,		/* /sys/kernel/mm/lru_gen/enabled */
 	S_NR
 };
 
+/* A set of system figures is one uint64_t, as a set of fields. */
+_Static_assert(S_NR <= 64, "too many system figures for a uint64_t mask");
+
 struct sysinfo {
 	uint64_t v[S_NR];
-	uint64_t valid;
+	uint64_t valid;		/* FBIT(sysfield) set: the figure has a value */
 };
 
 #endif

@@ -454,6 +454,17 @@ static void sys_bytes(const struct model *m, enum sysfield f, int human,
 		snprintf(buf, len, "%" PRIu64, m->sys.v[f]);
 }
 
+static void sys_rate(const struct model *m, enum sysfield f, int human,
+		     char *buf, size_t len)
+{
+	if (!(m->sys_rate_valid & FBIT(f)))
+		snprintf(buf, len, "-");
+	else if (human)
+		fmt_rate(buf, len, m->sys_rate[f]);
+	else
+		snprintf(buf, len, "%.3f", m->sys_rate[f]);
+}
+
 int col_sys_psi(const struct model *m, enum sysfield f, char *buf,
 		size_t len)
 {
@@ -469,23 +480,9 @@ void col_sys_text(const struct model *m, int human, struct sys_text *ret)
 	sys_bytes(m, S_MEM_AVAILABLE, human, ret->avail, sizeof(ret->avail));
 	sys_bytes(m, S_SWAP_TOTAL, human, ret->swap_total,
 		  sizeof(ret->swap_total));
-	snprintf(ret->swap_used, sizeof(ret->swap_used), "-");
-	if ((m->sys.valid & FBIT(S_SWAP_TOTAL)) &&
-	    (m->sys.valid & FBIT(S_SWAP_FREE)) &&
-	    m->sys.v[S_SWAP_TOTAL] >= m->sys.v[S_SWAP_FREE])
-		fmt_bytes(ret->swap_used, sizeof(ret->swap_used),
-			  m->sys.v[S_SWAP_TOTAL] - m->sys.v[S_SWAP_FREE]);
-	snprintf(ret->scan, sizeof(ret->scan), "-");
-	snprintf(ret->steal, sizeof(ret->steal), "-");
-	if (m->sys_rates_valid && human) {
-		fmt_rate(ret->scan, sizeof(ret->scan), m->sys_pgscan_rate);
-		fmt_rate(ret->steal, sizeof(ret->steal), m->sys_pgsteal_rate);
-	} else if (m->sys_rates_valid) {
-		snprintf(ret->scan, sizeof(ret->scan), "%.3f",
-			 m->sys_pgscan_rate);
-		snprintf(ret->steal, sizeof(ret->steal), "%.3f",
-			 m->sys_pgsteal_rate);
-	}
+	sys_bytes(m, S_SWAP_USED, 1, ret->swap_used, sizeof(ret->swap_used));
+	sys_rate(m, S_PGSCAN, human, ret->scan, sizeof(ret->scan));
+	sys_rate(m, S_PGSTEAL, human, ret->steal, sizeof(ret->steal));
 	if (!col_sys_psi(m, S_PSI_SOME10, ret->some, sizeof(ret->some)))
 		snprintf(ret->some, sizeof(ret->some), "-");
 	if (!col_sys_psi(m, S_PSI_FULL10, ret->full, sizeof(ret->full)))

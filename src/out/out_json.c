@@ -18,6 +18,16 @@ static void sys_num(FILE *f, const char *key, const struct model *m,
 		fputs("null", f);
 }
 
+static void sys_rate(FILE *f, const char *key, const struct model *m,
+		     enum sysfield s)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (m->sys_rate_valid & FBIT(s))
+		fprintf(f, "%.3f", m->sys_rate[s]);
+	else
+		fputs("null", f);
+}
+
 static void sys_psi(FILE *f, const char *key, const struct model *m,
 		    enum sysfield s)
 {
@@ -102,11 +112,8 @@ void out_json(struct out_ctx *o)
 	sys_num(o->f, "mem_available", m, S_MEM_AVAILABLE, 0);
 	sys_num(o->f, "swap_total", m, S_SWAP_TOTAL, 0);
 	sys_num(o->f, "swap_free", m, S_SWAP_FREE, 0);
-	if (m->sys_rates_valid)
-		fprintf(o->f, ",\"pgscan_per_s\":%.3f,\"pgsteal_per_s\":%.3f",
-			m->sys_pgscan_rate, m->sys_pgsteal_rate);
-	else
-		fputs(",\"pgscan_per_s\":null,\"pgsteal_per_s\":null", o->f);
+	sys_rate(o->f, "pgscan_per_s", m, S_PGSCAN);
+	sys_rate(o->f, "pgsteal_per_s", m, S_PGSTEAL);
 	sys_psi(o->f, "psi_some_avg10", m, S_PSI_SOME10);
 	sys_psi(o->f, "psi_full_avg10", m, S_PSI_FULL10);
 	if (m->ev_loaded)
