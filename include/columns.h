@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "sysfig.h"
 
 enum unit {
 	U_PATH,		/* the group's path */

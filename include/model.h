@@ -57,9 +57,6 @@ struct mgroup {
 	char path[];		/* NUL-terminated, in the same allocation */
 };
 
-/* Reclaim priorities 0 to 12 (the kernel's DEF_PRIORITY is 12). */
-#define MODEL_NPRIO 13
-
 /* Kept with the group across refreshes for the interactive console. */
 #define VIEW_FOLDED 1u
 #define VIEW_TAGGED 2u
@@ -80,13 +77,6 @@ struct model {
 	double sys_rate[S_NR];	/* per second, valid when sys_rate_valid
 				 * has FBIT(sysfield) */
 	uint64_t sys_rate_valid;
-	/* The reclaim events' system figures (reclaim.h), set by
-	 * reclaim_fill: counts since they were loaded, and per second over
-	 * the interval when ev_rates_valid.  ev_loaded 0: not loaded. */
-	int ev_loaded, ev_rates_valid;
-	uint64_t ev_scan_prio[MODEL_NPRIO], ev_flushes, ev_own_flushes;
-	double ev_scan_prio_rate[MODEL_NPRIO], ev_flushes_rate,
-	       ev_own_flushes_rate;
 };
 
 /* Which fields are counters (rates are computed for those). */

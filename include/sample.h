@@ -160,11 +160,14 @@ static inline void sample_copy(struct sample *dst, const struct sample *src)
 }
 
 /*
- * System-wide figures for the header: from the procfs (sysinfo.h) and,
- * for S_SWAP_USED, the model.  How each is shown and named is its row of
- * the table in sysfig.h, at its index here; the outputs list them in this
- * order.
+ * System-wide figures for the header: from the procfs (sysinfo.h), the
+ * reclaim events (reclaim.h) and, for S_SWAP_USED, the model.  How each
+ * is shown and named is its row of the table in sysfig.h, at its index
+ * here; the outputs list them in this order.
  */
+#define SYS_NPRIO 13		/* reclaim priorities 0 to 12 (the
+				 * kernel's DEF_PRIORITY is 12) */
+
 enum sysfield {
 	S_MEM_TOTAL,
 	S_MEM_AVAILABLE,
@@ -176,6 +179,11 @@ enum sysfield {
 	S_PSI_SOME10,		/* hundredths of a percent */
 	S_PSI_FULL10,
 	S_LRU_GEN,		/* /sys/kernel/mm/lru_gen/enabled */
+	/* From the reclaim events, counts since they were loaded: */
+	S_SCAN_PRIO,		/* SYS_NPRIO of them: pages scanned at
+				 * priority 0, 1, ... 12 */
+	S_FLUSHES = S_SCAN_PRIO + SYS_NPRIO,	/* stats flush requests */
+	S_OWN_FLUSHES,		/* of them, memcgtop's own reads' */
 	S_NR
 };
 

@@ -298,18 +298,21 @@ static void sys_derive(struct sysinfo *sys)
 {
 	uint64_t both = FBIT(S_SWAP_TOTAL) | FBIT(S_SWAP_FREE);
 
-	if ((sys->valid & both) == both &&
-	    sys->v[S_SWAP_TOTAL] >= sys->v[S_SWAP_FREE]) {
-		sys->v[S_SWAP_USED] = sys->v[S_SWAP_TOTAL] - sys->v[S_SWAP_FREE];
+	uint64_t total = sys->v[S_SWAP_TOTAL], free = sys->v[S_SWAP_FREE];
+
+	if ((sys->valid & both) == both && total >= free) {
+		sys->v[S_SWAP_USED] = total - free;
 		sys->valid |= FBIT(S_SWAP_USED);
 	}
 }
 
 /*
- * Every system counter's rate (sysfig.h), each on its own: only when
- * this refresh and the last both have it, as a group's counters.  A
- * figure a source stops giving has none, and when it gives it again its
- * first refresh has none either, since the last had no value.
+ * Every system counter's rate (sysfig.h), the procfs' and the reclaim
+ * events' alike, each on its own: only when this refresh and the last both
+ * have it, as a group's counters.  A figure a source stops giving (the
+ * events unloaded) has none, and when it gives it again its first refresh
+ * has none either, since the last had no value: the events count anew
+ * from each load.
  */
 static void sys_rates(struct model *m)
 {

@@ -11,7 +11,8 @@
 /*
  * The text header reads "Mem: 457M total, 259M available  Swap: 33.0M
  * used of 256M", then "Reclaim: pgscan 3.2k/s, pgsteal 3.1k/s  Pressure:
- * some 0.87 full 0.00"; the screen has them on one line, shorter.
+ * some 0.87 full 0.00"; the screen has them on one line, shorter, and the
+ * reclaim events' on a line of their own while they are loaded.
  */
 const struct sysfig sysfigs[] = {
 	[S_MEM_TOTAL] = {
@@ -84,8 +85,35 @@ const struct sysfig sysfigs[] = {
 	},
 	[S_LRU_GEN] = {
 		.unit = SU_FLAG, .n = 1,
-		.help = "/sys/kernel/mm/lru_gen/enabled: non-zero while the multi-gen "
-			"LRU runs (scan_prio does not hold then)",
+		.help = "/sys/kernel/mm/lru_gen/enabled: non-zero while the "
+			"multi-gen LRU runs (scan_prio does not hold then)",
+	},
+	[S_SCAN_PRIO] = {
+		.unit = SU_COUNTER, .n = SYS_NPRIO,
+		.flags = SF_LOADED | SF_LAST_FIRST,
+		.json = "scan_by_priority",
+		.om = "memcgtop_system_scan_by_priority",
+		.label = "priority",
+		.help = "pages scanned by reclaim at each priority (12 down to "
+			"0), system-wide, since memcgtop loaded its BPF events "
+			"(vmscan:mm_vmscan_lru_shrink_inactive)",
+		SCREEN(2, "Scan by priority/s: ", ""),
+	},
+	[S_FLUSHES] = {
+		.unit = SU_COUNTER, .n = 1, .flags = SF_LOADED,
+		.json = "flushes_per_s",
+		.om = "memcgtop_system_flushes",
+		.help = "memory cgroup stats flush requests, system-wide, "
+			"since memcgtop loaded its BPF events "
+			"(memcg:memcg_flush_stats)",
+		SCREEN(2, "  Flushes ", "/s"),
+	},
+	[S_OWN_FLUSHES] = {
+		.unit = SU_COUNTER, .n = 1, .flags = SF_LOADED,
+		.json = "own_flushes_per_s",
+		.om = "memcgtop_system_own_flushes",
+		.help = "of them, those memcgtop's own reads made",
+		SCREEN(2, " (own ", "/s)"),
 	},
 };
 

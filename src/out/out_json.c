@@ -44,16 +44,19 @@ static void sys_psi(FILE *f, const char *key, const struct model *m,
  */
 static void sys_events(FILE *f, const struct model *m)
 {
-	if (!m->ev_rates_valid) {
+	uint64_t ids = sysfig_ids(S_SCAN_PRIO) | FBIT(S_FLUSHES) |
+		FBIT(S_OWN_FLUSHES);
+
+	if ((m->sys_rate_valid & ids) != ids) {
 		fputs(",\"scan_by_priority\":null,\"flushes_per_s\":null,"
 		      "\"own_flushes_per_s\":null", f);
 		return;
 	}
 	fputs(",\"scan_by_priority\":[", f);
-	for (int p = 0; p < MODEL_NPRIO; p++)
-		fprintf(f, "%s%.3f", p ? "," : "", m->ev_scan_prio_rate[p]);
+	for (int p = 0; p < SYS_NPRIO; p++)
+		fprintf(f, "%s%.3f", p ? "," : "", m->sys_rate[S_SCAN_PRIO + p]);
 	fprintf(f, "],\"flushes_per_s\":%.3f,\"own_flushes_per_s\":%.3f",
-		m->ev_flushes_rate, m->ev_own_flushes_rate);
+		m->sys_rate[S_FLUSHES], m->sys_rate[S_OWN_FLUSHES]);
 }
 
 /* The numa column: {"N0":{"anon":B,...},...}, or null. */
@@ -116,7 +119,7 @@ void out_json(struct out_ctx *o)
 	sys_rate(o->f, "pgsteal_per_s", m, S_PGSTEAL);
 	sys_psi(o->f, "psi_some_avg10", m, S_PSI_SOME10);
 	sys_psi(o->f, "psi_full_avg10", m, S_PSI_FULL10);
-	if (m->ev_loaded)
+	if (m->sys.valid & FBIT(S_FLUSHES))
 		sys_events(o->f, m);
 	fputs("},\"groups\":[", o->f);
 	for (size_t r = 0; r < o->nrows; r++) {

@@ -72,18 +72,18 @@ static void sys_events(struct out_ctx *o)
 	family(o, name, "counter", NULL, "pages scanned by reclaim at each "
 	       "priority (12 down to 0), system-wide, since memcgtop loaded "
 	       "its BPF events (vmscan:mm_vmscan_lru_shrink_inactive)");
-	for (int p = MODEL_NPRIO - 1; p >= 0; p--)
+	for (int p = SYS_NPRIO - 1; p >= 0; p--)
 		fprintf(o->f, "%s_total{priority=\"%d\"} %" PRIu64 "\n", name,
-			p, m->ev_scan_prio[p]);
+			p, m->sys.v[S_SCAN_PRIO + p]);
 	family(o, "memcgtop_system_flushes", "counter", NULL, "memory cgroup "
 	       "stats flush requests, system-wide, since memcgtop loaded its "
 	       "BPF events (memcg:memcg_flush_stats)");
 	fprintf(o->f, "memcgtop_system_flushes_total %" PRIu64 "\n",
-		m->ev_flushes);
+		m->sys.v[S_FLUSHES]);
 	family(o, "memcgtop_system_own_flushes", "counter", NULL, "of them, "
 	       "those memcgtop's own reads made");
 	fprintf(o->f, "memcgtop_system_own_flushes_total %" PRIu64 "\n",
-		m->ev_own_flushes);
+		m->sys.v[S_OWN_FLUSHES]);
 }
 
 void out_openmetrics(struct out_ctx *o)
@@ -107,7 +107,7 @@ void out_openmetrics(struct out_ctx *o)
 		"system memory pressure, some, avg10 (percent)", S_PSI_SOME10);
 	sys_psi(o, "memcgtop_system_psi_full_avg10",
 		"system memory pressure, full, avg10 (percent)", S_PSI_FULL10);
-	if (o->m->ev_loaded)
+	if (o->m->sys.valid & FBIT(S_FLUSHES))
 		sys_events(o);
 
 	for (size_t i = 0; i < o->ncols; i++) {

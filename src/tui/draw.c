@@ -42,7 +42,7 @@ int tui_set_known(const char *name)
  * while the reclaim events are loaded (their system line). */
 static int header_lines(const struct tui *t)
 {
-	return 4 + (t->m.ev_loaded != 0);
+	return 4 + ((t->m.sys.valid & FBIT(S_FLUSHES)) != 0);
 }
 
 int tui_list_rows(const struct tui *t)
@@ -165,22 +165,24 @@ static void events_line(const struct model *m, char *line, size_t len)
 {
 	char a[32], b[32];
 	size_t o;
+	uint64_t ids = sysfig_ids(S_SCAN_PRIO) | FBIT(S_FLUSHES) |
+		FBIT(S_OWN_FLUSHES);
 	int any = 0;
 
 	o = (size_t)snprintf(line, len, "Scan by priority/s:");
-	if (!m->ev_rates_valid) {
+	if ((m->sys_rate_valid & ids) != ids) {
 		snprintf(line + o, len - o, " -  Flushes -/s (own -/s)");
 		return;
 	}
-	for (int p = MODEL_NPRIO - 1; p >= 0 && o < len; p--) {
-		if (m->ev_scan_prio_rate[p] <= 0)
+	for (int p = SYS_NPRIO - 1; p >= 0 && o < len; p--) {
+		if (m->sys_rate[S_SCAN_PRIO + p] <= 0)
 			continue;
-		fmt_rate(a, sizeof(a), m->ev_scan_prio_rate[p]);
+		fmt_rate(a, sizeof(a), m->sys_rate[S_SCAN_PRIO + p]);
 		o += (size_t)snprintf(line + o, len - o, " %d:%s", p, a);
 		any = 1;
 	}
-	fmt_rate(a, sizeof(a), m->ev_flushes_rate);
-	fmt_rate(b, sizeof(b), m->ev_own_flushes_rate);
+	fmt_rate(a, sizeof(a), m->sys_rate[S_FLUSHES]);
+	fmt_rate(b, sizeof(b), m->sys_rate[S_OWN_FLUSHES]);
 	if (o < len)
 		snprintf(line + o, len - o, "%s  Flushes %s/s (own %s/s)",
 			 any ? "" : " none", a, b);
@@ -237,7 +239,7 @@ static void draw_header(const struct tui *t)
 	vx = 0;
 	put(t, 2, &vx, line, A_NORMAL, 0);
 	fill(2, vx, A_NORMAL);
-	if (m->ev_loaded) {
+	if (m->sys.valid & FBIT(S_FLUSHES)) {
 		events_line(m, line, sizeof(line));
 		vx = 0;
 		put(t, 3, &vx, line, A_NORMAL, 0);

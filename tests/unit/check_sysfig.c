@@ -34,6 +34,8 @@ START_TEST(every_id_has_a_row)
 		id += r->n;
 	}
 	ck_assert_int_eq(id, S_NR);
+	ck_assert_int_eq(sysfigs[S_SCAN_PRIO].n, SYS_NPRIO);
+	ck_assert_uint_eq(sysfig_ids(S_SCAN_PRIO + 1), 0);
 }
 END_TEST
 
