@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "sysfig.h"
 
 enum unit {
 	U_PATH,		/* the group's path */
@@ -94,15 +95,39 @@ int col_compare(const struct column *c, const struct mgroup *a,
 void col_format(const struct column *c, struct cval v, int human, char *buf,
 		size_t len);
 
-/* The system figures of the header as text ("-" when not available). */
-struct sys_text {
-	char total[24], avail[24], swap_used[24], swap_total[24];
-	char scan[32], steal[32], some[24], full[24];
-};
-void col_sys_text(const struct model *m, int human, struct sys_text *ret);
-/* A system PSI average (S_PSI_*) as "12.34"; 0 when not available. */
-int col_sys_psi(const struct model *m, enum sysfield f, char *buf,
-		size_t len);
+/*
+ * The system figures (sysfig.h), a row id at a time; k is an element of
+ * an array (0 for one value).
+ *
+ * col_sys_has: whether the row has its value (an array: every element).
+ * col_sys_shown: whether it is in the outputs at all: a row SF_LOADED
+ * only while it has its values.
+ */
+int col_sys_has(const struct model *m, int id);
+int col_sys_shown(const struct model *m, int id);
+
+/*
+ * Text for element k of row id as it is shown: a counter's rate per
+ * second, another figure's value.  human: scaled units (K/M/G for sizes,
+ * k/M for rates); otherwise exact (rates with three decimals).  Returns 0
+ * (buf untouched) when there is none.
+ */
+int col_sys_format(const struct model *m, int id, int k, int human,
+		   char *buf, size_t len);
+
+/* The exact value of element k of row id, a counter's count rather than
+ * its rate (OpenMetrics); 0 when there is none. */
+int col_sys_value(const struct model *m, int id, int k, char *buf,
+		  size_t len);
+
+/*
+ * Header line `line` (1 to SYS_LINES) of the system figures as placed at
+ * `at`: each figure between its words, "-" where it has no text; human
+ * as for col_format.  Returns how many figures the line has, 0 for a
+ * line to leave out; buf NULL only counts them.
+ */
+int col_sys_line(const struct model *m, enum sys_at at, int line, int human,
+		 char *buf, size_t len);
 
 /* Parses "a,b,c" into column pointers; on error names the bad key. */
 int col_parse_list(const char *list, const struct column ***ret_cols,

@@ -57,9 +57,6 @@ struct mgroup {
 	char path[];		/* NUL-terminated, in the same allocation */
 };
 
-/* Reclaim priorities 0 to 12 (the kernel's DEF_PRIORITY is 12). */
-#define MODEL_NPRIO 13
-
 /* Kept with the group across refreshes for the interactive console. */
 #define VIEW_FOLDED 1u
 #define VIEW_TAGGED 2u
@@ -75,17 +72,12 @@ struct model {
 	int64_t wall;
 	unsigned refreshes;
 	const char *numa_text;	/* the snapshot's (F_NUMA offsets) */
+	/* The system figures (sysfig.h) of this refresh and of the last,
+	 * and the counters' rates over the interval. */
 	struct sysinfo sys, sys_prev;
-	int sys_has_prev;
-	double sys_pgscan_rate, sys_pgsteal_rate;
-	int sys_rates_valid;
-	/* The reclaim events' system figures (reclaim.h), set by
-	 * reclaim_fill: counts since they were loaded, and per second over
-	 * the interval when ev_rates_valid.  ev_loaded 0: not loaded. */
-	int ev_loaded, ev_rates_valid;
-	uint64_t ev_scan_prio[MODEL_NPRIO], ev_flushes, ev_own_flushes;
-	double ev_scan_prio_rate[MODEL_NPRIO], ev_flushes_rate,
-	       ev_own_flushes_rate;
+	double sys_rate[S_NR];	/* per second, valid when sys_rate_valid
+				 * has FBIT(sysfield) */
+	uint64_t sys_rate_valid;
 };
 
 /* Which fields are counters (rates are computed for those). */

@@ -111,23 +111,40 @@ static inline void sample_copy(struct sample *dst, const struct sample *src)
 	dst->valid = src->valid & dst->slots;
 }
 
-/* System-wide figures for the header, from the procfs. */
+/*
+ * System-wide figures for the header: from the procfs (sysinfo.h), the
+ * reclaim events (reclaim.h) and, for S_SWAP_USED, the model.  How each
+ * is shown and named is its row of the table in sysfig.h, at its index
+ * here; the outputs list them in this order.
+ */
+#define SYS_NPRIO 13		/* reclaim priorities 0 to 12 (the
+				 * kernel's DEF_PRIORITY is 12) */
+
 enum sysfield {
 	S_MEM_TOTAL,
 	S_MEM_AVAILABLE,
+	S_SWAP_USED,		/* SwapTotal - SwapFree, derived by the model */
 	S_SWAP_TOTAL,
 	S_SWAP_FREE,
 	S_PGSCAN,
 	S_PGSTEAL,
-	S_PSI_SOME10,
+	S_PSI_SOME10,		/* hundredths of a percent */
 	S_PSI_FULL10,
 	S_LRU_GEN,		/* /sys/kernel/mm/lru_gen/enabled */
+	/* From the reclaim events, counts since they were loaded: */
+	S_SCAN_PRIO,		/* SYS_NPRIO of them: pages scanned at
+				 * priority 0, 1, ... 12 */
+	S_FLUSHES = S_SCAN_PRIO + SYS_NPRIO,	/* stats flush requests */
+	S_OWN_FLUSHES,		/* of them, memcgtop's own reads' */
 	S_NR
 };
 
+/* A set of system figures is one uint64_t, as a set of fields. */
+_Static_assert(S_NR <= 64, "too many system figures for a uint64_t mask");
+
 struct sysinfo {
 	uint64_t v[S_NR];
-	uint64_t valid;
+	uint64_t valid;		/* FBIT(sysfield) set: the figure has a value */
 };
 
 #endif

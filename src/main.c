@@ -1074,7 +1074,7 @@ static int run_batch(struct opts *o, struct cgfs *cg)
 			status = 1;
 			break;
 		}
-		reclaim_fill(rc, &snap, &m);
+		reclaim_fill(rc, &snap);
 		r = model_update(&m, &snap);
 		if (r < 0) {
 			fprintf(stderr, "memcgtop: %s\n", strerror(-r));

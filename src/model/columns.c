@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* columns.c - the column table, values, comparison and formatting. */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -526,51 +525,133 @@ int col_parse_list(const char *list, const struct column ***ret_cols,
 	return 0;
 }
 
-static void sys_bytes(const struct model *m, enum sysfield f, int human,
-		      char *buf, size_t len)
+int col_sys_has(const struct model *m, int id)
 {
-	if (!(m->sys.valid & FBIT(f)))
-		snprintf(buf, len, "-");
-	else if (human)
-		fmt_bytes(buf, len, m->sys.v[f]);
-	else
-		snprintf(buf, len, "%" PRIu64, m->sys.v[f]);
+	uint64_t ids = sysfig_ids(id);
+
+	return ids && (m->sys.valid & ids) == ids;
 }
 
-int col_sys_psi(const struct model *m, enum sysfield f, char *buf,
-		size_t len)
+int col_sys_shown(const struct model *m, int id)
+{
+	return sysfigs[id].n && (!(sysfigs[id].flags & SF_LOADED) ||
+				 col_sys_has(m, id));
+}
+
+/* Value f of a row of unit u; human: a size scaled. */
+static int sys_value(const struct model *m, enum sysfig_unit u, int f,
+		     int human, char *buf, size_t len)
 {
 	if (!(m->sys.valid & FBIT(f)))
 		return 0;
-	fmt_hundredths(buf, len, m->sys.v[f]);
+	if (u == SU_BYTES && human)
+		fmt_bytes(buf, len, m->sys.v[f]);
+	else if (u == SU_PSI)
+		fmt_hundredths(buf, len, m->sys.v[f]);
+	else
+		fmt_u64(buf, len, m->sys.v[f]);
 	return 1;
 }
 
-void col_sys_text(const struct model *m, int human, struct sys_text *ret)
+int col_sys_format(const struct model *m, int id, int k, int human,
+		   char *buf, size_t len)
 {
-	sys_bytes(m, S_MEM_TOTAL, human, ret->total, sizeof(ret->total));
-	sys_bytes(m, S_MEM_AVAILABLE, human, ret->avail, sizeof(ret->avail));
-	sys_bytes(m, S_SWAP_TOTAL, human, ret->swap_total,
-		  sizeof(ret->swap_total));
-	snprintf(ret->swap_used, sizeof(ret->swap_used), "-");
-	if ((m->sys.valid & FBIT(S_SWAP_TOTAL)) &&
-	    (m->sys.valid & FBIT(S_SWAP_FREE)) &&
-	    m->sys.v[S_SWAP_TOTAL] >= m->sys.v[S_SWAP_FREE])
-		fmt_bytes(ret->swap_used, sizeof(ret->swap_used),
-			  m->sys.v[S_SWAP_TOTAL] - m->sys.v[S_SWAP_FREE]);
-	snprintf(ret->scan, sizeof(ret->scan), "-");
-	snprintf(ret->steal, sizeof(ret->steal), "-");
-	if (m->sys_rates_valid && human) {
-		fmt_rate(ret->scan, sizeof(ret->scan), m->sys_pgscan_rate);
-		fmt_rate(ret->steal, sizeof(ret->steal), m->sys_pgsteal_rate);
-	} else if (m->sys_rates_valid) {
-		snprintf(ret->scan, sizeof(ret->scan), "%.3f",
-			 m->sys_pgscan_rate);
-		snprintf(ret->steal, sizeof(ret->steal), "%.3f",
-			 m->sys_pgsteal_rate);
+	int f = id + k;
+
+	if (sysfigs[id].unit != SU_COUNTER)
+		return sys_value(m, sysfigs[id].unit, f, human, buf, len);
+	if (!(m->sys_rate_valid & FBIT(f)))
+		return 0;
+	if (human)
+		fmt_rate(buf, len, m->sys_rate[f]);
+	else
+		fmt_fixed(buf, len, m->sys_rate[f], 3);
+	return 1;
+}
+
+int col_sys_value(const struct model *m, int id, int k, char *buf,
+		  size_t len)
+{
+	return sys_value(m, sysfigs[id].unit, id + k, 0, buf, len);
+}
+
+/* Appends s to the text in buf, as much as fits. */
+static void append(char *buf, size_t len, size_t *o, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (*o + 1 >= len)
+		return;
+	if (n > len - 1 - *o)
+		n = len - 1 - *o;
+	memcpy(buf + *o, s, n);
+	*o += n;
+	buf[*o] = '\0';
+}
+
+/*
+ * An array on a header line: the elements that are not 0, as
+ * "index:text" ("12:3.2k 3:10"), "none" when all are; "-" when it has
+ * none (a counter without rates yet).
+ */
+static void sys_array(const struct model *m, int id, int human, char *buf,
+		      size_t len)
+{
+	const struct sysfig *r = &sysfigs[id];
+	size_t o = 0;
+	char v[32], item[48];
+
+	buf[0] = '\0';
+	for (int k = 0; k < r->n; k++)
+		if (!col_sys_format(m, id, k, human, v, sizeof(v))) {
+			append(buf, len, &o, "-");
+			return;
+		}
+	for (int i = 0; i < r->n; i++) {
+		int k = r->flags & SF_LAST_FIRST ? r->n - 1 - i : i;
+		int f = id + k;
+
+		if (r->unit == SU_COUNTER ? m->sys_rate[f] <= 0 :
+		    m->sys.v[f] == 0)
+			continue;
+		col_sys_format(m, id, k, human, v, sizeof(v));
+		snprintf(item, sizeof(item), "%s%d:%s", o ? " " : "", k, v);
+		append(buf, len, &o, item);
 	}
-	if (!col_sys_psi(m, S_PSI_SOME10, ret->some, sizeof(ret->some)))
-		snprintf(ret->some, sizeof(ret->some), "-");
-	if (!col_sys_psi(m, S_PSI_FULL10, ret->full, sizeof(ret->full)))
-		snprintf(ret->full, sizeof(ret->full), "-");
+	if (!o)
+		append(buf, len, &o, "none");
+}
+
+/*
+ * A header's sizes are scaled even under -r, which is for the group
+ * columns (a MemTotal of eleven digits helps nobody); its rates follow
+ * it, as the group columns' do.
+ */
+int col_sys_line(const struct model *m, enum sys_at at, int line, int human,
+		 char *buf, size_t len)
+{
+	size_t o = 0;
+	int n = 0;
+
+	if (buf && len)
+		buf[0] = '\0';
+	for (int id = 0; id < S_NR; id++) {
+		const struct sysfig *r = &sysfigs[id];
+		int h = human || r->unit != SU_COUNTER;
+		char v[320];
+
+		if (r->at[at].line != line || !col_sys_shown(m, id))
+			continue;
+		n++;
+		if (!buf)
+			continue;
+		if (r->n > 1)
+			sys_array(m, id, h, v, sizeof(v));
+		else if (!col_sys_format(m, id, 0, h, v, sizeof(v)))
+			snprintf(v, sizeof(v), "-");
+		append(buf, len, &o, r->at[at].pre);
+		append(buf, len, &o, v);
+		append(buf, len, &o, r->at[at].post);
+	}
+	return n;
 }

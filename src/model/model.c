@@ -7,6 +7,7 @@
 #include "model.h"
 #include "hash.h"
 #include "parse.h"
+#include "sysfig.h"
 #include "xalloc.h"
 
 int field_is_counter(enum field f)
@@ -297,6 +298,45 @@ static int ensure_table(struct model *m, size_t n)
 	return 0;
 }
 
+/* The system figures no source gives: swap used. */
+static void sys_derive(struct sysinfo *sys)
+{
+	uint64_t both = FBIT(S_SWAP_TOTAL) | FBIT(S_SWAP_FREE);
+
+	uint64_t total = sys->v[S_SWAP_TOTAL], free = sys->v[S_SWAP_FREE];
+
+	if ((sys->valid & both) == both && total >= free) {
+		sys->v[S_SWAP_USED] = total - free;
+		sys->valid |= FBIT(S_SWAP_USED);
+	}
+}
+
+/*
+ * Every system counter's rate (sysfig.h), the procfs' and the reclaim
+ * events' alike, each on its own: only when this refresh and the last both
+ * have it, as a group's counters.  A figure a source stops giving (the
+ * events unloaded) has none, and when it gives it again its first refresh
+ * has none either, since the last had no value: the events count anew
+ * from each load.
+ */
+static void sys_rates(struct model *m)
+{
+	uint64_t both = m->sys.valid & m->sys_prev.valid & sysfig_counters();
+
+	m->sys_rate_valid = 0;
+	if (!m->refreshes || m->dt <= 0)
+		return;
+	for (; both; both &= both - 1) {
+		int f = __builtin_ctzll(both);
+		double r = model_rate(m->sys_prev.v[f], m->sys.v[f], m->dt);
+
+		if (r >= 0) {
+			m->sys_rate[f] = r;
+			m->sys_rate_valid |= FBIT(f);
+		}
+	}
+}
+
 int model_replace(struct model *m, const struct snapshot *snap)
 {
 	if (!m->refreshes || snap->mono != m->mono || snap->n != m->n)
@@ -315,6 +355,7 @@ int model_replace(struct model *m, const struct snapshot *snap)
 	/* The same moment: its system figures may hold more now (whether
 	 * the multi-gen LRU runs); the rates against the last stay. */
 	m->sys = snap->sys;
+	sys_derive(&m->sys);
 	m->numa_text = snap->numa_text;
 	for (size_t i = 0; i < m->n; i++) {
 		struct mgroup *g = m->groups[i];
@@ -405,24 +446,10 @@ int model_update(struct model *m, const struct snapshot *snap)
 	scan_prio_all(m, snap);
 
 	m->sys_prev = m->sys;
-	m->sys_has_prev = m->refreshes > 0;
 	m->sys = snap->sys;
+	sys_derive(&m->sys);
+	sys_rates(m);
 	m->numa_text = snap->numa_text;
-	m->sys_rates_valid = 0;
-	if (m->sys_has_prev && m->dt > 0 &&
-	    (m->sys.valid & m->sys_prev.valid & FBIT(S_PGSCAN)) &&
-	    (m->sys.valid & m->sys_prev.valid & FBIT(S_PGSTEAL))) {
-		double a = model_rate(m->sys_prev.v[S_PGSCAN],
-				      m->sys.v[S_PGSCAN], m->dt);
-		double b = model_rate(m->sys_prev.v[S_PGSTEAL],
-				      m->sys.v[S_PGSTEAL], m->dt);
-
-		if (a >= 0 && b >= 0) {
-			m->sys_pgscan_rate = a;
-			m->sys_pgsteal_rate = b;
-			m->sys_rates_valid = 1;
-		}
-	}
 	m->refreshes++;
 	return 0;
 }

@@ -8,42 +8,45 @@
 #include "out.h"
 #include "parse.h"
 
-static void sys_num(FILE *f, const char *key, const struct model *m,
-		    enum sysfield s, int first)
+/*
+ * A system figure (sysfig.h): a counter per second, the rest as they are,
+ * an array as one; null when it has none (an array: when any element has
+ * none).
+ */
+static void sys_value(FILE *f, const struct model *m, int id)
 {
-	fprintf(f, "%s\"%s\":", first ? "" : ",", key);
-	if (m->sys.valid & FBIT(s))
-		fprintf(f, "%" PRIu64, m->sys.v[s]);
-	else
-		fputs("null", f);
-}
-
-static void sys_psi(FILE *f, const char *key, const struct model *m,
-		    enum sysfield s)
-{
+	int n = sysfigs[id].n;
 	char v[32];
 
-	fprintf(f, ",\"%s\":%s", key,
-		col_sys_psi(m, s, v, sizeof(v)) ? v : "null");
+	for (int k = 0; k < n; k++)
+		if (!col_sys_format(m, id, k, 0, v, sizeof(v))) {
+			fputs("null", f);
+			return;
+		}
+	if (n > 1)
+		fputc('[', f);
+	for (int k = 0; k < n; k++) {
+		col_sys_format(m, id, k, 0, v, sizeof(v));
+		fprintf(f, "%s%s", k ? "," : "", v);
+	}
+	if (n > 1)
+		fputc(']', f);
 }
 
-/*
- * The reclaim events' system figures, per second over the interval; only
- * while they are loaded (reclaim.h), so that a copy, a recording or a host
- * without them prints what it always did.
- */
-static void sys_events(FILE *f, const struct model *m)
+/* The "system" object: the table's figures that have a JSON key. */
+static void sys_object(FILE *f, const struct model *m)
 {
-	if (!m->ev_rates_valid) {
-		fputs(",\"scan_by_priority\":null,\"flushes_per_s\":null,"
-		      "\"own_flushes_per_s\":null", f);
-		return;
+	const char *sep = "";
+
+	fputs(",\"system\":{", f);
+	for (int id = 0; id < S_NR; id++) {
+		if (!sysfigs[id].json || !col_sys_shown(m, id))
+			continue;
+		fprintf(f, "%s\"%s\":", sep, sysfigs[id].json);
+		sys_value(f, m, id);
+		sep = ",";
 	}
-	fputs(",\"scan_by_priority\":[", f);
-	for (int p = 0; p < MODEL_NPRIO; p++)
-		fprintf(f, "%s%.3f", p ? "," : "", m->ev_scan_prio_rate[p]);
-	fprintf(f, "],\"flushes_per_s\":%.3f,\"own_flushes_per_s\":%.3f",
-		m->ev_flushes_rate, m->ev_own_flushes_rate);
+	fputc('}', f);
 }
 
 /* The numa column: {"N0":{"anon":B,...},...}, or null. */
@@ -89,21 +92,8 @@ void out_json(struct out_ctx *o)
 		"\"root\":", out_time(m, t, sizeof(t)), o->iteration, m->dt,
 		o->mode, o->version, o->collector);
 	fmt_json_string(o->f, o->root, strlen(o->root));
-	fputs(",\"system\":{", o->f);
-	sys_num(o->f, "mem_total", m, S_MEM_TOTAL, 1);
-	sys_num(o->f, "mem_available", m, S_MEM_AVAILABLE, 0);
-	sys_num(o->f, "swap_total", m, S_SWAP_TOTAL, 0);
-	sys_num(o->f, "swap_free", m, S_SWAP_FREE, 0);
-	if (m->sys_rates_valid)
-		fprintf(o->f, ",\"pgscan_per_s\":%.3f,\"pgsteal_per_s\":%.3f",
-			m->sys_pgscan_rate, m->sys_pgsteal_rate);
-	else
-		fputs(",\"pgscan_per_s\":null,\"pgsteal_per_s\":null", o->f);
-	sys_psi(o->f, "psi_some_avg10", m, S_PSI_SOME10);
-	sys_psi(o->f, "psi_full_avg10", m, S_PSI_FULL10);
-	if (m->ev_loaded)
-		sys_events(o->f, m);
-	fputs("},\"groups\":[", o->f);
+	sys_object(o->f, m);
+	fputs(",\"groups\":[", o->f);
 	for (size_t r = 0; r < o->nrows; r++) {
 		const struct mgroup *g = m->groups[o->rows[r]];
 

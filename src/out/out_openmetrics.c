@@ -10,7 +10,6 @@
  * Per-second rates are left to the scraper (Prometheus' rate()); depth is
  * implied by the label.  Unlimited is +Inf, not available is no sample.
  */
-#include <inttypes.h>
 #include <string.h>
 
 #include "fmt.h"
@@ -33,82 +32,39 @@ static void family(struct out_ctx *o, const char *name, const char *type,
 		fprintf(o->f, "# UNIT %s %s\n", name, unit);
 }
 
-static void sys_gauge(struct out_ctx *o, const char *name, const char *help,
-		      enum sysfield s)
-{
-	if (!(o->m->sys.valid & FBIT(s)))
-		return;
-	family(o, name, "gauge", "bytes", help);
-	fprintf(o->f, "%s %" PRIu64 "\n", name, o->m->sys.v[s]);
-}
-
-static void sys_counter(struct out_ctx *o, const char *name, const char *help,
-			enum sysfield s)
-{
-	if (!(o->m->sys.valid & FBIT(s)))
-		return;
-	family(o, name, "counter", NULL, help);
-	fprintf(o->f, "%s_total %" PRIu64 "\n", name, o->m->sys.v[s]);
-}
-
-static void sys_psi(struct out_ctx *o, const char *name, const char *help,
-		    enum sysfield s)
+/*
+ * The system figures (sysfig.h) that have a family: a counter's count (the
+ * scraper rates it), an array's elements labelled by their index.
+ */
+static void sys_families(struct out_ctx *o)
 {
 	char v[32];
 
-	if (!col_sys_psi(o->m, s, v, sizeof(v)))
-		return;
-	family(o, name, "gauge", NULL, help);
-	fprintf(o->f, "%s %s\n", name, v);
-}
+	for (int id = 0; id < S_NR; id++) {
+		const struct sysfig *r = &sysfigs[id];
+		int counter = r->unit == SU_COUNTER;
 
-/* The reclaim events' system counters (since memcgtop loaded them), only
- * while they are loaded. */
-static void sys_events(struct out_ctx *o)
-{
-	const struct model *m = o->m;
-	const char *name = "memcgtop_system_scan_by_priority";
+		if (!r->om || !col_sys_has(o->m, id))
+			continue;
+		family(o, r->om, counter ? "counter" : "gauge",
+		       r->unit == SU_BYTES ? "bytes" : NULL, r->help);
+		for (int i = 0; i < r->n; i++) {
+			int k = r->flags & SF_LAST_FIRST ? r->n - 1 - i : i;
 
-	family(o, name, "counter", NULL, "pages scanned by reclaim at each "
-	       "priority (12 down to 0), system-wide, since memcgtop loaded "
-	       "its BPF events (vmscan:mm_vmscan_lru_shrink_inactive)");
-	for (int p = MODEL_NPRIO - 1; p >= 0; p--)
-		fprintf(o->f, "%s_total{priority=\"%d\"} %" PRIu64 "\n", name,
-			p, m->ev_scan_prio[p]);
-	family(o, "memcgtop_system_flushes", "counter", NULL, "memory cgroup "
-	       "stats flush requests, system-wide, since memcgtop loaded its "
-	       "BPF events (memcg:memcg_flush_stats)");
-	fprintf(o->f, "memcgtop_system_flushes_total %" PRIu64 "\n",
-		m->ev_flushes);
-	family(o, "memcgtop_system_own_flushes", "counter", NULL, "of them, "
-	       "those memcgtop's own reads made");
-	fprintf(o->f, "memcgtop_system_own_flushes_total %" PRIu64 "\n",
-		m->ev_own_flushes);
+			col_sys_value(o->m, id, k, v, sizeof(v));
+			fprintf(o->f, "%s%s", r->om, counter ? "_total" : "");
+			if (r->label)
+				fprintf(o->f, "{%s=\"%d\"}", r->label, k);
+			fprintf(o->f, " %s\n", v);
+		}
+	}
 }
 
 void out_openmetrics(struct out_ctx *o)
 {
 	char name[96], buf[64];
 
-	sys_gauge(o, "memcgtop_system_mem_total_bytes",
-		  "MemTotal from /proc/meminfo", S_MEM_TOTAL);
-	sys_gauge(o, "memcgtop_system_mem_available_bytes",
-		  "MemAvailable from /proc/meminfo", S_MEM_AVAILABLE);
-	sys_gauge(o, "memcgtop_system_swap_total_bytes",
-		  "SwapTotal from /proc/meminfo", S_SWAP_TOTAL);
-	sys_gauge(o, "memcgtop_system_swap_free_bytes",
-		  "SwapFree from /proc/meminfo", S_SWAP_FREE);
-	sys_counter(o, "memcgtop_system_pgscan",
-		    "pages scanned by reclaim, system-wide (/proc/vmstat)",
-		    S_PGSCAN);
-	sys_counter(o, "memcgtop_system_pgsteal",
-		    "pages reclaimed, system-wide (/proc/vmstat)", S_PGSTEAL);
-	sys_psi(o, "memcgtop_system_psi_some_avg10",
-		"system memory pressure, some, avg10 (percent)", S_PSI_SOME10);
-	sys_psi(o, "memcgtop_system_psi_full_avg10",
-		"system memory pressure, full, avg10 (percent)", S_PSI_FULL10);
-	if (o->m->ev_loaded)
-		sys_events(o);
+	sys_families(o);
 
 	for (size_t i = 0; i < o->ncols; i++) {
 		const struct column *c = o->cols[i];

@@ -13,28 +13,19 @@
 static void header(struct out_ctx *o)
 {
 	const struct model *m = o->m;
-	struct sys_text st;
-	char t[32];
+	char t[32], line[512];
 
-	/* Swap used stays in human units: -r is for the group columns. */
-	col_sys_text(m, 1, &st);
-	if (!o->human) {
-		struct sys_text raw;
-
-		col_sys_text(m, 0, &raw);
-		memcpy(st.scan, raw.scan, sizeof(st.scan));
-		memcpy(st.steal, raw.steal, sizeof(st.steal));
-	}
 	fprintf(o->f, "memcgtop - %s  iteration %u  interval %.3fs  "
 		"groups %zu\n", out_time(m, t, sizeof(t)), o->iteration, m->dt,
 		o->nrows);
 	fprintf(o->f, "Hierarchy: %s (memcg v%d) %s\n", o->mode, o->version,
 		o->root);
-	fprintf(o->f, "Mem: %s total, %s available  Swap: %s used of %s\n",
-		st.total, st.avail, st.swap_used, st.swap_total);
-	fprintf(o->f, "Reclaim: pgscan %s/s, pgsteal %s/s  "
-		"Pressure: some %s full %s\n\n", st.scan, st.steal, st.some,
-		st.full);
+	/* The system figures' lines (sysfig.h), then a blank line. */
+	for (int l = 1; l <= SYS_LINES; l++)
+		if (col_sys_line(m, SYS_AT_TEXT, l, o->human, line,
+				 sizeof(line)))
+			fprintf(o->f, "%s\n", line);
+	fputc('\n', o->f);
 }
 
 static int indent_of(const struct out_ctx *o, const struct mgroup *g)

@@ -2,7 +2,7 @@
 /*
  * reclaim.c - the reclaim events behind a refresh: loads bpfev when
  * wanted and maps its per-cgroup-id counts onto a snapshot's groups.
- * See include/reclaim.h.
+ * See reclaim.h.
  *
  * The kernel counts each event in the one group whose lists were scanned.
  * A group's figure is its own plus its descendants' (bpfev_subtree_sums
@@ -24,7 +24,7 @@
 #include "reclaim.h"
 #include "xalloc.h"
 
-_Static_assert(MODEL_NPRIO == BPFEV_NPRIO, "reclaim priorities differ");
+_Static_assert(SYS_NPRIO == BPFEV_NPRIO, "reclaim priorities differ");
 
 /* A group of the last refresh, with what its removed descendants left. */
 struct rc_node {
@@ -60,9 +60,6 @@ struct reclaim {
 	size_t capnodes;
 	uint64_t *dropped;	/* the ids the last fill dropped from the map */
 	size_t ndropped, capdropped;
-	struct bpfev_sys sys_prev;
-	double mono_prev;
-	int has_prev;
 };
 
 uint64_t reclaim_fields(int version)
@@ -120,7 +117,6 @@ struct reclaim *reclaim_new(const struct cgfs *cg, int recording)
 static void forget_tree(struct reclaim *rc)
 {
 	rc->nnow = rc->nprev = rc->ngone = 0;
-	rc->has_prev = 0;
 }
 
 void reclaim_free(struct reclaim *rc)
@@ -297,9 +293,9 @@ static void track_tree(struct reclaim *rc, const struct snapshot *snap)
 
 void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		       const struct bpfev_group *gs, size_t ngs,
-		       const struct bpfev_sys *sys, struct model *m)
+		       const struct bpfev_sys *sys)
 {
-	double dt;
+	struct sysinfo *fig = &snap->sys;
 
 	rc->gen++;
 	track_tree(rc, snap);
@@ -382,34 +378,22 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 			sample_set(&g->s, F_PRIO_MIN, (uint64_t)own->prio_min);
 		sample_set(&g->s, F_FLUSHES, own ? own->flushes : 0);
 	}
-	m->ev_loaded = 1;
-	memcpy(m->ev_scan_prio, sys->scanned, sizeof(m->ev_scan_prio));
-	m->ev_flushes = sys->flushes;
-	m->ev_own_flushes = sys->own_flushes;
-	dt = snap->mono - rc->mono_prev;
-	m->ev_rates_valid = rc->has_prev && dt > 0;
-	for (int p = 0; m->ev_rates_valid && p < BPFEV_NPRIO; p++)
-		m->ev_scan_prio_rate[p] = (double)(sys->scanned[p] -
-			rc->sys_prev.scanned[p]) / dt;
-	if (m->ev_rates_valid) {
-		m->ev_flushes_rate = (double)(sys->flushes -
-					      rc->sys_prev.flushes) / dt;
-		m->ev_own_flushes_rate = (double)(sys->own_flushes -
-						  rc->sys_prev.own_flushes) / dt;
+	/* The counts since the load; the model rates them. */
+	for (int p = 0; p < BPFEV_NPRIO; p++) {
+		fig->v[S_SCAN_PRIO + p] = sys->scanned[p];
+		fig->valid |= FBIT(S_SCAN_PRIO + p);
 	}
-	rc->sys_prev = *sys;
-	rc->mono_prev = snap->mono;
-	rc->has_prev = 1;
+	fig->v[S_FLUSHES] = sys->flushes;
+	fig->v[S_OWN_FLUSHES] = sys->own_flushes;
+	fig->valid |= FBIT(S_FLUSHES) | FBIT(S_OWN_FLUSHES);
 }
 
-void reclaim_fill(struct reclaim *rc, struct snapshot *snap, struct model *m)
+void reclaim_fill(struct reclaim *rc, struct snapshot *snap)
 {
 	const struct bpfev_group *gs;
 	struct bpfev_sys sys;
 	size_t n;
 
-	m->ev_loaded = 0;
-	m->ev_rates_valid = 0;
 	if (!rc || !rc->ev)
 		return;
 	if (bpfev_read(rc->ev, &gs, &n, &sys) < 0) {
@@ -417,7 +401,7 @@ void reclaim_fill(struct reclaim *rc, struct snapshot *snap, struct model *m)
 		 * columns go blank rather than show a stale count. */
 		return;
 	}
-	reclaim_fill_from(rc, snap, gs, n, &sys, m);
+	reclaim_fill_from(rc, snap, gs, n, &sys);
 }
 
 enum reclaim_state reclaim_state(const struct reclaim *rc,

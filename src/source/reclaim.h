@@ -13,7 +13,8 @@
  *    scanned in the interval) and F_FLUSHES (its stats flush requests).
  * v2 keeps memory.stat's pgscan and pgsteal: the events serve it nothing
  * else.  The system figures (pages scanned per priority, flushes, our own
- * flushes) go to the model's ev_* fields.
+ * flushes) go into the snapshot's (S_SCAN_PRIO, S_FLUSHES, S_OWN_FLUSHES
+ * in sample.h), which the model rates as it rates the procfs' figures.
  *
  * The programs cost every page fault a few per cent (the tracepoint fires
  * for each, see the man page), so they are attached only while a caller
@@ -29,7 +30,6 @@
 #include <stdint.h>
 
 #include "cgfs.h"
-#include "model.h"
 
 struct reclaim;
 
@@ -63,11 +63,11 @@ void reclaim_free(struct reclaim *rc);
 enum reclaim_state reclaim_want(struct reclaim *rc, int want);
 
 /*
- * Fills snap's groups from the events (see above) and the model's ev_*
- * system figures; with nothing loaded, only clears m->ev_loaded.  Call
- * after cgfs_refresh, before model_update.
+ * Fills snap's groups and system figures from the events (see above); with
+ * nothing loaded, nothing: the figures stay not available.  Call after
+ * cgfs_refresh, before model_update.
  */
-void reclaim_fill(struct reclaim *rc, struct snapshot *snap, struct model *m);
+void reclaim_fill(struct reclaim *rc, struct snapshot *snap);
 
 /*
  * reclaim_fill's work on a read of the events (for the unit tests: no BPF
@@ -77,7 +77,7 @@ struct bpfev_group;
 struct bpfev_sys;
 void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		       const struct bpfev_group *gs, size_t ngs,
-		       const struct bpfev_sys *sys, struct model *m);
+		       const struct bpfev_sys *sys);
 
 /* For the unit tests: a handle as on a live host of version `version`,
  * with the events taken as loaded (reclaim_fill_from gives them). */

@@ -102,23 +102,32 @@ static int keyis(const char *k, size_t kl, const char *want)
 	return strlen(want) == kl && memcmp(k, want, kl) == 0;
 }
 
+/* The figures of meminfo: the file's key, libproc2's item for it. */
+static const struct {
+	const char *key;
+	enum meminfo_item item;
+	enum sysfield f;
+} meminfo_figs[] = {
+	{ "MemTotal", MEMINFO_MEM_TOTAL, S_MEM_TOTAL },
+	{ "MemAvailable", MEMINFO_MEM_AVAILABLE, S_MEM_AVAILABLE },
+	{ "SwapTotal", MEMINFO_SWAP_TOTAL, S_SWAP_TOTAL },
+	{ "SwapFree", MEMINFO_SWAP_FREE, S_SWAP_FREE },
+};
+
+#define NMEMINFO (sizeof(meminfo_figs) / sizeof(meminfo_figs[0]))
+
 static void meminfo_kv(const char *k, size_t kl, uint64_t v, void *ctx)
 {
 	struct sysinfo *sys = ((struct sysctx *)ctx)->sys;
-	int f = -1;
 
-	if (keyis(k, kl, "MemTotal"))
-		f = S_MEM_TOTAL;
-	else if (keyis(k, kl, "MemAvailable"))
-		f = S_MEM_AVAILABLE;
-	else if (keyis(k, kl, "SwapTotal"))
-		f = S_SWAP_TOTAL;
-	else if (keyis(k, kl, "SwapFree"))
-		f = S_SWAP_FREE;
-	if (f >= 0 && parse_in_range(v)) {
-		sys->v[f] = v;
-		sys->valid |= FBIT(f);
-	}
+	for (size_t i = 0; i < NMEMINFO; i++)
+		if (keyis(k, kl, meminfo_figs[i].key)) {
+			if (parse_in_range(v)) {
+				sys->v[meminfo_figs[i].f] = v;
+				sys->valid |= FBIT(meminfo_figs[i].f);
+			}
+			return;
+		}
 }
 
 static void vmstat_kv(const char *k, size_t kl, uint64_t v, void *ctx)
@@ -191,31 +200,32 @@ static void read_psi(struct sysinfo_src *s, const char *path,
 
 static void read_live(struct sysinfo_src *s, struct sysinfo *sys)
 {
-	static enum meminfo_item mitems[] = {
-		MEMINFO_MEM_TOTAL, MEMINFO_MEM_AVAILABLE,
-		MEMINFO_SWAP_TOTAL, MEMINFO_SWAP_FREE,
-	};
 	static enum vmstat_item vitems[] = {
 		VMSTAT_PGSCAN_KSWAPD, VMSTAT_PGSCAN_DIRECT,
 		VMSTAT_PGSTEAL_KSWAPD, VMSTAT_PGSTEAL_DIRECT,
 		VMSTAT_PGSCAN_ANON, VMSTAT_PGSCAN_FILE,
 		VMSTAT_PGSTEAL_ANON, VMSTAT_PGSTEAL_FILE,
 	};
+	enum meminfo_item mitems[NMEMINFO];
 	struct sysctx c = { .sys = sys };
 	struct meminfo_stack *ms;
 	struct vmstat_stack *vs;
 
+	for (size_t i = 0; i < NMEMINFO; i++)
+		mitems[i] = meminfo_figs[i].item;
 	/* The *_select calls re-read the file every time; the *_GET macros
 	 * would serve a cached copy up to a second old. */
-	if (s->mi && (ms = procps_meminfo_select(s->mi, mitems, 4))) {
-		for (int i = 0; i < 4; i++) {
+	if (s->mi && (ms = procps_meminfo_select(s->mi, mitems,
+						 (int)NMEMINFO))) {
+		for (size_t i = 0; i < NMEMINFO; i++) {
 			uint64_t kb = ms->head[i].result.ul_int;
+			enum sysfield f = meminfo_figs[i].f;
 
 			/* The same rule as for every kernel number. */
 			if (kb > UINT64_MAX / 1024 || !parse_in_range(kb * 1024))
 				continue;
-			sys->v[S_MEM_TOTAL + i] = kb * 1024;
-			sys->valid |= FBIT(S_MEM_TOTAL + i);
+			sys->v[f] = kb * 1024;
+			sys->valid |= FBIT(f);
 		}
 	}
 	if (s->vm && (vs = procps_vmstat_select(s->vm, vitems, 8))) {

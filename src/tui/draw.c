@@ -32,11 +32,16 @@ int tui_set_known(const char *name)
 	return 0;
 }
 
-/* Header lines above the list and the status line below it: one more
- * while the reclaim events are loaded (their system line). */
+/* Header lines above the list: the title, the system figures' lines
+ * that have something (sysfig.h: the reclaim events' only while they are
+ * loaded), the view's line and the column titles. */
 static int header_lines(const struct tui *t)
 {
-	return 4 + (t->m.ev_loaded != 0);
+	int n = 3;
+
+	for (int l = 1; l <= SYS_LINES; l++)
+		n += col_sys_line(&t->m, SYS_AT_SCREEN, l, 1, NULL, 0) > 0;
+	return n;
 }
 
 int tui_list_rows(const struct tui *t)
@@ -150,42 +155,11 @@ static void screen_name(const struct tui *t, const char *name, char *buf,
 	buf[o] = '\0';
 }
 
-/*
- * The reclaim events' system line: pages scanned per second at each
- * priority that scanned any (12 is the first, low ones mean pressure),
- * then the stats flushes and how many of them were memcgtop's.
- */
-static void events_line(const struct model *m, char *line, size_t len)
-{
-	char a[32], b[32];
-	size_t o;
-	int any = 0;
-
-	o = (size_t)snprintf(line, len, "Scan by priority/s:");
-	if (!m->ev_rates_valid) {
-		snprintf(line + o, len - o, " -  Flushes -/s (own -/s)");
-		return;
-	}
-	for (int p = MODEL_NPRIO - 1; p >= 0 && o < len; p--) {
-		if (m->ev_scan_prio_rate[p] <= 0)
-			continue;
-		fmt_rate(a, sizeof(a), m->ev_scan_prio_rate[p]);
-		o += (size_t)snprintf(line + o, len - o, " %d:%s", p, a);
-		any = 1;
-	}
-	fmt_rate(a, sizeof(a), m->ev_flushes_rate);
-	fmt_rate(b, sizeof(b), m->ev_own_flushes_rate);
-	if (o < len)
-		snprintf(line + o, len - o, "%s  Flushes %s/s (own %s/s)",
-			 any ? "" : " none", a, b);
-}
-
 static void draw_header(const struct tui *t)
 {
 	const struct model *m = &t->m;
 	struct utsname u;
 	char line[600], clock[16];
-	struct sys_text st;
 	time_t now = m->refreshes ? (time_t)m->wall : time(NULL);
 	struct tm tm;
 	int vx = 0;
@@ -216,13 +190,16 @@ static void draw_header(const struct tui *t)
 	put(t, 0, &vx, line, t->attr[TE_HEADER], 0);
 	fill(0, vx, t->attr[TE_HEADER]);
 
-	col_sys_text(m, 1, &st);
-	snprintf(line, sizeof(line), "Mem %s avail %s  Swap %s/%s  Scan %s/s "
-		 "Steal %s/s PSI %s/%s", st.total, st.avail, st.swap_used,
-		 st.swap_total, st.scan, st.steal, st.some, st.full);
-	vx = 0;
-	put(t, 1, &vx, line, A_NORMAL, 0);
-	fill(1, vx, A_NORMAL);
+	/* The system figures' first line, the view's, then the other
+	 * system lines that have something (the reclaim events'). */
+	for (int l = 1, y = 1; l <= SYS_LINES; l++) {
+		if (!col_sys_line(m, SYS_AT_SCREEN, l, 1, line, sizeof(line)))
+			continue;
+		vx = 0;
+		put(t, y, &vx, line, A_NORMAL, 0);
+		fill(y, vx, A_NORMAL);
+		y += y == 1 ? 2 : 1;
+	}
 
 	snprintf(line, sizeof(line), "Columns: %s  Sort: %s %s  Groups: %zu "
 		 "shown of %zu%s%s", tui_set_name(t->cur_set), t->sort->key,
@@ -231,12 +208,6 @@ static void draw_header(const struct tui *t)
 	vx = 0;
 	put(t, 2, &vx, line, A_NORMAL, 0);
 	fill(2, vx, A_NORMAL);
-	if (m->ev_loaded) {
-		events_line(m, line, sizeof(line));
-		vx = 0;
-		put(t, 3, &vx, line, A_NORMAL, 0);
-		fill(3, vx, A_NORMAL);
-	}
 }
 
 /*

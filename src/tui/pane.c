@@ -232,21 +232,25 @@ static void stat_lines(struct pane_out *p)
 	      "  (rates after the next refresh)");
 	for (size_t i = 0; i < t->nstat_cur; i++) {
 		const struct statkv *kv = &t->stat_cur[i];
+		int count = is_count_key(kv->key);
 		char val[32], rate[32] = "";
 
-		if (is_count_key(kv->key))
+		if (count)
 			snprintf(val, sizeof(val), "%" PRIu64, kv->val);
 		else
 			fmt_bytes(val, sizeof(val), kv->val >= V1_UNLIMITED_MIN ?
 				  0 : kv->val);
-		if (!is_count_key(kv->key) && kv->val >= V1_UNLIMITED_MIN)
+		if (!count && kv->val >= V1_UNLIMITED_MIN)
 			snprintf(val, sizeof(val), "max");
-		for (size_t j = 0; j < t->nstat_prev && dt > 0; j++) {
+		for (size_t j = 0; count && j < t->nstat_prev; j++) {
+			double r;
+
 			if (strcmp(t->stat_prev[j].key, kv->key))
 				continue;
-			if (kv->val >= t->stat_prev[j].val && is_count_key(kv->key)) {
-				fmt_rate(rate, sizeof(rate),
-					 (double)(kv->val - t->stat_prev[j].val) / dt);
+			/* As every rate: none for a counter that went back. */
+			r = model_rate(t->stat_prev[j].val, kv->val, dt);
+			if (r >= 0) {
+				fmt_rate(rate, sizeof(rate), r);
 				strncat(rate, "/s", sizeof(rate) - strlen(rate) - 1);
 			}
 			break;

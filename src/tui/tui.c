@@ -316,7 +316,7 @@ void tui_refresh_now(struct tui *t)
 		tui_message(t, 1, "%s", err);
 		return;
 	}
-	reclaim_fill(t->o->rc, &t->snap, &t->m);
+	reclaim_fill(t->o->rc, &t->snap);
 	r = model_update(&t->m, &t->snap);
 	if (r < 0) {
 		tui_message(t, 1, "%s", strerror(-r));

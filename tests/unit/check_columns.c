@@ -142,6 +142,73 @@ START_TEST(formatting_by_unit)
 }
 END_TEST
 
+/* A model with system figures set by hand: the lines of the text
+ * header and of the screen's, as sysfig.h places them. */
+START_TEST(system_lines)
+{
+	static struct model m;
+	char line[512];
+
+	memset(&m, 0, sizeof(m));
+	m.sys.v[S_MEM_TOTAL] = 1610612736;
+	m.sys.v[S_MEM_AVAILABLE] = 536870912;
+	m.sys.v[S_SWAP_TOTAL] = 4096;
+	m.sys.v[S_SWAP_USED] = 3072;
+	m.sys.v[S_PSI_SOME10] = 450;
+	m.sys.valid = FBIT(S_MEM_TOTAL) | FBIT(S_MEM_AVAILABLE) |
+		FBIT(S_SWAP_TOTAL) | FBIT(S_SWAP_USED) | FBIT(S_PSI_SOME10);
+	m.sys_rate[S_PGSCAN] = 1234.5678;
+	m.sys_rate_valid = FBIT(S_PGSCAN);
+	ck_assert_int_eq(col_sys_line(&m, SYS_AT_TEXT, 1, 1, line,
+				      sizeof(line)), 4);
+	ck_assert_str_eq(line, "Mem: 1.5G total, 512M available  Swap: 3.0K "
+			 "used of 4.0K");
+	/* -r: exact rates, sizes still scaled. */
+	ck_assert_int_eq(col_sys_line(&m, SYS_AT_TEXT, 1, 0, line,
+				      sizeof(line)), 4);
+	ck_assert_str_eq(line, "Mem: 1.5G total, 512M available  Swap: 3.0K "
+			 "used of 4.0K");
+	col_sys_line(&m, SYS_AT_TEXT, 2, 0, line, sizeof(line));
+	ck_assert_str_eq(line, "Reclaim: pgscan 1234.568/s, pgsteal -/s  "
+			 "Pressure: some 4.50 full -");
+	col_sys_line(&m, SYS_AT_SCREEN, 1, 1, line, sizeof(line));
+	ck_assert_str_eq(line, "Mem 1.5G avail 512M  Swap 3.0K/4.0K  Scan "
+			 "1.2k/s Steal -/s PSI 4.50/-");
+	/* The events' line only while they are loaded. */
+	ck_assert_int_eq(col_sys_line(&m, SYS_AT_SCREEN, 2, 1, line,
+				      sizeof(line)), 0);
+	ck_assert_int_eq(col_sys_line(&m, SYS_AT_SCREEN, 2, 1, NULL, 0), 0);
+	ck_assert_int_eq(col_sys_line(&m, SYS_AT_TEXT, 3, 1, NULL, 0), 0);
+	m.sys.valid |= sysfig_ids(S_SCAN_PRIO) | FBIT(S_FLUSHES) |
+		FBIT(S_OWN_FLUSHES);
+	ck_assert_int_eq(col_sys_line(&m, SYS_AT_SCREEN, 2, 1, line,
+				      sizeof(line)), 3);
+	ck_assert_str_eq(line, "Scan by priority/s: -  Flushes -/s (own -/s)");
+	m.sys_rate_valid |= sysfig_ids(S_SCAN_PRIO) | FBIT(S_FLUSHES) |
+		FBIT(S_OWN_FLUSHES);
+	col_sys_line(&m, SYS_AT_SCREEN, 2, 1, line, sizeof(line));
+	ck_assert_str_eq(line, "Scan by priority/s: none  Flushes 0.0/s (own "
+			 "0.0/s)");
+	m.sys_rate[S_SCAN_PRIO + 12] = 100.0;
+	m.sys_rate[S_SCAN_PRIO + 0] = 4.0;
+	m.sys_rate[S_FLUSHES] = 5.0;
+	m.sys_rate[S_OWN_FLUSHES] = 1.0;
+	col_sys_line(&m, SYS_AT_SCREEN, 2, 1, line, sizeof(line));
+	ck_assert_str_eq(line, "Scan by priority/s: 12:100 0:4.0  Flushes "
+			 "5.0/s (own 1.0/s)");
+	/* The data formats' texts: a counter's rate or its count. */
+	m.sys.v[S_FLUSHES] = 40;
+	ck_assert(col_sys_format(&m, S_FLUSHES, 0, 0, line, sizeof(line)));
+	ck_assert_str_eq(line, "5.000");
+	ck_assert(col_sys_value(&m, S_FLUSHES, 0, line, sizeof(line)));
+	ck_assert_str_eq(line, "40");
+	ck_assert(col_sys_format(&m, S_MEM_TOTAL, 0, 0, line, sizeof(line)));
+	ck_assert_str_eq(line, "1610612736");
+	ck_assert(!col_sys_format(&m, S_PGSTEAL, 0, 0, line, sizeof(line)));
+	ck_assert(!col_sys_value(&m, S_PGSTEAL, 0, line, sizeof(line)));
+}
+END_TEST
+
 START_TEST(parse_column_lists)
 {
 	const struct column **cols = NULL;
@@ -173,6 +240,7 @@ Suite *columns_suite(void)
 	tcase_add_test(t, table_invariants);
 	tcase_add_test(t, compare_not_available_last);
 	tcase_add_test(t, formatting_by_unit);
+	tcase_add_test(t, system_lines);
 	tcase_add_test(t, parse_column_lists);
 	suite_add_tcase(s, t);
 	return s;

@@ -22,6 +22,7 @@ int main(void)
 	srunner_add_suite(sr, fmt_suite());
 	srunner_add_suite(sr, model_suite());
 	srunner_add_suite(sr, columns_suite());
+	srunner_add_suite(sr, sysfig_suite());
 	srunner_add_suite(sr, config_suite());
 	srunner_add_suite(sr, knob_suite());
 	srunner_add_suite(sr, theme_suite());

@@ -383,16 +383,34 @@ START_TEST(system_rates)
 	s.sys.v[S_PGSTEAL] = 50;
 	s.sys.valid = FBIT(S_PGSCAN) | FBIT(S_PGSTEAL);
 	ck_assert_int_eq(model_update(&m, &s), 0);
-	ck_assert(!m.sys_rates_valid);
+	ck_assert_uint_eq(m.sys_rate_valid, 0);
 	snap_reset(&s, 9.0);
 	snap_add(&s, "/", -1);
 	s.sys.v[S_PGSCAN] = 900;
 	s.sys.v[S_PGSTEAL] = 450;
+	s.sys.v[S_MEM_TOTAL] = 1 << 30;
+	s.sys.valid = FBIT(S_PGSCAN) | FBIT(S_PGSTEAL) | FBIT(S_MEM_TOTAL);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	/* Counters only: MemTotal, in both samples, has no rate. */
+	ck_assert_uint_eq(m.sys_rate_valid, FBIT(S_PGSCAN) | FBIT(S_PGSTEAL));
+	ck_assert_double_eq(m.sys_rate[S_PGSCAN], 200.0);
+	ck_assert_double_eq(m.sys_rate[S_PGSTEAL], 100.0);
+	/* A counter that went back has none; one the last sample lacked has
+	 * none either. */
+	snap_reset(&s, 10.0);
+	snap_add(&s, "/", -1);
+	s.sys.v[S_PGSCAN] = 800;
+	s.sys.valid = FBIT(S_PGSCAN);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert_uint_eq(m.sys_rate_valid, 0);
+	snap_reset(&s, 12.0);
+	snap_add(&s, "/", -1);
+	s.sys.v[S_PGSCAN] = 1000;
+	s.sys.v[S_PGSTEAL] = 500;
 	s.sys.valid = FBIT(S_PGSCAN) | FBIT(S_PGSTEAL);
 	ck_assert_int_eq(model_update(&m, &s), 0);
-	ck_assert(m.sys_rates_valid);
-	ck_assert_double_eq(m.sys_pgscan_rate, 200.0);
-	ck_assert_double_eq(m.sys_pgsteal_rate, 100.0);
+	ck_assert_uint_eq(m.sys_rate_valid, FBIT(S_PGSCAN));
+	ck_assert_double_eq(m.sys_rate[S_PGSCAN], 100.0);
 	model_free(&m);
 	snapshot_free(&s);
 }
@@ -419,6 +437,33 @@ static void lru(struct sample *x, uint64_t aa, uint64_t ia, uint64_t af,
 	sample_set(x, F_ACTIVE_FILE, af * 4096);
 	sample_set(x, F_INACTIVE_FILE, inf * 4096);
 }
+
+/* Swap used, the one system figure the model derives. */
+START_TEST(system_swap_used)
+{
+	struct snapshot s = { 0 };
+	struct model m;
+
+	model_init(&m, 1);
+	snap_reset(&s, 5.0);
+	snap_add(&s, "/", -1);
+	s.sys.v[S_SWAP_TOTAL] = 4096;
+	s.sys.v[S_SWAP_FREE] = 1024;
+	s.sys.valid = FBIT(S_SWAP_TOTAL) | FBIT(S_SWAP_FREE);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert(m.sys.valid & FBIT(S_SWAP_USED));
+	ck_assert_uint_eq(m.sys.v[S_SWAP_USED], 3072);
+	/* More free than total (a torn read): no figure, not a huge one. */
+	s.sys.v[S_SWAP_FREE] = 8192;
+	ck_assert_int_eq(model_replace(&m, &s), 0);
+	ck_assert(!(m.sys.valid & FBIT(S_SWAP_USED)));
+	s.sys.valid = FBIT(S_SWAP_TOTAL);
+	ck_assert_int_eq(model_update(&m, &s), 0);
+	ck_assert(!(m.sys.valid & FBIT(S_SWAP_USED)));
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
 
 static int prio(const struct model *m, const char *path)
 {
@@ -707,6 +752,7 @@ Suite *model_suite(void)
 	tcase_add_test(t, effective_limit);
 	tcase_add_test(t, tree_order);
 	tcase_add_test(t, system_rates);
+	tcase_add_test(t, system_swap_used);
 	tcase_add_test(t, scan_prio_floor);
 	tcase_add_test(t, scan_prio_v2);
 	tcase_add_test(t, scan_prio_v1);

@@ -3,13 +3,16 @@
  * Unit tests: src/reclaim.c maps the reclaim events' per-cgroup-id counts
  * onto a snapshot: hierarchical sums, 0 for a group never scanned, the
  * counts of removed groups kept in their ancestors, v2 left to memory.stat,
- * and the system rates.  No BPF: reclaim_fill_from gets the reads.
+ * and the system figures, which the model rates.  No BPF:
+ * reclaim_fill_from gets the reads.
  */
 #include <check.h>
 #include <string.h>
 
 #include "bpf/bpfev.h"
+#include "model.h"
 #include "source/reclaim.h"
+#include "sysfig.h"
 #include "units.h"
 
 /*
@@ -48,6 +51,21 @@ static void tree(struct tree *t, int has_a, int has_x)
 	t->snap.slots = FIELDS_ALL;
 }
 
+/* The reclaim events' system figures. */
+#define EV_IDS \
+	(sysfig_ids(S_SCAN_PRIO) | FBIT(S_FLUSHES) | FBIT(S_OWN_FLUSHES))
+
+/* The model takes in the system figures of t's snapshot (its groups have
+ * no paths, so it gets none of them). */
+static void model_take(struct model *m, const struct tree *t)
+{
+	struct snapshot s = { 0 };
+
+	s.mono = t->snap.mono;
+	s.sys = t->snap.sys;
+	ck_assert_int_eq(model_update(m, &s), 0);
+}
+
 static const struct sample *of(const struct tree *t, uint64_t ino)
 {
 	for (size_t i = 0; i < t->snap.n; i++)
@@ -83,10 +101,9 @@ START_TEST(v1_subtree_sums)
 	struct tree t;
 
 	memset(&sys, 0, sizeof(sys));
-	model_init(&m, 1);
 	gs[1].flushes = 7;
 	tree(&t, 1, 1);
-	reclaim_fill_from(rc, &t.snap, gs, 2, &sys, &m);
+	reclaim_fill_from(rc, &t.snap, gs, 2, &sys);
 	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 110);
 	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSTEAL), 90);
 	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN_KSWAPD), 10);
@@ -108,8 +125,12 @@ START_TEST(v1_subtree_sums)
 	ck_assert_uint_eq(sample_get(of(&t, 3), F_FLUSHES), 7);
 	ck_assert(sample_has(of(&t, 4), F_FLUSHES));
 	ck_assert_uint_eq(sample_get(of(&t, 4), F_FLUSHES), 0);
-	ck_assert_int_eq(m.ev_loaded, 1);
-	ck_assert_int_eq(m.ev_rates_valid, 0);
+	/* Loaded: the system figures are there, without rates yet. */
+	ck_assert_uint_eq(t.snap.sys.valid & EV_IDS, EV_IDS);
+	model_init(&m, 1);
+	model_take(&m, &t);
+	ck_assert_uint_eq(m.sys_rate_valid & EV_IDS, 0);
+	model_free(&m);
 	reclaim_free(rc);
 }
 END_TEST
@@ -119,13 +140,11 @@ START_TEST(v2_keeps_memory_stat)
 	struct reclaim *rc = reclaim_new_test(2);
 	struct bpfev_group gs[1] = { grp(3, 100, 80, 0, 0) };
 	struct bpfev_sys sys;
-	struct model m;
 	struct tree t;
 
 	memset(&sys, 0, sizeof(sys));
-	model_init(&m, 2);
 	tree(&t, 1, 1);
-	reclaim_fill_from(rc, &t.snap, gs, 1, &sys, &m);
+	reclaim_fill_from(rc, &t.snap, gs, 1, &sys);
 	for (uint64_t i = 1; i <= 4; i++) {
 		ck_assert(!sample_has(of(&t, i), F_PGSCAN));
 		ck_assert(!sample_has(of(&t, i), F_PGSTEAL));
@@ -151,31 +170,29 @@ START_TEST(removed_groups_stay_counted)
 				     grp(99, 1000, 0, 0, -1) };
 	const uint64_t *drop;
 	struct bpfev_sys sys;
-	struct model m;
 	struct tree t;
 
 	memset(&sys, 0, sizeof(sys));
-	model_init(&m, 1);
 	tree(&t, 1, 1);
-	reclaim_fill_from(rc, &t.snap, r1, 2, &sys, &m);
+	reclaim_fill_from(rc, &t.snap, r1, 2, &sys);
 	ck_assert_uint_eq(sample_get(of(&t, 2), F_PGSCAN), 110);
 	ck_assert_uint_eq(reclaim_dropped_test(rc, &drop), 0);
 	/* x removed: its 150 go to a (its map entry would be dropped). */
 	tree(&t, 1, 0);
-	reclaim_fill_from(rc, &t.snap, r2, 2, &sys, &m);
+	reclaim_fill_from(rc, &t.snap, r2, 2, &sys);
 	ck_assert_uint_eq(reclaim_dropped_test(rc, &drop), 1);
 	ck_assert_uint_eq(drop[0], 3);
 	ck_assert_uint_eq(sample_get(of(&t, 2), F_PGSCAN), 160);
 	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 160);
 	/* Its entry gone from the map: a keeps them. */
 	tree(&t, 1, 0);
-	reclaim_fill_from(rc, &t.snap, r3, 1, &sys, &m);
+	reclaim_fill_from(rc, &t.snap, r3, 1, &sys);
 	ck_assert_uint_eq(sample_get(of(&t, 2), F_PGSCAN), 162);
 	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 162);
 	/* a removed too: its own 12, what x left in it (150) and x counted
 	 * again while dying (5) go to the root; 99, never seen, nowhere. */
 	tree(&t, 0, 0);
-	reclaim_fill_from(rc, &t.snap, r4, 3, &sys, &m);
+	reclaim_fill_from(rc, &t.snap, r4, 3, &sys);
 	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 167);
 	ck_assert_uint_eq(sample_get(of(&t, 4), F_PGSCAN), 0);
 	/* Every entry of a group not in the tree leaves the map: the removed
@@ -185,12 +202,14 @@ START_TEST(removed_groups_stay_counted)
 	ck_assert_uint_eq(drop[1], 3);
 	ck_assert_uint_eq(drop[2], 99);
 	tree(&t, 0, 0);
-	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys, &m);
+	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys);
 	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 167);
 	reclaim_free(rc);
 }
 END_TEST
 
+/* The events' system figures go into the snapshot; the model rates them
+ * over the interval, as it rates the procfs' counters. */
 START_TEST(system_rates)
 {
 	struct reclaim *rc = reclaim_new_test(1);
@@ -206,29 +225,36 @@ START_TEST(system_rates)
 	sys.scanned[3] = 7;
 	sys.flushes = 40;
 	sys.own_flushes = 4;
-	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys, &m);
-	ck_assert_int_eq(m.ev_rates_valid, 0);
-	ck_assert_uint_eq(m.ev_scan_prio[12], 100);
-	ck_assert_uint_eq(m.ev_flushes, 40);
+	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys);
+	model_take(&m, &t);
+	ck_assert_uint_eq(m.sys_rate_valid & EV_IDS, 0);
+	ck_assert_uint_eq(m.sys.v[S_SCAN_PRIO + 12], 100);
+	ck_assert_uint_eq(m.sys.v[S_FLUSHES], 40);
 	tree(&t, 1, 1);
 	t.snap.mono = 12.0;
 	sys.scanned[12] = 300;
 	sys.scanned[0] = 8;
 	sys.flushes = 50;
 	sys.own_flushes = 6;
-	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys, &m);
-	ck_assert_int_eq(m.ev_rates_valid, 1);
-	ck_assert(m.ev_scan_prio_rate[12] == 100.0);
-	ck_assert(m.ev_scan_prio_rate[3] == 0.0);
-	ck_assert(m.ev_scan_prio_rate[0] == 4.0);
-	ck_assert(m.ev_flushes_rate == 5.0);
-	ck_assert(m.ev_own_flushes_rate == 1.0);
-	ck_assert_uint_eq(m.ev_own_flushes, 6);
+	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys);
+	model_take(&m, &t);
+	ck_assert_uint_eq(m.sys_rate_valid & EV_IDS, EV_IDS);
+	ck_assert(m.sys_rate[S_SCAN_PRIO + 12] == 100.0);
+	ck_assert(m.sys_rate[S_SCAN_PRIO + 3] == 0.0);
+	ck_assert(m.sys_rate[S_SCAN_PRIO + 0] == 4.0);
+	ck_assert(m.sys_rate[S_FLUSHES] == 5.0);
+	ck_assert(m.sys_rate[S_OWN_FLUSHES] == 1.0);
+	ck_assert_uint_eq(m.sys.v[S_OWN_FLUSHES], 6);
 	/* Nothing loaded: nothing filled, the system figures off. */
 	tree(&t, 1, 1);
-	reclaim_fill(NULL, &t.snap, &m);
-	ck_assert_int_eq(m.ev_loaded, 0);
+	t.snap.mono = 14.0;
+	reclaim_fill(NULL, &t.snap);
+	ck_assert_uint_eq(t.snap.sys.valid & EV_IDS, 0);
 	ck_assert(!sample_has(of(&t, 1), F_PGSCAN));
+	model_take(&m, &t);
+	ck_assert_uint_eq(m.sys.valid & EV_IDS, 0);
+	ck_assert_uint_eq(m.sys_rate_valid & EV_IDS, 0);
+	model_free(&m);
 	reclaim_free(rc);
 }
 END_TEST

@@ -10,6 +10,7 @@ Suite *parse_suite(void);
 Suite *fmt_suite(void);
 Suite *model_suite(void);
 Suite *columns_suite(void);
+Suite *sysfig_suite(void);
 Suite *config_suite(void);
 Suite *knob_suite(void);
 Suite *theme_suite(void);

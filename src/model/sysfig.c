@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sysfig.c - the table of the system figures: a row per figure. */
+#include <stddef.h>
+
+#include "sysfig.h"
+
+/* Where a figure stands in the text header and in the screen's. */
+#define TEXT(l, pre, post) .at[SYS_AT_TEXT] = { l, pre, post }
+#define SCREEN(l, pre, post) .at[SYS_AT_SCREEN] = { l, pre, post }
+
+/*
+ * The text header reads "Mem: 457M total, 259M available  Swap: 33.0M
+ * used of 256M", then "Reclaim: pgscan 3.2k/s, pgsteal 3.1k/s  Pressure:
+ * some 0.87 full 0.00"; the screen has them on one line, shorter, and the
+ * reclaim events' on a line of their own while they are loaded.
+ */
+const struct sysfig sysfigs[] = {
+	[S_MEM_TOTAL] = {
+		.unit = SU_BYTES, .n = 1,
+		.json = "mem_total",
+		.om = "memcgtop_system_mem_total_bytes",
+		.help = "MemTotal from /proc/meminfo",
+		TEXT(1, "Mem: ", " total"),
+		SCREEN(1, "Mem ", ""),
+	},
+	[S_MEM_AVAILABLE] = {
+		.unit = SU_BYTES, .n = 1,
+		.json = "mem_available",
+		.om = "memcgtop_system_mem_available_bytes",
+		.help = "MemAvailable from /proc/meminfo",
+		TEXT(1, ", ", " available"),
+		SCREEN(1, " avail ", ""),
+	},
+	[S_SWAP_USED] = {
+		.unit = SU_BYTES, .n = 1,
+		.help = "swap used: SwapTotal - SwapFree",
+		TEXT(1, "  Swap: ", " used"),
+		SCREEN(1, "  Swap ", ""),
+	},
+	[S_SWAP_TOTAL] = {
+		.unit = SU_BYTES, .n = 1,
+		.json = "swap_total",
+		.om = "memcgtop_system_swap_total_bytes",
+		.help = "SwapTotal from /proc/meminfo",
+		TEXT(1, " of ", ""),
+		SCREEN(1, "/", ""),
+	},
+	[S_SWAP_FREE] = {
+		.unit = SU_BYTES, .n = 1,
+		.json = "swap_free",
+		.om = "memcgtop_system_swap_free_bytes",
+		.help = "SwapFree from /proc/meminfo",
+	},
+	[S_PGSCAN] = {
+		.unit = SU_COUNTER, .n = 1,
+		.json = "pgscan_per_s",
+		.om = "memcgtop_system_pgscan",
+		.help = "pages scanned by reclaim, system-wide (/proc/vmstat)",
+		TEXT(2, "Reclaim: pgscan ", "/s"),
+		SCREEN(1, "  Scan ", "/s"),
+	},
+	[S_PGSTEAL] = {
+		.unit = SU_COUNTER, .n = 1,
+		.json = "pgsteal_per_s",
+		.om = "memcgtop_system_pgsteal",
+		.help = "pages reclaimed, system-wide (/proc/vmstat)",
+		TEXT(2, ", pgsteal ", "/s"),
+		SCREEN(1, " Steal ", "/s"),
+	},
+	[S_PSI_SOME10] = {
+		.unit = SU_PSI, .n = 1,
+		.json = "psi_some_avg10",
+		.om = "memcgtop_system_psi_some_avg10",
+		.help = "system memory pressure, some, avg10 (percent)",
+		TEXT(2, "  Pressure: some ", ""),
+		SCREEN(1, " PSI ", ""),
+	},
+	[S_PSI_FULL10] = {
+		.unit = SU_PSI, .n = 1,
+		.json = "psi_full_avg10",
+		.om = "memcgtop_system_psi_full_avg10",
+		.help = "system memory pressure, full, avg10 (percent)",
+		TEXT(2, " full ", ""),
+		SCREEN(1, "/", ""),
+	},
+	[S_LRU_GEN] = {
+		.unit = SU_FLAG, .n = 1,
+		.help = "/sys/kernel/mm/lru_gen/enabled: non-zero while the "
+			"multi-gen LRU runs (scan_prio does not hold then)",
+	},
+	[S_SCAN_PRIO] = {
+		.unit = SU_COUNTER, .n = SYS_NPRIO,
+		.flags = SF_LOADED | SF_LAST_FIRST,
+		.json = "scan_by_priority",
+		.om = "memcgtop_system_scan_by_priority",
+		.label = "priority",
+		.help = "pages scanned by reclaim at each priority (12 down to "
+			"0), system-wide, since memcgtop loaded its BPF events "
+			"(vmscan:mm_vmscan_lru_shrink_inactive)",
+		SCREEN(2, "Scan by priority/s: ", ""),
+	},
+	[S_FLUSHES] = {
+		.unit = SU_COUNTER, .n = 1, .flags = SF_LOADED,
+		.json = "flushes_per_s",
+		.om = "memcgtop_system_flushes",
+		.help = "memory cgroup stats flush requests, system-wide, "
+			"since memcgtop loaded its BPF events "
+			"(memcg:memcg_flush_stats)",
+		SCREEN(2, "  Flushes ", "/s"),
+	},
+	[S_OWN_FLUSHES] = {
+		.unit = SU_COUNTER, .n = 1, .flags = SF_LOADED,
+		.json = "own_flushes_per_s",
+		.om = "memcgtop_system_own_flushes",
+		.help = "of them, those memcgtop's own reads made",
+		SCREEN(2, " (own ", "/s)"),
+	},
+};
+
+/* A row for every id (the later ids of an array have an empty one): the
+ * last id's row is the last row.  A row left out in the middle is found
+ * by the unit tests (check_sysfig.c). */
+_Static_assert(sizeof(sysfigs) / sizeof(sysfigs[0]) == S_NR,
+	       "the table of system figures and enum sysfield differ");
+
+uint64_t sysfig_ids(int id)
+{
+	int n = sysfigs[id].n;
+
+	return n <= 0 ? 0 : (~UINT64_C(0) >> (64 - n)) << id;
+}
+
+uint64_t sysfig_counters(void)
+{
+	uint64_t ids = 0;
+
+	for (int id = 0; id < S_NR; id++)
+		if (sysfigs[id].unit == SU_COUNTER)
+			ids |= sysfig_ids(id);
+	return ids;
+}
