@@ -32,80 +32,17 @@
 # server, the sleeper, the group and the temporary folder are removed on
 # exit, also on failure or interrupt; only the pids the test started are
 # killed.
-set -u
-LC_ALL=C.UTF-8
-export -n LC_ALL
-export TZ=UTC
-unset TMUX TMUX_PANE
-
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
-case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
-CGM=/sys/fs/cgroup/memory
+NAME="tui noread"
+TNAME=memcgtop-noread-$$-$RANDOM
+. "$(dirname "$0")/live.sh"
 W=100 H=30
 
-NAME="tui noread"
-. "$here/../live/lib.sh"
-v1_host_ready
-for tool in tmux strace; do
-	command -v "$tool" >/dev/null 2>&1 || cannot_run "$tool not installed"
-done
-
-TNAME=memcgtop-noread-$$-$RANDOM
-TROOT=$CGM/$TNAME
-TMPD=
-pids=()
-cleaned=
-tm() { tmux -S "$TMPD/tmux.sock" -f /dev/null "$@"; }
-cleanup() {
-	[ -n "$cleaned" ] && return
-	cleaned=1
-	[ -n "$TMPD" ] && tm kill-server 2>/dev/null
-	stop_pids "${pids[@]}"
-	remove_tree "$TROOT"
-	[ -n "$TMPD" ] && rm -rf "$TMPD"
-}
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-trap 'cleanup; exit 129' HUP
-SCREEN=""
-fail() {
-	echo "FAIL: $*"
-	nfail=$((nfail + 1))
-	[ -n "$SCREEN" ] && printf "%s\n" "$SCREEN" | sed "s/^/    |/"
-}
-abort() {
-	fail "setup: $*"
-	cleanup
-	summary
-	exit 1
-}
-
-TMPD=$(mktemp -d /tmp/memcgtop-noread.XXXXXX) || abort "mktemp failed"
-mkdir -p "$TMPD/config" "$TMPD/home"
-[ -x "$MEMCGTOP" ] || abort "memcgtop binary $MEMCGTOP not found (run make)"
 mkdir "$TROOT" "$TROOT/a" || abort "mkdir in $TROOT"
 sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 600' sh "$TROOT/a" &
 pids+=("$!")
 
-cap() { tm capture-pane -p -t s 2>/dev/null; }
-# wait_for EXTENDED-REGEX: polls up to 10 s until a screen line matches
-wait_for() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		SCREEN=$(cap)
-		grep -qE -- "$1" <<<"$SCREEN" && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
-tm new-session -d -s s -x "$W" -y "$H" "bash --norc --noprofile -c $(printf %q "cd / && echo \$\$ >$TMPD/pid && exec env XDG_CONFIG_HOME=$TMPD/config HOME=$TMPD/home TERM=xterm-256color LANG=C.UTF-8 $(printf %q "$MEMCGTOP") -d 60 /$TNAME; exec cat")" ||
-	abort "tmux new-session"
+start "$W" "$H" -- -d 60 "/$TNAME"
 wait_for "/$TNAME" || abort "memcgtop did not start"
-MPID=$(cat "$TMPD/pid")
 [ "$(readlink "/proc/$MPID/exe")" = "$(readlink -f "$MEMCGTOP")" ] ||
 	abort "pid $MPID is not memcgtop"
 # select a, below the start
@@ -114,19 +51,10 @@ tm send-keys -t s Down
 # quiet DESC SHOWN-REGEX DONE-REGEX KEYS...: with the view showing
 # SHOWN-REGEX, the keys open no file until DONE-REGEX is on the screen.
 quiet() {
-	local desc=$1 shown=$2 done=$3 spid i n
+	local desc=$1 shown=$2 done=$3 n
 	shift 3
 	wait_for "$shown" || { fail "$desc: the view did not open (/$shown/)"; return; }
-	rm -f "$TMPD/trace"
-	strace -f -qq -o "$TMPD/trace" -e trace=open,openat,openat2,statfs \
-		-p "$MPID" 2>"$TMPD/strace.err" &
-	spid=$!
-	pids+=("$spid")
-	for ((i = 0; i < 200; i++)); do
-		[ "$(awk '/^TracerPid:/ { print $2 }' "/proc/$MPID/status")" = "$spid" ] && break
-		sleep 0.05
-	done
-	[ "$i" -lt 200 ] || { fail "$desc: strace did not attach: $(head -n 1 "$TMPD/strace.err")"; return; }
+	trace_start "$TMPD/trace" open,openat,openat2,statfs || return
 	for k in "$@"; do
 		case $k in
 		lit:*) tm send-keys -t s -l "${k#lit:}" ;;
@@ -135,8 +63,7 @@ quiet() {
 	done
 	# The keys are taken in order: once the last one shows, all were.
 	wait_for "$done" || fail "$desc: the keys had no effect (/$done/)"
-	kill -INT "$spid"
-	wait "$spid" 2>/dev/null
+	trace_stop
 	n=$(grep -cE '(open(at2?)?|statfs)\(' "$TMPD/trace")
 	if [ "$n" = 0 ]; then
 		pass "$desc: no file opened"

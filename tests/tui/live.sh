@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/tui/live.sh - what the screen tests on the live v1 host share,
+# sourced after they set NAME (e.g. "tui reads") and TNAME (the test's
+# group below the v1 memory mount): the host check, a temporary folder
+# with its own settings and HOME, a private tmux server, cleanup on exit
+# and on a signal (the tmux server, the pids in pids[], the group, the
+# folder), and the helpers to read the screen and trace memcgtop.
+set -u
+LC_ALL=C.UTF-8
+export -n LC_ALL
+export TZ=UTC
+unset TMUX TMUX_PANE
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
+case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
+CGM=/sys/fs/cgroup/memory
+. "$top/tests/live/lib.sh"
+v1_host_ready
+for tool in tmux strace; do
+	command -v "$tool" >/dev/null 2>&1 || cannot_run "$tool not installed"
+done
+
+TROOT=$CGM/$TNAME
+TMPD=
+pids=()
+cleaned=
+tm() { tmux -S "$TMPD/tmux.sock" -f /dev/null "$@"; }
+cleanup() {
+	[ -n "$cleaned" ] && return
+	cleaned=1
+	[ -n "$TMPD" ] && tm kill-server 2>/dev/null
+	stop_pids "${pids[@]}"
+	remove_tree "$TROOT"
+	[ -n "$TMPD" ] && rm -rf "$TMPD"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+trap 'cleanup; exit 129' HUP
+# A failure shows the screen last read, if any.
+SCREEN=""
+fail() {
+	echo "FAIL: $*"
+	nfail=$((nfail + 1))
+	[ -n "$SCREEN" ] && printf "%s\n" "$SCREEN" | sed "s/^/    |/"
+}
+abort() {
+	fail "setup: $*"
+	cleanup
+	summary
+	exit 1
+}
+
+TMPD=$(mktemp -d "/tmp/memcgtop-${TAG}.XXXXXX") || abort "mktemp failed"
+mkdir -p "$TMPD/config" "$TMPD/home"
+[ -x "$MEMCGTOP" ] || abort "memcgtop binary $MEMCGTOP not found (run make)"
+
+# start W H ENV... -- ARGS...: memcgtop ARGS in session s at W x H, in /,
+# with ENV and the test's settings; its pid in MPID.
+start() {
+	local w=$1 h=$2 envs=() i
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		envs+=("$1")
+		shift
+	done
+	shift
+	tm kill-server 2>/dev/null
+	rm -f "$TMPD/pid"
+	tm new-session -d -s s -x "$w" -y "$h" "bash --norc --noprofile -c $(printf %q "cd / && echo \$\$ >$TMPD/pid && exec env ${envs[*]} XDG_CONFIG_HOME=$TMPD/config HOME=$TMPD/home TERM=xterm-256color LANG=C.UTF-8 $(printf %q "$MEMCGTOP") $*; exec cat")" ||
+		abort "tmux new-session"
+	for ((i = 0; i < 200; i++)); do
+		[ -s "$TMPD/pid" ] && break
+		sleep 0.05
+	done
+	MPID=$(cat "$TMPD/pid")
+}
+
+cap() { tm capture-pane -p -t s 2>/dev/null; }
+# wait_for EXTENDED-REGEX: polls up to 10 s until a screen line matches
+wait_for() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		SCREEN=$(cap)
+		grep -qE -- "$1" <<<"$SCREEN" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# trace_start OUT SYSCALLS: strace -f -y on memcgtop (MPID) into OUT,
+# attached when this returns 0; its pid in SPID.  trace_stop ends it.
+trace_start() {
+	local i
+	rm -f "$1"
+	strace -f -qq -y -o "$1" -e trace="$2" -p "$MPID" 2>"$TMPD/strace.err" &
+	SPID=$!
+	pids+=("$SPID")
+	for ((i = 0; i < 200; i++)); do
+		[ "$(awk '/^TracerPid:/ { print $2 }' "/proc/$MPID/status")" = "$SPID" ] && return 0
+		sleep 0.05
+	done
+	fail "strace did not attach: $(head -n 1 "$TMPD/strace.err")"
+	return 1
+}
+trace_stop() {
+	kill -INT "$SPID"
+	wait "$SPID" 2>/dev/null
+	return 0
+}
