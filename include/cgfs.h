@@ -226,9 +226,9 @@ const struct cgfs_numa_view *cgfs_numa_view(int version,
 /* The fields cgroup version (1 or 2) keeps (fields.h: not NONE). */
 uint64_t cgfs_version_fields(int version);
 
-/* The fields the reclaim events give on this hierarchy's version
- * (fields.h EVENTS), which no file has. */
-uint64_t cgfs_fields_events(const struct cgfs *cg);
+/* The fields the reclaim events give on cgroup version (1 or 2):
+ * fields.h's EVENTS, which no file has. */
+uint64_t cgfs_version_events(int version);
 
 /* The pids in the group's cgroup.procs (malloc'd; caller frees). */
 int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids,

@@ -822,12 +822,13 @@ size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
 	return n;
 }
 
-uint64_t cgfs_fields_events(const struct cgfs *cg)
+uint64_t cgfs_version_events(int version)
 {
+	const struct cgfs_version *v = cgfs_version_of(version);
 	uint64_t fields = 0;
 
 	for (int f = 0; f < F_NR; f++)
-		if (cg->ver->src[f].kind == SRC_EVENTS)
+		if (v->src[f].kind == SRC_EVENTS)
 			fields |= FBIT(f);
 	return fields;
 }

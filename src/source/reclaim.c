@@ -64,13 +64,7 @@ struct reclaim {
 
 uint64_t reclaim_fields(int version)
 {
-	uint64_t f = FBIT(F_PRIO_MIN) | FBIT(F_FLUSHES);
-
-	if (version == 1)
-		f |= FBIT(F_PGSCAN) | FBIT(F_PGSTEAL) | FBIT(F_PGSCAN_KSWAPD) |
-			FBIT(F_PGSCAN_DIRECT) | FBIT(F_PGSTEAL_KSWAPD) |
-			FBIT(F_PGSTEAL_DIRECT);
-	return f;
+	return cgfs_version_events(version);
 }
 
 uint64_t reclaim_slots(const struct reclaim *rc)
@@ -358,7 +352,8 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		ev = rc->nodes[n - rc->now].ev;
 		own = ngs ? bsearch(&key, gs, ngs, sizeof(*gs), by_group_id) :
 			NULL;
-		if (rc->version == 1) {
+		/* Where no file has them (v1). */
+		if (reclaim_fields(rc->version) & FBIT(F_PGSCAN)) {
 			sample_set(&g->s, F_PGSCAN_KSWAPD, ev[BPFEV_SCAN_KSWAPD]);
 			sample_set(&g->s, F_PGSCAN_DIRECT, ev[BPFEV_SCAN_DIRECT]);
 			sample_set(&g->s, F_PGSTEAL_KSWAPD, ev[BPFEV_STEAL_KSWAPD]);

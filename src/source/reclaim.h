@@ -40,7 +40,8 @@ enum reclaim_state {
 	RECLAIM_FAILED,		/* could not be loaded: see the text */
 };
 
-/* The fields the events fill on hierarchy version `version`. */
+/* The fields the events fill on hierarchy version `version` (fields.h:
+ * EVENTS, cgfs_version_events). */
 uint64_t reclaim_fields(int version);
 
 /* The fields reclaim_fill will fill (none while nothing is loaded): a

@@ -206,7 +206,7 @@ static void k_by_excess(struct tui *t) { sort_by(t, col_find("excess"), 1); }
  * page fault), reclaim shows as limit hits. */
 static void k_by_scan(struct tui *t)
 {
-	sort_by(t, col_find(cgfs_fields_events(t->cg) & FBIT(F_PGSCAN) ?
+	sort_by(t, col_find(cgfs_version_events(cgfs_version(t->cg)) & FBIT(F_PGSCAN) ?
 			    "failcnt_per_s" : "pgscan_per_s"), 1);
 }
 

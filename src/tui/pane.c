@@ -498,7 +498,7 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	struct tm tm;
 	time_t w;
 	/* pgscan and pgsteal come from the events (v1) or memory.stat. */
-	int ev_scan = (cgfs_fields_events(t->cg) & FBIT(F_PGSCAN)) != 0;
+	int ev_scan = (cgfs_version_events(cgfs_version(t->cg)) & FBIT(F_PGSCAN)) != 0;
 
 	if (!t->o->rc)
 		return;
