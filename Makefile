@@ -54,7 +54,7 @@ BPF_WARN  := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 BPF_NAMES := memcg_iter reclaim
 BPF_OBJS  := $(BPF_NAMES:%=$(BUILD)/bpf/%.bpf.o)
 BPF_SKELS := $(BPF_NAMES:%=$(BUILD)/bpf/%.skel.h)
-LIB_OBJS  += $(BUILD)/bpf/memcg_iter_obj.o $(BUILD)/bpf/reclaim_obj.o
+LIB_OBJS  += $(BUILD)/bpf/reclaim_obj.o
 
 # Debian packages: building, testing (unit, TUI, golden, live, VM).
 BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev \
@@ -96,9 +96,10 @@ $(BPF_OBJS): $(BUILD)/bpf/%.bpf.o: $(BUILD)/bpf/%.debug.bpf.o
 $(BPF_SKELS): $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $* > $@.tmp && mv -f $@.tmp $@
 
-$(BUILD)/bpf/memcg_iter_obj.o: src/bpf/memcg_iter_obj.S $(BUILD)/bpf/memcg_iter.bpf.o
-	@mkdir -p $(@D)
-	$(CC) -DMEMCG_ITER_OBJ='"$(BUILD)/bpf/memcg_iter.bpf.o"' -c -o $@ $<
+# The loaders include their skeletons: the pattern rule below compiles
+# them, after the headers are made.
+$(BUILD)/bpf/bpfcol.o: $(BUILD)/bpf/memcg_iter.skel.h
+$(BUILD)/bpf/bpfcol.o: CPPFLAGS += -I$(BUILD)/bpf
 
 $(BUILD)/bpf/reclaim_obj.o: src/bpf/reclaim_obj.S $(BUILD)/bpf/reclaim.bpf.o
 	@mkdir -p $(@D)
@@ -120,9 +121,9 @@ $(BUILD)/faultbench: tests/bench/faultbench.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 # For tests/bpf/*.sh only: prints the BPF collector's records as lines.
-$(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BUILD)/bpf/bpfcol.o $(BUILD)/bpf/bpflib.o $(BUILD)/util/clock.o $(BUILD)/bpf/memcg_iter_obj.o $(HEADERS)
+$(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BUILD)/bpf/bpfcol.o $(BUILD)/bpf/bpflib.o $(BUILD)/util/clock.o $(HEADERS)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpf/bpfcol.o \
-	  $(BUILD)/bpf/bpflib.o $(BUILD)/util/clock.o $(BUILD)/bpf/memcg_iter_obj.o $(PKG_LIBS)
+	  $(BUILD)/bpf/bpflib.o $(BUILD)/util/clock.o $(PKG_LIBS)
 
 $(BUILD)/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(@D)
