@@ -42,10 +42,12 @@ HEADERS   := $(wildcard include/*.h src/*/*.h) tests/unit/units.h
 # (NAME.debug.bpf.o) keeps its DWARF for llvm-objdump -S; bpftool gen object
 # links it into NAME.bpf.o without DWARF but with .BTF and .BTF.ext, which
 # libbpf needs for the CO-RE relocations (memcg_iter from 36,976 to 20,032
-# bytes, reclaim from 31,856 to 16,072), which an assembler stub (.incbin)
-# embeds into the binary, so nothing is found at run time.  bpftool gen
-# skeleton makes that object a header (NAME.skel.h): its bytes, and a
-# struct of typed pointers to its maps, programs and global data.
+# bytes, reclaim from 31,856 to 16,072).  bpftool gen skeleton makes that
+# object a header (NAME.skel.h) that the loader includes: the object's
+# bytes, embedded in the binary, so nothing is found at run time, and a
+# struct of typed pointers to its maps, programs and global data, so
+# nothing is looked up by name and the data's layout is checked when the
+# loader compiles (the skeleton's _Static_asserts).
 BPF_CLANG ?= clang
 BPFTOOL   ?= bpftool
 BPF_WARN  := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
@@ -54,7 +56,6 @@ BPF_WARN  := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 BPF_NAMES := memcg_iter reclaim
 BPF_OBJS  := $(BPF_NAMES:%=$(BUILD)/bpf/%.bpf.o)
 BPF_SKELS := $(BPF_NAMES:%=$(BUILD)/bpf/%.skel.h)
-LIB_OBJS  += $(BUILD)/bpf/reclaim_obj.o
 
 # Debian packages: building, testing (unit, TUI, golden, live, VM).
 BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev \
@@ -99,21 +100,18 @@ $(BPF_SKELS): $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 # The loaders include their skeletons: the pattern rule below compiles
 # them, after the headers are made.
 $(BUILD)/bpf/bpfcol.o: $(BUILD)/bpf/memcg_iter.skel.h
-$(BUILD)/bpf/bpfcol.o: CPPFLAGS += -I$(BUILD)/bpf
-
-$(BUILD)/bpf/reclaim_obj.o: src/bpf/reclaim_obj.S $(BUILD)/bpf/reclaim.bpf.o
-	@mkdir -p $(@D)
-	$(CC) -DRECLAIM_OBJ='"$(BUILD)/bpf/reclaim.bpf.o"' -c -o $@ $<
+$(BUILD)/bpf/bpfev.o: $(BUILD)/bpf/reclaim.skel.h
+$(BUILD)/bpf/bpfcol.o $(BUILD)/bpf/bpfev.o: CPPFLAGS += -I$(BUILD)/bpf
 
 # For tests/live/reclaim-v1.sh: prints the reclaim events' counters.
-$(BUILD)/bpfevdump: tests/bpf/bpfevdump.c $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(HEADERS)
+$(BUILD)/bpfevdump: tests/bpf/bpfevdump.c $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(HEADERS)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpf/bpfev.o \
-	  $(BUILD)/bpf/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(PKG_LIBS)
+	  $(BUILD)/bpf/bpflib.o $(PKG_LIBS)
 
 # bpfev_subtree_sums, a pure function, tested on its own.
-$(BUILD)/check_bpfev: tests/bpf/check_bpfev.c $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(HEADERS)
+$(BUILD)/check_bpfev: tests/bpf/check_bpfev.c $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(HEADERS)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -o $@ $< \
-	  $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(BUILD)/bpf/reclaim_obj.o $(PKG_LIBS) $(CHECK_LIBS)
+	  $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(PKG_LIBS) $(CHECK_LIBS)
 
 # The page-fault microbenchmark for the reclaim events' overhead.
 $(BUILD)/faultbench: tests/bench/faultbench.c
