@@ -51,7 +51,7 @@ struct bpfcol {
 	uint64_t counter_max;	/* PAGE_COUNTER_MAX: "no limit" */
 	uint32_t rec_cap;
 	uint32_t names_cap;
-	struct memcg_iter *skel;	/* the iterator's link in links */
+	struct memcg_iter *skel;	/* the object, its maps, program, link */
 	uint32_t want;			/* MR_WANT_* */
 	const struct memcg_rec *recs;	/* mapped read-only */
 	size_t recs_len;

@@ -61,7 +61,7 @@ static const char *const tp_names[] = {
 #define NTPS (sizeof(tp_names) / sizeof(tp_names[0]))
 
 struct bpfev {
-	struct reclaim *skel;	/* the programs' links in links */
+	struct reclaim *skel;	/* the object, its maps, programs and links */
 	int groups_fd;
 	int sys_fd;
 	uint64_t epoch;		/* the prio_min interval now counting */
