@@ -98,7 +98,8 @@ $(BPF_SKELS): $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $* > $@.tmp && mv -f $@.tmp $@
 
 # The loaders include their skeletons: the pattern rule below compiles
-# them, after the headers are made.
+# them, after the headers are made.  The test tools (bpfdump, bpfevdump,
+# check_bpfev) include none: they wait for them through these objects.
 $(BUILD)/bpf/bpfcol.o: $(BUILD)/bpf/memcg_iter.skel.h
 $(BUILD)/bpf/bpfev.o: $(BUILD)/bpf/reclaim.skel.h
 $(BUILD)/bpf/bpfcol.o $(BUILD)/bpf/bpfev.o: CPPFLAGS += -I$(BUILD)/bpf
