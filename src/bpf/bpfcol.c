@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * bpfcol.c - loads src/bpf/memcg_iter.bpf.c (embedded in the binary), runs
- * one cgroup-iterator walk per read and turns its records into bytes, as
- * the cgroup files show them.  See include/bpfcol.h.
+ * bpfcol.c - loads src/bpf/memcg_iter.bpf.c through its skeleton
+ * (memcg_iter.skel.h, which bpftool gen skeleton makes at build time: the
+ * object's bytes, embedded in the binary, and typed pointers to its maps,
+ * program and data), runs one cgroup-iterator walk per read and turns its
+ * records into bytes, as the cgroup files show them.  See bpfcol.h.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -26,10 +28,10 @@
 #include "bpfcol.h"
 #include "bpflib.h"
 #include "clock.h"
-
-/* The BPF object, from src/bpf/memcg_iter_obj.S (.incbin). */
-extern const unsigned char memcg_iter_obj[];
-extern const unsigned char memcg_iter_obj_end[];
+/* The skeleton's .rodata is a struct memcg_cfg (memcg_rec.h, through
+ * bpfcol.h), whose size its _Static_assert checks against the object's
+ * BTF. */
+#include "memcg_iter.skel.h"
 
 /*
  * The kernel's memcg ids are 16 bits (MEM_CGROUP_ID_MAX, 65,535 live and
@@ -49,9 +51,7 @@ struct bpfcol {
 	uint64_t counter_max;	/* PAGE_COUNTER_MAX: "no limit" */
 	uint32_t rec_cap;
 	uint32_t names_cap;
-	struct bpf_object *obj;
-	struct bpf_link *link;
-	struct bpf_map *want_map;	/* the program's .data.want */
+	struct memcg_iter *skel;	/* the object, its maps, program, link */
 	uint64_t want;			/* MR_BIT of the slots asked for */
 	const struct memcg_rec *recs;	/* mapped read-only */
 	size_t recs_len;
@@ -149,12 +149,10 @@ static void bpfcol_unload(struct bpfcol *col)
 		munmap((void *)col->recs, col->recs_len);
 	if (col->names)
 		munmap((void *)col->names, col->names_len);
-	bpf_link__destroy(col->link);
-	bpf_object__close(col->obj);
+	memcg_iter__destroy(col->skel);
 	col->recs = NULL;
 	col->names = NULL;
-	col->link = NULL;
-	col->obj = NULL;
+	col->skel = NULL;
 }
 
 static size_t page_round(size_t n, unsigned long pagesize)
@@ -178,55 +176,50 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	union bpf_iter_link_info linfo;
 	LIBBPF_OPTS(bpf_iter_attach_opts, aopts, .link_info = &linfo,
 		    .link_info_len = sizeof(linfo));
-	struct bpf_map *recs, *names, *rodata;
-	struct bpf_program *prog;
-	struct memcg_cfg cfg;
+	struct memcg_iter *skel;
 	int r;
 
-	col->obj = bpflib_open("memcgtop", memcg_iter_obj, memcg_iter_obj_end);
-	if (!col->obj) {
+	bpflib_keep_messages();
+	skel = col->skel = memcg_iter__open();
+	if (!skel) {
 		r = -errno;
 		why(w, BPFCOL_LOAD_REFUSED, "%s", bpflib_open_error(r));
 		return r;
 	}
-	recs = bpf_object__find_map_by_name(col->obj, "recs");
-	names = bpf_object__find_map_by_name(col->obj, "names");
-	/* The program's .rodata is its struct memcg_cfg and nothing else;
-	 * .data.want its want. */
-	rodata = bpflib_data_map(col->obj, ".rodata", sizeof(cfg));
-	col->want_map = bpflib_data_map(col->obj, ".data.want", sizeof(col->want));
-	prog = bpf_object__find_program_by_name(col->obj, "memcg_iter");
-	if (!recs || !names || !prog || !rodata || !col->want_map) {
-		why(w, BPFCOL_LOAD_REFUSED, "the BPF object lacks its maps");
-		return -EINVAL;
-	}
-	cfg.rec_cap = col->rec_cap;
-	cfg.names_size = col->names_cap;
-	cfg.v2 = col->v2;
-	cfg.local_events = col->local_events;
-	cfg.inject_refusal = col->inject_refusal;
-	if ((r = bpf_map__set_initial_value(rodata, &cfg, sizeof(cfg))) ||
-	    (r = bpf_map__set_initial_value(col->want_map, &col->want,
-					    sizeof(col->want))) ||
-	    (r = bpf_map__set_max_entries(recs, col->rec_cap)) ||
-	    (r = bpf_map__set_value_size(names, col->names_cap))) {
+	/* Until the load, rodata and data_want are libbpf's copies of the
+	 * sections' initial values; the load hands them to the kernel. */
+	skel->rodata->cfg = (struct memcg_cfg){
+		.rec_cap = col->rec_cap,
+		.names_size = col->names_cap,
+		.v2 = col->v2,
+		.local_events = col->local_events,
+		.inject_refusal = col->inject_refusal,
+	};
+	skel->data_want->want = col->want;
+	if ((r = bpf_map__set_max_entries(skel->maps.recs, col->rec_cap)) ||
+	    (r = bpf_map__set_value_size(skel->maps.names, col->names_cap))) {
 		why(w, BPFCOL_LOAD_REFUSED, "cannot size the maps: %s",
 		    strerror(-r));
 		return r;
 	}
-	r = bpf_object__load(col->obj);
+	r = memcg_iter__load(skel);
 	if (r) {
 		why(w, r == -EPERM ? BPFCOL_NOT_PERMITTED : BPFCOL_LOAD_REFUSED,
 		    "%s", bpflib_load_error(r));
 		return r;
 	}
+	/*
+	 * Not memcg_iter__attach: an iterator attaches with its start
+	 * group's fd and the walk's order.  The link kept in the skeleton
+	 * goes with memcg_iter__destroy.
+	 */
 	memset(&linfo, 0, sizeof(linfo));
 	linfo.cgroup.cgroup_fd = col->dirfd;
 	linfo.cgroup.order = BPF_CGROUP_ITER_DESCENDANTS_PRE;
-	col->link = bpf_program__attach_iter(prog, &aopts);
-	if (!col->link) {
+	skel->links.memcg_iter = bpf_program__attach_iter(skel->progs.memcg_iter,
+							  &aopts);
+	if (!skel->links.memcg_iter) {
 		r = -errno;
-		col->link = NULL;
 		why(w, BPFCOL_LOAD_REFUSED, "cannot attach the cgroup iterator: %s",
 		    strerror(-r));
 		return r;
@@ -234,8 +227,9 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	col->recs_len = page_round((size_t)col->rec_cap * sizeof(struct memcg_rec),
 				   col->pagesize);
 	col->names_len = page_round(col->names_cap, col->pagesize);
-	if ((r = map_ro(recs, col->recs_len, (const void **)&col->recs)) ||
-	    (r = map_ro(names, col->names_len, (const void **)&col->names))) {
+	if ((r = map_ro(skel->maps.recs, col->recs_len, (const void **)&col->recs)) ||
+	    (r = map_ro(skel->maps.names, col->names_len,
+			(const void **)&col->names))) {
 		why(w, BPFCOL_LOAD_REFUSED, "cannot map the records: %s",
 		    strerror(-r));
 		return r;
@@ -466,7 +460,7 @@ static int bpfcol_walk(struct bpfcol *col, struct memcg_sum *ret_sum)
 	int fd, r = 0;
 
 	memset(ret_sum, 0, sizeof(*ret_sum));
-	fd = bpf_iter_create(bpf_link__fd(col->link));
+	fd = bpf_iter_create(bpf_link__fd(col->skel->links.memcg_iter));
 	if (fd < 0)
 		return -errno;
 	while (got < sizeof(buf) &&
@@ -600,18 +594,18 @@ static int bpfcol_fit(struct bpfcol *col, struct memcg_sum *ret_sum,
 	}
 }
 
+/*
+ * The program reads want at each group; the skeleton's data_want is the
+ * section's map, mapped by libbpf at the load (.data.* maps are mmap-able
+ * since Linux 5.5): a store is what the next walk sees.  A load that
+ * failed in bpfcol_fit may have left no skeleton: col->want is given to
+ * the next one.
+ */
 int bpfcol_want(struct bpfcol *col, uint64_t want)
 {
-	uint32_t zero = 0;
-	int r;
-
-	if (want == col->want)
-		return 0;
-	r = bpf_map__update_elem(col->want_map, &zero, sizeof(zero), &want,
-				 sizeof(want), BPF_ANY);
-	if (r)
-		return r;
 	col->want = want;
+	if (col->skel)
+		col->skel->data_want->want = col->want;
 	return 0;
 }
 

@@ -4,9 +4,13 @@
  * read in one kernel pass by a cgroup iterator (Linux 6.1+), as records in
  * tree pre-order.  Values are in bytes, as the files show them.
  *
+ * The program, src/bpf/memcg_iter.bpf.c, is embedded in the binary
+ * through its skeleton (memcg_iter.skel.h, made by bpftool gen skeleton).
  * What it keeps open: the start group's directory fd, the program, its
- * iterator link and two maps (mapped read-only); nothing is pinned, so all
- * of it goes with the process, however it ends.
+ * iterator link, the records' and the names' maps (mapped read-only) and
+ * its global data (cfg, want and the walk's state, mapped by the
+ * skeleton); nothing is pinned, so all of it goes with the process,
+ * however it ends.
  */
 #ifndef MEMCGTOP_BPFCOL_H
 #define MEMCGTOP_BPFCOL_H

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * bpfev.c - loads src/bpf/reclaim.bpf.c (embedded in the binary), attaches
- * its three tracepoint programs and reads their maps.  See include/bpfev.h.
+ * bpfev.c - loads src/bpf/reclaim.bpf.c through its skeleton (reclaim.skel.h,
+ * which bpftool gen skeleton makes at build time: the object's bytes,
+ * embedded in the binary, and typed pointers to its maps, programs and
+ * data), attaches its three tracepoint programs and reads their maps.
+ * See bpfev.h.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -21,6 +24,9 @@
 #include "bpfev.h"
 #include "bpflib.h"
 #include "reclaim_rec.h"
+/* After reclaim_rec.h: the skeleton's .rodata is a struct reclaim_cfg,
+ * whose size its _Static_assert checks against the object's BTF. */
+#include "reclaim.skel.h"
 
 /*
  * Valgrind (3.19) does not know bpf()'s batch lookup: what the kernel
@@ -37,35 +43,27 @@
 #define KERNEL_WROTE(p, n) ((void)0)
 #endif
 
-/* The BPF object, from src/bpf/reclaim_obj.S (.incbin). */
-extern const unsigned char reclaim_obj[];
-extern const unsigned char reclaim_obj_end[];
-
 /* The kernel's names of enum bpfev_item, in its order. */
 static const char *const item_names[BPFEV_NITEMS] = {
 	"PGSCAN_KSWAPD", "PGSCAN_DIRECT", "PGSCAN_KHUGEPAGED", "PGSCAN_PROACTIVE",
 	"PGSTEAL_KSWAPD", "PGSTEAL_DIRECT", "PGSTEAL_KHUGEPAGED", "PGSTEAL_PROACTIVE",
 };
 
-static const char *const prog_names[] = {
-	"count_event", "shrink_inactive", "flush_stats", "lruvec_state",
-};
-#define NPROGS (sizeof(prog_names) / sizeof(prog_names[0]))
-/* Loaded instead of count_event where the items are node stats (7.3+). */
-#define PROG_LRUVEC_STATE 3
-
-/* The tracepoints, by their BTF typedefs (btf_trace_NAME). */
-static const char *const tp_names[NPROGS] = {
+/*
+ * The tracepoints every kernel needs (6.13+), found by their BTF typedefs
+ * (btf_trace_NAME); mod_memcg_lruvec_state only where the items are node
+ * stats (7.3+): its program, lruvec_state, is then loaded instead of
+ * count_event.
+ */
+static const char *const tp_names[] = {
 	"count_memcg_events", "mm_vmscan_lru_shrink_inactive", "memcg_flush_stats",
-	"mod_memcg_lruvec_state",
 };
+#define NTPS (sizeof(tp_names) / sizeof(tp_names[0]))
 
 struct bpfev {
-	struct bpf_object *obj;
-	struct bpf_link *links[NPROGS];
+	struct reclaim *skel;	/* the object, its maps, programs and links */
 	int groups_fd;
 	int sys_fd;
-	int bss_fd;
 	uint64_t epoch;		/* the prio_min interval now counting */
 	uint32_t items;		/* bits of enum bpfev_item the kernel has */
 	bool node_items;	/* they are enum node_stat_item (7.3+) */
@@ -171,9 +169,7 @@ static int inspect_kernel(struct bpfev *ev, struct reclaim_cfg *cfg,
 		why(w, BPFEV_NO_BTF, "cannot read the kernel's BTF: %s", strerror(-r));
 		return r;
 	}
-	for (i = 0; i < NPROGS; i++) {
-		if (i == PROG_LRUVEC_STATE)
-			continue;
+	for (i = 0; i < NTPS; i++) {
 		snprintf(name, sizeof(name), "btf_trace_%s", tp_names[i]);
 		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0) {
 			why(w, BPFEV_TOO_OLD,
@@ -223,66 +219,61 @@ static int injected(struct reclaim_cfg *cfg, struct bpfev_why *w)
 	return -EOPNOTSUPP;
 }
 
-static int load(struct bpfev *ev, struct reclaim_cfg *cfg, struct bpfev_why *w)
+/*
+ * The tracepoint of the first loaded program without a link: the one
+ * reclaim__attach stopped at.  A tp_btf/NAME program attaches to NAME.
+ */
+static const char *unattached(const struct reclaim *skel)
 {
-	struct bpf_map *groups, *sys, *rodata, *bss;
-	struct reclaim_bss bss_init = { .epoch = ev->epoch };
-	unsigned int i;
+	const struct bpf_object_skeleton *s = skel->skeleton;
+	const char *sec, *slash;
+	int i;
+
+	for (i = 0; i < s->prog_cnt; i++) {
+		if (!bpf_program__autoload(*s->progs[i].prog) || *s->progs[i].link)
+			continue;
+		sec = bpf_program__section_name(*s->progs[i].prog);
+		slash = strchr(sec, '/');
+		return slash ? slash + 1 : sec;
+	}
+	return "its tracepoint";
+}
+
+static int load(struct bpfev *ev, const struct reclaim_cfg *cfg,
+		struct bpfev_why *w)
+{
+	struct reclaim *skel;
 	int r;
 
-	ev->obj = bpflib_open("memcgtop_ev", reclaim_obj, reclaim_obj_end);
-	if (!ev->obj) {
+	bpflib_keep_messages();
+	skel = ev->skel = reclaim__open();
+	if (!skel) {
 		r = -errno;
 		why(w, BPFEV_LOAD_REFUSED, "%s", bpflib_open_error(r));
 		return r;
 	}
-	groups = bpf_object__find_map_by_name(ev->obj, "groups");
-	sys = bpf_object__find_map_by_name(ev->obj, "sys");
-	/* .rodata is the struct reclaim_cfg, .bss the struct reclaim_bss. */
-	rodata = bpflib_data_map(ev->obj, ".rodata", sizeof(*cfg));
-	bss = bpflib_data_map(ev->obj, ".bss", sizeof(bss_init));
-	if (!groups || !sys || !rodata || !bss) {
-		why(w, BPFEV_LOAD_REFUSED, "the BPF object lacks its maps");
-		return -EINVAL;
-	}
-	if ((r = bpf_map__set_initial_value(rodata, cfg, sizeof(*cfg))) ||
-	    (r = bpf_map__set_initial_value(bss, &bss_init, sizeof(bss_init)))) {
-		why(w, BPFEV_LOAD_REFUSED, "cannot set the program's data: %s",
-		    strerror(-r));
-		return r;
-	}
+	/* Until the load, rodata and bss are libbpf's copies of the
+	 * sections' initial values; the load hands them to the kernel. */
+	skel->rodata->cfg = *cfg;
+	skel->bss->epoch = ev->epoch;
 	/* One of count_event and lruvec_state, as the kernel counts. */
-	for (i = 0; i < NPROGS; i++) {
-		struct bpf_program *p =
-			bpf_object__find_program_by_name(ev->obj, prog_names[i]);
-
-		if (p && (i == PROG_LRUVEC_STATE || i == 0))
-			bpf_program__set_autoload(p, (i == PROG_LRUVEC_STATE) == ev->node_items);
-	}
-	r = bpf_object__load(ev->obj);
+	bpf_program__set_autoload(skel->progs.count_event, !ev->node_items);
+	bpf_program__set_autoload(skel->progs.lruvec_state, ev->node_items);
+	r = reclaim__load(skel);
 	if (r) {
 		why(w, r == -EPERM ? BPFEV_NOT_PERMITTED : BPFEV_LOAD_REFUSED,
 		    "%s", bpflib_load_error(r));
 		return r;
 	}
-	for (i = 0; i < NPROGS; i++) {
-		struct bpf_program *p =
-			bpf_object__find_program_by_name(ev->obj, prog_names[i]);
-
-		if (p && !bpf_program__autoload(p))
-			continue;
-		ev->links[i] = p ? bpf_program__attach(p) : NULL;
-		if (!ev->links[i]) {
-			r = p ? -errno : -EINVAL;
-			ev->links[i] = NULL;
-			why(w, BPFEV_LOAD_REFUSED, "cannot attach to %s: %s",
-			    tp_names[i], strerror(-r));
-			return r;
-		}
+	/* Every loaded program (reclaim__attach passes over the other). */
+	r = reclaim__attach(skel);
+	if (r) {
+		why(w, BPFEV_LOAD_REFUSED, "cannot attach to %s: %s",
+		    unattached(skel), strerror(-r));
+		return r;
 	}
-	ev->groups_fd = bpf_map__fd(groups);
-	ev->sys_fd = bpf_map__fd(sys);
-	ev->bss_fd = bpf_map__fd(bss);
+	ev->groups_fd = bpf_map__fd(skel->maps.groups);
+	ev->sys_fd = bpf_map__fd(skel->maps.sys);
 	return 0;
 }
 
@@ -450,9 +441,7 @@ static int read_groups(struct bpfev *ev, size_t *ret_got)
 int bpfev_read(struct bpfev *ev, const struct bpfev_group **ret_groups,
 	       size_t *ret_n, struct bpfev_sys *ret_sys)
 {
-	struct reclaim_bss next = { .epoch = ev->epoch + 1 };
 	uint64_t e = ev->epoch;
-	uint32_t zero = 0;
 	size_t n = 0, i;
 	int r, k;
 
@@ -460,10 +449,11 @@ int bpfev_read(struct bpfev *ev, const struct bpfev_group **ret_groups,
 	 * The programs count the next interval's priorities in the other
 	 * prio[] slot from now on; this one is read below.  An event that
 	 * read the epoch just before the switch may land in it after the
-	 * read: it shows in no interval.
+	 * read: it shows in no interval.  The skeleton's bss is the .bss
+	 * map, which libbpf mapped at the load (Linux 5.5+): the programs
+	 * read the store at their next event.
 	 */
-	if (bpf_map_update_elem(ev->bss_fd, &zero, &next, BPF_ANY) != 0)
-		return -errno;
+	__atomic_store_n(&ev->skel->bss->epoch, e + 1, __ATOMIC_RELAXED);
 	ev->epoch++;
 	r = read_groups(ev, &n);
 	if (r)
@@ -504,13 +494,9 @@ int bpfev_forget(struct bpfev *ev, uint64_t id)
 
 void bpfev_close(struct bpfev *ev)
 {
-	unsigned int i;
-
 	if (!ev)
 		return;
-	for (i = 0; i < NPROGS; i++)
-		bpf_link__destroy(ev->links[i]);
-	bpf_object__close(ev->obj);
+	reclaim__destroy(ev->skel);
 	free(ev->percpu);
 	free(ev->groups);
 	free(ev->keys);

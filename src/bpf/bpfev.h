@@ -11,8 +11,9 @@
  * scanned, a leaf or not): a group's figure including its descendants, as
  * v2's memory.stat shows it, is bpfev_subtree_sums().
  *
- * Nothing is pinned: the programs and maps go with the process, however
- * it ends.
+ * The programs are embedded in the binary through their skeleton
+ * (reclaim.skel.h, made by bpftool gen skeleton).  Nothing is pinned: the
+ * programs and maps go with the process, however it ends.
  */
 #ifndef MEMCGTOP_BPFEV_H
 #define MEMCGTOP_BPFEV_H

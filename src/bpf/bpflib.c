@@ -83,28 +83,6 @@ void bpflib_keep_messages(void)
 	libbpf_set_print(keep);
 }
 
-struct bpf_object *bpflib_open(const char *name, const void *start,
-			       const void *end)
-{
-	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = name);
-
-	bpflib_keep_messages();
-	return bpf_object__open_mem(start,
-				    (size_t)((const char *)end - (const char *)start),
-				    &opts);
-}
-
-struct bpf_map *bpflib_data_map(struct bpf_object *obj, const char *name,
-				size_t size)
-{
-	struct bpf_map *map = bpf_object__find_map_by_name(obj, name);
-	size_t got;
-
-	if (!map || !bpf_map__initial_value(map, &got) || got != size)
-		return NULL;
-	return map;
-}
-
 const char *bpflib_open_error(int r)
 {
 	snprintf(error, sizeof(error), "cannot open the BPF object: %s",
