@@ -24,32 +24,32 @@ ALLOWED = {
     # The one write to a control file: opened below the group's directory
     # (opened component by component with O_NOFOLLOW), no O_CREAT,
     # O_NOFOLLOW, refused under --readonly and for a recording.
-    ("cgfs_knobs.c", "cgfs_write", "openat"):
+    ("source/cgfs_knobs.c", "cgfs_write", "openat"):
         "opens the group's control file O_WRONLY|O_TRUNC|O_NOFOLLOW, no O_CREAT",
-    ("cgfs_knobs.c", "cgfs_write", "write"):
+    ("source/cgfs_knobs.c", "cgfs_write", "write"):
         "writes the checked value to that control file (one write)",
     # The audit trail.
-    ("audit.c", "audit_open", "open"):
+    ("edit/audit.c", "audit_open", "open"):
         "--audit-log FILE: O_WRONLY|O_APPEND|O_CREAT|O_NOFOLLOW, mode 0600",
-    ("audit.c", "audit_record", "write"):
+    ("edit/audit.c", "audit_record", "write"):
         "appends one audit line to the --audit-log file",
     # A file replaced whole, for memcgtoprc and --output: the caller's
     # temporary file fsync'd and renamed over the file, removed on failure.
-    ("atomicfile.c", "atomic_replace", "renameat"):
+    ("util/atomicfile.c", "atomic_replace", "renameat"):
         "renames the caller's temporary file over memcgtoprc or --output FILE",
-    ("atomicfile.c", "atomic_replace", "unlinkat"):
+    ("util/atomicfile.c", "atomic_replace", "unlinkat"):
         "removes that temporary file when writing or renaming it failed",
     # memcgtoprc, written only by the setup screen's w key: folders made
     # 0700, a mkstemp file written and renamed over the old one.
-    ("config.c", "make_dirs", "mkdir"):
+    ("app/config.c", "make_dirs", "mkdir"):
         "mkdir -p of ~/.config/memcgtop (0700)",
-    ("config.c", "config_save", "mkstemp"):
+    ("app/config.c", "config_save", "mkstemp"):
         "the new memcgtoprc is written to memcgtoprc.XXXXXX first",
-    ("config.c", "config_save", "fdopen"):
+    ("app/config.c", "config_save", "fdopen"):
         "a FILE for that temporary file (mode w)",
-    ("config.c", "config_save", "fprintf"):
+    ("app/config.c", "config_save", "fprintf"):
         "the settings lines, into that temporary file",
-    ("config.c", "config_save", "unlink"):
+    ("app/config.c", "config_save", "unlink"):
         "removes the temporary file when no FILE could be made for it",
     # --output FILE: each batch iteration to FILE.XXXXXX (mkstemp, 0644),
     # renamed over FILE; the temporary file is removed on failure.
@@ -62,20 +62,20 @@ ALLOWED = {
     # --record DIR: a series of what each refresh read, below DIR only:
     # folders made with mkdirat/open_or_make (O_NOFOLLOW), files created
     # O_NOFOLLOW, a reused slot emptied by rm_tree (unlinkat below DIR).
-    ("record.c", "rm_tree", "unlinkat"): "--record-max: empties a reused slot",
-    ("record.c", "open_or_make", "mkdirat"): "--record: sample/group folders",
-    ("record.c", "record_open", "mkdir"): "--record: DIR itself (0755)",
-    ("record.c", "record_open", "openat"): "--record: DIR/memcgtop.lock (O_NOFOLLOW, no O_TRUNC)",
-    ("record.c", "write_info", "openat"): "--record: DIR/info.tmp (O_NOFOLLOW)",
-    ("record.c", "write_info", "fdopen"): "--record: DIR/info.tmp (w)",
-    ("record.c", "write_info", "fprintf"): "--record: DIR/info's lines",
-    ("record.c", "write_info", "renameat"): "--record: renamed to DIR/info",
-    ("record.c", "write_at", "openat"): "--record: one recorded file (O_NOFOLLOW)",
-    ("record.c", "write_at", "write"): "--record: its content",
-    ("record.c", "write_stamps", "openat"): "--record: timestamps.tmp (O_NOFOLLOW)",
-    ("record.c", "write_stamps", "fdopen"): "--record: timestamps.tmp (w)",
-    ("record.c", "write_stamps", "fprintf"): "--record: the timestamp lines",
-    ("record.c", "write_stamps", "renameat"): "--record: renamed to timestamps",
+    ("source/record.c", "rm_tree", "unlinkat"): "--record-max: empties a reused slot",
+    ("source/record.c", "open_or_make", "mkdirat"): "--record: sample/group folders",
+    ("source/record.c", "record_open", "mkdir"): "--record: DIR itself (0755)",
+    ("source/record.c", "record_open", "openat"): "--record: DIR/memcgtop.lock (O_NOFOLLOW, no O_TRUNC)",
+    ("source/record.c", "write_info", "openat"): "--record: DIR/info.tmp (O_NOFOLLOW)",
+    ("source/record.c", "write_info", "fdopen"): "--record: DIR/info.tmp (w)",
+    ("source/record.c", "write_info", "fprintf"): "--record: DIR/info's lines",
+    ("source/record.c", "write_info", "renameat"): "--record: renamed to DIR/info",
+    ("source/record.c", "write_at", "openat"): "--record: one recorded file (O_NOFOLLOW)",
+    ("source/record.c", "write_at", "write"): "--record: its content",
+    ("source/record.c", "write_stamps", "openat"): "--record: timestamps.tmp (O_NOFOLLOW)",
+    ("source/record.c", "write_stamps", "fdopen"): "--record: timestamps.tmp (w)",
+    ("source/record.c", "write_stamps", "fprintf"): "--record: the timestamp lines",
+    ("source/record.c", "write_stamps", "renameat"): "--record: renamed to timestamps",
     # MEMCGTOP_FRAME_STATS=FILE: one summary line at the end (O_NOFOLLOW).
     ("tui/tui.c", "frames_write", "open"): "MEMCGTOP_FRAME_STATS: FILE (O_NOFOLLOW)",
     ("tui/tui.c", "frames_write", "fdopen"): "MEMCGTOP_FRAME_STATS: FILE (w)",
@@ -83,45 +83,45 @@ ALLOWED = {
     # --list-keys: main.c calls tui_list_keys(stdout).
     ("tui/keys.c", "tui_list_keys", "fprintf"): "--list-keys to stdout",
     # Batch printers: o->f is stdout (main.c sets out.f = stdout).
-    ("out_csv.c", "out_csv_header", "fputs"): "CSV header to o->f (stdout)",
-    ("out_csv.c", "out_csv_header", "fprintf"): "CSV header to o->f (stdout)",
-    ("out_csv.c", "out_csv", "fprintf"): "CSV rows to o->f (stdout)",
-    ("out_csv.c", "out_csv", "fputc"): "CSV rows to o->f (stdout)",
-    ("out_csv.c", "out_csv", "fputs"): "CSV rows to o->f (stdout)",
-    ("out_json.c", "sys_num", "fprintf"): "JSON to the printer's FILE (stdout)",
-    ("out_json.c", "sys_num", "fputs"): "JSON to the printer's FILE (stdout)",
-    ("out_json.c", "sys_psi", "fprintf"): "JSON to the printer's FILE (stdout)",
-    ("out_json.c", "sys_events", "fprintf"): "JSON to the printer's FILE (stdout)",
-    ("out_json.c", "sys_events", "fputs"): "JSON to the printer's FILE (stdout)",
-    ("out_json.c", "out_json", "fprintf"): "JSON to o->f (stdout)",
-    ("out_json.c", "out_json", "fputs"): "JSON to o->f (stdout)",
-    ("out_json.c", "out_json", "fputc"): "JSON to o->f (stdout)",
-    ("out_openmetrics.c", "family", "fprintf"): "metrics to o->f (stdout)",
-    ("out_openmetrics.c", "sys_gauge", "fprintf"): "metrics to o->f (stdout)",
-    ("out_openmetrics.c", "sys_counter", "fprintf"): "metrics to o->f (stdout)",
-    ("out_openmetrics.c", "sys_psi", "fprintf"): "metrics to o->f (stdout)",
-    ("out_openmetrics.c", "sys_events", "fprintf"): "metrics to o->f (stdout)",
-    ("out_openmetrics.c", "out_openmetrics", "fprintf"): "metrics to o->f (stdout)",
-    ("out_openmetrics.c", "out_openmetrics", "fputs"): "metrics to o->f (stdout)",
-    ("out_openmetrics.c", "out_openmetrics", "fputc"): "metrics to o->f (stdout)",
-    ("out_text.c", "header", "fprintf"): "text header to o->f (stdout)",
-    ("out_text.c", "out_text", "fprintf"): "text rows to o->f (stdout)",
-    ("out_text.c", "out_text", "fputc"): "text rows to o->f (stdout)",
-    ("out_text.c", "out_text", "fwrite"): "text rows to o->f (stdout), a line a call",
-    ("bpflib.c", "bpflib_permitted", "syscall"): "capget(2): reads this process's capabilities, writes nothing",
-    ("out_json.c", "numa_object", "fprintf"): "JSON numa objects to o->f (stdout)",
-    ("out_json.c", "numa_object", "fputc"): "JSON numa objects to o->f (stdout)",
-    ("out_json.c", "numa_object", "fputs"): "JSON numa objects to o->f (stdout)",
+    ("out/out_csv.c", "out_csv_header", "fputs"): "CSV header to o->f (stdout)",
+    ("out/out_csv.c", "out_csv_header", "fprintf"): "CSV header to o->f (stdout)",
+    ("out/out_csv.c", "out_csv", "fprintf"): "CSV rows to o->f (stdout)",
+    ("out/out_csv.c", "out_csv", "fputc"): "CSV rows to o->f (stdout)",
+    ("out/out_csv.c", "out_csv", "fputs"): "CSV rows to o->f (stdout)",
+    ("out/out_json.c", "sys_num", "fprintf"): "JSON to the printer's FILE (stdout)",
+    ("out/out_json.c", "sys_num", "fputs"): "JSON to the printer's FILE (stdout)",
+    ("out/out_json.c", "sys_psi", "fprintf"): "JSON to the printer's FILE (stdout)",
+    ("out/out_json.c", "sys_events", "fprintf"): "JSON to the printer's FILE (stdout)",
+    ("out/out_json.c", "sys_events", "fputs"): "JSON to the printer's FILE (stdout)",
+    ("out/out_json.c", "out_json", "fprintf"): "JSON to o->f (stdout)",
+    ("out/out_json.c", "out_json", "fputs"): "JSON to o->f (stdout)",
+    ("out/out_json.c", "out_json", "fputc"): "JSON to o->f (stdout)",
+    ("out/out_openmetrics.c", "family", "fprintf"): "metrics to o->f (stdout)",
+    ("out/out_openmetrics.c", "sys_gauge", "fprintf"): "metrics to o->f (stdout)",
+    ("out/out_openmetrics.c", "sys_counter", "fprintf"): "metrics to o->f (stdout)",
+    ("out/out_openmetrics.c", "sys_psi", "fprintf"): "metrics to o->f (stdout)",
+    ("out/out_openmetrics.c", "sys_events", "fprintf"): "metrics to o->f (stdout)",
+    ("out/out_openmetrics.c", "out_openmetrics", "fprintf"): "metrics to o->f (stdout)",
+    ("out/out_openmetrics.c", "out_openmetrics", "fputs"): "metrics to o->f (stdout)",
+    ("out/out_openmetrics.c", "out_openmetrics", "fputc"): "metrics to o->f (stdout)",
+    ("out/out_text.c", "header", "fprintf"): "text header to o->f (stdout)",
+    ("out/out_text.c", "out_text", "fprintf"): "text rows to o->f (stdout)",
+    ("out/out_text.c", "out_text", "fputc"): "text rows to o->f (stdout)",
+    ("out/out_text.c", "out_text", "fwrite"): "text rows to o->f (stdout), a line a call",
+    ("bpf/bpflib.c", "bpflib_permitted", "syscall"): "capget(2): reads this process's capabilities, writes nothing",
+    ("out/out_json.c", "numa_object", "fprintf"): "JSON numa objects to o->f (stdout)",
+    ("out/out_json.c", "numa_object", "fputc"): "JSON numa objects to o->f (stdout)",
+    ("out/out_json.c", "numa_object", "fputs"): "JSON numa objects to o->f (stdout)",
     # The escaping helpers of the printers write to the FILE they are
     # given: always the printer's o->f (stdout).
-    ("fmt.c", "fmt_json_string", "fputc"): "JSON strings to the printer's FILE",
-    ("fmt.c", "fmt_json_string", "fputs"): "JSON strings to the printer's FILE",
-    ("fmt.c", "fmt_json_string", "fprintf"): "JSON strings to the printer's FILE",
-    ("fmt.c", "fmt_json_string", "fwrite"): "JSON strings to the printer's FILE",
-    ("fmt.c", "fmt_csv_field", "fwrite"): "CSV fields to the printer's FILE",
-    ("fmt.c", "fmt_csv_field", "fputc"): "CSV fields to the printer's FILE",
-    ("fmt.c", "fmt_om_label", "fputs"): "OpenMetrics labels to the printer's FILE",
-    ("fmt.c", "fmt_om_label", "fwrite"): "OpenMetrics labels to the printer's FILE",
+    ("util/fmt.c", "fmt_json_string", "fputc"): "JSON strings to the printer's FILE",
+    ("util/fmt.c", "fmt_json_string", "fputs"): "JSON strings to the printer's FILE",
+    ("util/fmt.c", "fmt_json_string", "fprintf"): "JSON strings to the printer's FILE",
+    ("util/fmt.c", "fmt_json_string", "fwrite"): "JSON strings to the printer's FILE",
+    ("util/fmt.c", "fmt_csv_field", "fwrite"): "CSV fields to the printer's FILE",
+    ("util/fmt.c", "fmt_csv_field", "fputc"): "CSV fields to the printer's FILE",
+    ("util/fmt.c", "fmt_om_label", "fputs"): "OpenMetrics labels to the printer's FILE",
+    ("util/fmt.c", "fmt_om_label", "fwrite"): "OpenMetrics labels to the printer's FILE",
 }
 
 ALWAYS = """write pwrite pwrite64 writev pwritev pwritev2 fwrite_unlocked
@@ -306,9 +306,9 @@ def main():
     # the control-file write: cgfs_write is the only function of the
     # source (cgfs*.c) that opens a file for writing below the hierarchy
     cw = [k for k in found if k[2] in OPENS | {"write"} and
-          k[0].startswith("cgfs")]
-    ok = sorted(cw) == [("cgfs_knobs.c", "cgfs_write", "openat"),
-                        ("cgfs_knobs.c", "cgfs_write", "write")]
+          k[0].startswith("source/cgfs")]
+    ok = sorted(cw) == [("source/cgfs_knobs.c", "cgfs_write", "openat"),
+                        ("source/cgfs_knobs.c", "cgfs_write", "write")]
     print("%s: cgfs*.c open and write files only in cgfs_write (found %s)"
           % ("PASS" if ok else "FAIL", sorted(cw)))
     nfail += not ok
