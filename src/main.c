@@ -226,16 +226,6 @@ static void parse_sort(struct opts *o, const char *s)
 		die_usage("-o: column '%s' has no value to sort by", k);
 }
 
-/* A group path never climbs: no "." or ".." component. */
-static int clean_path(const char *p)
-{
-	for (const char *q = p; *q; q += strcspn(q, "/"), q += *q == '/')
-		if ((q[0] == '.' && (q[1] == '/' || !q[1])) ||
-		    (q[0] == '.' && q[1] == '.' && (q[2] == '/' || !q[2])))
-			return 0;
-	return 1;
-}
-
 static void list_columns(void)
 {
 	static const char *const unit_name[] = {
@@ -538,7 +528,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		exit(0);
 	}
 	if (optind < argc) {
-		if (!clean_path(argv[optind]))
+		if (!parse_clean_path(argv[optind]))
 			die_usage("%s: not a cgroup path (no '.' or '..' "
 				  "components)", argv[optind]);
 		o->cg.start = argv[optind++];
@@ -768,7 +758,7 @@ static int run_sets(const struct opts *o, struct cgfs *cg)
 		}
 		/* Paths as memcgtop shows them: below the hierarchy root. */
 		path[0] = '/';
-		if (!clean_path(path + 1)) {
+		if (!parse_clean_path(path + 1)) {
 			char p1[600];
 
 			fmt_escape(p1, sizeof(p1), path + 1, strlen(path + 1));
