@@ -53,12 +53,12 @@ ALLOWED = {
         "removes the temporary file when no FILE could be made for it",
     # --output FILE: each batch iteration to FILE.XXXXXX (mkstemp, 0644),
     # renamed over FILE; the temporary file is removed on failure.
-    ("main.c", "output_tmp", "mkstemp"): "--output: FILE.memcgtop-tmp.XXXXXX",
-    ("main.c", "output_prepare", "unlinkat"): "--output: a killed run's unlocked temporary file",
-    ("main.c", "output_prepare", "unlink"): "--output: the start's test temporary file",
-    ("main.c", "write_output", "fchmod"): "--output: mode 0644 for collectors",
-    ("main.c", "write_output", "fdopen"): "--output: the printer's FILE (w)",
-    ("main.c", "write_output", "unlink"): "--output: removes the temporary file when no FILE could be made for it",
+    ("out/output.c", "output_tmp", "mkstemp"): "--output: FILE.memcgtop-tmp.XXXXXX",
+    ("out/output.c", "output_prepare", "unlinkat"): "--output: a killed run's unlocked temporary file",
+    ("out/output.c", "output_prepare", "unlink"): "--output: the start's test temporary file",
+    ("out/output.c", "output_write", "fchmod"): "--output: mode 0644 for collectors",
+    ("out/output.c", "output_write", "fdopen"): "--output: the printer's FILE (w)",
+    ("out/output.c", "output_write", "unlink"): "--output: removes the temporary file when no FILE could be made for it",
     # --record DIR: a series of what each refresh read, below DIR only:
     # folders made with mkdirat/open_or_make (O_NOFOLLOW), files created
     # O_NOFOLLOW, a reused slot emptied by rm_tree (unlinkat below DIR).
