@@ -80,7 +80,7 @@ ALLOWED = {
     ("tui/tui.c", "frames_write", "open"): "MEMCGTOP_FRAME_STATS: FILE (O_NOFOLLOW)",
     ("tui/tui.c", "frames_write", "fdopen"): "MEMCGTOP_FRAME_STATS: FILE (w)",
     ("tui/tui.c", "frames_write", "fprintf"): "MEMCGTOP_FRAME_STATS: the summary line",
-    # --list-keys: main.c calls tui_list_keys(stdout).
+    # --list-keys: opts.c calls tui_list_keys(stdout).
     ("tui/keys.c", "tui_list_keys", "fprintf"): "--list-keys to stdout",
     # Batch printers: o->f is stdout (main.c sets out.f = stdout).
     ("out/out_csv.c", "out_csv_header", "fputs"): "CSV header to o->f (stdout)",
