@@ -82,7 +82,7 @@ ALLOWED = {
     ("tui/tui.c", "frames_write", "fprintf"): "MEMCGTOP_FRAME_STATS: the summary line",
     # --list-keys: opts.c calls tui_list_keys(stdout).
     ("tui/keys.c", "tui_list_keys", "fprintf"): "--list-keys to stdout",
-    # Batch printers: o->f is stdout (main.c sets out.f = stdout).
+    # Batch printers: o->f is stdout (batch.c sets out.f = stdout).
     ("out/out_csv.c", "out_csv_header", "fputs"): "CSV header to o->f (stdout)",
     ("out/out_csv.c", "out_csv_header", "fprintf"): "CSV header to o->f (stdout)",
     ("out/out_csv.c", "out_csv", "fprintf"): "CSV rows to o->f (stdout)",
