@@ -1,43 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* main.c - options, the refresh loop and batch output. */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
-#include <limits.h>
-#include <signal.h>
-#include <math.h>
-#include <stdarg.h>
+/* main.c - picks the program: --set, batch or the screen. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "app/batch.h"
 #include "app/opts.h"
 #include "app/screen.h"
-#include "atomicfile.h"
 #include "cgfs.h"
-#include "clock.h"
-#include "columns.h"
-#include "audit.h"
-#include "config.h"
-#include "edit.h"
 #include "edit/setcmd.h"
-#include "fmt.h"
-#include "knob.h"
-#include "model.h"
-#include "out.h"
-#include "out/output.h"
-#include "parse.h"
-#include "source/reclaim.h"
 #include "stopsig.h"
-#include "theme.h"
-#include "tui.h"
-#include "xalloc.h"
 
 /*
  * Three programs on one hierarchy, opened and closed here: --set (changes,
