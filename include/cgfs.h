@@ -8,7 +8,7 @@
  * write of a group's files goes through it; knob.c and edit.c hold the
  * knobs' file names.  Other modules touch files of their own: the settings
  * (config.c), themes (theme.c), the audit log (audit.c), --output
- * (main.c) and the recording (record.c).
+ * (output.c) and the recording (record.c).
  *
  * It is the seam between the kernel and the rest: the model, the columns
  * and the views see only snapshots (cgfs_refresh, for the fields asked),

@@ -86,6 +86,10 @@ int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 #define INTERVAL_RANGE "a number of seconds from 0.05 to 86400"
 int parse_interval(const char *s, double *ret);
 
+/* A group path never climbs: no "." or ".." component (CGROUP, --set's
+ * PATH).  1 if p has none, else 0. */
+int parse_clean_path(const char *p);
+
 /*
  * memory.numa_stat: the value of each of nkeys keys per node, from v2's
  * "key N0=V N1=V" or v1's "key=TOTAL N0=V" lines (values as given: v1

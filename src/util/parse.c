@@ -408,3 +408,12 @@ int parse_interval(const char *s, double *ret)
 	*ret = v;
 	return 0;
 }
+
+int parse_clean_path(const char *p)
+{
+	for (const char *q = p; *q; q += strcspn(q, "/"), q += *q == '/')
+		if ((q[0] == '.' && (q[1] == '/' || !q[1])) ||
+		    (q[0] == '.' && q[1] == '.' && (q[2] == '/' || !q[2])))
+			return 0;
+	return 1;
+}

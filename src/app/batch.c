@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* batch.c - batch output: the refresh loop and the printers (-b, a pipe,
+ * --output). */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "app/batch.h"
+#include "app/opts.h"
+#include "cgfs.h"
+#include "clock.h"
+#include "columns.h"
+#include "model.h"
+#include "out.h"
+#include "out/output.h"
+#include "source/reclaim.h"
+#include "stopsig.h"
+#include "xalloc.h"
+
+/* The default columns: all of them for the data formats, the overview
+ * for text.  prio_min only where the reclaim events can be (events): a
+ * copy or a recording has none, and --record keeps none (its replay
+ * prints what the live run printed). */
+static void default_columns(struct opts *o, int version, int events)
+{
+	/* v1 has no pgscan or pgsteal: the limit hits instead (refaults
+	 * would mean memory.stat of every group). */
+	static const char *const overview_v1[] = {
+		"usage", "limit", "soft", "excess", "use_pct", "swap",
+		"failcnt_per_s", "path",
+	};
+	static const char *const overview_v2[] = {
+		"usage", "limit", "low", "excess", "use_pct", "swap",
+		"pgscan_per_s", "pgsteal_per_s", "path",
+	};
+	const char *const *keys = version == 2 ? overview_v2 : overview_v1;
+	size_t n = sizeof(overview_v1) / sizeof(overview_v1[0]);
+
+	if (o->cols)
+		return;
+	if (o->fmt != FMT_TEXT) {
+		o->cols = xcalloc(ncolumns, sizeof(*o->cols));
+		/* Every column but numa, which is asked for by name. */
+		o->ncols = 0;
+		for (size_t i = 0; i < ncolumns; i++)
+			if (columns[i].unit != U_NUMA &&
+			    (events || columns[i].field != F_PRIO_MIN))
+				o->cols[o->ncols++] = &columns[i];
+		return;
+	}
+	o->cols = xcalloc(n, sizeof(*o->cols));
+	for (size_t i = 0; i < n; i++)
+		o->cols[i] = col_find(keys[i]);
+	o->ncols = n;
+}
+
+static int sort_cmp(const struct mgroup *a, const struct mgroup *b, void *ctx)
+{
+	const struct opts *o = ctx;
+
+	return col_compare(o->sort, a, b, o->sort_desc);
+}
+
+/* Batch runs that write files (--output, --record) stop between
+ * iterations on SIGINT, SIGTERM or SIGHUP, so nothing is left half
+ * written; then they die of the signal, as the shell expects. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void sleep_until(double deadline)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)deadline;
+	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR && !stop_signal)
+		;
+}
+
+int batch_stop_signal(void)
+{
+	return stop_signal;
+}
+
+int batch_run(struct opts *o, struct cgfs *cg)
+{
+	struct snapshot snap = { 0 };
+	struct model m;
+	struct out_ctx out = { 0 };
+	struct reclaim *rc = reclaim_new(cg, o->record != NULL);
+	uint64_t fields = 0;
+	int *order = NULL, *rows = NULL;
+	unsigned char *match = NULL;
+	size_t order_cap = 0;
+	char err[512];
+	double next;
+	int r, status = 0;
+
+	default_columns(o, cgfs_version(cg),
+			reclaim_state(rc, NULL, NULL) != RECLAIM_NONE);
+	for (size_t i = 0; i < o->ncols; i++)
+		fields |= o->cols[i]->fields;
+	fields |= o->sort->fields;
+	/* The events cost every page fault: loaded only for a column (or
+	 * the sort) that needs them, which the data formats' default of
+	 * every column does.  Before the first sample, whose counts are
+	 * then the baseline of the first printed interval. */
+	reclaim_want(rc, (fields & reclaim_fields(cgfs_version(cg))) != 0);
+	snap.more_slots = reclaim_slots(rc);
+
+	model_init(&m, cgfs_version(cg));
+	out.f = stdout;
+	out.fmt = o->fmt;
+	out.cols = o->cols;
+	out.ncols = o->ncols;
+	out.human = !o->raw;
+	out.mode = cgfs_mode(cg);
+	out.root = cgfs_root(cg);
+	out.collector = cgfs_collector(cg);
+	out.version = cgfs_version(cg);
+	out.m = &m;
+
+	/* Every printed iteration has rates: the first one comes from two
+	 * samples one interval apart. */
+	next = clock_mono();
+	if (o->output || o->record)
+		stopsig_catch(on_stop, 0, NULL);
+	for (long it = 0; o->iterations == 0 || it <= o->iterations; it++) {
+		size_t n, k = 0;
+		int start_depth;
+
+		if (it > 0 && !cgfs_is_series(cg)) {
+			next += o->delay;
+			/* After a stall (a stopped process, a refresh longer
+			 * than the interval), start afresh rather than catch
+			 * up with iterations milliseconds apart. */
+			if (next < clock_mono())
+				next = clock_mono() + o->delay;
+			sleep_until(next);
+		}
+		if (stop_signal)
+			break;
+		r = cgfs_refresh(cg, fields, o->maxdepth, &snap, err,
+				 sizeof(err));
+		if (r == -ENODATA)
+			break;	/* a recorded series ends here */
+		if (r < 0) {
+			fprintf(stderr, "memcgtop: %s\n", err);
+			status = 1;
+			break;
+		}
+		reclaim_fill(rc, &snap);
+		r = model_update(&m, &snap);
+		if (r < 0) {
+			fprintf(stderr, "memcgtop: %s\n", strerror(-r));
+			status = 1;
+			break;
+		}
+		if (it == 0) {
+			if (!o->output)
+				out_begin(&out);
+			continue;
+		}
+		if (m.n > order_cap) {
+			free(order);
+			free(rows);
+			free(match);
+			order = xreallocarray(NULL, m.n, sizeof(*order));
+			rows = xreallocarray(NULL, m.n, sizeof(*rows));
+			match = xmalloc(m.n);
+			order_cap = m.n;
+		}
+		n = model_order(&m, sort_cmp, o, order);
+		start_depth = m.n ? m.groups[0]->depth : 0;
+		if (o->filter) {
+			/* Matches and their ancestors, as on the screen: a
+			 * match keeps its place in the tree and its name is
+			 * read below its parents'. */
+			memset(match, 0, m.n);
+			for (size_t i = 0; i < m.n; i++) {
+				if (!strstr(m.groups[i]->path, o->filter))
+					continue;
+				for (int g = (int)i; g >= 0 && !match[g];
+				     g = m.groups[g]->parent)
+					match[g] = 1;
+			}
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (o->filter && !match[order[i]])
+				continue;
+			rows[k++] = order[i];
+		}
+		out.rows = rows;
+		out.nrows = k;
+		out.start_depth = start_depth;
+		out.iteration = (unsigned)it;
+		if (o->output) {
+			if (output_write(&out, o->output, err, sizeof(err)) < 0) {
+				fprintf(stderr, "memcgtop: %s\n", err);
+				status = 1;
+				break;
+			}
+			continue;
+		}
+		out_iteration(&out);
+		if (ferror(stdout))
+			break;
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "memcgtop: writing output: %s\n",
+			strerror(errno ? errno : EIO));
+		status = 1;
+	}
+	free(order);
+	free(rows);
+	free(match);
+	model_free(&m);
+	snapshot_free(&snap);
+	reclaim_free(rc);
+	return status;
+}

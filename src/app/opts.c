@@ -1,0 +1,497 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* opts.c - the command line, and the settings file under it. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "app/opts.h"
+#include "cgfs.h"
+#include "columns.h"
+#include "config.h"
+#include "out.h"
+#include "out/output.h"
+#include "parse.h"
+#include "theme.h"
+#include "tui.h"
+#include "xalloc.h"
+
+#ifndef VERSION
+#define VERSION "0.1"
+#endif
+
+enum {
+	OPT_DEPTH = 0x100,
+	OPT_ROOT,
+	OPT_PROC,
+	OPT_LIST_COLUMNS,
+	OPT_NO_COLOR,
+	OPT_ASCII,
+	OPT_LIST_KEYS,
+	OPT_READONLY,
+	OPT_SET,
+	OPT_AUDIT_LOG,
+	OPT_RECORD,
+	OPT_RECORD_MAX,
+	OPT_OUTPUT,
+	OPT_COLLECTOR,
+};
+
+static const struct option long_options[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "sort", required_argument, NULL, 'o' },
+	{ "columns", required_argument, NULL, 'c' },
+	{ "format", required_argument, NULL, 'F' },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
+	{ "filter", required_argument, NULL, 'f' },
+	{ "raw", no_argument, NULL, 'r' },
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "proc", required_argument, NULL, OPT_PROC },
+	{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
+	{ "theme", required_argument, NULL, 't' },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "list-keys", no_argument, NULL, OPT_LIST_KEYS },
+	{ "readonly", no_argument, NULL, OPT_READONLY },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "record-max", required_argument, NULL, OPT_RECORD_MAX },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "collector", required_argument, NULL, OPT_COLLECTOR },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char usage_text[] =
+"Usage: memcgtop [OPTIONS] [CGROUP]\n"
+"Show memory cgroups: usage, limits, protections, LRU sizes and reclaim.\n"
+"Interactive on a terminal (h inside for the keys); batch output otherwise.\n"
+"CGROUP starts the tree at that group (a path below the hierarchy root;\n"
+"without it, a recording replays from the group it started at).\n"
+"\n"
+"  -b, --batch              batch output; implied when stdout is not a terminal\n"
+"  -n, --iterations N       refreshes to print, then exit (batch default 1;\n"
+"                           0 runs until interrupted)\n"
+"  -d, --delay SECS         interval between refreshes, fractional (default 1.0)\n"
+"  -o, --sort [+|-]KEY      sort siblings by column KEY (+ ascending,\n"
+"                           - descending; default -usage)\n"
+"  -c, --columns KEY,...    columns to show, in this order (see --list-columns;\n"
+"                           text and the screen add GROUP last without path)\n"
+"  -F, --format FMT         text | csv | json | openmetrics | prometheus\n"
+"                           (default text)\n"
+"      --depth N            show groups at most N levels below the start\n"
+"  -f, --filter TEXT        show only groups whose path contains TEXT, and\n"
+"                           their ancestors\n"
+"  -r, --raw                exact numbers (bytes, per-second) in text output\n"
+"      --root DIR           read the cgroup hierarchy at DIR (a fixture, a\n"
+"                           recorded series or a container's mount)\n"
+"      --proc DIR           read system figures from DIR instead of /proc\n"
+"      --collector C        auto | bpf | files: how the live tree is read\n"
+"                           (default auto: bpf where it can load, else the\n"
+"                           files; --record and --root copies read files)\n"
+"      --list-columns       list the column keys with their meaning\n"
+"      --list-keys          list the keys of the interactive screen\n"
+"      --set PATH:KNOB=VALUE  change one knob of one group and exit\n"
+"                           (repeatable; knobs: v1 limit soft memsw\n"
+"                           swappiness, v2 limit high low min swap.max\n"
+"                           oom.group reclaim); exit 1 if the kernel refused\n"
+"      --readonly           never write (no --set, no edit keys)\n"
+"      --audit-log FILE     also append each change's audit line to FILE\n"
+"      --record DIR         also write every refresh's files to DIR, a series\n"
+"                           that --root DIR replays exactly\n"
+"      --record-max N       keep only the newest N samples in DIR\n"
+"      --output FILE        batch: replace FILE with each iteration, atomically\n"
+"                           (for node_exporter's textfile collector)\n"
+"  -t, --theme NAME|FILE    colours of the interactive screen (default,\n"
+"                           light, mono, high-contrast, or a theme file)\n"
+"      --no-color           attributes only, no colours (also: NO_COLOR set)\n"
+"      --ascii              ASCII glyphs only, for terminals without UTF-8\n"
+"  -h, --help               show this help\n"
+"  -V, --version            show the version (-VV: and which collector\n"
+"                           this host allows, or why not bpf)\n"
+"\n"
+"Exit status: 0 ok, 1 runtime failure, 2 usage error.\n";
+
+static void __attribute__((format(printf, 1, 2), noreturn))
+die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("memcgtop: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static long parse_long_arg(const char *opt, const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		die_usage("%s: '%s' is not a whole number from %ld to %ld",
+			  opt, s, min, max);
+	return v;
+}
+
+static double parse_delay(const char *s)
+{
+	double v;
+
+	if (parse_interval(s, &v) < 0)
+		die_usage("-d: '%s' is not " INTERVAL_RANGE, s);
+	return v;
+}
+
+/*
+ * "[+|-]KEY" (-o, the settings): + ascending, - descending, neither the
+ * column's own way (names ascending, numbers descending).  NULL for an
+ * unknown key, *ret_key pointing at it.
+ */
+static const struct column *sort_spec(const char *s, int *ret_desc,
+				      const char **ret_key)
+{
+	const char *k = s + (*s == '+' || *s == '-');
+	const struct column *c = col_find(k);
+
+	*ret_key = k;
+	if (c)
+		*ret_desc = *s == '-' ? 1 : *s == '+' ? 0 : c->unit != U_PATH;
+	return c;
+}
+
+static void parse_sort(struct opts *o, const char *s)
+{
+	const char *k;
+
+	o->sort = sort_spec(s, &o->sort_desc, &k);
+	if (!o->sort)
+		die_usage("-o: unknown column '%s' (memcgtop --list-columns "
+			  "shows them)", k);
+	if (o->sort->unit == U_NUMA)
+		die_usage("-o: column '%s' has no value to sort by", k);
+}
+
+static void list_columns(void)
+{
+	static const char *const unit_name[] = {
+		[U_PATH] = "path", [U_INT] = "number", [U_BYTES] = "bytes",
+		[U_COUNT] = "count", [U_RATE] = "per second",
+		[U_PCT] = "percent", [U_RATIO] = "ratio", [U_PSI] = "percent",
+		[U_NUMA] = "per node",
+	};
+
+	for (size_t i = 0; i < ncolumns; i++)
+		printf("%-23s %-8s %-10s %s\n", columns[i].key,
+		       columns[i].title, unit_name[columns[i].unit],
+		       columns[i].help);
+}
+
+static int parse_collector(const char *s, enum cgfs_collector *ret)
+{
+	if (strcmp(s, "auto") == 0)
+		*ret = CGFS_COLLECT_AUTO;
+	else if (strcmp(s, "bpf") == 0)
+		*ret = CGFS_COLLECT_BPF;
+	else if (strcmp(s, "files") == 0)
+		*ret = CGFS_COLLECT_FILES;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int opts_version_verbose(struct opts *o)
+{
+	struct cgfs *cg;
+	char err[512];
+
+	printf("memcgtop %s\n", VERSION);
+	if (cgfs_open(&o->cg, &cg, err, sizeof(err)) < 0) {
+		printf("collector: none (%s)\n", err);
+		return 1;
+	}
+	if (*cgfs_bpf_why(cg))
+		printf("collector: files (bpf: %s)\n", cgfs_bpf_why(cg));
+	else
+		printf("collector: bpf\n");
+	cgfs_close(cg);
+	return 0;
+}
+
+void opts_config_collector(struct opts *o)
+{
+	struct config cfg;
+	char err[600];
+
+	if (o->collector_given || config_load(&cfg, err, sizeof(err)) < 0)
+		return;
+	if (cfg.has & CONFIG_HAS_COLLECTOR)
+		parse_collector(cfg.collector, &o->cg.collector);
+	config_free(&cfg);
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	const char *cols = NULL, *sort = "-usage";
+	char err[256];
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->iterations = -1;
+	o->delay = 1.0;
+	o->maxdepth = -1;
+	o->fmt = FMT_TEXT;
+	o->cg.collector = CGFS_COLLECT_AUTO;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":bn:d:o:c:F:f:rt:hV", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			o->batch = 1;
+			break;
+		case 'n':
+			o->iterations = parse_long_arg("-n", optarg, 0,
+						       INT_MAX);
+			break;
+		case 'd':
+			o->delay_given = 1;
+			o->delay = parse_delay(optarg);
+			break;
+		case 'o':
+			o->sort_given = 1;
+			sort = optarg;
+			break;
+		case 'c':
+			cols = optarg;
+			break;
+		case 'F':
+			if (out_format_parse(optarg, &o->fmt) < 0)
+				die_usage("-F: unknown format '%s' (text, csv, "
+					  "json, openmetrics or prometheus)",
+					  optarg);
+			break;
+		case OPT_DEPTH:
+			o->maxdepth = (int)parse_long_arg("--depth", optarg, 0,
+							  4096);
+			break;
+		case 'f':
+			o->filter = optarg;
+			break;
+		case 'r':
+			o->raw = 1;
+			break;
+		case OPT_ROOT:
+			o->cg.root = optarg;
+			break;
+		case OPT_PROC:
+			o->cg.proc = optarg;
+			break;
+		case 't':
+			o->theme = optarg;
+			break;
+		case OPT_NO_COLOR:
+			o->no_color = 1;
+			break;
+		case OPT_ASCII:
+			o->ascii = 1;
+			break;
+		case OPT_READONLY:
+			o->readonly = 1;
+			break;
+		case OPT_AUDIT_LOG:
+			o->audit_log = optarg;
+			break;
+		case OPT_RECORD:
+			o->record = optarg;
+			break;
+		case OPT_RECORD_MAX:
+			o->record_max = parse_long_arg("--record-max", optarg, 2,
+						       10000000);
+			break;
+		case OPT_COLLECTOR:
+			if (parse_collector(optarg, &o->cg.collector) < 0)
+				die_usage("--collector: '%s' is not auto, bpf or "
+					  "files", optarg);
+			o->collector_given = 1;
+			break;
+		case OPT_OUTPUT:
+			o->output = optarg;
+			o->batch = 1;
+			break;
+		case OPT_SET: {
+			o->sets = xreallocarray(o->sets, o->nsets + 1,
+						sizeof(*o->sets));
+			o->sets[o->nsets++] = optarg;
+			break;
+		}
+		case OPT_LIST_KEYS:
+			tui_list_keys(stdout);
+			exit(0);
+		case OPT_LIST_COLUMNS:
+			list_columns();
+			exit(0);
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		case 'V':
+			o->version++;
+			break;
+		case ':':
+			die_usage("option '%s' needs a value", argv[optind - 1]);
+			break;
+		default:
+			if (optopt)
+				die_usage("unknown option '-%c' (memcgtop --help "
+					  "lists them)", optopt);
+			die_usage("unknown option '%s' (memcgtop --help lists "
+				  "them)", argv[optind - 1]);
+		}
+	}
+	if (o->version == 1) {
+		printf("memcgtop %s\n", VERSION);
+		exit(0);
+	}
+	if (optind < argc) {
+		if (!parse_clean_path(argv[optind]))
+			die_usage("%s: not a cgroup path (no '.' or '..' "
+				  "components)", argv[optind]);
+		o->cg.start = argv[optind++];
+	}
+	if (optind < argc)
+		die_usage("unexpected argument '%s' (one CGROUP at most)",
+			  argv[optind]);
+	parse_sort(o, sort);
+	if (cols && col_parse_list(cols, &o->cols, &o->ncols, err,
+				   sizeof(err)) < 0)
+		die_usage("%s", err);
+	o->cols_arg = cols;
+	if (o->readonly && o->nsets)
+		die_usage("--set: refused by --readonly");
+	if (o->record_max && !o->record)
+		die_usage("--record-max needs --record DIR");
+	if (o->record && o->cg.collector == CGFS_COLLECT_BPF)
+		die_usage("--record reads the files: not with --collector bpf");
+	if (o->output) {
+		struct stat st;
+
+		/* Replaced by rename(): only ever a regular file (a link,
+		 * a device or /dev/stdout would be replaced, not written). */
+		if (lstat(o->output, &st) == 0 && !S_ISREG(st.st_mode))
+			die_usage("--output %s: not a regular file", o->output);
+		if (output_prepare(o->output, err, sizeof(err)) < 0)
+			die_usage("%s", err);
+	}
+	if (o->theme) {
+		struct theme th;
+
+		/* Checked in batch mode too: a bad -t is a usage error. */
+		if (theme_load(o->theme, &th, err, sizeof(err)) < 0)
+			die_usage("-t: %s", err);
+	}
+	/* https://no-color.org: any non-empty NO_COLOR turns colours off. */
+	if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
+		o->no_color = 1;
+}
+
+int opts_apply_config(struct opts *o, struct config *cfg)
+{
+	char err[600], path[512] = "memcgtoprc";
+	int r;
+
+	config_path(path, sizeof(path));
+	r = config_load(cfg, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "memcgtop: %s\n", err);
+		return r;
+	}
+	if ((cfg->has & CONFIG_HAS_DELAY) && !o->delay_given)
+		o->delay = cfg->delay;
+	if ((cfg->has & CONFIG_HAS_SORT) && !o->sort_given) {
+		const char *k;
+
+		o->sort = sort_spec(cfg->sort, &o->sort_desc, &k);
+		if (!o->sort) {
+			fprintf(stderr, "memcgtop: %s: line %u: sort: unknown "
+				"column '%s'\n", path, cfg->sort_line, k);
+			config_free(cfg);
+			return -EINVAL;
+		}
+	}
+	if ((cfg->has & CONFIG_HAS_CUSTOM) && !o->cols_arg) {
+		if (col_parse_list(cfg->custom, &o->cols, &o->ncols, err,
+				   sizeof(err)) < 0) {
+			fprintf(stderr, "memcgtop: %s: line %u: custom: %s\n",
+				path, cfg->custom_line, err);
+			config_free(cfg);
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < o->ncols; i++) {
+			if (o->cols[i]->unit != U_NUMA)
+				continue;
+			fprintf(stderr, "memcgtop: %s: line %u: custom: column "
+				"'%s' is only in JSON output\n", path,
+				cfg->custom_line, o->cols[i]->key);
+			config_free(cfg);
+			return -EINVAL;
+		}
+		o->cols_arg = cfg->custom;
+	}
+	if (cfg->has & CONFIG_HAS_SET) {
+		if (!tui_set_known(cfg->set)) {
+			fprintf(stderr, "memcgtop: %s: line %u: columns: "
+				"unknown set '%s' (overview, memory, LRU, "
+				"reclaim, events, limits, custom)\n", path,
+				cfg->set_line, cfg->set);
+			config_free(cfg);
+			return -EINVAL;
+		}
+		/* -c on the command line means the custom set. */
+		if (o->cols_arg && o->cols_arg != cfg->custom)
+			cfg->has &= ~CONFIG_HAS_SET;
+	}
+	if ((cfg->has & CONFIG_HAS_THEME) && !o->theme && !o->no_color) {
+		struct theme th;
+
+		if (theme_load(cfg->theme, &th, err, sizeof(err)) < 0) {
+			fprintf(stderr, "memcgtop: %s: line %u: theme: %s\n",
+				path, cfg->theme_line, err);
+			config_free(cfg);
+			return -EINVAL;
+		}
+		o->theme = cfg->theme;
+	}
+	return 0;
+}
+
+void opts_parse(int argc, char **argv, struct opts *o)
+{
+	parse_args(argc, argv, o);
+	if (!o->batch && !isatty(STDOUT_FILENO) && !o->nsets)
+		o->batch = 1;
+	for (size_t i = 0; i < o->ncols; i++)
+		if (o->cols[i]->unit == U_NUMA &&
+		    (!o->batch || o->fmt != FMT_JSON))
+			die_usage("-c: column '%s' is only in JSON output "
+				  "(-b -F json)", o->cols[i]->key);
+	if (o->iterations < 0)
+		o->iterations = o->batch ? 1 : 0;
+}
+
+void opts_free(struct opts *o)
+{
+	free(o->sets);
+	free(o->cols);
+}

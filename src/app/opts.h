@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* opts.h - the command line and the screen's settings file under it.
+ *
+ * One struct opts for the three programs main.c picks from (--set, batch
+ * and the screen).  A usage error says its line and exits 2; --help,
+ * --list-columns, --list-keys and -V print and exit 0.
+ */
+#ifndef MEMCGTOP_OPTS_H
+#define MEMCGTOP_OPTS_H
+
+#include <stddef.h>
+
+#include "cgfs.h"
+#include "columns.h"
+#include "config.h"
+#include "out.h"
+
+struct opts {
+	int batch;
+	long iterations;	/* -1: default */
+	double delay;
+	const struct column *sort;
+	int sort_desc;
+	const struct column **cols;
+	size_t ncols;
+	enum out_format fmt;
+	int maxdepth;
+	const char *filter;
+	int raw;
+	const char *theme;
+	int no_color, ascii;
+	const char *cols_arg;
+	int delay_given, sort_given;
+	int readonly;
+	const char *audit_log;
+	const char *record;
+	long record_max;
+	const char *output;
+	char **sets;
+	size_t nsets;
+	int collector_given;
+	int version;		/* -V given: 1, -VV: 2 */
+	struct cgfs_opts cg;
+};
+
+/*
+ * Parses the command line into o, with what follows from it: batch when
+ * stdout is not a terminal (unless --set), numa only in JSON batch output,
+ * the iterations' default (batch 1, the screen 0).
+ */
+void opts_parse(int argc, char **argv, struct opts *o);
+void opts_free(struct opts *o);
+
+/*
+ * -VV: the version, and the collector --collector auto would use on this
+ * host's hierarchy (or the one given), with the reason when not bpf.
+ */
+int opts_version_verbose(struct opts *o);
+
+/* The screen's settings file may choose the collector, which is needed
+ * before the hierarchy is opened; its errors are told by opts_apply_config. */
+void opts_config_collector(struct opts *o);
+
+/*
+ * The screen's start-up settings; the command line wins over them.  A bad
+ * setting is a usage error naming the file, the line and the setting.
+ */
+int opts_apply_config(struct opts *o, struct config *cfg);
+
+#endif

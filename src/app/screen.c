@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* screen.c - the interactive screen's start: the audit log, the settings
+ * file and the reclaim events, then tui_run. */
+#include <stdio.h>
+
+#include "app/opts.h"
+#include "app/screen.h"
+#include "audit.h"
+#include "cgfs.h"
+#include "config.h"
+#include "source/reclaim.h"
+#include "tui.h"
+
+int screen_run(struct opts *o, struct cgfs *cg)
+{
+	struct config cfg;
+	struct tui_opts to;
+	struct reclaim *rc;
+	char err[512];
+	int status;
+
+	/* The audit log is opened where a change can be made: the screen,
+	 * without --readonly (--set opens it itself). */
+	if (o->audit_log && !o->readonly &&
+	    audit_open(o->audit_log, err, sizeof(err)) < 0) {
+		fprintf(stderr, "memcgtop: %s\n", err);
+		return 1;
+	}
+	if (opts_apply_config(o, &cfg) < 0)
+		return 2;
+	rc = reclaim_new(cg, o->record != NULL);
+	to = (struct tui_opts){
+		.cg = cg, .delay = o->delay, .sort = o->sort,
+		.sort_desc = o->sort_desc,
+		.custom = o->cols_arg ? o->cols : NULL,
+		.ncustom = o->ncols, .maxdepth = o->maxdepth,
+		.filter = o->filter, .ascii = o->ascii,
+		.no_color = o->no_color, .theme = o->theme,
+		.set_name = (cfg.has & CONFIG_HAS_SET) ? cfg.set : NULL,
+		.folded = cfg.folded, .nfolded = cfg.nfolded,
+		.recording = o->record != NULL, .rc = rc,
+	};
+	status = tui_run(&to);
+	reclaim_free(rc);
+	config_free(&cfg);
+	return status;
+}

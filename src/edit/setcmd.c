@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* setcmd.c - --set PATH:KNOB=VALUE: every change checked, then written. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+#include "cgfs.h"
+#include "edit.h"
+#include "edit/setcmd.h"
+#include "fmt.h"
+#include "knob.h"
+#include "parse.h"
+#include "xalloc.h"
+
+/*
+ * --set PATH:KNOB=VALUE.  PATH may hold ':' and '=' (a group name may hold
+ * any byte but '/'), knob names are fixed: the split is at the rightmost
+ * ':' that is followed by a knob name and '='.
+ */
+static int split_set(const char *spec, int version, char *path, size_t plen,
+		     const struct knob **ret_k, const char **ret_value)
+{
+	for (const char *c = strrchr(spec, ':'); c; ) {
+		const char *eq = strchr(c + 1, '=');
+		const struct knob *k = eq ? knob_find(version, c + 1,
+						      (size_t)(eq - c - 1)) : NULL;
+
+		if (k && (size_t)(c - spec) < plen) {
+			memcpy(path, spec, (size_t)(c - spec));
+			path[c - spec] = '\0';
+			*ret_k = k;
+			*ret_value = eq + 1;
+			return 0;
+		}
+		while (--c >= spec && *c != ':')
+			;
+		if (c < spec)
+			break;
+	}
+	return -EINVAL;
+}
+
+/*
+ * One spelling per group, so that checks keyed by path see the same group
+ * as the same: "/g", "g", "/g/", "//g" and "/g//" are all "/g", and "/" and
+ * "//" the root.  In place; p starts with '/'.
+ */
+static void group_key(char *p)
+{
+	char *w = p;
+
+	for (const char *r = p; *r; r++)
+		if (*r != '/' || w == p || w[-1] != '/')
+			*w++ = *r;
+	if (w > p + 1 && w[-1] == '/')
+		w--;
+	*w = '\0';
+}
+
+static void knob_names(int version, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < nknobs && o < len; i++)
+		if (knobs[i].version == version)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s",
+					      o ? ", " : "", knobs[i].name);
+}
+
+/* A plan's value as a number; no limit is VAL_MAX. */
+static uint64_t plan_bytes(const char *text)
+{
+	uint64_t v;
+
+	if (!strcmp(text, "-1") || !strcmp(text, "max") ||
+	    parse_value(text, strlen(text), &v) < 0)
+		return VAL_MAX;
+	return v;
+}
+
+/*
+ * v1 keeps memory+swap at least memory at all times (EINVAL otherwise):
+ * when one run changes both of a group, raising the limit past the old
+ * memsw limit needs memsw first, lowering memsw below the old limit needs
+ * the limit first.  Says so when it reorders.
+ */
+static void order_memsw(struct edit_plan *plans, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = i + 1; j < n; j++) {
+			struct edit_plan *a = &plans[i], *b = &plans[j];
+			struct edit_plan *lim, *sw, tmp;
+			char safe[600];
+
+			if (a->k->version != 1 || b->k->version != 1 ||
+			    strcmp(a->path, b->path))
+				continue;
+			if (!strcmp(a->k->name, "limit") &&
+			    !strcmp(b->k->name, "memsw")) {
+				lim = a;
+				sw = b;
+			} else if (!strcmp(a->k->name, "memsw") &&
+				   !strcmp(b->k->name, "limit")) {
+				sw = a;
+				lim = b;
+			} else {
+				continue;
+			}
+			/* Raising past the old memsw: memsw goes first. */
+			if (lim < sw &&
+			    plan_bytes(lim->value) > plan_bytes(sw->old)) {
+				fmt_escape(safe, sizeof(safe), a->path,
+					   strlen(a->path));
+				printf("%s: memsw is written before limit: the "
+				       "kernel keeps memsw at least limit\n",
+				       safe);
+			} else if (sw < lim &&
+				   plan_bytes(sw->value) < plan_bytes(lim->old)) {
+				fmt_escape(safe, sizeof(safe), a->path,
+					   strlen(a->path));
+				printf("%s: limit is written before memsw: the "
+				       "kernel keeps memsw at least limit\n",
+				       safe);
+			} else {
+				continue;
+			}
+			tmp = *a;
+			*a = *b;
+			*b = tmp;
+		}
+	}
+}
+
+/* Every change is checked before the first is written. */
+int setcmd_run(struct cgfs *cg, char *const *sets, size_t nsets,
+	       const char *audit_log)
+{
+	struct edit_plan *plans = xcalloc(nsets, sizeof(*plans));
+	int version = cgfs_version(cg), status = 0;
+	char err[600];
+
+	for (size_t i = 0; i < nsets; i++) {
+		const struct knob *k;
+		const char *value;
+		char path[4096], names[256], spec[600];
+		int r;
+
+		/* The argument may hold any byte: echoed escaped. */
+		fmt_escape(spec, sizeof(spec), sets[i], strlen(sets[i]));
+		if (split_set(sets[i], version, path + 1, sizeof(path) - 1,
+			      &k, &value) < 0) {
+			knob_names(version, names, sizeof(names));
+			fprintf(stderr, "memcgtop: --set '%s': expected "
+				"PATH:KNOB=VALUE with a cgroup v%d knob (%s)\n",
+				spec, version, names);
+			free(plans);
+			return 2;
+		}
+		if (path[1] == '\0') {
+			fprintf(stderr, "memcgtop: --set '%s': no group path "
+				"(give / for the root)\n", spec);
+			free(plans);
+			return 2;
+		}
+		/* Paths as memcgtop shows them: below the hierarchy root. */
+		path[0] = '/';
+		if (!parse_clean_path(path + 1)) {
+			char p1[600];
+
+			fmt_escape(p1, sizeof(p1), path + 1, strlen(path + 1));
+			fprintf(stderr, "memcgtop: --set '%s': '%s' is not a "
+				"group path (no '.' or '..' components)\n",
+				spec, p1);
+			free(plans);
+			return 2;
+		}
+		group_key(path);
+		for (size_t j = 0; j < i; j++)
+			if (plans[j].k == k && !strcmp(plans[j].path, path)) {
+				/* Both would be planned against the value
+				 * from before the run. */
+				char prev[600], gp[600];
+
+				fmt_escape(prev, sizeof(prev), sets[j],
+					   strlen(sets[j]));
+				fmt_escape(gp, sizeof(gp), plans[j].path,
+					   strlen(plans[j].path));
+				fprintf(stderr, "memcgtop: --set '%s': %s of %s "
+					"is already changed by '%s'\n", spec,
+					k->name, gp, prev);
+				free(plans);
+				return 2;
+			}
+		r = edit_plan(cg, path, k, value, &plans[i], err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "memcgtop: --set '%s': %s\n", spec,
+				err);
+			free(plans);
+			return r == -EPERM ? 1 : 2;
+		}
+	}
+	order_memsw(plans, nsets);
+	if (audit_open(audit_log, err, sizeof(err)) < 0) {
+		fprintf(stderr, "memcgtop: %s\n", err);
+		free(plans);
+		return 1;
+	}
+	/* Said once, before the first write: the operator may rely on the
+	 * record.  A fixture's changes go to no syslog anyway. */
+	if (cgfs_is_live(cg) && !audit_has_file() && !audit_syslog_listening())
+		fprintf(stderr, "memcgtop: no syslog is listening on %s: these "
+			"changes are recorded nowhere (give --audit-log FILE, "
+			"or start a syslog daemon)\n", audit_syslog_path());
+	for (size_t i = 0; i < nsets; i++) {
+		struct edit_result res;
+
+		if (edit_apply(cg, &plans[i], &res) < 0 || res.audit_failed)
+			status = 1;
+		printf("%s\n", res.msg);
+	}
+	audit_close();
+	free(plans);
+	if (fflush(stdout) != 0)
+		status = 1;
+	return status;
+}
