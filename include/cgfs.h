@@ -118,6 +118,9 @@ const char *cgfs_root(const struct cgfs *cg);	/* what is shown as root */
 int cgfs_is_series(const struct cgfs *cg);
 /* The collector in use: "bpf" or "files". */
 const char *cgfs_collector(const struct cgfs *cg);
+/* The fields the collector gives every group below the hierarchy root
+ * without opening a file (the BPF pass's; none for the files). */
+uint64_t cgfs_free_fields(const struct cgfs *cg);
 /* Why the bpf collector is not in use (one line), or "" when it is. */
 const char *cgfs_bpf_why(const struct cgfs *cg);
 /* The hierarchy is a mounted cgroup filesystem of this host (its pids are

@@ -88,14 +88,14 @@ void model_init(struct model *m, int version);
 void model_free(struct model *m);
 
 /* Takes in one refresh; computes rates against the previous one. */
-int model_update(struct model *m, const struct snapshot *snap);
+void model_update(struct model *m, const struct snapshot *snap);
 
 /*
  * Takes in the same moment again, read with more fields: current values
  * are replaced, the previous sample and the interval stay, so rates come
  * out as they would have.
  */
-int model_replace(struct model *m, const struct snapshot *snap);
+void model_replace(struct model *m, const struct snapshot *snap);
 
 /* The per-second rate between two counter readings; -1 if not defined. */
 double model_rate(uint64_t prev, uint64_t cur, double dt);
@@ -115,6 +115,14 @@ static inline int mgroup_derived(const struct mgroup *g, enum derived d)
 {
 	return (g->derived_valid & (1u << d)) != 0;
 }
+
+/*
+ * The filter (-f, the screen's \\): match[i] (m->n of them) is 1 for the
+ * groups whose path holds text and for their ancestors, so that a match
+ * keeps its place in the tree and its name is read below its parents'.
+ */
+void model_match(const struct model *m, const char *text,
+		 unsigned char *match);
 
 /*
  * Tree order: depth-first from the start group, siblings ordered by cmp.

@@ -12,8 +12,6 @@
 #include "cgfs.h"
 #include "columns.h"
 
-struct reclaim;
-
 struct tui_opts {
 	struct cgfs *cg;
 	double delay;
@@ -30,7 +28,6 @@ struct tui_opts {
 	char *const *folded;	/* group paths to start folded */
 	size_t nfolded;
 	int recording;		/* --record: a failed sample fails the run */
-	struct reclaim *rc;	/* the reclaim events (reclaim.h) */
 };
 
 /* Whether name is a column set of the screen ("overview", "LRU", ...). */

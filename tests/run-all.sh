@@ -97,6 +97,8 @@ suite "edit dialog (tmux, live v1)" tests/tui/edit.sh
 suite "edit dialog (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/edit.sh
 suite "views read no file to draw (tmux, strace, live v1)" tests/tui/noread.sh
 suite "views read no file to draw (tmux, strace, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/noread.sh
+suite "the screen reads what batch reads (tmux, strace, live v1)" tests/tui/reads.sh
+suite "the screen reads what batch reads (tmux, strace, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/reads.sh
 suite "signals, terminal loss (tmux)" tests/tui/signals.sh
 suite "signals, terminal loss (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/signals.sh
 suite "valgrind (memcheck)" tests/valgrind.sh

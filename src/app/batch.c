@@ -17,45 +17,31 @@
 #include "model.h"
 #include "out.h"
 #include "out/output.h"
-#include "source/reclaim.h"
+#include "pipeline.h"
+#include "reclaim.h"
 #include "stopsig.h"
 #include "xalloc.h"
 
-/* The default columns: all of them for the data formats, the overview
- * for text.  prio_min only where the reclaim events can be (events): a
- * copy or a recording has none, and --record keeps none (its replay
- * prints what the live run printed). */
+/* The default columns: the overview for text (columns.c: this version's),
+ * all of them for the data formats; prio_min only where the reclaim
+ * events can be (events): a copy or a recording has none, and --record
+ * keeps none (its replay prints what the live run printed). */
 static void default_columns(struct opts *o, int version, int events)
 {
-	/* v1 has no pgscan or pgsteal: the limit hits instead (refaults
-	 * would mean memory.stat of every group). */
-	static const char *const overview_v1[] = {
-		"usage", "limit", "soft", "excess", "use_pct", "swap",
-		"failcnt_per_s", "path",
-	};
-	static const char *const overview_v2[] = {
-		"usage", "limit", "low", "excess", "use_pct", "swap",
-		"pgscan_per_s", "pgsteal_per_s", "path",
-	};
-	const char *const *keys = version == 2 ? overview_v2 : overview_v1;
-	size_t n = sizeof(overview_v1) / sizeof(overview_v1[0]);
-
 	if (o->cols)
 		return;
-	if (o->fmt != FMT_TEXT) {
-		o->cols = xcalloc(ncolumns, sizeof(*o->cols));
-		/* Every column but numa, which is asked for by name. */
-		o->ncols = 0;
-		for (size_t i = 0; i < ncolumns; i++)
-			if (columns[i].unit != U_NUMA &&
-			    (events || columns[i].field != F_PRIO_MIN))
-				o->cols[o->ncols++] = &columns[i];
+	o->cols = xcalloc(ncolumns, sizeof(*o->cols));
+	if (o->fmt == FMT_TEXT) {
+		o->ncols = col_set_columns(CSET_OVERVIEW, version, o->cols,
+					   ncolumns);
 		return;
 	}
-	o->cols = xcalloc(n, sizeof(*o->cols));
-	for (size_t i = 0; i < n; i++)
-		o->cols[i] = col_find(keys[i]);
-	o->ncols = n;
+	/* Every column but numa, which is asked for by name. */
+	o->ncols = 0;
+	for (size_t i = 0; i < ncolumns; i++)
+		if (columns[i].unit != U_NUMA &&
+		    (events || columns[i].field != F_PRIO_MIN))
+			o->cols[o->ncols++] = &columns[i];
 }
 
 static int sort_cmp(const struct mgroup *a, const struct mgroup *b, void *ctx)
@@ -93,11 +79,10 @@ int batch_stop_signal(void)
 
 int batch_run(struct opts *o, struct cgfs *cg)
 {
-	struct snapshot snap = { 0 };
-	struct model m;
+	struct pipeline pl;
+	struct pipeline_want want = { 0 };
+	const struct model *m = &pl.m;
 	struct out_ctx out = { 0 };
-	struct reclaim *rc = reclaim_new(cg, o->record != NULL);
-	uint64_t fields = 0;
 	int *order = NULL, *rows = NULL;
 	unsigned char *match = NULL;
 	size_t order_cap = 0;
@@ -105,19 +90,12 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	double next;
 	int r, status = 0;
 
+	pipeline_init(&pl, cg, o->maxdepth, o->record != NULL);
 	default_columns(o, cgfs_version(cg),
-			reclaim_state(rc, NULL, NULL) != RECLAIM_NONE);
-	for (size_t i = 0; i < o->ncols; i++)
-		fields |= o->cols[i]->fields;
-	fields |= o->sort->fields;
-	/* The events cost every page fault: loaded only for a column (or
-	 * the sort) that needs them, which the data formats' default of
-	 * every column does.  Before the first sample, whose counts are
-	 * then the baseline of the first printed interval. */
-	reclaim_want(rc, (fields & reclaim_fields(cgfs_version(cg))) != 0);
-	snap.more_slots = reclaim_slots(rc);
-
-	model_init(&m, cgfs_version(cg));
+			reclaim_state(pl.rc, NULL, NULL) != RECLAIM_NONE);
+	want.cols = o->cols;
+	want.ncols = o->ncols;
+	want.sort = o->sort;
 	out.f = stdout;
 	out.fmt = o->fmt;
 	out.cols = o->cols;
@@ -127,16 +105,19 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	out.root = cgfs_root(cg);
 	out.collector = cgfs_collector(cg);
 	out.version = cgfs_version(cg);
-	out.m = &m;
+	out.m = m;
 
 	/* Every printed iteration has rates: the first one comes from two
-	 * samples one interval apart. */
+	 * samples one interval apart.  The reclaim events (which cost every
+	 * page fault, and are loaded only for a column or the sort that
+	 * needs them, as the data formats' default of every column does)
+	 * load before the first sample, whose counts are then the baseline
+	 * of the first printed interval. */
 	next = clock_mono();
 	if (o->output || o->record)
 		stopsig_catch(on_stop, 0, NULL);
 	for (long it = 0; o->iterations == 0 || it <= o->iterations; it++) {
 		size_t n, k = 0;
-		int start_depth;
 
 		if (it > 0 && !cgfs_is_series(cg)) {
 			next += o->delay;
@@ -149,19 +130,11 @@ int batch_run(struct opts *o, struct cgfs *cg)
 		}
 		if (stop_signal)
 			break;
-		r = cgfs_refresh(cg, fields, o->maxdepth, &snap, err,
-				 sizeof(err));
+		r = pipeline_refresh(&pl, &want, err, sizeof(err));
 		if (r == -ENODATA)
 			break;	/* a recorded series ends here */
 		if (r < 0) {
 			fprintf(stderr, "memcgtop: %s\n", err);
-			status = 1;
-			break;
-		}
-		reclaim_fill(rc, &snap);
-		r = model_update(&m, &snap);
-		if (r < 0) {
-			fprintf(stderr, "memcgtop: %s\n", strerror(-r));
 			status = 1;
 			break;
 		}
@@ -170,30 +143,18 @@ int batch_run(struct opts *o, struct cgfs *cg)
 				out_begin(&out);
 			continue;
 		}
-		if (m.n > order_cap) {
+		if (m->n > order_cap) {
 			free(order);
 			free(rows);
 			free(match);
-			order = xreallocarray(NULL, m.n, sizeof(*order));
-			rows = xreallocarray(NULL, m.n, sizeof(*rows));
-			match = xmalloc(m.n);
-			order_cap = m.n;
+			order = xreallocarray(NULL, m->n, sizeof(*order));
+			rows = xreallocarray(NULL, m->n, sizeof(*rows));
+			match = xmalloc(m->n);
+			order_cap = m->n;
 		}
-		n = model_order(&m, sort_cmp, o, order);
-		start_depth = m.n ? m.groups[0]->depth : 0;
-		if (o->filter) {
-			/* Matches and their ancestors, as on the screen: a
-			 * match keeps its place in the tree and its name is
-			 * read below its parents'. */
-			memset(match, 0, m.n);
-			for (size_t i = 0; i < m.n; i++) {
-				if (!strstr(m.groups[i]->path, o->filter))
-					continue;
-				for (int g = (int)i; g >= 0 && !match[g];
-				     g = m.groups[g]->parent)
-					match[g] = 1;
-			}
-		}
+		n = model_order(m, sort_cmp, o, order);
+		if (o->filter)
+			model_match(m, o->filter, match);
 		for (size_t i = 0; i < n; i++) {
 			if (o->filter && !match[order[i]])
 				continue;
@@ -201,7 +162,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 		}
 		out.rows = rows;
 		out.nrows = k;
-		out.start_depth = start_depth;
+		out.start_depth = m->n ? m->groups[0]->depth : 0;
 		out.iteration = (unsigned)it;
 		if (o->output) {
 			if (output_write(&out, o->output, err, sizeof(err)) < 0) {
@@ -223,8 +184,6 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	free(order);
 	free(rows);
 	free(match);
-	model_free(&m);
-	snapshot_free(&snap);
-	reclaim_free(rc);
+	pipeline_free(&pl);
 	return status;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* screen.c - the interactive screen's start: the audit log, the settings
- * file and the reclaim events, then tui_run. */
+/* screen.c - the interactive screen's start: the audit log and the
+ * settings file, then tui_run. */
 #include <stdio.h>
 
 #include "app/opts.h"
@@ -8,14 +8,12 @@
 #include "audit.h"
 #include "cgfs.h"
 #include "config.h"
-#include "source/reclaim.h"
 #include "tui.h"
 
 int screen_run(struct opts *o, struct cgfs *cg)
 {
 	struct config cfg;
 	struct tui_opts to;
-	struct reclaim *rc;
 	char err[512];
 	int status;
 
@@ -28,7 +26,6 @@ int screen_run(struct opts *o, struct cgfs *cg)
 	}
 	if (opts_apply_config(o, &cfg) < 0)
 		return 2;
-	rc = reclaim_new(cg, o->record != NULL);
 	to = (struct tui_opts){
 		.cg = cg, .delay = o->delay, .sort = o->sort,
 		.sort_desc = o->sort_desc,
@@ -38,10 +35,9 @@ int screen_run(struct opts *o, struct cgfs *cg)
 		.no_color = o->no_color, .theme = o->theme,
 		.set_name = (cfg.has & CONFIG_HAS_SET) ? cfg.set : NULL,
 		.folded = cfg.folded, .nfolded = cfg.nfolded,
-		.recording = o->record != NULL, .rc = rc,
+		.recording = o->record != NULL,
 	};
 	status = tui_run(&to);
-	reclaim_free(rc);
 	config_free(&cfg);
 	return status;
 }

@@ -277,14 +277,14 @@ static void group_store(struct mgroup *g, const struct sample *sn, int shift)
 	g->rate = (double *)(void *)(buf + kc + kp);
 }
 
-static int ensure_table(struct model *m, size_t n)
+static void ensure_table(struct model *m, size_t n)
 {
 	size_t cap = 64;
 
 	while (cap < n * 2)
 		cap *= 2;
 	if (cap <= m->table_cap)
-		return 0;
+		return;
 	/* Grows only; rehashing happens in model_update anyway. */
 	struct mgroup **t = xcalloc(cap, sizeof(*t));
 
@@ -295,7 +295,6 @@ static int ensure_table(struct model *m, size_t n)
 	free(m->table);
 	m->table = t;
 	m->table_cap = cap;
-	return 0;
 }
 
 /* The system figures no source gives: swap used. */
@@ -337,18 +336,22 @@ static void sys_rates(struct model *m)
 	}
 }
 
-int model_replace(struct model *m, const struct snapshot *snap)
+void model_replace(struct model *m, const struct snapshot *snap)
 {
-	if (!m->refreshes || snap->mono != m->mono || snap->n != m->n)
-		return model_update(m, snap);
+	if (!m->refreshes || snap->mono != m->mono || snap->n != m->n) {
+		model_update(m, snap);
+		return;
+	}
 	for (size_t i = 0; i < snap->n; i++) {
 		const struct snap_group *sg = &snap->groups[i];
 
 		/* The same tree, read a moment ago: same paths, same order. */
 		if (sg->path_len != m->groups[i]->path_len ||
 		    memcmp(snap_path(snap, sg), m->groups[i]->path,
-			   sg->path_len) != 0)
-			return model_update(m, snap);
+			   sg->path_len) != 0) {
+			model_update(m, snap);
+			return;
+		}
 	}
 	for (size_t i = 0; i < snap->n; i++)
 		group_store(m->groups[i], &snap->groups[i].s, 0);
@@ -364,18 +367,14 @@ int model_replace(struct model *m, const struct snapshot *snap)
 		       snap->above_limit);
 	}
 	scan_prio_all(m, snap);
-	return 0;
 }
 
-int model_update(struct model *m, const struct snapshot *snap)
+void model_update(struct model *m, const struct snapshot *snap)
 {
 	struct mgroup **newt;
 	size_t oldn = m->n;
-	int r;
 
-	r = ensure_table(m, snap->n + 1);
-	if (r < 0)
-		return r;
+	ensure_table(m, snap->n + 1);
 	if (snap->n > m->cap) {
 		m->groups = xreallocarray(m->groups, snap->n,
 					  sizeof(*m->groups));
@@ -451,7 +450,6 @@ int model_update(struct model *m, const struct snapshot *snap)
 	sys_rates(m);
 	m->numa_text = snap->numa_text;
 	m->refreshes++;
-	return 0;
 }
 
 struct sortctx {
@@ -517,4 +515,17 @@ size_t model_order(const struct model *m, model_cmp_fn cmp, void *ctx,
 	free(start);
 	free(stack);
 	return out;
+}
+
+void model_match(const struct model *m, const char *text,
+		 unsigned char *match)
+{
+	memset(match, 0, m->n);
+	for (size_t i = 0; i < m->n; i++) {
+		if (!strstr(m->groups[i]->path, text))
+			continue;
+		for (int g = (int)i; g >= 0 && !match[g];
+		     g = m->groups[g]->parent)
+			match[g] = 1;
+	}
 }

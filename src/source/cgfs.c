@@ -48,6 +48,11 @@ const char *cgfs_collector(const struct cgfs *cg)
 	return cg->tree->ops->name;
 }
 
+uint64_t cgfs_free_fields(const struct cgfs *cg)
+{
+	return cg->tree->ops->carried(cg->tree, cg->ver);
+}
+
 const char *cgfs_bpf_why(const struct cgfs *cg)
 {
 	return cg->bpf_why;

@@ -184,6 +184,8 @@ uint64_t cgfs_fields_of(const struct cgfs_version *v, unsigned files);
  * set), so that a group whose record has those slots needs none of them
  * read; and the slots of each file, for the pass's probe. */
 unsigned cgfs_pass_files(const struct cgfs_version *v);
+/* The fields the pass carries on v (fields.h PASS). */
+uint64_t cgfs_pass_fields(const struct cgfs_version *v);
 uint64_t cgfs_file_slots(const struct cgfs_version *v, enum cgfile f);
 
 /*
@@ -231,6 +233,10 @@ struct cgfs_tree_ops {
 	int (*walk)(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		    const struct cgfs_want *w, int maxdepth,
 		    struct snapshot *snap, char *err, size_t errlen);
+	/* The fields it gives every group but the hierarchy root without
+	 * a file opened (cgfs_free_fields). */
+	uint64_t (*carried)(const struct cgfs_tree *t,
+			    const struct cgfs_version *v);
 	void (*free)(struct cgfs_tree *t);
 };
 

@@ -210,9 +210,17 @@ static void pass_free(struct cgfs_tree *t)
 	free(p);
 }
 
+static uint64_t pass_carried(const struct cgfs_tree *t,
+			     const struct cgfs_version *v)
+{
+	(void)t;
+	return cgfs_pass_fields(v);
+}
+
 static const struct cgfs_tree_ops pass_ops = {
 	.name = "bpf",
 	.walk = pass_walk,
+	.carried = pass_carried,
 	.free = pass_free,
 };
 

@@ -465,6 +465,16 @@ unsigned cgfs_pass_files(const struct cgfs_version *v)
 	return v->pass_files;
 }
 
+uint64_t cgfs_pass_fields(const struct cgfs_version *v)
+{
+	uint64_t fields = 0;
+
+	for (int f = 0; f < F_NR; f++)
+		if (v->src[f].kind == SRC_IN && v->src[f].slot >= 0)
+			fields |= FBIT(f);
+	return fields;
+}
+
 uint64_t cgfs_file_slots(const struct cgfs_version *v, enum cgfile f)
 {
 	return v->file_slots[f];

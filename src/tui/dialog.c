@@ -94,14 +94,14 @@ static int take_targets(struct tui *t)
 	free(t->ed.paths);
 	t->ed.paths = NULL;
 	t->ed.npaths = 0;
-	for (size_t i = 0; i < t->m.n; i++)
-		n += (t->m.groups[i]->view & VIEW_TAGGED) != 0;
+	for (size_t i = 0; i < t->pl.m.n; i++)
+		n += (t->pl.m.groups[i]->view & VIEW_TAGGED) != 0;
 	t->ed.paths = xcalloc(n ? n : 1, sizeof(char *));
 	/* In the order of the tree on the screen. */
 	for (size_t i = 0; i < t->norder && n; i++)
-		if (t->m.groups[t->order[i]]->view & VIEW_TAGGED)
+		if (t->pl.m.groups[t->order[i]]->view & VIEW_TAGGED)
 			t->ed.paths[t->ed.npaths++] =
-				xstrdup(t->m.groups[t->order[i]]->path);
+				xstrdup(t->pl.m.groups[t->order[i]]->path);
 	if (!n && sel)
 		t->ed.paths[t->ed.npaths++] = xstrdup(sel->path);
 	return t->ed.npaths ? 0 : -1;
@@ -142,7 +142,7 @@ void tui_dialog_load(struct tui *t)
 {
 	if (t->ed.stage != ED_PICK && t->ed.stage != ED_VALUE)
 		return;
-	if (t->ed.loaded && t->ed.loaded_refresh == t->m.refreshes)
+	if (t->ed.loaded && t->ed.loaded_refresh == t->pl.m.refreshes)
 		return;
 	for (size_t i = 0; i < t->ed.nknobs; i++) {
 		const struct knob *k = t->ed.knobs[i];
@@ -155,7 +155,7 @@ void tui_dialog_load(struct tui *t)
 			snprintf(t->ed.now[i], sizeof(t->ed.now[i]), "-");
 	}
 	t->ed.loaded = 1;
-	t->ed.loaded_refresh = t->m.refreshes;
+	t->ed.loaded_refresh = t->pl.m.refreshes;
 }
 
 /* Plans the change for every target; problems are listed, not fatal. */

@@ -40,7 +40,7 @@ static int header_lines(const struct tui *t)
 	int n = 3;
 
 	for (int l = 1; l <= SYS_LINES; l++)
-		n += col_sys_line(&t->m, SYS_AT_SCREEN, l, 1, NULL, 0) > 0;
+		n += col_sys_line(&t->pl.m, SYS_AT_SCREEN, l, 1, NULL, 0) > 0;
 	return n;
 }
 
@@ -157,7 +157,7 @@ static void screen_name(const struct tui *t, const char *name, char *buf,
 
 static void draw_header(const struct tui *t)
 {
-	const struct model *m = &t->m;
+	const struct model *m = &t->pl.m;
 	struct utsname u;
 	char line[600], clock[16];
 	time_t now = m->refreshes ? (time_t)m->wall : time(NULL);
@@ -309,11 +309,11 @@ int tui_hscroll_max(const struct tui *t)
 /* Indent, glyph and name of the widest row on the screen. */
 static int names_width(const struct tui *t, int rows)
 {
-	int start_depth = t->m.n ? t->m.groups[0]->depth : 0, w = 0;
+	int start_depth = t->pl.m.n ? t->pl.m.groups[0]->depth : 0, w = 0;
 	char name[1100];
 
 	for (int y = 0; y < rows && (size_t)(t->top + y) < t->nvis; y++) {
-		const struct mgroup *g = t->m.groups[t->vis[t->top + y]];
+		const struct mgroup *g = t->pl.m.groups[t->vis[t->top + y]];
 		int cw;
 
 		screen_name(t, g->parent < 0 ? g->path : g->name, name,
@@ -431,7 +431,7 @@ static int cell_attr(const struct tui *t, const struct column *c,
 
 static int has_children(const struct tui *t, size_t vis_idx, int *ret_folded)
 {
-	const struct mgroup *g = t->m.groups[t->vis[vis_idx]];
+	const struct mgroup *g = t->pl.m.groups[t->vis[vis_idx]];
 
 	/* The filter shows the matches below a folded group: not folded
 	 * while it is on. */
@@ -447,8 +447,8 @@ static int has_children(const struct tui *t, size_t vis_idx, int *ret_folded)
 static void draw_name(const struct tui *t, int y, int *vx, size_t vis_idx,
 		      int w, int base, int attr)
 {
-	const struct mgroup *g = t->m.groups[t->vis[vis_idx]];
-	int start_depth = t->m.n ? t->m.groups[0]->depth : 0;
+	const struct mgroup *g = t->pl.m.groups[t->vis[vis_idx]];
+	int start_depth = t->pl.m.n ? t->pl.m.groups[0]->depth : 0;
 	int indent = 2 * (g->depth - start_depth), folded, kids, nw;
 	const char *glyph, *more = t->utf8 ? "\xE2\x80\xA6/" : "../";
 	const char *cut = t->utf8 ? "\xE2\x80\xA6" : "..";
@@ -497,7 +497,7 @@ static void draw_name(const struct tui *t, int y, int *vx, size_t vis_idx,
 static void draw_row(const struct tui *t, int y, size_t vis_idx,
 		     const struct layout *l)
 {
-	const struct mgroup *g = t->m.groups[t->vis[vis_idx]];
+	const struct mgroup *g = t->pl.m.groups[t->vis[vis_idx]];
 	int selected = (int)vis_idx == t->sel;
 	int tagged = (g->view & VIEW_TAGGED) != 0;
 	int oom = mgroup_rate(g, F_EV_OOM_KILL) > 0;

@@ -57,9 +57,9 @@ static void k_fold(struct tui *t)
 		return;
 	/* Left on a leaf or a folded group goes to its parent, as in htop. */
 	if ((g->view & VIEW_FOLDED) || t->sel + 1 >= (int)t->nvis ||
-	    t->m.groups[t->vis[t->sel + 1]]->depth <= g->depth) {
+	    t->pl.m.groups[t->vis[t->sel + 1]]->depth <= g->depth) {
 		if (g->parent >= 0)
-			tui_select_path(t, t->m.groups[g->parent]->path);
+			tui_select_path(t, t->pl.m.groups[g->parent]->path);
 		return;
 	}
 	g->view |= VIEW_FOLDED;
@@ -71,15 +71,15 @@ static void k_fold_all(struct tui *t)
 	int any_open = 0;
 
 	/* Folds every group below the start if any is open, else opens all. */
-	for (size_t i = 1; i < t->m.n; i++)
-		if (!(t->m.groups[i]->view & VIEW_FOLDED) &&
-		    t->m.groups[i]->parent == 0)
+	for (size_t i = 1; i < t->pl.m.n; i++)
+		if (!(t->pl.m.groups[i]->view & VIEW_FOLDED) &&
+		    t->pl.m.groups[i]->parent == 0)
 			any_open = 1;
-	for (size_t i = 1; i < t->m.n; i++) {
+	for (size_t i = 1; i < t->pl.m.n; i++) {
 		if (any_open)
-			t->m.groups[i]->view |= VIEW_FOLDED;
+			t->pl.m.groups[i]->view |= VIEW_FOLDED;
 		else
-			t->m.groups[i]->view &= ~VIEW_FOLDED;
+			t->pl.m.groups[i]->view &= ~VIEW_FOLDED;
 	}
 	tui_rebuild(t);
 	tui_message(t, 0, any_open ? "all groups folded" : "all groups unfolded");
@@ -90,7 +90,7 @@ static void k_parent(struct tui *t)
 	const struct mgroup *g = tui_selected(t);
 
 	if (g && g->parent >= 0)
-		tui_select_path(t, t->m.groups[g->parent]->path);
+		tui_select_path(t, t->pl.m.groups[g->parent]->path);
 }
 
 static void start_input(struct tui *t, enum input_mode m, const char *init)
@@ -125,7 +125,7 @@ static int find_match(struct tui *t, const char *what, int dir, int from_here)
 	if (!what[0] || n == 0)
 		return 0;
 	for (long i = 0; sel && i < n; i++)
-		if (t->m.groups[t->order[i]] == sel) {
+		if (t->pl.m.groups[t->order[i]] == sel) {
 			cur = i;
 			break;
 		}
@@ -136,13 +136,13 @@ static int find_match(struct tui *t, const char *what, int dir, int from_here)
 
 		if (i < 0)
 			i += n;
-		g = t->m.groups[t->order[i]];
+		g = t->pl.m.groups[t->order[i]];
 		if ((t->filter[0] && !t->match[t->order[i]]) ||
 		    !strstr(g->path, what))
 			continue;
-		for (int a = g->parent; a >= 0; a = t->m.groups[a]->parent)
-			if (t->m.groups[a]->view & VIEW_FOLDED) {
-				t->m.groups[a]->view &= ~VIEW_FOLDED;
+		for (int a = g->parent; a >= 0; a = t->pl.m.groups[a]->parent)
+			if (t->pl.m.groups[a]->view & VIEW_FOLDED) {
+				t->pl.m.groups[a]->view &= ~VIEW_FOLDED;
 				opened = 1;
 			}
 		if (opened)
@@ -222,8 +222,8 @@ static void k_tag(struct tui *t)
 
 static void k_untag(struct tui *t)
 {
-	for (size_t i = 0; i < t->m.n; i++)
-		t->m.groups[i]->view &= ~VIEW_TAGGED;
+	for (size_t i = 0; i < t->pl.m.n; i++)
+		t->pl.m.groups[i]->view &= ~VIEW_TAGGED;
 	tui_message(t, 0, "all tags cleared");
 }
 

@@ -13,7 +13,7 @@
 #include "fmt.h"
 #include "parse.h"
 #include "procs.h"
-#include "source/reclaim.h"
+#include "reclaim.h"
 #include "tui_int.h"
 #include "xalloc.h"
 
@@ -64,7 +64,7 @@ void tui_pane_load(struct tui *t)
 	same = t->detail_path && strcmp(t->detail_path, g->path) == 0;
 
 	/* What is loaded depends on the group, the refresh and the pane. */
-	if (same && t->detail_refresh == t->m.refreshes &&
+	if (same && t->detail_refresh == t->pl.m.refreshes &&
 	    t->detail_pane == t->pane)
 		return;
 	t->detail_pane = t->pane;
@@ -75,7 +75,7 @@ void tui_pane_load(struct tui *t)
 		t->nstat_cur = 0;
 		t->detail_top = 0;
 	}
-	t->detail_refresh = t->m.refreshes;
+	t->detail_refresh = t->pl.m.refreshes;
 	if (t->pane == PANE_PROCS) {
 		int *pids = NULL;
 		size_t n = 0;
@@ -107,7 +107,7 @@ void tui_pane_load(struct tui *t)
 			free(t->stat_cur);
 		t->stat_cur = b.kv;
 		t->nstat_cur = b.n;
-		t->stat_cur_mono = t->m.mono;
+		t->stat_cur_mono = t->pl.m.mono;
 	}
 }
 
@@ -305,7 +305,7 @@ static const char *rate_reason(const struct tui *t, const struct mgroup *g,
 {
 	if (!sample_has(&g->cur, f))
 		return "";
-	if (t->m.dt <= 0)
+	if (t->pl.m.dt <= 0)
 		return "no earlier reading to rate against: rates after the "
 			"next refresh";
 	if (!g->has_prev)
@@ -338,10 +338,10 @@ static int events_reason(struct tui *t, const struct mgroup *g,
 	const char *text;
 	int64_t since;
 
-	if (!(c->fields & ev) || !t->o->rc || (c->field >= 0 &&
+	if (!(c->fields & ev) || !t->pl.rc || (c->field >= 0 &&
 	    !(FBIT(c->field) & ev)))
 		return 0;
-	st = reclaim_state(t->o->rc, &text, &since);
+	st = reclaim_state(t->pl.rc, &text, &since);
 	if (st == RECLAIM_ON) {
 		/* Every group the events were mapped to has its flushes:
 		 * then a blank PRIO means no scan of its own lists. */
@@ -390,13 +390,13 @@ static void blank_reason(struct tui *t, const struct mgroup *g,
 	if (c->derived == D_SCAN_PRIO) {
 		/* Its own lists are a file's (v1), or its lists less its
 		 * children's (v2). */
-		int own_lists = (t->m.kept & FBIT(F_OWN_ACTIVE_FILE)) != 0;
+		int own_lists = (t->pl.m.kept & FBIT(F_OWN_ACTIVE_FILE)) != 0;
 
-		if ((t->m.sys.valid & FBIT(S_LRU_GEN)) && t->m.sys.v[S_LRU_GEN]) {
+		if ((t->pl.m.sys.valid & FBIT(S_LRU_GEN)) && t->pl.m.sys.v[S_LRU_GEN]) {
 			snprintf(buf, len, "the multi-gen LRU runs "
 				 "(lru_gen/enabled 0x%04" PRIx64 "): the "
 				 "classic rule does not hold",
-				 t->m.sys.v[S_LRU_GEN]);
+				 t->pl.m.sys.v[S_LRU_GEN]);
 			return;
 		}
 		if (!own_lists && sample_has(s, F_ACTIVE_FILE) &&
@@ -500,9 +500,9 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	/* pgscan and pgsteal come from the events (v1) or memory.stat. */
 	int ev_scan = (cgfs_version_events(cgfs_version(t->cg)) & FBIT(F_PGSCAN)) != 0;
 
-	if (!t->o->rc)
+	if (!t->pl.rc)
 		return;
-	st = reclaim_state(t->o->rc, &text, &since);
+	st = reclaim_state(t->pl.rc, &text, &since);
 	/* A copy or a recording: nothing to say of this host's events. */
 	if (st == RECLAIM_NONE && !cgfs_is_live(t->cg))
 		return;

@@ -75,12 +75,12 @@ static void save(struct tui *t)
 			 t->o->theme : t->theme.name);
 		c.has |= CONFIG_HAS_THEME;
 	}
-	for (size_t i = 0; i < t->m.n; i++) {
-		if (!(t->m.groups[i]->view & VIEW_FOLDED))
+	for (size_t i = 0; i < t->pl.m.n; i++) {
+		if (!(t->pl.m.groups[i]->view & VIEW_FOLDED))
 			continue;
 		c.folded = xreallocarray(c.folded, c.nfolded + 1,
 					 sizeof(*c.folded));
-		c.folded[c.nfolded++] = xstrdup(t->m.groups[i]->path);
+		c.folded[c.nfolded++] = xstrdup(t->pl.m.groups[i]->path);
 	}
 	/* The collector is not set on the screen: the file's stays. */
 	if (config_load(&old, err, sizeof(err)) == 0) {

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "source/reclaim.h"
 #include "stopsig.h"
 #include "tui_int.h"
 #include "xalloc.h"
@@ -121,20 +120,31 @@ static void init_sets(struct tui *t)
 			t->cur_set = s;
 }
 
-/* The fields the shown columns and the sort column need. */
+/* What the screen needs of a refresh: the set shown, the sort, the
+ * detail pane's reclaim events, and for the colours the effective limit
+ * (near the limit) and the OOM kills (the name's mark), where the
+ * collector gives them without opening a file: the screen reads what
+ * batch reads for the same columns. */
+void tui_want(const struct tui *t, struct pipeline_want *ret)
+{
+	ret->cols = t->set[t->cur_set];
+	ret->ncols = t->setn[t->cur_set];
+	ret->sort = t->sort;
+	ret->if_free = FBIT(F_LIMIT) | FBIT(F_EV_OOM_KILL);
+	ret->events = t->pane == PANE_DETAIL;
+}
+
+/* The set or the sort changed: read now what they need beyond the last
+ * refresh's fields (what they no longer need is not read from the next
+ * refresh on). */
 void tui_set_changed(struct tui *t)
 {
-	uint64_t f = t->sort->fields;
+	struct pipeline_want w;
 
-	for (size_t i = 0; i < t->setn[t->cur_set]; i++)
-		f |= t->set[t->cur_set][i]->fields;
-	/* Colours read usage, limits and events whatever the set. */
-	f |= FBIT(F_USAGE) | FBIT(F_LIMIT) |
-		FBIT(F_EV_OOM_KILL) | FBIT(F_PGSCAN);
-	if (!(f & ~t->fields))
+	tui_want(t, &w);
+	if (!(pipeline_fields(&t->pl, &w) & ~t->pl.fields))
 		return;
-	t->fields |= f;
-	if (!t->m.refreshes) {
+	if (!t->pl.m.refreshes) {
 		tui_refresh_now(t);
 	} else if (cgfs_is_series(t->cg)) {
 		/* A recording: the same sample again, with the new fields. */
@@ -162,7 +172,7 @@ const struct mgroup *tui_selected(const struct tui *t)
 {
 	if (t->nvis == 0 || t->sel < 0 || (size_t)t->sel >= t->nvis)
 		return NULL;
-	return t->m.groups[t->vis[t->sel]];
+	return t->pl.m.groups[t->vis[t->sel]];
 }
 
 static void remember_selection(struct tui *t)
@@ -189,7 +199,7 @@ void tui_select_path(struct tui *t, const char *path)
 	for (;;) {
 		len = strlen(p);
 		for (size_t i = 0; i < t->nvis; i++) {
-			const struct mgroup *g = t->m.groups[t->vis[i]];
+			const struct mgroup *g = t->pl.m.groups[t->vis[i]];
 
 			if (g->path_len == len && memcmp(g->path, p, len) == 0) {
 				t->sel = (int)i;
@@ -215,7 +225,7 @@ void tui_select_path(struct tui *t, const char *path)
 /* Recomputes the rows shown: tree order, folds, the filter. */
 void tui_rebuild(struct tui *t)
 {
-	size_t n = t->m.n;
+	size_t n = t->pl.m.n;
 	int skip_depth = -1;
 
 	if (n > t->cap) {
@@ -225,27 +235,17 @@ void tui_rebuild(struct tui *t)
 		t->kids = xreallocarray(t->kids, n, 1);
 		t->cap = n;
 	}
-	t->norder = model_order(&t->m, sort_cmp, t, t->order);
+	t->norder = model_order(&t->pl.m, sort_cmp, t, t->order);
 	/* In tree order a group's children follow it directly. */
 	for (size_t i = 0; i < t->norder; i++)
 		t->kids[t->order[i]] = i + 1 < t->norder &&
-			t->m.groups[t->order[i + 1]]->depth >
-			t->m.groups[t->order[i]]->depth;
-	if (t->filter[0]) {
-		/* Matches and their ancestors, so each match keeps its place
-		 * in the tree. */
-		memset(t->match, 0, n);
-		for (size_t i = 0; i < n; i++) {
-			if (!strstr(t->m.groups[i]->path, t->filter))
-				continue;
-			for (int g = (int)i; g >= 0 && !t->match[g];
-			     g = t->m.groups[g]->parent)
-				t->match[g] = 1;
-		}
-	}
+			t->pl.m.groups[t->order[i + 1]]->depth >
+			t->pl.m.groups[t->order[i]]->depth;
+	if (t->filter[0])
+		model_match(&t->pl.m, t->filter, t->match);
 	t->nvis = 0;
 	for (size_t i = 0; i < t->norder; i++) {
-		const struct mgroup *g = t->m.groups[t->order[i]];
+		const struct mgroup *g = t->pl.m.groups[t->order[i]];
 
 		if (skip_depth >= 0 && g->depth > skip_depth)
 			continue;
@@ -261,49 +261,27 @@ void tui_rebuild(struct tui *t)
 
 void tui_reread(struct tui *t)
 {
+	struct pipeline_want w;
 	char err[512];
-	int r;
 
-	cgfs_reread(t->cg);
-	r = cgfs_refresh(t->cg, t->fields, t->o->maxdepth, &t->snap, err,
-			 sizeof(err));
-	if (r < 0) {
+	tui_want(t, &w);
+	if (pipeline_reread(&t->pl, &w, err, sizeof(err)) < 0) {
 		if (t->o->recording)
 			t->failed = 1;
 		tui_message(t, 1, "%s", err);
 		return;
 	}
-	r = model_replace(&t->m, &t->snap);
-	if (r < 0)
-		tui_message(t, 1, "%s", strerror(-r));
 	tui_rebuild(t);
-}
-
-/*
- * Whether the reclaim events are wanted: a shown column or the sort needs
- * them (not the colours, which would load them always), or the detail
- * pane is open (it shows the group's flushes and the events' state).
- */
-int tui_events_wanted(const struct tui *t)
-{
-	uint64_t f = t->sort->fields;
-
-	for (size_t i = 0; i < t->setn[t->cur_set]; i++)
-		f |= t->set[t->cur_set][i]->fields;
-	return (f & reclaim_fields(cgfs_version(t->cg))) != 0 ||
-		t->pane == PANE_DETAIL;
 }
 
 void tui_refresh_now(struct tui *t)
 {
+	struct pipeline_want w;
 	char err[512];
 	int r;
 
-	if (t->o->rc)
-		reclaim_want(t->o->rc, tui_events_wanted(t));
-	t->snap.more_slots = reclaim_slots(t->o->rc);
-	r = cgfs_refresh(t->cg, t->fields, t->o->maxdepth, &t->snap, err,
-			 sizeof(err));
+	tui_want(t, &w);
+	r = pipeline_refresh(&t->pl, &w, err, sizeof(err));
 	if (r == -ENODATA) {
 		t->paused = 1;
 		tui_message(t, 0, "end of the recorded series");
@@ -314,12 +292,6 @@ void tui_refresh_now(struct tui *t)
 		if (t->o->recording)
 			t->failed = 1;
 		tui_message(t, 1, "%s", err);
-		return;
-	}
-	reclaim_fill(t->o->rc, &t->snap);
-	r = model_update(&t->m, &t->snap);
-	if (r < 0) {
-		tui_message(t, 1, "%s", strerror(-r));
 		return;
 	}
 	if (frames.file) {
@@ -539,7 +511,7 @@ int tui_run(const struct tui_opts *o)
 	t.sort_desc = o->sort_desc;
 	if (o->filter)
 		snprintf(t.filter, sizeof(t.filter), "%s", o->filter);
-	model_init(&t.m, cgfs_version(o->cg));
+	pipeline_init(&t.pl, o->cg, o->maxdepth, o->recording);
 	init_sets(&t);
 
 	if (o->no_color) {
@@ -547,7 +519,7 @@ int tui_run(const struct tui_opts *o)
 	} else if (o->theme) {
 		if (theme_load(o->theme, &t.theme, err, sizeof(err)) < 0) {
 			fprintf(stderr, "memcgtop: %s\n", err);
-			model_free(&t.m);
+			pipeline_free(&t.pl);
 			return 2;
 		}
 	} else {
@@ -555,17 +527,17 @@ int tui_run(const struct tui_opts *o)
 	}
 	scr = term_setup(&t, &waitmask);
 	if (!scr) {
-		model_free(&t.m);
+		pipeline_free(&t.pl);
 		return 1;
 	}
 
 	tui_set_changed(&t);	/* reads the first sample */
-	for (size_t i = 0; i < t.m.n; i++)
+	for (size_t i = 0; i < t.pl.m.n; i++)
 		for (size_t f = 0; f < o->nfolded; f++)
-			if (strcmp(t.m.groups[i]->path, o->folded[f]) == 0)
-				t.m.groups[i]->view |= VIEW_FOLDED;
+			if (strcmp(t.pl.m.groups[i]->path, o->folded[f]) == 0)
+				t.pl.m.groups[i]->view |= VIEW_FOLDED;
 	tui_rebuild(&t);
-	if (t.m.n)
+	if (t.pl.m.n)
 		tui_select_path(&t, "/");
 	/* Rates need a second sample: take it soon, then keep the pace. */
 	t.next_refresh = clock_mono() + (t.delay < 1.0 ? t.delay : 1.0);
@@ -601,8 +573,7 @@ int tui_run(const struct tui_opts *o)
 	tui_pane_free(&t);
 	tui_dialog_free(&t);
 	free(t.sel_path);
-	model_free(&t.m);
-	snapshot_free(&t.snap);
+	pipeline_free(&t.pl);
 	/* Die of the signal, as the shell expects, terminal restored. */
 	stopsig_die(sig);
 	return sig ? 128 + sig : t.failed ? 1 : 0;

@@ -9,6 +9,7 @@
 #include "cgfs.h"
 #include "columns.h"
 #include "model.h"
+#include "pipeline.h"
 #include "theme.h"
 #include "tui.h"
 
@@ -80,9 +81,7 @@ struct proc_row;
 struct tui {
 	const struct tui_opts *o;
 	struct cgfs *cg;
-	struct model m;
-	struct snapshot snap;
-	uint64_t fields;	/* what the current set and sort read */
+	struct pipeline pl;	/* the refreshes, the model (pl.m) */
 
 	const struct column *set[SET_NR][SET_MAX_COLS];
 	size_t setn[SET_NR];
@@ -107,7 +106,7 @@ struct tui {
 	size_t line_len;
 	char search[128];
 	char filter[128];
-	char *match;		/* filter: 1 for a shown group (by index) */
+	unsigned char *match;	/* filter: 1 for a shown group (by index) */
 
 	enum pane pane;
 	int help;		/* the help screen is up */
@@ -157,7 +156,7 @@ void tui_rebuild(struct tui *t);
 void tui_select_path(struct tui *t, const char *path);
 void tui_set_changed(struct tui *t);
 void tui_refresh_now(struct tui *t);
-int tui_events_wanted(const struct tui *t);
+void tui_want(const struct tui *t, struct pipeline_want *ret);
 void tui_reread(struct tui *t);
 const struct mgroup *tui_selected(const struct tui *t);
 

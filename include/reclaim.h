@@ -21,7 +21,8 @@
  * wants them (reclaim_want) and only on a live host.  A failure to load
  * (not root, a kernel before 6.13, a refusal) is kept, not retried and not
  * logged: the fields stay as without the events, and reclaim_state says
- * why.
+ * why.  The refresh pipeline (pipeline.h) loads them and fills the
+ * snapshots; the detail pane asks their state.
  */
 #ifndef MEMCGTOP_RECLAIM_H
 #define MEMCGTOP_RECLAIM_H

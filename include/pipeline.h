@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pipeline.h - one refresh, the same for every front end (batch, --output,
+ * --record, the screen): what the views need, then the source (cgfs.h),
+ * then the reclaim events, then the model.  A front end says what it shows
+ * (struct pipeline_want) and reads the model; it assembles none of the
+ * steps itself.
+ */
+#ifndef MEMCGTOP_PIPELINE_H
+#define MEMCGTOP_PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgfs.h"
+#include "columns.h"
+#include "model.h"
+
+struct reclaim;
+
+/* What the views need of the next refresh. */
+struct pipeline_want {
+	const struct column *const *cols;	/* shown or exported */
+	size_t ncols;
+	const struct column *sort;		/* or NULL */
+	/* The fields wanted only if the tree gives them without opening a
+	 * file (the screen's colours: cgfs_free_fields). */
+	uint64_t if_free;
+	/* The reclaim events even if no column needs them (the detail
+	 * pane, which shows their state and a group's flushes). */
+	int events;
+};
+
+struct pipeline {
+	struct cgfs *cg;
+	struct reclaim *rc;	/* the reclaim events (source/reclaim.h) */
+	int maxdepth;
+	struct snapshot snap;
+	struct model m;
+	uint64_t fields;	/* what the last refresh was asked for */
+};
+
+/* recording: --record is on (the events are then not loaded: a replay
+ * must print what the live run printed). */
+void pipeline_init(struct pipeline *p, struct cgfs *cg, int maxdepth,
+		   int recording);
+void pipeline_free(struct pipeline *p);
+
+/* The fields a refresh for w reads. */
+uint64_t pipeline_fields(const struct pipeline *p,
+			 const struct pipeline_want *w);
+
+/* Whether w needs the reclaim events (a column or the sort gives them
+ * from the events, or w->events). */
+int pipeline_events_wanted(const struct pipeline *p,
+			   const struct pipeline_want *w);
+
+/*
+ * One refresh for w: the events loaded or unloaded as w needs them, the
+ * tree read, the events' counts put into it, the model updated.  Returns
+ * 0, -ENODATA at the end of a recorded series, or another negative errno
+ * with a reason in err.
+ */
+int pipeline_refresh(struct pipeline *p, const struct pipeline_want *w,
+		     char *err, size_t errlen);
+
+/* A series: the sample just read again, for fields w asks for since; the
+ * model keeps its previous sample and interval (model_replace). */
+int pipeline_reread(struct pipeline *p, const struct pipeline_want *w,
+		    char *err, size_t errlen);
+
+#endif
