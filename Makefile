@@ -181,6 +181,7 @@ check: deps-test
 bench: deps-bench memcgtop
 	@$(MAKE) --no-print-directory $(BUILD)/faultbench $(BUILD)/bpfevdump
 	MEMCGTOP=./memcgtop BUILD=$(BUILD) tests/bench/run.sh
+	MEMCGTOP=./memcgtop tests/bench/screen.sh 512
 
 # libFuzzer targets for the parsers, 60 s each (make check runs 3 s each).
 fuzz:
