@@ -53,9 +53,9 @@ const struct column columns[] = {
 	    FBIT(F_USAGE) | FBIT(F_LIMIT),
 	    "usage as a percentage of the effective limit"),
 	RAW("swap", "SWAP", 6, U_BYTES, F_SWAP,
-	    "swap used: v1 memory.memsw.usage_in_bytes minus usage (or "
-	    "memory.stat total_swap), v2 memory.swap.current; at most the "
-	    "host's SwapTotal"),
+	    "swap used: v1 memory.memsw.usage_in_bytes minus usage (at most "
+	    "the host's SwapTotal; or memory.stat total_swap), v2 "
+	    "memory.swap.current"),
 	RAW("swap_limit", "SWPMAX", 6, U_BYTES, F_SWAP_LIMIT,
 	    "v2 memory.swap.max"),
 	RAW("swappiness", "SWPNS", 5, U_INT, F_SWAPPINESS,
