@@ -105,14 +105,15 @@ $(BUILD)/bpf/bpfev.o: $(BUILD)/bpf/reclaim.skel.h
 $(BUILD)/bpf/bpfcol.o $(BUILD)/bpf/bpfev.o: CPPFLAGS += -I$(BUILD)/bpf
 
 # For tests/live/reclaim-v1.sh: prints the reclaim events' counters.
-$(BUILD)/bpfevdump: tests/bpf/bpfevdump.c $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(HEADERS)
+$(BUILD)/bpfevdump: tests/bpf/bpfevdump.c $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(BUILD)/util/xalloc.o $(HEADERS)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpf/bpfev.o \
-	  $(BUILD)/bpf/bpflib.o $(PKG_LIBS)
+	  $(BUILD)/bpf/bpflib.o $(BUILD)/util/xalloc.o $(PKG_LIBS)
 
 # bpfev_subtree_sums, a pure function, tested on its own.
-$(BUILD)/check_bpfev: tests/bpf/check_bpfev.c $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(HEADERS)
+$(BUILD)/check_bpfev: tests/bpf/check_bpfev.c $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(BUILD)/util/xalloc.o $(HEADERS)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -o $@ $< \
-	  $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(PKG_LIBS) $(CHECK_LIBS)
+	  $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(BUILD)/util/xalloc.o \
+	  $(PKG_LIBS) $(CHECK_LIBS)
 
 # The page-fault microbenchmark for the reclaim events' overhead.
 $(BUILD)/faultbench: tests/bench/faultbench.c
@@ -120,9 +121,10 @@ $(BUILD)/faultbench: tests/bench/faultbench.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 # For tests/bpf/*.sh only: prints the BPF collector's records as lines.
-$(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BUILD)/bpf/bpfcol.o $(BUILD)/bpf/bpflib.o $(BUILD)/util/clock.o $(HEADERS)
+$(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BUILD)/bpf/bpfcol.o $(BUILD)/bpf/bpflib.o $(BUILD)/util/clock.o $(BUILD)/util/xalloc.o $(HEADERS)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpf/bpfcol.o \
-	  $(BUILD)/bpf/bpflib.o $(BUILD)/util/clock.o $(PKG_LIBS)
+	  $(BUILD)/bpf/bpflib.o $(BUILD)/util/clock.o $(BUILD)/util/xalloc.o \
+	  $(PKG_LIBS)
 
 $(BUILD)/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(@D)

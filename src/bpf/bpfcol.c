@@ -28,6 +28,7 @@
 #include "bpfcol.h"
 #include "bpflib.h"
 #include "clock.h"
+#include "xalloc.h"
 /* The skeleton's .rodata is a struct memcg_cfg (memcg_rec.h, through
  * bpfcol.h), whose size its _Static_assert checks against the object's
  * BTF. */
@@ -365,11 +366,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 
 	*ret_col = NULL;
 	why(ret_why, BPFCOL_OK, "%s", "");
-	col = calloc(1, sizeof(*col));
-	if (!col) {
-		why(ret_why, BPFCOL_LOAD_REFUSED, "out of memory");
-		return -ENOMEM;
-	}
+	col = xcalloc(1, sizeof(*col));
 	col->dirfd = -1;
 	col->want = ~0ULL;
 	col->pagesize = (unsigned long)sysconf(_SC_PAGESIZE);

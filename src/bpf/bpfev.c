@@ -23,6 +23,7 @@
 
 #include "bpfev.h"
 #include "bpflib.h"
+#include "xalloc.h"
 #include "reclaim_rec.h"
 /* After reclaim_rec.h: the skeleton's .rodata is a struct reclaim_cfg,
  * whose size its _Static_assert checks against the object's BTF. */
@@ -286,11 +287,7 @@ int bpfev_open(struct bpfev **ret_ev, struct bpfev_why *ret_why)
 	*ret_ev = NULL;
 	why(ret_why, BPFEV_OK, "%s", "");
 	memset(&cfg, 0, sizeof(cfg));
-	ev = calloc(1, sizeof(*ev));
-	if (!ev) {
-		why(ret_why, BPFEV_LOAD_REFUSED, "out of memory");
-		return -ENOMEM;
-	}
+	ev = xcalloc(1, sizeof(*ev));
 	/* Epoch 0 is what a fresh entry's zeroed prio[] says: never used. */
 	ev->epoch = 1;
 	r = injected(&cfg, ret_why);
@@ -320,12 +317,7 @@ int bpfev_open(struct bpfev **ret_ev, struct bpfev_why *ret_why)
 		    strerror(-r));
 		goto fail;
 	}
-	ev->percpu = calloc((size_t)ev->ncpus, sizeof(*ev->percpu));
-	if (!ev->percpu) {
-		why(ret_why, BPFEV_LOAD_REFUSED, "out of memory");
-		r = -ENOMEM;
-		goto fail;
-	}
+	ev->percpu = xcalloc((size_t)ev->ncpus, sizeof(*ev->percpu));
 	r = load(ev, &cfg, ret_why);
 	if (r)
 		goto fail;
@@ -375,26 +367,17 @@ static int read_sys(struct bpfev *ev, struct bpfev_sys *s)
 }
 
 /* Room for at least WANT more entries after GOT in keys and vals. */
-static int batch_room(struct bpfev *ev, size_t got, size_t want)
+static void batch_room(struct bpfev *ev, size_t got, size_t want)
 {
 	size_t cap = ev->batch_cap ? ev->batch_cap : 256;
-	uint64_t *k;
-	struct reclaim_val *v;
 
 	while (cap - got < want)
 		cap *= 2;
 	if (cap == ev->batch_cap)
-		return 0;
-	k = realloc(ev->keys, cap * sizeof(*k));
-	if (!k)
-		return -ENOMEM;
-	ev->keys = k;
-	v = realloc(ev->vals, cap * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	ev->vals = v;
+		return;
+	ev->keys = xreallocarray(ev->keys, cap, sizeof(*ev->keys));
+	ev->vals = xreallocarray(ev->vals, cap, sizeof(*ev->vals));
 	ev->batch_cap = cap;
-	return 0;
 }
 
 /*
@@ -411,9 +394,7 @@ static int read_groups(struct bpfev *ev, size_t *ret_got)
 	int r;
 
 	for (;;) {
-		r = batch_room(ev, got, want);
-		if (r)
-			return r;
+		batch_room(ev, got, want);
 		count = (__u32)(ev->batch_cap - got);
 		r = bpf_map_lookup_batch(ev->groups_fd, first ? NULL : &token,
 					 &token, ev->keys + got, ev->vals + got,
@@ -459,11 +440,7 @@ int bpfev_read(struct bpfev *ev, const struct bpfev_group **ret_groups,
 	if (r)
 		return r;
 	if (n > ev->groups_cap) {
-		struct bpfev_group *g = realloc(ev->groups, n * sizeof(*g));
-
-		if (!g)
-			return -ENOMEM;
-		ev->groups = g;
+		ev->groups = xreallocarray(ev->groups, n, sizeof(*ev->groups));
 		ev->groups_cap = n;
 	}
 	for (i = 0; i < n; i++) {
@@ -529,17 +506,15 @@ int bpfev_subtree_sums(struct bpfev_node *nodes, size_t n)
 	struct id_index *ids = NULL, key, *f;
 	size_t *parent = NULL, *depth = NULL, *order = NULL, *path = NULL;
 	size_t i, j, len, none = (size_t)-1;
-	int r = -ENOMEM, k;
+	int r, k;
 
 	if (n == 0)
 		return 0;
-	ids = calloc(n, sizeof(*ids));
-	parent = calloc(n, sizeof(*parent));
-	depth = calloc(n, sizeof(*depth));
-	order = calloc(n, sizeof(*order));
-	path = calloc(n, sizeof(*path));
-	if (!ids || !parent || !depth || !order || !path)
-		goto out;
+	ids = xcalloc(n, sizeof(*ids));
+	parent = xcalloc(n, sizeof(*parent));
+	depth = xcalloc(n, sizeof(*depth));
+	order = xcalloc(n, sizeof(*order));
+	path = xcalloc(n, sizeof(*path));
 	for (i = 0; i < n; i++) {
 		ids[i].id = nodes[i].id;
 		ids[i].i = i;

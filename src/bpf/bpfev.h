@@ -112,8 +112,8 @@ struct bpfev_node {
 
 /*
  * bpfev_subtree_sums: adds each node's counts into all its ancestors in
- * NODES.  Any order; -EINVAL for an id twice or a cycle (nothing is
- * changed then), -ENOMEM.
+ * NODES.  Any order; 0, or -EINVAL for an id twice or a cycle (nothing
+ * is changed then).
  */
 int bpfev_subtree_sums(struct bpfev_node *nodes, size_t n);
 

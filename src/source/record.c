@@ -604,10 +604,6 @@ void record_groups(struct recorder *r, char **kept, size_t n)
 {
 	if (!r || r->samplefd < 0 || r->err)
 		return;
-	if (!kept) {
-		fail(r, ENOMEM, "the groups kept");
-		return;
-	}
 	qsort(kept, n, sizeof(*kept), cmp_path);
 	qsort(r->paths, r->npaths, sizeof(*r->paths), cmp_path);
 	/* Read but left out (gone while it was read): taken out again. */

@@ -47,8 +47,7 @@ void record_file(struct recorder *r, const char *path, const char *name,
 		 const void *buf, size_t len);
 /* The groups the sample kept (their paths, sorted here in place): the
  * folders of groups read but left out are removed, and a kept group
- * without any file gets its folder, so replay finds exactly these.
- * kept NULL: they could not be listed (no memory), the sample fails. */
+ * without any file gets its folder, so replay finds exactly these. */
 void record_groups(struct recorder *r, char **kept, size_t n);
 /* Ends the sample: timestamps of both series rewritten atomically.
  * Returns 0 or a negative errno with the reason in err (the first write

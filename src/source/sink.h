@@ -31,7 +31,7 @@ struct sink_ops {
 	void (*proc)(struct sink *s, const char *name, const void *buf,
 		     size_t len);
 	/* The groups the sample kept (their paths, may be sorted in
-	 * place); NULL: they could not be listed. */
+	 * place). */
 	void (*groups)(struct sink *s, char **kept, size_t n);
 	/* The sample ends, taken at these times: 0 or -errno with the
 	 * reason in err. */

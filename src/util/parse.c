@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "xalloc.h"
 
 static int is_space(char c)
 {
@@ -352,21 +353,10 @@ int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 		}
 		if (n == cap) {
 			size_t nc = cap ? cap * 2 : 16;
-			double *nm = realloc(mono, nc * sizeof(*nm));
-			int64_t *nw;
-			long *ns;
 
-			if (!nm)
-				goto nomem;
-			mono = nm;
-			nw = realloc(wall, nc * sizeof(*nw));
-			if (!nw)
-				goto nomem;
-			wall = nw;
-			ns = realloc(slot, nc * sizeof(*ns));
-			if (!ns)
-				goto nomem;
-			slot = ns;
+			mono = xreallocarray(mono, nc, sizeof(*mono));
+			wall = xreallocarray(wall, nc, sizeof(*wall));
+			slot = xreallocarray(slot, nc, sizeof(*slot));
 			cap = nc;
 		}
 		mono[n] = m;
@@ -383,12 +373,6 @@ int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 	*ret_slot = slot;
 	*ret_n = n;
 	return 0;
-nomem:
-	snprintf(err, errlen, "%s", strerror(ENOMEM));
-	free(mono);
-	free(wall);
-	free(slot);
-	return -ENOMEM;
 fail:
 	free(mono);
 	free(wall);
