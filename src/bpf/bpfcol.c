@@ -171,7 +171,8 @@ static int map_ro(struct bpf_map *map, size_t len, const void **ret)
 	return 0;
 }
 
-/* Opens the object with the current capacities, loads and attaches it. */
+/* Opens the object with the current capacities, loads and attaches it;
+ * on failure nothing of it is left (col->skel NULL). */
 static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 {
 	union bpf_iter_link_info linfo;
@@ -201,13 +202,13 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	    (r = bpf_map__set_value_size(skel->maps.names, col->names_cap))) {
 		why(w, BPFCOL_LOAD_REFUSED, "cannot size the maps: %s",
 		    strerror(-r));
-		return r;
+		goto fail;
 	}
 	r = memcg_iter__load(skel);
 	if (r) {
 		why(w, r == -EPERM ? BPFCOL_NOT_PERMITTED : BPFCOL_LOAD_REFUSED,
 		    "%s", bpflib_load_error(r));
-		return r;
+		goto fail;
 	}
 	/*
 	 * Not memcg_iter__attach: an iterator attaches with its start
@@ -223,7 +224,7 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		r = -errno;
 		why(w, BPFCOL_LOAD_REFUSED, "cannot attach the cgroup iterator: %s",
 		    strerror(-r));
-		return r;
+		goto fail;
 	}
 	col->recs_len = page_round((size_t)col->rec_cap * sizeof(struct memcg_rec),
 				   col->pagesize);
@@ -233,9 +234,13 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 			(const void **)&col->names))) {
 		why(w, BPFCOL_LOAD_REFUSED, "cannot map the records: %s",
 		    strerror(-r));
-		return r;
+		goto fail;
 	}
 	return 0;
+fail:
+	/* Nothing half loaded is left: the next read loads anew. */
+	bpfcol_unload(col);
+	return r;
 }
 
 /* Capacities for N groups: a quarter more, for groups made meanwhile. */
@@ -561,6 +566,10 @@ static int bpfcol_fit(struct bpfcol *col, struct memcg_sum *ret_sum,
 {
 	int r, tries;
 
+	/* A reload that failed at the last read left no program: load it
+	 * again, or say again why not. */
+	if (!col->skel && (r = bpfcol_load(col, w)) != 0)
+		return r;
 	for (tries = 0;; tries++) {
 		r = bpfcol_walk(col, ret_sum);
 		if (r) {
