@@ -89,7 +89,7 @@ struct snapshot {
 	double mono;		/* CLOCK_MONOTONIC seconds of this refresh */
 	int64_t wall;		/* Unix time of this refresh */
 	uint64_t above_limit;	/* smallest memory limit above the start */
-	char *numa_text;	/* memory.numa_stat texts (F_NUMA: offset),
+	char *numa_text;	/* memory.numa_stat texts (FLD_NUMA: offset),
 				 * NUL-separated; valid until the next
 				 * refresh */
 	size_t numa_len, numa_cap;
@@ -207,7 +207,7 @@ size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
 int cgfs_field_may_be_max(enum field f);
 
 /*
- * How memory.numa_stat reads on a version (F_NUMA keeps its text): the
+ * How memory.numa_stat reads on a version (FLD_NUMA keeps its text): the
  * lists per node to show, the keys that give them, and whether their
  * values are pages (v1) or bytes (v2).  One view for the JSON numa object
  * (names are its keys), one for the detail pane (names are its titles;

@@ -2,7 +2,7 @@
 /*
  * fields.h - every value a refresh reads of a group, declared once.
  *
- * X(NAME, flags, v1, v2) is one value: NAME becomes the field F_NAME of
+ * X(NAME, flags, v1, v2) is one value: NAME becomes the field FLD_NAME of
  * sample.h, the flags say what kind of value it is, and v1 and v2 say
  * where each cgroup version keeps it.  The source's reader (the files it
  * opens, the keys it parses), the BPF pass (the slots it asks for), the
@@ -20,7 +20,7 @@
  *                      "some" or "full" avg10, for cgroup.procs its lines
  *   PASS(cf, key, s)   the same, and the BPF pass (bpf/memcg_rec.h) carries
  *                      it in slot MR_s, so that the file is not read
- *   MADE(a, b)         made from F_a and F_b by the version's own code
+ *   MADE(a, b)         made from FLD_a and FLD_b by the version's own code
  *                      (cgfs_read.c: v1 swap is memsw - usage ...)
  *   EVENTS             given by the reclaim events (BPF tracepoints,
  *                      source/reclaim.h), no file

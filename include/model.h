@@ -71,11 +71,11 @@ struct model {
 	double mono, dt;	/* dt 0: no previous refresh */
 	int64_t wall;
 	unsigned refreshes;
-	const char *numa_text;	/* the snapshot's (F_NUMA offsets) */
+	const char *numa_text;	/* the snapshot's (FLD_NUMA offsets) */
 	/* The system figures (sysfig.h) of this refresh and of the last,
 	 * and the counters' rates over the interval. */
 	struct sysinfo sys, sys_prev;
-	double sys_rate[S_NR];	/* per second, valid when sys_rate_valid
+	double sys_rate[SYS_NR];	/* per second, valid when sys_rate_valid
 				 * has FBIT(sysfield) */
 	uint64_t sys_rate_valid;
 };

@@ -5,15 +5,15 @@
  *
  * After cgfs_refresh, reclaim_fill puts into each group's sample, by its
  * directory's inode (the cgroup id the kernel counts by):
- *  - on cgroup v1, whose memory.stat has none of them, F_PGSCAN,
- *    F_PGSTEAL and their kswapd/direct parts: pages since the events were
+ *  - on cgroup v1, whose memory.stat has none of them, FLD_PGSCAN,
+ *    FLD_PGSTEAL and their kswapd/direct parts: pages since the events were
  *    loaded, the group's with its descendants' (removed ones included),
  *    0 for a group never scanned;
- *  - on both versions F_PRIO_MIN (only when the group's own lists were
- *    scanned in the interval) and F_FLUSHES (its stats flush requests).
+ *  - on both versions FLD_PRIO_MIN (only when the group's own lists were
+ *    scanned in the interval) and FLD_FLUSHES (its stats flush requests).
  * v2 keeps memory.stat's pgscan and pgsteal: the events serve it nothing
  * else.  The system figures (pages scanned per priority, flushes, our own
- * flushes) go into the snapshot's (S_SCAN_PRIO, S_FLUSHES, S_OWN_FLUSHES
+ * flushes) go into the snapshot's (SYS_SCAN_PRIO, SYS_FLUSHES, SYS_OWN_FLUSHES
  * in sample.h), which the model rates as it rates the procfs' figures.
  *
  * The programs cost every page fault a few per cent (the tracepoint fires
@@ -75,10 +75,10 @@ void reclaim_fill(struct reclaim *rc, struct snapshot *snap);
  * reclaim_fill's work on a read of the events (for the unit tests: no BPF
  * needed; the groups sorted by id, as bpfev_read gives them).
  */
-struct bpfev_group;
+struct bpfev_count;
 struct bpfev_sys;
 void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
-		       const struct bpfev_group *gs, size_t ngs,
+		       const struct bpfev_count *gs, size_t ngs,
 		       const struct bpfev_sys *sys);
 
 /* For the unit tests: a handle as on a live host of version `version`,

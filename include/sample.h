@@ -11,30 +11,30 @@
 
 #include "fields.h"
 
-/* The fields: F_USAGE, F_LIMIT ... in the order of fields.h. */
+/* The fields: FLD_USAGE, FLD_LIMIT ... in the order of fields.h. */
 enum field {
-#define FIELD_ENUM(name, flags, v1, v2) F_##name,
+#define FIELD_ENUM(name, flags, v1, v2) FLD_##name,
 	FIELDS(FIELD_ENUM)
 #undef FIELD_ENUM
-	F_NR
+	FLD_NR
 };
 
 #define FBIT(f) (UINT64_C(1) << (f))
 
 /* A field set is one uint64_t. */
-_Static_assert(F_NR <= 64, "too many fields for a uint64_t mask");
+_Static_assert(FLD_NR <= 64, "too many fields for a uint64_t mask");
 
 /* Every field. */
-#define FIELDS_ALL (~UINT64_C(0) >> (64 - F_NR))
+#define FIELDS_ALL (~UINT64_C(0) >> (64 - FLD_NR))
 
 /* The counters (fields.h FF_COUNTER): the model rates them. */
 #define FIELD_COUNTER_BIT(name, flags, v1, v2) \
-	(((flags) & FF_COUNTER) ? FBIT(F_##name) : 0) |
+	(((flags) & FF_COUNTER) ? FBIT(FLD_##name) : 0) |
 #define FIELDS_COUNTER (FIELDS(FIELD_COUNTER_BIT) 0)
 
 /* The limits and protections (FF_MAX): they may be "max". */
 #define FIELD_MAX_BIT(name, flags, v1, v2) \
-	(((flags) & FF_MAX) ? FBIT(F_##name) : 0) |
+	(((flags) & FF_MAX) ? FBIT(FLD_##name) : 0) |
 #define FIELDS_MAX (FIELDS(FIELD_MAX_BIT) 0)
 
 /*
@@ -113,7 +113,7 @@ static inline void sample_copy(struct sample *dst, const struct sample *src)
 
 /*
  * System-wide figures for the header: from the procfs (sysinfo.h), the
- * reclaim events (reclaim.h) and, for S_SWAP_USED, the model.  How each
+ * reclaim events (reclaim.h) and, for SYS_SWAP_USED, the model.  How each
  * is shown and named is its row of the table in sysfig.h, at its index
  * here; the outputs list them in this order.
  */
@@ -121,29 +121,30 @@ static inline void sample_copy(struct sample *dst, const struct sample *src)
 				 * kernel's DEF_PRIORITY is 12) */
 
 enum sysfield {
-	S_MEM_TOTAL,
-	S_MEM_AVAILABLE,
-	S_SWAP_USED,		/* SwapTotal - SwapFree, derived by the model */
-	S_SWAP_TOTAL,
-	S_SWAP_FREE,
-	S_PGSCAN,
-	S_PGSTEAL,
-	S_PSI_SOME10,		/* hundredths of a percent */
-	S_PSI_FULL10,
-	S_LRU_GEN,		/* /sys/kernel/mm/lru_gen/enabled */
+	SYS_MEM_TOTAL,
+	SYS_MEM_AVAILABLE,
+	SYS_SWAP_USED,		/* SwapTotal - SwapFree, derived by the model */
+	SYS_SWAP_TOTAL,
+	SYS_SWAP_FREE,
+	SYS_PGSCAN,
+	SYS_PGSTEAL,
+	SYS_PSI_SOME10,		/* hundredths of a percent */
+	SYS_PSI_FULL10,
+	SYS_LRU_GEN,		/* /sys/kernel/mm/lru_gen/enabled */
 	/* From the reclaim events, counts since they were loaded: */
-	S_SCAN_PRIO,		/* SYS_NPRIO of them: pages scanned at
+	SYS_SCAN_PRIO,		/* SYS_NPRIO of them: pages scanned at
 				 * priority 0, 1, ... 12 */
-	S_FLUSHES = S_SCAN_PRIO + SYS_NPRIO,	/* stats flush requests */
-	S_OWN_FLUSHES,		/* of them, memcgtop's own reads' */
-	S_NR
+	/* stats flush requests */
+	SYS_FLUSHES = SYS_SCAN_PRIO + SYS_NPRIO,
+	SYS_OWN_FLUSHES,		/* of them, memcgtop's own reads' */
+	SYS_NR
 };
 
 /* A set of system figures is one uint64_t, as a set of fields. */
-_Static_assert(S_NR <= 64, "too many system figures for a uint64_t mask");
+_Static_assert(SYS_NR <= 64, "too many system figures for a uint64_t mask");
 
 struct sysinfo {
-	uint64_t v[S_NR];
+	uint64_t v[SYS_NR];
 	uint64_t valid;		/* FBIT(sysfield) set: the figure has a value */
 };
 

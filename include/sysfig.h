@@ -64,7 +64,7 @@ struct sysfig {
 	struct sys_place at[SYS_AT_NR];
 };
 
-extern const struct sysfig sysfigs[S_NR];
+extern const struct sysfig sysfigs[SYS_NR];
 
 /* The ids of row id's values: FBIT(id) for one, a run for an array. */
 uint64_t sysfig_ids(int id);

@@ -40,7 +40,7 @@ static void default_columns(struct opts *o, int version, int events)
 	o->ncols = 0;
 	for (size_t i = 0; i < ncolumns; i++)
 		if (columns[i].unit != U_NUMA &&
-		    (events || columns[i].field != F_PRIO_MIN))
+		    (events || columns[i].field != FLD_PRIO_MIN))
 			o->cols[o->ncols++] = &columns[i];
 }
 

@@ -525,7 +525,7 @@ static int vm_swappiness(void)
  * counter's watermark (6.5).
  */
 static void bpfcol_convert(const struct bpfcol *col, const struct memcg_rec *r,
-			   struct bpfcol_group *g)
+			   struct bpfcol_rec *g)
 {
 	uint64_t have;
 
@@ -640,8 +640,8 @@ int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why)
 	return 0;
 }
 
-void bpfcol_group(const struct bpfcol *col, size_t i,
-		  struct bpfcol_group *ret)
+void bpfcol_rec(const struct bpfcol *col, size_t i,
+		  struct bpfcol_rec *ret)
 {
 	if (i >= col->nread) {
 		memset(ret, 0, sizeof(*ret));

@@ -42,12 +42,12 @@ struct bpfcol_why {
 };
 
 /*
- * One group of a walk, as the files show it: v[] indexed by the record's
- * slots (enum mr_slot, memcg_rec.h), in bytes where the kernel keeps
- * pages; a bit (MR_BIT) per slot in have where the kernel has the value
+ * One record of a walk, a group as the files show it: v[] indexed by
+ * the record's slots (enum mr_slot, memcg_rec.h), in bytes where the
+ * kernel keeps pages; a bit (MR_BIT) per slot in have where the kernel has the value
  * for this group and in unlimited where it is the kernel's "no limit".
  */
-struct bpfcol_group {
+struct bpfcol_rec {
 	uint64_t id;		/* the directory's inode number */
 	unsigned int level;	/* 0 for a hierarchy's root */
 	const char *name;	/* kernfs name, "" for a root; not escaped */
@@ -88,7 +88,7 @@ int bpfcol_want(struct bpfcol *col, uint64_t slots);
 /*
  * bpfcol_read: one walk (one iterator read); the first, within 0.1 s of
  * bpfcol_open, gives the walk bpfcol_open made to size the maps.
- * RET_N records, each given by bpfcol_group until the next bpfcol_read or
+ * RET_N records, each given by bpfcol_rec until the next bpfcol_read or
  * bpfcol_close.
  * -ENOENT: the start group is gone (or, on v2, its memory controller was
  * turned off);
@@ -101,8 +101,8 @@ int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why);
  * a time: the records stay in the kernel's map, read where they are
  * mapped.  RET's name points into the map.
  */
-void bpfcol_group(const struct bpfcol *col, size_t i,
-		  struct bpfcol_group *ret);
+void bpfcol_rec(const struct bpfcol *col, size_t i,
+		  struct bpfcol_rec *ret);
 
 /* The maps' capacity and bytes: for measuring what the kernel holds. */
 void bpfcol_capacity(const struct bpfcol *col, size_t *ret_groups,

@@ -70,7 +70,7 @@ struct bpfev {
 	bool node_items;	/* they are enum node_stat_item (7.3+) */
 	int ncpus;
 	struct reclaim_sys *percpu;	/* one lookup of the per-CPU "sys" */
-	struct bpfev_group *groups;
+	struct bpfev_count *groups;
 	size_t groups_cap;
 	uint64_t *keys;			/* one batch lookup of "groups" */
 	struct reclaim_val *vals;
@@ -335,7 +335,7 @@ uint32_t bpfev_items(const struct bpfev *ev)
 
 static int by_id(const void *a, const void *b)
 {
-	const struct bpfev_group *x = a, *y = b;
+	const struct bpfev_count *x = a, *y = b;
 
 	return x->id < y->id ? -1 : x->id > y->id;
 }
@@ -419,7 +419,7 @@ static int read_groups(struct bpfev *ev, size_t *ret_got)
 	}
 }
 
-int bpfev_read(struct bpfev *ev, const struct bpfev_group **ret_groups,
+int bpfev_read(struct bpfev *ev, const struct bpfev_count **ret_groups,
 	       size_t *ret_n, struct bpfev_sys *ret_sys)
 {
 	uint64_t e = ev->epoch;
@@ -445,7 +445,7 @@ int bpfev_read(struct bpfev *ev, const struct bpfev_group **ret_groups,
 	}
 	for (i = 0; i < n; i++) {
 		const struct reclaim_val *v = &ev->vals[i];
-		struct bpfev_group *g = &ev->groups[i];
+		struct bpfev_count *g = &ev->groups[i];
 
 		g->id = ev->keys[i];
 		for (k = 0; k < BPFEV_NITEMS; k++)

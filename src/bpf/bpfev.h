@@ -57,7 +57,7 @@ enum bpfev_item {
 #define BPFEV_NPRIO	13	/* reclaim priorities 0 to 12 (DEF_PRIORITY) */
 
 /* A group the kernel counted an event or a flush in since bpfev_open. */
-struct bpfev_group {
+struct bpfev_count {
 	uint64_t id;			/* cgroup id = the directory's inode */
 	uint64_t ev[BPFEV_NITEMS];	/* pages, since bpfev_open */
 	int prio_min;			/* 0..12 since the last read; -1: not scanned */
@@ -95,7 +95,7 @@ uint32_t bpfev_items(const struct bpfev *ev);
  * system-wide figures; starts the next prio_min interval.  RET_GROUPS
  * stays valid until the next bpfev_read or bpfev_close.
  */
-int bpfev_read(struct bpfev *ev, const struct bpfev_group **ret_groups,
+int bpfev_read(struct bpfev *ev, const struct bpfev_count **ret_groups,
 	       size_t *ret_n, struct bpfev_sys *ret_sys);
 
 /* bpfev_forget: drops a removed group's entry (the map holds 65,536). */

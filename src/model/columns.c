@@ -24,214 +24,215 @@ const struct column columns[] = {
 	  CK_PATH },
 	{ "depth", "DEP", 3, U_INT, -1, -1, 0,
 	  "levels below the hierarchy root (the root is 0)", CK_DEPTH },
-	RAW("usage", "USAGE", 6, U_BYTES, F_USAGE,
+	RAW("usage", "USAGE", 6, U_BYTES, FLD_USAGE,
 	    "memory charged to the group and its descendants: v1 "
 	    "memory.usage_in_bytes (v1 root: plus memory.kmem.usage_in_bytes), "
 	    "v2 memory.current (v2 root: memory.stat anon + file + kernel + "
 	    "sock)"),
-	RAW("limit", "LIMIT", 6, U_BYTES, F_LIMIT,
+	RAW("limit", "LIMIT", 6, U_BYTES, FLD_LIMIT,
 	    "hard limit: v1 memory.limit_in_bytes, v2 memory.max"),
-	RAW("high", "HIGH", 6, U_BYTES, F_HIGH,
+	RAW("high", "HIGH", 6, U_BYTES, FLD_HIGH,
 	    "v2 memory.high: above it the group is throttled and reclaimed"),
-	RAW("low", "LOW", 6, U_BYTES, F_LOW,
+	RAW("low", "LOW", 6, U_BYTES, FLD_LOW,
 	    "v2 memory.low: best-effort protection from reclaim"),
-	RAW("min", "MIN", 6, U_BYTES, F_MIN,
+	RAW("min", "MIN", 6, U_BYTES, FLD_MIN,
 	    "v2 memory.min: hard protection from reclaim"),
-	RAW("soft", "SOFT", 6, U_BYTES, F_SOFT,
+	RAW("soft", "SOFT", 6, U_BYTES, FLD_SOFT,
 	    "v1 memory.soft_limit_in_bytes: reclaimed down toward it first "
 	    "under global pressure"),
 	DER("excess", "EXCESS", 6, U_BYTES, D_EXCESS,
-	    FBIT(F_USAGE) | FBIT(F_SOFT) | FBIT(F_LOW),
+	    FBIT(FLD_USAGE) | FBIT(FLD_SOFT) | FBIT(FLD_LOW),
 	    "memory that reclaim takes first: v1 usage above the soft limit "
 	    "(0 when the soft limit is unlimited), v2 usage above memory.low "
 	    "(all of it when low is 0)"),
 	DER("eff_limit", "EFFLIM", 6, U_BYTES, D_EFF_LIMIT,
-	    FBIT(F_LIMIT),
+	    FBIT(FLD_LIMIT),
 	    "effective limit, the smallest memory limit on the path to the "
 	    "root (v1 memory.limit_in_bytes, v2 memory.max)"),
 	DER("use_pct", "USE%", 5, U_PCT, D_USE_PCT,
-	    FBIT(F_USAGE) | FBIT(F_LIMIT),
+	    FBIT(FLD_USAGE) | FBIT(FLD_LIMIT),
 	    "usage as a percentage of the effective limit"),
-	RAW("swap", "SWAP", 6, U_BYTES, F_SWAP,
+	RAW("swap", "SWAP", 6, U_BYTES, FLD_SWAP,
 	    "swap used: v1 memory.memsw.usage_in_bytes minus usage (at most "
 	    "the host's SwapTotal; or memory.stat total_swap), v2 "
 	    "memory.swap.current"),
-	RAW("swap_limit", "SWPMAX", 6, U_BYTES, F_SWAP_LIMIT,
+	RAW("swap_limit", "SWPMAX", 6, U_BYTES, FLD_SWAP_LIMIT,
 	    "v2 memory.swap.max"),
-	RAW("swappiness", "SWPNS", 5, U_INT, F_SWAPPINESS,
+	RAW("swappiness", "SWPNS", 5, U_INT, FLD_SWAPPINESS,
 	    "v1 memory.swappiness"),
-	RAW("anon", "ANON", 6, U_BYTES, F_ANON,
+	RAW("anon", "ANON", 6, U_BYTES, FLD_ANON,
 	    "anonymous memory: v1 total_rss, v2 anon"),
-	RAW("file", "FILE", 6, U_BYTES, F_FILE,
+	RAW("file", "FILE", 6, U_BYTES, FLD_FILE,
 	    "page cache: v1 total_cache, v2 file"),
-	RAW("shmem", "SHMEM", 6, U_BYTES, F_SHMEM,
+	RAW("shmem", "SHMEM", 6, U_BYTES, FLD_SHMEM,
 	    "shared memory and tmpfs: v1 total_shmem, v2 shmem"),
-	RAW("kernel", "KERNEL", 6, U_BYTES, F_KERNEL,
+	RAW("kernel", "KERNEL", 6, U_BYTES, FLD_KERNEL,
 	    "kernel memory: v1 memory.kmem.usage_in_bytes, v2 memory.stat "
 	    "kernel"),
-	RAW("active_anon", "A-ANON", 6, U_BYTES, F_ACTIVE_ANON,
+	RAW("active_anon", "A-ANON", 6, U_BYTES, FLD_ACTIVE_ANON,
 	    "active anonymous LRU list"),
-	RAW("inactive_anon", "I-ANON", 6, U_BYTES, F_INACTIVE_ANON,
+	RAW("inactive_anon", "I-ANON", 6, U_BYTES, FLD_INACTIVE_ANON,
 	    "inactive anonymous LRU list"),
-	RAW("active_file", "A-FILE", 6, U_BYTES, F_ACTIVE_FILE,
+	RAW("active_file", "A-FILE", 6, U_BYTES, FLD_ACTIVE_FILE,
 	    "active file LRU list"),
-	RAW("inactive_file", "I-FILE", 6, U_BYTES, F_INACTIVE_FILE,
+	RAW("inactive_file", "I-FILE", 6, U_BYTES, FLD_INACTIVE_FILE,
 	    "inactive file LRU list"),
-	RAW("unevictable", "UNEVIC", 6, U_BYTES, F_UNEVICTABLE,
+	RAW("unevictable", "UNEVIC", 6, U_BYTES, FLD_UNEVICTABLE,
 	    "unevictable LRU list (mlocked, ramfs)"),
-	RAW("pgscan", "PGSCAN", 8, U_COUNT, F_PGSCAN,
+	RAW("pgscan", "PGSCAN", 8, U_COUNT, FLD_PGSCAN,
 	    "pages scanned by reclaim, the group's and its descendants': v2 "
 	    "memory.stat pgscan; v1 (whose memory.stat has none) the kernel's "
 	    "count_memcg_events events (BPF, Linux 6.13+, root) since "
 	    "memcgtop loaded them, 0 when none"),
-	RATE("pgscan", "SCAN/s", F_PGSCAN, "pages scanned per second"),
-	RAW("pgsteal", "PGSTEAL", 8, U_COUNT, F_PGSTEAL,
+	RATE("pgscan", "SCAN/s", FLD_PGSCAN, "pages scanned per second"),
+	RAW("pgsteal", "PGSTEAL", 8, U_COUNT, FLD_PGSTEAL,
 	    "pages reclaimed, the group's and its descendants': v2 "
 	    "memory.stat pgsteal; v1 the kernel's events (BPF, as pgscan) "
 	    "since memcgtop loaded them"),
-	RATE("pgsteal", "STEAL/s", F_PGSTEAL, "pages reclaimed per second"),
-	RAW("pgscan_kswapd", "SCANKSW", 8, U_COUNT, F_PGSCAN_KSWAPD,
+	RATE("pgsteal", "STEAL/s", FLD_PGSTEAL, "pages reclaimed per second"),
+	RAW("pgscan_kswapd", "SCANKSW", 8, U_COUNT, FLD_PGSCAN_KSWAPD,
 	    "pages scanned by kswapd (v2 memory.stat; v1 BPF events since "
 	    "loaded, as pgscan)"),
-	RATE("pgscan_kswapd", "SCNK/s", F_PGSCAN_KSWAPD,
+	RATE("pgscan_kswapd", "SCNK/s", FLD_PGSCAN_KSWAPD,
 	     "pages scanned by kswapd per second"),
-	RAW("pgscan_direct", "SCANDIR", 8, U_COUNT, F_PGSCAN_DIRECT,
+	RAW("pgscan_direct", "SCANDIR", 8, U_COUNT, FLD_PGSCAN_DIRECT,
 	    "pages scanned by direct reclaim (v2 memory.stat; v1 BPF events "
 	    "since loaded, as pgscan)"),
-	RATE("pgscan_direct", "SCND/s", F_PGSCAN_DIRECT,
+	RATE("pgscan_direct", "SCND/s", FLD_PGSCAN_DIRECT,
 	     "pages scanned by direct reclaim per second"),
-	RAW("pgsteal_kswapd", "STLKSW", 8, U_COUNT, F_PGSTEAL_KSWAPD,
+	RAW("pgsteal_kswapd", "STLKSW", 8, U_COUNT, FLD_PGSTEAL_KSWAPD,
 	    "pages reclaimed by kswapd (v2 memory.stat; v1 BPF events since "
 	    "loaded, as pgscan)"),
-	RATE("pgsteal_kswapd", "STLK/s", F_PGSTEAL_KSWAPD,
+	RATE("pgsteal_kswapd", "STLK/s", FLD_PGSTEAL_KSWAPD,
 	     "pages reclaimed by kswapd per second"),
-	RAW("pgsteal_direct", "STLDIR", 8, U_COUNT, F_PGSTEAL_DIRECT,
+	RAW("pgsteal_direct", "STLDIR", 8, U_COUNT, FLD_PGSTEAL_DIRECT,
 	    "pages reclaimed by direct reclaim (v2 memory.stat; v1 BPF events "
 	    "since loaded, as pgscan)"),
-	RATE("pgsteal_direct", "STLD/s", F_PGSTEAL_DIRECT,
+	RATE("pgsteal_direct", "STLD/s", FLD_PGSTEAL_DIRECT,
 	     "pages reclaimed by direct reclaim per second"),
 	DER("reclaim_eff", "EFF", 5, U_RATIO, D_RECLAIM_EFF,
-	    FBIT(F_PGSCAN) | FBIT(F_PGSTEAL),
+	    FBIT(FLD_PGSCAN) | FBIT(FLD_PGSTEAL),
 	    "reclaim efficiency over the interval: pages reclaimed / pages "
 	    "scanned (not available when nothing was scanned)"),
-	RAW("refault_anon", "RFLTA", 8, U_COUNT, F_REFAULT_ANON,
+	RAW("refault_anon", "RFLTA", 8, U_COUNT, FLD_REFAULT_ANON,
 	    "anonymous pages refaulted after eviction (workingset_refault_anon)"),
-	RATE("refault_anon", "RFA/s", F_REFAULT_ANON,
+	RATE("refault_anon", "RFA/s", FLD_REFAULT_ANON,
 	     "anonymous refaults per second"),
-	RAW("refault_file", "RFLTF", 8, U_COUNT, F_REFAULT_FILE,
+	RAW("refault_file", "RFLTF", 8, U_COUNT, FLD_REFAULT_FILE,
 	    "file pages refaulted after eviction (workingset_refault_file)"),
-	RATE("refault_file", "RFF/s", F_REFAULT_FILE,
+	RATE("refault_file", "RFF/s", FLD_REFAULT_FILE,
 	     "file refaults per second"),
-	RAW("pgfault", "PGFAULT", 8, U_COUNT, F_PGFAULT, "page faults"),
-	RATE("pgfault", "FLT/s", F_PGFAULT, "page faults per second"),
-	RAW("pgmajfault", "MAJFLT", 8, U_COUNT, F_PGMAJFAULT,
+	RAW("pgfault", "PGFAULT", 8, U_COUNT, FLD_PGFAULT, "page faults"),
+	RATE("pgfault", "FLT/s", FLD_PGFAULT, "page faults per second"),
+	RAW("pgmajfault", "MAJFLT", 8, U_COUNT, FLD_PGMAJFAULT,
 	    "major page faults (needing I/O)"),
-	RATE("pgmajfault", "MAJ/s", F_PGMAJFAULT,
+	RATE("pgmajfault", "MAJ/s", FLD_PGMAJFAULT,
 	     "major page faults per second"),
-	RAW("ev_low", "EVLOW", 7, U_COUNT, F_EV_LOW,
+	RAW("ev_low", "EVLOW", 7, U_COUNT, FLD_EV_LOW,
 	    "v2 memory.events low: reclaimed although below memory.low"),
-	RATE("ev_low", "LOW/s", F_EV_LOW, "memory.events low per second"),
-	RAW("ev_high", "EVHIGH", 7, U_COUNT, F_EV_HIGH,
+	RATE("ev_low", "LOW/s", FLD_EV_LOW, "memory.events low per second"),
+	RAW("ev_high", "EVHIGH", 7, U_COUNT, FLD_EV_HIGH,
 	    "v2 memory.events high: throttled above memory.high"),
-	RATE("ev_high", "HIGH/s", F_EV_HIGH, "memory.events high per second"),
-	RAW("ev_max", "EVMAX", 7, U_COUNT, F_EV_MAX,
+	RATE("ev_high", "HIGH/s", FLD_EV_HIGH, "memory.events high per second"),
+	RAW("ev_max", "EVMAX", 7, U_COUNT, FLD_EV_MAX,
 	    "v2 memory.events max: usage about to go over memory.max"),
-	RATE("ev_max", "MAX/s", F_EV_MAX, "memory.events max per second"),
-	RAW("ev_oom", "EVOOM", 6, U_COUNT, F_EV_OOM,
+	RATE("ev_max", "MAX/s", FLD_EV_MAX, "memory.events max per second"),
+	RAW("ev_oom", "EVOOM", 6, U_COUNT, FLD_EV_OOM,
 	    "v2 memory.events oom: allocations that failed at the limit"),
-	RATE("ev_oom", "OOM/s", F_EV_OOM, "memory.events oom per second"),
-	RAW("ev_oom_kill", "OOMKILL", 7, U_COUNT, F_EV_OOM_KILL,
+	RATE("ev_oom", "OOM/s", FLD_EV_OOM, "memory.events oom per second"),
+	RAW("ev_oom_kill", "OOMKILL", 7, U_COUNT, FLD_EV_OOM_KILL,
 	    "processes killed by the OOM killer in the group: v1 "
 	    "memory.oom_control oom_kill (the group's own kills only, so "
 	    "kills in a subgroup removed before the next refresh are not "
 	    "seen), v2 memory.events oom_kill (its subgroups' too, removed "
 	    "ones included)"),
-	RATE("ev_oom_kill", "KILL/s", F_EV_OOM_KILL, "OOM kills per second"),
-	RAW("failcnt", "FAILCNT", 8, U_COUNT, F_FAILCNT,
+	RATE("ev_oom_kill", "KILL/s", FLD_EV_OOM_KILL, "OOM kills per second"),
+	RAW("failcnt", "FAILCNT", 8, U_COUNT, FLD_FAILCNT,
 	    "v1 memory.failcnt: times usage hit the limit"),
-	RATE("failcnt", "FAIL/s", F_FAILCNT, "memory.failcnt per second"),
-	RAW("psi_some_avg10", "PSI-S", 6, U_PSI, F_PSI_SOME10,
+	RATE("failcnt", "FAIL/s", FLD_FAILCNT, "memory.failcnt per second"),
+	RAW("psi_some_avg10", "PSI-S", 6, U_PSI, FLD_PSI_SOME10,
 	    "v2 memory.pressure some avg10: percent of the last 10 s in which "
 	    "some task waited for memory"),
-	RAW("psi_full_avg10", "PSI-F", 6, U_PSI, F_PSI_FULL10,
+	RAW("psi_full_avg10", "PSI-F", 6, U_PSI, FLD_PSI_FULL10,
 	    "v2 memory.pressure full avg10: percent of the last 10 s in which "
 	    "all tasks waited for memory"),
-	RAW("procs", "PROCS", 5, U_INT, F_PROCS,
+	RAW("procs", "PROCS", 5, U_INT, FLD_PROCS,
 	    "processes in the group itself (lines of cgroup.procs)"),
-	RAW("peak", "PEAK", 6, U_BYTES, F_PEAK,
+	RAW("peak", "PEAK", 6, U_BYTES, FLD_PEAK,
 	    "highest usage recorded: v1 memory.max_usage_in_bytes, v2 "
 	    "memory.peak (5.19+)"),
-	RAW("swap_peak", "SWPEAK", 6, U_BYTES, F_SWAP_PEAK,
+	RAW("swap_peak", "SWPEAK", 6, U_BYTES, FLD_SWAP_PEAK,
 	    "highest swap usage recorded: v2 memory.swap.peak (6.5+)"),
-	RAW("usage_swap", "MEM+SW", 6, U_BYTES, F_USAGE_SWAP,
+	RAW("usage_swap", "MEM+SW", 6, U_BYTES, FLD_USAGE_SWAP,
 	    "memory and swap: v1 memory.memsw.usage_in_bytes (v1 root: plus "
 	    "memory.kmem.usage_in_bytes), v2 memory.current + "
 	    "memory.swap.current"),
 	DER("workingset", "WSET", 6, U_BYTES, D_WORKINGSET,
-	    FBIT(F_USAGE) | FBIT(F_INACTIVE_FILE),
+	    FBIT(FLD_USAGE) | FBIT(FLD_INACTIVE_FILE),
 	    "working set as cadvisor and the kubelet define it: usage minus "
 	    "the inactive file list (v1 total_inactive_file), at least 0"),
-	RAW("zswap", "ZSWAP", 6, U_BYTES, F_ZSWAP,
+	RAW("zswap", "ZSWAP", 6, U_BYTES, FLD_ZSWAP,
 	    "compressed swap pool used: v2 memory.zswap.current"),
-	RAW("zswapped", "ZSWPD", 6, U_BYTES, F_ZSWAPPED,
+	RAW("zswapped", "ZSWPD", 6, U_BYTES, FLD_ZSWAPPED,
 	    "memory stored in zswap before compression: v2 memory.stat "
 	    "zswapped"),
-	RAW("ev_low_local", "LOWL", 7, U_COUNT, F_EVL_LOW,
+	RAW("ev_low_local", "LOWL", 7, U_COUNT, FLD_EVL_LOW,
 	    "v2 memory.events.local low: in the group itself, not its "
 	    "descendants"),
-	RATE("ev_low_local", "LOWL/s", F_EVL_LOW,
+	RATE("ev_low_local", "LOWL/s", FLD_EVL_LOW,
 	     "memory.events.local low per second"),
-	RAW("ev_high_local", "HIGHL", 7, U_COUNT, F_EVL_HIGH,
+	RAW("ev_high_local", "HIGHL", 7, U_COUNT, FLD_EVL_HIGH,
 	    "v2 memory.events.local high"),
-	RATE("ev_high_local", "HIGHL/s", F_EVL_HIGH,
+	RATE("ev_high_local", "HIGHL/s", FLD_EVL_HIGH,
 	     "memory.events.local high per second"),
-	RAW("ev_max_local", "MAXL", 7, U_COUNT, F_EVL_MAX,
+	RAW("ev_max_local", "MAXL", 7, U_COUNT, FLD_EVL_MAX,
 	    "v2 memory.events.local max"),
-	RATE("ev_max_local", "MAXL/s", F_EVL_MAX,
+	RATE("ev_max_local", "MAXL/s", FLD_EVL_MAX,
 	     "memory.events.local max per second"),
-	RAW("ev_oom_local", "OOML", 7, U_COUNT, F_EVL_OOM,
+	RAW("ev_oom_local", "OOML", 7, U_COUNT, FLD_EVL_OOM,
 	    "v2 memory.events.local oom"),
-	RATE("ev_oom_local", "OOML/s", F_EVL_OOM,
+	RATE("ev_oom_local", "OOML/s", FLD_EVL_OOM,
 	     "memory.events.local oom per second"),
-	RAW("ev_oom_kill_local", "KILLL", 7, U_COUNT, F_EVL_OOM_KILL,
+	RAW("ev_oom_kill_local", "KILLL", 7, U_COUNT, FLD_EVL_OOM_KILL,
 	    "v2 memory.events.local oom_kill: OOM kills of the group's own "
 	    "processes"),
-	RATE("ev_oom_kill_local", "KILLL/s", F_EVL_OOM_KILL,
+	RATE("ev_oom_kill_local", "KILLL/s", FLD_EVL_OOM_KILL,
 	     "memory.events.local oom_kill per second"),
-	RAW("swap_ev_high", "SWHIGH", 7, U_COUNT, F_SWEV_HIGH,
+	RAW("swap_ev_high", "SWHIGH", 7, U_COUNT, FLD_SWEV_HIGH,
 	    "v2 memory.swap.events high: swap usage went over "
 	    "memory.swap.high"),
-	RATE("swap_ev_high", "SWHI/s", F_SWEV_HIGH,
+	RATE("swap_ev_high", "SWHI/s", FLD_SWEV_HIGH,
 	     "memory.swap.events high per second"),
-	RAW("swap_ev_max", "SWMAX", 7, U_COUNT, F_SWEV_MAX,
+	RAW("swap_ev_max", "SWMAX", 7, U_COUNT, FLD_SWEV_MAX,
 	    "v2 memory.swap.events max: swap usage about to go over "
 	    "memory.swap.max"),
-	RATE("swap_ev_max", "SWMX/s", F_SWEV_MAX,
+	RATE("swap_ev_max", "SWMX/s", FLD_SWEV_MAX,
 	     "memory.swap.events max per second"),
-	RAW("swap_ev_fail", "SWFAIL", 7, U_COUNT, F_SWEV_FAIL,
+	RAW("swap_ev_fail", "SWFAIL", 7, U_COUNT, FLD_SWEV_FAIL,
 	    "v2 memory.swap.events fail: swap allocations that failed"),
-	RATE("swap_ev_fail", "SWFL/s", F_SWEV_FAIL,
+	RATE("swap_ev_fail", "SWFL/s", FLD_SWEV_FAIL,
 	     "memory.swap.events fail per second"),
-	RAW("dying", "DYING", 5, U_INT, F_DYING,
+	RAW("dying", "DYING", 5, U_INT, FLD_DYING,
 	    "v2 cgroup.stat nr_dying_descendants: removed groups the kernel "
 	    "still holds"),
 	DER("scan_prio", "SPRIO", 5, U_INT, D_SCAN_PRIO,
-	    FBIT(F_ACTIVE_ANON) | FBIT(F_INACTIVE_ANON) | FBIT(F_ACTIVE_FILE) |
-	    FBIT(F_INACTIVE_FILE) | FBIT(F_OWN_ACTIVE_ANON) |
-	    FBIT(F_OWN_INACTIVE_ANON) | FBIT(F_OWN_ACTIVE_FILE) |
-	    FBIT(F_OWN_INACTIVE_FILE) | FBIT(F_SWAP_ROOM),
+	    FBIT(FLD_ACTIVE_ANON) | FBIT(FLD_INACTIVE_ANON) |
+	    FBIT(FLD_ACTIVE_FILE) | FBIT(FLD_INACTIVE_FILE) |
+	    FBIT(FLD_OWN_ACTIVE_ANON) | FBIT(FLD_OWN_INACTIVE_ANON) |
+	    FBIT(FLD_OWN_ACTIVE_FILE) | FBIT(FLD_OWN_INACTIVE_FILE) |
+	    FBIT(FLD_SWAP_ROOM),
 	    "scan-priority floor: min(12, floor(log2(P))), P the largest of "
 	    "the group's own evictable LRU lists in 4 KiB pages (anon lists "
 	    "only where swap can take pages); the highest priority at which "
 	    "classic LRU reclaim scans any of them (not available under the "
 	    "multi-gen LRU)"),
-	RAW("prio_min", "PRIO", 4, U_INT, F_PRIO_MIN,
+	RAW("prio_min", "PRIO", 4, U_INT, FLD_PRIO_MIN,
 	    "lowest reclaim priority (12 down to 0) at which the group's own "
 	    "LRU lists were scanned in the interval, from the kernel's "
 	    "vmscan:mm_vmscan_lru_shrink_inactive events (BPF, Linux 6.13+, "
 	    "root; either version); not available when they were not "
 	    "scanned"),
-	{ "numa", "NUMA", 4, U_NUMA, -1, -1, FBIT(F_NUMA),
+	{ "numa", "NUMA", 4, U_NUMA, -1, -1, FBIT(FLD_NUMA),
 	  "memory.numa_stat in JSON only (-F json -c ...,numa): an object "
 	  "keyed by node (\"N0\") of bytes: anon, file and unevictable (v1: "
 	  "the hierarchical ones), on v2 also active_anon, inactive_anon, "
@@ -635,7 +636,7 @@ int col_sys_line(const struct model *m, enum sys_at at, int line, int human,
 
 	if (buf && len)
 		buf[0] = '\0';
-	for (int id = 0; id < S_NR; id++) {
+	for (int id = 0; id < SYS_NR; id++) {
 		const struct sysfig *r = &sysfigs[id];
 		int h = human || r->unit != SU_COUNTER;
 		char v[320];

@@ -83,18 +83,19 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 				g->rate_valid |= FBIT(f);
 			}
 		}
-		if ((g->rate_valid & FBIT(F_PGSCAN)) &&
-		    (g->rate_valid & FBIT(F_PGSTEAL)) &&
-		    sample_get(s, F_PGSCAN) > sample_get(&g->prev, F_PGSCAN)) {
+		if ((g->rate_valid & FBIT(FLD_PGSCAN)) &&
+		    (g->rate_valid & FBIT(FLD_PGSTEAL)) &&
+		    sample_get(s, FLD_PGSCAN) >
+		    sample_get(&g->prev, FLD_PGSCAN)) {
 			/* The kernel counts pgscan when it isolates a batch
 			 * and pgsteal after reclaiming it, so an interval can
 			 * end between the two and see more stolen than
 			 * scanned (by one batch, measured on 6.1): capped. */
 			g->reclaim_eff =
-				(double)(sample_get(s, F_PGSTEAL) -
-					 sample_get(&g->prev, F_PGSTEAL)) /
-				(double)(sample_get(s, F_PGSCAN) -
-					 sample_get(&g->prev, F_PGSCAN));
+				(double)(sample_get(s, FLD_PGSTEAL) -
+					 sample_get(&g->prev, FLD_PGSTEAL)) /
+				(double)(sample_get(s, FLD_PGSCAN) -
+					 sample_get(&g->prev, FLD_PGSCAN));
 			if (g->reclaim_eff > 1.0)
 				g->reclaim_eff = 1.0;
 			g->derived_valid |= 1u << D_RECLAIM_EFF;
@@ -104,23 +105,24 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 	/* excess: over the soft limit where the version has one (v1:
 	 * default unlimited, 0), else over memory.low (v2: default 0, all
 	 * of it). */
-	if ((m->kept & FBIT(F_SOFT)) && sample_has(s, F_USAGE) &&
-	    sample_has(s, F_SOFT)) {
-		uint64_t use = sample_get(s, F_USAGE), soft = sample_get(s, F_SOFT);
+	if ((m->kept & FBIT(FLD_SOFT)) && sample_has(s, FLD_USAGE) &&
+	    sample_has(s, FLD_SOFT)) {
+		uint64_t use = sample_get(s, FLD_USAGE);
+		uint64_t soft = sample_get(s, FLD_SOFT);
 
 		g->excess = soft == VAL_MAX || use <= soft ? 0 : use - soft;
 		g->derived_valid |= 1u << D_EXCESS;
-	} else if (!(m->kept & FBIT(F_SOFT)) && sample_has(s, F_USAGE) &&
-		   sample_has(s, F_LOW)) {
-		g->excess = sample_get(s, F_USAGE) > sample_get(s, F_LOW) ?
-			sample_get(s, F_USAGE) - sample_get(s, F_LOW) : 0;
+	} else if (!(m->kept & FBIT(FLD_SOFT)) && sample_has(s, FLD_USAGE) &&
+		   sample_has(s, FLD_LOW)) {
+		g->excess = sample_get(s, FLD_USAGE) > sample_get(s, FLD_LOW) ?
+			sample_get(s, FLD_USAGE) - sample_get(s, FLD_LOW) : 0;
 		g->derived_valid |= 1u << D_EXCESS;
 	}
 
 	/* The working set as cadvisor and the kubelet define it. */
-	if (sample_has(s, F_USAGE) && sample_has(s, F_INACTIVE_FILE)) {
-		uint64_t use = sample_get(s, F_USAGE);
-		uint64_t inact = sample_get(s, F_INACTIVE_FILE);
+	if (sample_has(s, FLD_USAGE) && sample_has(s, FLD_INACTIVE_FILE)) {
+		uint64_t use = sample_get(s, FLD_USAGE);
+		uint64_t inact = sample_get(s, FLD_INACTIVE_FILE);
 
 		g->workingset = use > inact ? use - inact : 0;
 		g->derived_valid |= 1u << D_WORKINGSET;
@@ -128,26 +130,27 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 
 	/* Effective limit: the smallest on the path to the root. */
 	g->chain_limit = p ? p->chain_limit : above_limit;
-	if (sample_has(s, F_LIMIT) && sample_get(s, F_LIMIT) < g->chain_limit)
-		g->chain_limit = sample_get(s, F_LIMIT);
-	if (sample_has(s, F_LIMIT)) {
+	if (sample_has(s, FLD_LIMIT) &&
+	    sample_get(s, FLD_LIMIT) < g->chain_limit)
+		g->chain_limit = sample_get(s, FLD_LIMIT);
+	if (sample_has(s, FLD_LIMIT)) {
 		g->eff_limit = g->chain_limit;
 		g->derived_valid |= 1u << D_EFF_LIMIT;
 	}
 	if (mgroup_derived(g, D_EFF_LIMIT) && g->eff_limit != VAL_MAX &&
-	    g->eff_limit > 0 && sample_has(s, F_USAGE)) {
-		g->use_pct = 100.0 * (double)sample_get(s, F_USAGE) /
+	    g->eff_limit > 0 && sample_has(s, FLD_USAGE)) {
+		g->use_pct = 100.0 * (double)sample_get(s, FLD_USAGE) /
 			(double)g->eff_limit;
 		g->derived_valid |= 1u << D_USE_PCT;
 	}
 }
 
 static const enum field lru_fields[4] = {
-	F_ACTIVE_ANON, F_INACTIVE_ANON, F_ACTIVE_FILE, F_INACTIVE_FILE,
+	FLD_ACTIVE_ANON, FLD_INACTIVE_ANON, FLD_ACTIVE_FILE, FLD_INACTIVE_FILE,
 };
 static const enum field own_fields[4] = {
-	F_OWN_ACTIVE_ANON, F_OWN_INACTIVE_ANON, F_OWN_ACTIVE_FILE,
-	F_OWN_INACTIVE_FILE,
+	FLD_OWN_ACTIVE_ANON, FLD_OWN_INACTIVE_ANON, FLD_OWN_ACTIVE_FILE,
+	FLD_OWN_INACTIVE_FILE,
 };
 
 int model_scan_prio(uint64_t pages)
@@ -173,9 +176,9 @@ int model_scan_prio(uint64_t pages)
 static void scan_prio_all(struct model *m, const struct snapshot *snap)
 {
 	const struct sysinfo *sys = &snap->sys;
-	int host_swap = (sys->valid & FBIT(S_SWAP_FREE)) &&
-		sys->v[S_SWAP_FREE] > 0;
-	int mglru = (sys->valid & FBIT(S_LRU_GEN)) && sys->v[S_LRU_GEN];
+	int host_swap = (sys->valid & FBIT(SYS_SWAP_FREE)) &&
+		sys->v[SYS_SWAP_FREE] > 0;
+	int mglru = (sys->valid & FBIT(SYS_LRU_GEN)) && sys->v[SYS_LRU_GEN];
 
 	for (size_t i = 0; i < m->n; i++) {
 		struct mgroup *g = m->groups[i];
@@ -209,8 +212,8 @@ static void scan_prio_all(struct model *m, const struct snapshot *snap)
 			host_swap;
 		/* A group without swap files has no swap limit of its own
 		 * (swap accounting off, or the v2 root). */
-		if (sample_has(s, F_SWAP_ROOM) &&
-		    sample_get(s, F_SWAP_ROOM) == 0)
+		if (sample_has(s, FLD_SWAP_ROOM) &&
+		    sample_get(s, FLD_SWAP_ROOM) == 0)
 			g->swap_ok = 0;
 		if (mglru)
 			continue;
@@ -300,13 +303,13 @@ static void ensure_table(struct model *m, size_t n)
 /* The system figures no source gives: swap used. */
 static void sys_derive(struct sysinfo *sys)
 {
-	uint64_t both = FBIT(S_SWAP_TOTAL) | FBIT(S_SWAP_FREE);
+	uint64_t both = FBIT(SYS_SWAP_TOTAL) | FBIT(SYS_SWAP_FREE);
 
-	uint64_t total = sys->v[S_SWAP_TOTAL], free = sys->v[S_SWAP_FREE];
+	uint64_t total = sys->v[SYS_SWAP_TOTAL], free = sys->v[SYS_SWAP_FREE];
 
 	if ((sys->valid & both) == both && total >= free) {
-		sys->v[S_SWAP_USED] = total - free;
-		sys->valid |= FBIT(S_SWAP_USED);
+		sys->v[SYS_SWAP_USED] = total - free;
+		sys->valid |= FBIT(SYS_SWAP_USED);
 	}
 }
 

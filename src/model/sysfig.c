@@ -15,7 +15,7 @@
  * reclaim events' on a line of their own while they are loaded.
  */
 const struct sysfig sysfigs[] = {
-	[S_MEM_TOTAL] = {
+	[SYS_MEM_TOTAL] = {
 		.unit = SU_BYTES, .n = 1,
 		.json = "mem_total",
 		.om = "memcgtop_system_mem_total_bytes",
@@ -23,7 +23,7 @@ const struct sysfig sysfigs[] = {
 		TEXT(1, "Mem: ", " total"),
 		SCREEN(1, "Mem ", ""),
 	},
-	[S_MEM_AVAILABLE] = {
+	[SYS_MEM_AVAILABLE] = {
 		.unit = SU_BYTES, .n = 1,
 		.json = "mem_available",
 		.om = "memcgtop_system_mem_available_bytes",
@@ -31,13 +31,13 @@ const struct sysfig sysfigs[] = {
 		TEXT(1, ", ", " available"),
 		SCREEN(1, " avail ", ""),
 	},
-	[S_SWAP_USED] = {
+	[SYS_SWAP_USED] = {
 		.unit = SU_BYTES, .n = 1,
 		.help = "swap used: SwapTotal - SwapFree",
 		TEXT(1, "  Swap: ", " used"),
 		SCREEN(1, "  Swap ", ""),
 	},
-	[S_SWAP_TOTAL] = {
+	[SYS_SWAP_TOTAL] = {
 		.unit = SU_BYTES, .n = 1,
 		.json = "swap_total",
 		.om = "memcgtop_system_swap_total_bytes",
@@ -45,13 +45,13 @@ const struct sysfig sysfigs[] = {
 		TEXT(1, " of ", ""),
 		SCREEN(1, "/", ""),
 	},
-	[S_SWAP_FREE] = {
+	[SYS_SWAP_FREE] = {
 		.unit = SU_BYTES, .n = 1,
 		.json = "swap_free",
 		.om = "memcgtop_system_swap_free_bytes",
 		.help = "SwapFree from /proc/meminfo",
 	},
-	[S_PGSCAN] = {
+	[SYS_PGSCAN] = {
 		.unit = SU_COUNTER, .n = 1,
 		.json = "pgscan_per_s",
 		.om = "memcgtop_system_pgscan",
@@ -59,7 +59,7 @@ const struct sysfig sysfigs[] = {
 		TEXT(2, "Reclaim: pgscan ", "/s"),
 		SCREEN(1, "  Scan ", "/s"),
 	},
-	[S_PGSTEAL] = {
+	[SYS_PGSTEAL] = {
 		.unit = SU_COUNTER, .n = 1,
 		.json = "pgsteal_per_s",
 		.om = "memcgtop_system_pgsteal",
@@ -67,7 +67,7 @@ const struct sysfig sysfigs[] = {
 		TEXT(2, ", pgsteal ", "/s"),
 		SCREEN(1, " Steal ", "/s"),
 	},
-	[S_PSI_SOME10] = {
+	[SYS_PSI_SOME10] = {
 		.unit = SU_PSI, .n = 1,
 		.json = "psi_some_avg10",
 		.om = "memcgtop_system_psi_some_avg10",
@@ -75,7 +75,7 @@ const struct sysfig sysfigs[] = {
 		TEXT(2, "  Pressure: some ", ""),
 		SCREEN(1, " PSI ", ""),
 	},
-	[S_PSI_FULL10] = {
+	[SYS_PSI_FULL10] = {
 		.unit = SU_PSI, .n = 1,
 		.json = "psi_full_avg10",
 		.om = "memcgtop_system_psi_full_avg10",
@@ -83,12 +83,12 @@ const struct sysfig sysfigs[] = {
 		TEXT(2, " full ", ""),
 		SCREEN(1, "/", ""),
 	},
-	[S_LRU_GEN] = {
+	[SYS_LRU_GEN] = {
 		.unit = SU_FLAG, .n = 1,
 		.help = "/sys/kernel/mm/lru_gen/enabled: non-zero while the "
 			"multi-gen LRU runs (scan_prio does not hold then)",
 	},
-	[S_SCAN_PRIO] = {
+	[SYS_SCAN_PRIO] = {
 		.unit = SU_COUNTER, .n = SYS_NPRIO,
 		.flags = SF_LOADED | SF_LAST_FIRST,
 		.json = "scan_by_priority",
@@ -99,7 +99,7 @@ const struct sysfig sysfigs[] = {
 			"(vmscan:mm_vmscan_lru_shrink_inactive)",
 		SCREEN(2, "Scan by priority/s: ", ""),
 	},
-	[S_FLUSHES] = {
+	[SYS_FLUSHES] = {
 		.unit = SU_COUNTER, .n = 1, .flags = SF_LOADED,
 		.json = "flushes_per_s",
 		.om = "memcgtop_system_flushes",
@@ -108,7 +108,7 @@ const struct sysfig sysfigs[] = {
 			"(memcg:memcg_flush_stats)",
 		SCREEN(2, "  Flushes ", "/s"),
 	},
-	[S_OWN_FLUSHES] = {
+	[SYS_OWN_FLUSHES] = {
 		.unit = SU_COUNTER, .n = 1, .flags = SF_LOADED,
 		.json = "own_flushes_per_s",
 		.om = "memcgtop_system_own_flushes",
@@ -120,7 +120,7 @@ const struct sysfig sysfigs[] = {
 /* A row for every id (the later ids of an array have an empty one): the
  * last id's row is the last row.  A row left out in the middle is found
  * by the unit tests (check_sysfig.c). */
-_Static_assert(sizeof(sysfigs) / sizeof(sysfigs[0]) == S_NR,
+_Static_assert(sizeof(sysfigs) / sizeof(sysfigs[0]) == SYS_NR,
 	       "the table of system figures and enum sysfield differ");
 
 uint64_t sysfig_ids(int id)
@@ -134,7 +134,7 @@ uint64_t sysfig_counters(void)
 {
 	uint64_t ids = 0;
 
-	for (int id = 0; id < S_NR; id++)
+	for (int id = 0; id < SYS_NR; id++)
 		if (sysfigs[id].unit == SU_COUNTER)
 			ids |= sysfig_ids(id);
 	return ids;

@@ -39,7 +39,7 @@ static void sys_object(FILE *f, const struct model *m)
 	const char *sep = "";
 
 	fputs(",\"system\":{", f);
-	for (int id = 0; id < S_NR; id++) {
+	for (int id = 0; id < SYS_NR; id++) {
 		if (!sysfigs[id].json || !col_sys_shown(m, id))
 			continue;
 		fprintf(f, "%s\"%s\":", sep, sysfigs[id].json);
@@ -59,11 +59,11 @@ static void numa_object(FILE *f, const struct model *m,
 	uint64_t unit = nv->pages ? (uint64_t)sysconf(_SC_PAGESIZE) : 1;
 	const char *text;
 
-	if (!sample_has(&g->cur, F_NUMA) || !m->numa_text) {
+	if (!sample_has(&g->cur, FLD_NUMA) || !m->numa_text) {
 		fputs("null", f);
 		return;
 	}
-	text = m->numa_text + sample_get(&g->cur, F_NUMA);
+	text = m->numa_text + sample_get(&g->cur, FLD_NUMA);
 	parse_numa_stat(text, strlen(text), nv->keys, nv->n, &ns);
 	fputc('{', f);
 	for (size_t i = 0; i < ns.n; i++) {

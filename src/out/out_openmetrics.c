@@ -40,7 +40,7 @@ static void sys_families(struct out_ctx *o)
 {
 	char v[32];
 
-	for (int id = 0; id < S_NR; id++) {
+	for (int id = 0; id < SYS_NR; id++) {
 		const struct sysfig *r = &sysfigs[id];
 		int counter = r->unit == SU_COUNTER;
 

@@ -122,16 +122,17 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	}
 	cg->rd->ops->begin(cg->rd, rootfd, cgfs_version_file(cg->ver));
 	/* Only scan_prio asks for the own LRU lists. */
-	sysinfo_want_lru_gen(cg->sys, (fields & FBIT(F_OWN_INACTIVE_FILE)) != 0);
+	sysinfo_want_lru_gen(cg->sys,
+			     (fields & FBIT(FLD_OWN_INACTIVE_FILE)) != 0);
 	sysinfo_read(cg->sys, cg->src->sys_slot(cg), &snap->sys);
-	if (cg->sys_is_trees && (sys->valid & FBIT(S_SWAP_TOTAL)))
-		w.swap_ceiling = sys->v[S_SWAP_TOTAL];
+	if (cg->sys_is_trees && (sys->valid & FBIT(SYS_SWAP_TOTAL)))
+		w.swap_ceiling = sys->v[SYS_SWAP_TOTAL];
 	depth = start_depth(cg->start);
 	snap->cut_depth1 = maxdepth >= 0 ? depth + maxdepth + 1 : 0;
 	cgfs_add_group(snap, -1, cg->start, strlen(cg->start), depth);
 	r = cg->tree->ops->walk(cg->tree, cg, rootfd, &w, maxdepth, snap, err,
 				errlen);
-	if (r == 0 && *cg->start && (fields & FBIT(F_LIMIT)))
+	if (r == 0 && *cg->start && (fields & FBIT(FLD_LIMIT)))
 		snap->above_limit = cgfs_limit_above(cg->ver, cg->rd, rootfd,
 						     cg->start);
 	close(rootfd);

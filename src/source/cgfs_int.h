@@ -66,7 +66,7 @@ enum cgfile {
 
 #define CFBIT(f) (1u << (f))
 
-struct bpfcol_group;
+struct bpfcol_rec;
 struct cgfs_version;
 struct sink;
 struct sysinfo_src;
@@ -203,10 +203,10 @@ struct cgfs_group_src {
 	int rootfd;
 	const char *rel;
 	int is_root;
-	const struct bpfcol_group *pass;
+	const struct bpfcol_rec *pass;
 	unsigned pass_have;	/* CFBIT of the pass's files that exist */
 	struct snapshot *snap;	/* memory.numa_stat texts go to its
-				 * numa_text (F_NUMA: the offset) */
+				 * numa_text (FLD_NUMA: the offset) */
 };
 
 int cgfs_read_group(const struct cgfs_version *v, struct cgfs_reader *rd,

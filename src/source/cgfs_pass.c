@@ -63,7 +63,7 @@ static void probe(struct pass *p, const struct cgfs_version *v, int fd)
  */
 static int read_one(struct pass *p, struct cgfs *cg, int rootfd,
 		    const struct cgfs_want *w, struct snapshot *snap, int idx,
-		    const struct bpfcol_group *g)
+		    const struct bpfcol_rec *g)
 {
 	struct snap_group *sg = &snap->groups[idx];
 	struct cgfs_group_src src = {
@@ -114,7 +114,7 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	struct pass *p = (struct pass *)t;
 	/* One record at a time, converted where the kernel's map has it:
 	 * no copy of the whole walk. */
-	struct bpfcol_group g;
+	struct bpfcol_rec g;
 	struct bpfcol_why why;
 	size_t deepest, n;
 	unsigned level0;
@@ -145,7 +145,7 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		snprintf(err, errlen, "bpf collector: %s", why.text);
 		return r;
 	}
-	bpfcol_group(p->col, 0, &g);
+	bpfcol_rec(p->col, 0, &g);
 	level0 = g.level;
 	if (read_one(p, cg, rootfd, w, snap, 0, &g)) {
 		snprintf(err, errlen, "%s/%s: %s", cg->root, cg->start,
@@ -165,7 +165,7 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		int parent, idx;
 		size_t rel;
 
-		bpfcol_group(p->col, i, &g);
+		bpfcol_rec(p->col, i, &g);
 		rel = g.level - level0;
 		/* Pre-order: a group comes after its parent, which is the
 		 * last group seen one level up. */

@@ -30,17 +30,17 @@ struct src {
 #define NONE { SRC_NONE, -1, -1, { 0, 0 }, NULL }
 #define IN(f, k) { SRC_IN, CF_##f, -1, { 0, 0 }, k }
 #define PASS(f, k, s) { SRC_IN, CF_##f, MR_##s, { 0, 0 }, k }
-#define MADE(a, b) { SRC_MADE, -1, -1, { F_##a, F_##b }, NULL }
+#define MADE(a, b) { SRC_MADE, -1, -1, { FLD_##a, FLD_##b }, NULL }
 #define EVENTS { SRC_EVENTS, -1, -1, { 0, 0 }, NULL }
 
-static const struct src v1_src[F_NR] = {
-#define V1_SRC(name, flags, v1, v2) [F_##name] = v1,
+static const struct src v1_src[FLD_NR] = {
+#define V1_SRC(name, flags, v1, v2) [FLD_##name] = v1,
 	FIELDS(V1_SRC)
 #undef V1_SRC
 };
 
-static const struct src v2_src[F_NR] = {
-#define V2_SRC(name, flags, v1, v2) [F_##name] = v2,
+static const struct src v2_src[FLD_NR] = {
+#define V2_SRC(name, flags, v1, v2) [FLD_##name] = v2,
 	FIELDS(V2_SRC)
 #undef V2_SRC
 };
@@ -57,7 +57,7 @@ enum file_kind {
 	FK_KEYS,	/* "key value" lines: each key to its field */
 	FK_PSI,		/* a pressure file: "some" and "full" avg10 */
 	FK_PROCS,	/* one pid a line: counted */
-	FK_NUMA,	/* kept whole for the JSON numa object (F_NUMA) */
+	FK_NUMA,	/* kept whole for the JSON numa object (FLD_NUMA) */
 };
 
 struct vfile {
@@ -112,9 +112,9 @@ struct cgfs_version {
 	int ready;
 	const char *name_of[CF_NR];
 	enum file_kind kind_of[CF_NR];
-	unsigned need[F_NR];		/* files each field needs */
+	unsigned need[FLD_NR];		/* files each field needs */
 	signed char value_field[CF_NR];	/* FK_VALUE, FK_PROCS, FK_NUMA */
-	struct keymap keys[F_NR + X_NR];
+	struct keymap keys[FLD_NR + X_NR];
 	unsigned char kfirst[CF_NR], kcount[CF_NR];
 	uint64_t file_slots[CF_NR];	/* MR_BIT of the pass's slots */
 	unsigned pass_files;		/* files it carries whole */
@@ -132,7 +132,7 @@ struct gread {
 	unsigned tried;		/* read or tried */
 	int stale;
 	uint64_t seen;		/* FBIT of the fields whose key came */
-	uint64_t all[F_NR];
+	uint64_t all[FLD_NR];
 	struct sample s;	/* room for every field (all) */
 	uint64_t extra[X_NR];
 	unsigned has_extra, seen_extra;
@@ -188,15 +188,15 @@ static unsigned v1_root_files(unsigned files)
 
 static void v1_finish(struct gread *g)
 {
-	int has_memsw = has(g, F_USAGE_SWAP);
+	int has_memsw = has(g, FLD_USAGE_SWAP);
 
 	/* Read back to back with the usage: their difference is swap, at
 	 * most what the host has (see cgfs_want.swap_ceiling). */
-	if (has_memsw && has(g, F_USAGE)) {
-		uint64_t swap = get(g, F_USAGE_SWAP) > get(g, F_USAGE) ?
-			get(g, F_USAGE_SWAP) - get(g, F_USAGE) : 0;
+	if (has_memsw && has(g, FLD_USAGE)) {
+		uint64_t swap = get(g, FLD_USAGE_SWAP) > get(g, FLD_USAGE) ?
+			get(g, FLD_USAGE_SWAP) - get(g, FLD_USAGE) : 0;
 
-		set(g, F_SWAP, swap < g->w->swap_ceiling ? swap :
+		set(g, FLD_SWAP, swap < g->w->swap_ceiling ? swap :
 		    g->w->swap_ceiling);
 	}
 	if ((g->files & CFBIT(CF_MEMSW)) && !has_memsw) {
@@ -207,17 +207,18 @@ static void v1_finish(struct gread *g)
 		 * value files. */
 		read_file(g, CF_STAT);
 		if (g->has_extra & (1u << X_STAT_SWAP))
-			set(g, F_SWAP, g->extra[X_STAT_SWAP]);
+			set(g, FLD_SWAP, g->extra[X_STAT_SWAP]);
 	}
-	if (g->src->is_root && has(g, F_KERNEL)) {
+	if (g->src->is_root && has(g, FLD_KERNEL)) {
 		/* With the kmem counter the root is not smaller than its
 		 * children; without the file the kernel's figures stay.
 		 * Like its usage, the root's memsw leaves that out. */
-		if (has(g, F_USAGE))
-			set(g, F_USAGE, get(g, F_USAGE) + get(g, F_KERNEL));
+		if (has(g, FLD_USAGE))
+			set(g, FLD_USAGE, get(g, FLD_USAGE) +
+			    get(g, FLD_KERNEL));
 		if (has_memsw)
-			set(g, F_USAGE_SWAP, get(g, F_USAGE_SWAP) +
-			    get(g, F_KERNEL));
+			set(g, FLD_USAGE_SWAP, get(g, FLD_USAGE_SWAP) +
+			    get(g, FLD_KERNEL));
 	}
 }
 
@@ -287,22 +288,22 @@ static unsigned v2_root_files(unsigned files)
 
 static void v2_finish(struct gread *g)
 {
-	if (has(g, F_SWAP) && has(g, F_SWAP_LIMIT)) {
-		uint64_t lim = get(g, F_SWAP_LIMIT), swap = get(g, F_SWAP);
+	if (has(g, FLD_SWAP) && has(g, FLD_SWAP_LIMIT)) {
+		uint64_t lim = get(g, FLD_SWAP_LIMIT), swap = get(g, FLD_SWAP);
 
-		set(g, F_SWAP_ROOM, lim == VAL_MAX ? VAL_MAX :
+		set(g, FLD_SWAP_ROOM, lim == VAL_MAX ? VAL_MAX :
 		    lim > swap ? lim - swap : 0);
 	}
-	if (has(g, F_USAGE) && has(g, F_SWAP))
-		set(g, F_USAGE_SWAP, get(g, F_USAGE) + get(g, F_SWAP));
+	if (has(g, FLD_USAGE) && has(g, FLD_SWAP))
+		set(g, FLD_USAGE_SWAP, get(g, FLD_USAGE) + get(g, FLD_SWAP));
 	if (g->src->is_root && (g->want & CFBIT(CF_USAGE)) &&
 	    (g->tried & CFBIT(CF_STAT))) {
 		/* The v2 root's usage: anon + file + kernel + sock. */
-		g->s.valid &= ~FBIT(F_USAGE);
-		if (has(g, F_ANON) && has(g, F_FILE) && has(g, F_KERNEL) &&
-		    (g->has_extra & (1u << X_SOCK)))
-			set(g, F_USAGE, get(g, F_ANON) + get(g, F_FILE) +
-			    get(g, F_KERNEL) + g->extra[X_SOCK]);
+		g->s.valid &= ~FBIT(FLD_USAGE);
+		if (has(g, FLD_ANON) && has(g, FLD_FILE) &&
+		    has(g, FLD_KERNEL) && (g->has_extra & (1u << X_SOCK)))
+			set(g, FLD_USAGE, get(g, FLD_ANON) + get(g, FLD_FILE) +
+			    get(g, FLD_KERNEL) + g->extra[X_SOCK]);
 	}
 }
 
@@ -361,7 +362,7 @@ static unsigned need_of(const struct cgfs_version *v, enum field f, int depth)
 
 	if (s->kind == SRC_IN)
 		return CFBIT(s->cf);
-	if (s->kind != SRC_MADE || depth > F_NR)
+	if (s->kind != SRC_MADE || depth > FLD_NR)
 		return 0;
 	return need_of(v, (enum field)s->made[0], depth + 1) |
 		need_of(v, (enum field)s->made[1], depth + 1);
@@ -390,13 +391,13 @@ static void derive(struct cgfs_version *v)
 		v->name_of[v->files[i].cf] = v->files[i].name;
 		v->kind_of[v->files[i].cf] = v->files[i].kind;
 	}
-	for (int f = 0; f < F_NR; f++)
+	for (int f = 0; f < FLD_NR; f++)
 		v->need[f] = need_of(v, (enum field)f, 0);
 	for (int cf = 0; cf < CF_NR; cf++) {
 		int all_pass = 0;
 
 		v->kfirst[cf] = (unsigned char)nk;
-		for (int f = 0; f < F_NR; f++) {
+		for (int f = 0; f < FLD_NR; f++) {
 			const struct src *s = &v->src[f];
 
 			if (s->kind != SRC_IN || s->cf != cf)
@@ -469,7 +470,7 @@ uint64_t cgfs_pass_fields(const struct cgfs_version *v)
 {
 	uint64_t fields = 0;
 
-	for (int f = 0; f < F_NR; f++)
+	for (int f = 0; f < FLD_NR; f++)
 		if (v->src[f].kind == SRC_IN && v->src[f].slot >= 0)
 			fields |= FBIT(f);
 	return fields;
@@ -516,7 +517,7 @@ uint64_t cgfs_fields_of(const struct cgfs_version *v, unsigned files)
 {
 	uint64_t fields = 0;
 
-	for (int f = 0; f < F_NR; f++)
+	for (int f = 0; f < FLD_NR; f++)
 		if (v->need[f] & files)
 			fields |= FBIT(f);
 	return fields;
@@ -702,7 +703,7 @@ static void read_file(struct gread *g, enum cgfile cf)
 static unsigned take_pass(struct gread *g, unsigned files)
 {
 	const struct cgfs_version *v = g->v;
-	const struct bpfcol_group *r = g->src->pass;
+	const struct bpfcol_rec *r = g->src->pass;
 	unsigned got = 0;
 
 	for (unsigned rest = files & v->pass_files; rest; rest &= rest - 1) {
@@ -715,7 +716,7 @@ static unsigned take_pass(struct gread *g, unsigned files)
 		if (v->file_slots[cf] & ~r->have)
 			continue;
 		got |= CFBIT(cf);
-		for (int f = 0; f < F_NR; f++) {
+		for (int f = 0; f < FLD_NR; f++) {
 			const struct src *s = &v->src[f];
 			uint64_t val;
 
@@ -837,7 +838,7 @@ uint64_t cgfs_version_events(int version)
 	const struct cgfs_version *v = cgfs_version_of(version);
 	uint64_t fields = 0;
 
-	for (int f = 0; f < F_NR; f++)
+	for (int f = 0; f < FLD_NR; f++)
 		if (v->src[f].kind == SRC_EVENTS)
 			fields |= FBIT(f);
 	return fields;
@@ -848,7 +849,7 @@ uint64_t cgfs_version_fields(int version)
 	const struct cgfs_version *v = cgfs_version_of(version);
 	uint64_t fields = 0;
 
-	for (int f = 0; f < F_NR; f++)
+	for (int f = 0; f < FLD_NR; f++)
 		if (v->src[f].kind != SRC_NONE)
 			fields |= FBIT(f);
 	return fields;

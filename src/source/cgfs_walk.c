@@ -31,10 +31,10 @@
  * 8,192 groups) but pins the kernel's read buffer, about 4.4 KiB a
  * descriptor charged to our memory cgroup; a directory costs a struct file.
  */
-struct gh {
+struct kept_dir {
 	char *path;
 	size_t len;
-	struct gh *next;	/* hash chain */
+	struct kept_dir *next;	/* hash chain */
 	unsigned gen;		/* the refresh that last walked it */
 	int dirfd;		/* -1: not kept */
 	dev_t dev;		/* and what it is */
@@ -56,8 +56,8 @@ struct walk {
 	char *dents;
 	size_t dentscap;
 	/* kept descriptors (not for series: every sample is a new tree) */
-	struct gh **gh;
-	size_t gh_cap, gh_n;
+	struct kept_dir **kept;
+	size_t kept_cap, kept_n;
 	unsigned gen;
 	long fd_budget;		/* directory descriptors we may keep */
 	long fd_dirs;		/* kept now */
@@ -71,7 +71,7 @@ struct walk {
 
 static int read_one(struct walk *wk, int fd, struct snapshot *snap, int idx);
 
-static void gh_close(struct walk *wk, struct gh *h)
+static void kept_close(struct walk *wk, struct kept_dir *h)
 {
 	if (h->dirfd >= 0) {
 		close(h->dirfd);
@@ -92,13 +92,13 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
-static void gh_grow(struct walk *wk)
+static void kept_grow(struct walk *wk)
 {
-	size_t cap = wk->gh_cap ? wk->gh_cap * 2 : 1024;
-	struct gh **t = xcalloc(cap, sizeof(*t));
+	size_t cap = wk->kept_cap ? wk->kept_cap * 2 : 1024;
+	struct kept_dir **t = xcalloc(cap, sizeof(*t));
 
-	for (size_t i = 0; i < wk->gh_cap; i++) {
-		struct gh *h = wk->gh[i], *next;
+	for (size_t i = 0; i < wk->kept_cap; i++) {
+		struct kept_dir *h = wk->kept[i], *next;
 
 		for (; h; h = next) {
 			size_t b = (size_t)hash_path(h->path, h->len) & (cap - 1);
@@ -108,24 +108,24 @@ static void gh_grow(struct walk *wk)
 			t[b] = h;
 		}
 	}
-	free(wk->gh);
-	wk->gh = t;
-	wk->gh_cap = cap;
+	free(wk->kept);
+	wk->kept = t;
+	wk->kept_cap = cap;
 }
 
 /* The kept descriptors of a group by path; NULL when none are kept
  * (a series, no budget, no memory). */
-static struct gh *gh_get(struct walk *wk, const char *path, size_t len)
+static struct kept_dir *kept_get(struct walk *wk, const char *path, size_t len)
 {
-	struct gh *h;
+	struct kept_dir *h;
 	size_t b;
 
 	if (wk->fresh_tree || wk->fd_budget <= 0)
 		return NULL;
-	if (wk->gh_n >= wk->gh_cap)
-		gh_grow(wk);
-	b = (size_t)hash_path(path, len) & (wk->gh_cap - 1);
-	for (h = wk->gh[b]; h; h = h->next)
+	if (wk->kept_n >= wk->kept_cap)
+		kept_grow(wk);
+	b = (size_t)hash_path(path, len) & (wk->kept_cap - 1);
+	for (h = wk->kept[b]; h; h = h->next)
 		if (h->len == len && memcmp(h->path, path, len) == 0)
 			goto found;
 	h = xcalloc(1, sizeof(*h));
@@ -133,38 +133,38 @@ static struct gh *gh_get(struct walk *wk, const char *path, size_t len)
 	h->len = len;
 	h->dirfd = -1;
 	h->nsub = -1;
-	h->next = wk->gh[b];
-	wk->gh[b] = h;
-	wk->gh_n++;
+	h->next = wk->kept[b];
+	wk->kept[b] = h;
+	wk->kept_n++;
 found:
 	h->gen = wk->gen;
 	return h;
 }
 
 /* Closes the descriptors of groups this refresh did not walk. */
-static void gh_sweep(struct walk *wk, int all)
+static void kept_sweep(struct walk *wk, int all)
 {
-	for (size_t i = 0; i < wk->gh_cap; i++) {
-		struct gh **pp = &wk->gh[i];
+	for (size_t i = 0; i < wk->kept_cap; i++) {
+		struct kept_dir **pp = &wk->kept[i];
 
 		while (*pp) {
-			struct gh *h = *pp;
+			struct kept_dir *h = *pp;
 
 			if (!all && h->gen == wk->gen) {
 				pp = &h->next;
 				continue;
 			}
 			*pp = h->next;
-			gh_close(wk, h);
+			kept_close(wk, h);
 			free(h->path);
 			free(h);
-			wk->gh_n--;
+			wk->kept_n--;
 		}
 	}
 }
 
 /* Keeps fd as the group's directory, with what it is (see walk_sub). */
-static int keep_dir(struct walk *wk, struct gh *h, int fd)
+static int keep_dir(struct walk *wk, struct kept_dir *h, int fd)
 {
 	struct stat st;
 
@@ -182,7 +182,7 @@ static int keep_dir(struct walk *wk, struct gh *h, int fd)
  * again under its name (kernfs never reuses one).  0 in a series, whose
  * every sample is a new copy of the tree.
  */
-static uint64_t dir_ino(const struct walk *wk, int fd, const struct gh *h,
+static uint64_t dir_ino(const struct walk *wk, int fd, const struct kept_dir *h,
 			int kept)
 {
 	struct stat st;
@@ -196,7 +196,7 @@ static uint64_t dir_ino(const struct walk *wk, int fd, const struct gh *h,
 
 /* A directory descriptor, kept for the group when the budget allows. */
 static int group_dirfd(struct walk *wk, int parentfd, const char *name,
-		       struct gh *h, int *ret_kept)
+		       struct kept_dir *h, int *ret_kept)
 {
 	int fd;
 
@@ -286,7 +286,7 @@ struct wchild {
 	int idx;		/* in the snapshot */
 	int fd;			/* -1: not to be entered (permissions) */
 	int kept;		/* fd is h's kept descriptor */
-	struct gh *h;
+	struct kept_dir *h;
 	int have_st;		/* st is the directory's fresh stat */
 	struct stat st;
 };
@@ -300,14 +300,14 @@ static int walk_sub(struct walk *wk, int dirfd, int idx, const char *name,
 		    struct snapshot *snap, struct wchild *ret)
 {
 	struct snap_group *g;
-	struct gh *h;
+	struct kept_dir *h;
 	struct stat st;
 	int fd, child, kept, have_st = 0;
 
 	g = cgfs_add_group(snap, idx, name, strlen(name),
 			   snap->groups[idx].depth + 1);
 	child = (int)(g - snap->groups);
-	h = gh_get(wk, snap_path(snap, g), g->path_len);
+	h = kept_get(wk, snap_path(snap, g), g->path_len);
 	/* v1 can rename a group (v2 cannot): a kept directory's name must
 	 * still lead to it, or the listing kept for its parent is out of
 	 * date.  The one lookup also catches a group removed and made again
@@ -317,7 +317,7 @@ static int walk_sub(struct walk *wk, int dirfd, int idx, const char *name,
 		    st.st_ino == h->ino && st.st_dev == h->dev)
 			have_st = 1;
 		else
-			gh_close(wk, h);
+			kept_close(wk, h);
 	}
 	fd = group_dirfd(wk, dirfd, name, h, &kept);
 	if (fd < 0 && fd != -EACCES && fd != -EPERM) {
@@ -341,7 +341,7 @@ static int walk_sub(struct walk *wk, int dirfd, int idx, const char *name,
 		if (!kept)
 			close(fd);
 		if (h)
-			gh_close(wk, h);
+			kept_close(wk, h);
 		have_st = 0;	/* that stat was of the directory just gone */
 		fd = group_dirfd(wk, dirfd, name, h, &kept);
 		if (fd < 0) {
@@ -354,7 +354,7 @@ static int walk_sub(struct walk *wk, int dirfd, int idx, const char *name,
 			if (!kept)
 				close(fd);
 			if (h)
-				gh_close(wk, h);
+				kept_close(wk, h);
 			cgfs_drop_last(snap);
 			return 1;
 		}
@@ -367,7 +367,7 @@ static int walk_sub(struct walk *wk, int dirfd, int idx, const char *name,
 		if (!kept)
 			close(fd);
 		if (h)
-			gh_close(wk, h);
+			kept_close(wk, h);
 		cgfs_drop_last(snap);
 		return 1;
 	}
@@ -387,11 +387,11 @@ static int walked(struct walk *wk, const char *ppath, size_t plen,
 		  const char *name)
 {
 	size_t nlen = strlen(name), len;
-	struct gh *h;
+	struct kept_dir *h;
 	char *path;
 	int r = 0;
 
-	if (!wk->gh_cap)
+	if (!wk->kept_cap)
 		return 0;
 	if (plen <= 1)
 		plen = 0;	/* the root's children: "/name" */
@@ -400,7 +400,7 @@ static int walked(struct walk *wk, const char *ppath, size_t plen,
 	memcpy(path, ppath, plen);
 	path[plen] = '/';
 	memcpy(path + plen + 1, name, nlen + 1);
-	h = wk->gh[(size_t)hash_path(path, len) & (wk->gh_cap - 1)];
+	h = wk->kept[(size_t)hash_path(path, len) & (wk->kept_cap - 1)];
 	for (; h; h = h->next)
 		if (h->len == len && memcmp(h->path, path, len) == 0) {
 			r = h->gen == wk->gen;
@@ -420,7 +420,7 @@ struct wframe {
 	int own_fd;		/* opened for the walk: closed when done */
 	dev_t dev;		/* what a shed dirfd was */
 	ino_t ino;
-	struct gh *h;		/* kept descriptors, or NULL */
+	struct kept_dir *h;		/* kept descriptors, or NULL */
 	int idx;		/* the group in the snapshot */
 	int reldepth;		/* levels below the start group */
 	char *names;		/* subgroup names, NUL-separated */
@@ -516,7 +516,7 @@ static void walk_unshed(struct wframe *f, int childfd, int rootfd,
 static int walk_begin(struct walk *wk, struct wframe *f, const struct stat *st,
 		      int maxdepth)
 {
-	struct gh *h = f->h;
+	struct kept_dir *h = f->h;
 	struct stat own;
 	long nsub = -1, ndirs;
 	int r;
@@ -588,7 +588,7 @@ static const char *walk_next(struct walk *wk, struct wframe *f,
  * group with nothing to walk below it is done at once.  1: pushed, 0: done
  * at once. */
 static int walk_push(struct walk *wk, struct wframe **stack, size_t *sp,
-		     size_t *cap, int fd, int own_fd, struct gh *h,
+		     size_t *cap, int fd, int own_fd, struct kept_dir *h,
 		     const struct stat *st, int idx, int reldepth,
 		     int maxdepth)
 {
@@ -622,7 +622,7 @@ static int walk_push(struct walk *wk, struct wframe **stack, size_t *sp,
  * NULL; st: the directory's fresh stat, or NULL; rootfd: the hierarchy
  * root's), depth first in listing order, with a stack of its own.
  */
-static void walk(struct walk *wk, int rootfd, int dirfd, struct gh *h,
+static void walk(struct walk *wk, int rootfd, int dirfd, struct kept_dir *h,
 		 const struct stat *st, int maxdepth, struct snapshot *snap)
 {
 	struct wframe *stack = NULL;
@@ -698,7 +698,7 @@ static int walk_tree(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	struct snap_group *g = &snap->groups[0];
 	const char *start = snap_path(snap, g) + 1;
 	struct stat st;
-	struct gh *h;
+	struct kept_dir *h;
 	int fd, kept = 0, have_st = 0;
 
 	wk->v = cg->ver;
@@ -706,14 +706,14 @@ static int walk_tree(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	wk->w = w;
 	wk->rootfd = rootfd;
 	wk->gen++;
-	h = gh_get(wk, snap_path(snap, g), g->path_len);
+	h = kept_get(wk, snap_path(snap, g), g->path_len);
 	if (h && h->dirfd >= 0 && wk->kernfs) {
 		if (fstatat(rootfd, *start ? start : ".", &st,
 			    AT_SYMLINK_NOFOLLOW) == 0 && st.st_ino == h->ino &&
 		    st.st_dev == h->dev)
 			have_st = 1;
 		else
-			gh_close(wk, h);
+			kept_close(wk, h);
 	}
 	if (h && h->dirfd >= 0) {
 		fd = h->dirfd;
@@ -729,7 +729,7 @@ static int walk_tree(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	g->ino = dir_ino(wk, fd, h, kept);
 	if (read_one(wk, fd, snap, 0) == -ENODEV && h) {
 		/* The start group itself was made again: reopen it. */
-		gh_close(wk, h);
+		kept_close(wk, h);
 		kept = 0;
 		have_st = 0;
 		fd = cgfs_open_rel(rootfd, start);
@@ -742,7 +742,7 @@ static int walk_tree(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	     snap);
 	if (!kept)
 		close(fd);
-	gh_sweep(wk, 0);
+	kept_sweep(wk, 0);
 	return 0;
 fail:
 	snprintf(err, errlen, "%s/%s: %s", cg->root, start, strerror(-fd));
@@ -753,8 +753,8 @@ static void walk_free(struct cgfs_tree *t)
 {
 	struct walk *wk = (struct walk *)t;
 
-	gh_sweep(wk, 1);
-	free(wk->gh);
+	kept_sweep(wk, 1);
+	free(wk->kept);
 	free(wk->dents);
 	free(wk);
 }

@@ -26,11 +26,12 @@
 
 _Static_assert(SYS_NPRIO == BPFEV_NPRIO, "reclaim priorities differ");
 
-/* A group of the last refresh, with what its removed descendants left. */
-struct rc_node {
-	uint64_t id, parent;
-	uint64_t carry[BPFEV_NITEMS];
-};
+/*
+ * The groups of a refresh are bpfev's nodes (bpfev.h): for the tree kept
+ * from one refresh to the next (now, prev) ev holds what the group's
+ * removed descendants left ("carry"); for the sums (nodes), its own counts
+ * with that, then with its descendants'.
+ */
 
 /* A group that left the tree: where its later counts go. */
 struct rc_gone {
@@ -52,7 +53,7 @@ struct reclaim {
 	char text[320];
 	int64_t since;		/* wall clock of the load */
 	unsigned long gen;
-	struct rc_node *now, *prev;
+	struct bpfev_node *now, *prev;
 	size_t nnow, nprev, capnow, capprev;
 	struct rc_gone *gone;
 	size_t ngone, capgone;
@@ -150,7 +151,7 @@ enum reclaim_state reclaim_want(struct reclaim *rc, int want)
 
 static int by_node_id(const void *a, const void *b)
 {
-	const struct rc_node *x = a, *y = b;
+	const struct bpfev_node *x = a, *y = b;
 
 	return x->id < y->id ? -1 : x->id > y->id;
 }
@@ -171,14 +172,14 @@ static int by_gone_gen_desc(const void *a, const void *b)
 
 static int by_group_id(const void *a, const void *b)
 {
-	const struct bpfev_group *x = a, *y = b;
+	const struct bpfev_count *x = a, *y = b;
 
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static struct rc_node *find_node(struct rc_node *v, size_t n, uint64_t id)
+static struct bpfev_node *find_node(struct bpfev_node *v, size_t n, uint64_t id)
 {
-	struct rc_node key = { .id = id };
+	struct bpfev_node key = { .id = id };
 
 	return n ? bsearch(&key, v, n, sizeof(*v), by_node_id) : NULL;
 }
@@ -197,12 +198,12 @@ static void lift(struct reclaim *rc, uint64_t parent, const uint64_t *ev)
 {
 	/* A chain of removed groups is at most as long as their list. */
 	for (size_t steps = 0; parent && steps <= rc->ngone; steps++) {
-		struct rc_node *n = find_node(rc->now, rc->nnow, parent);
+		struct bpfev_node *n = find_node(rc->now, rc->nnow, parent);
 		struct rc_gone *g;
 
 		if (n) {
 			for (int k = 0; k < BPFEV_NITEMS; k++)
-				n->carry[k] += ev[k];
+				n->ev[k] += ev[k];
 			return;
 		}
 		g = find_gone(rc, parent);
@@ -223,7 +224,7 @@ static int any(const uint64_t *ev)
 /* The tree of this refresh by id; the removed groups and their carry. */
 static void track_tree(struct reclaim *rc, const struct snapshot *snap)
 {
-	struct rc_node *t;
+	struct bpfev_node *t;
 	size_t t_cap, ngone0;
 
 	/* The last refresh's tree becomes prev; now is built anew. */
@@ -241,23 +242,23 @@ static void track_tree(struct reclaim *rc, const struct snapshot *snap)
 	}
 	for (size_t i = 0; i < snap->n; i++) {
 		const struct snap_group *g = &snap->groups[i];
-		struct rc_node *n;
+		struct bpfev_node *n;
 
 		if (!g->ino)
 			continue;
 		n = &rc->now[rc->nnow++];
 		memset(n, 0, sizeof(*n));
 		n->id = g->ino;
-		n->parent = g->parent >= 0 ? snap->groups[g->parent].ino : 0;
+		n->parent_id = g->parent >= 0 ? snap->groups[g->parent].ino : 0;
 	}
 	qsort(rc->now, rc->nnow, sizeof(*rc->now), by_node_id);
 	ngone0 = rc->ngone;
 	for (size_t i = 0; i < rc->nprev; i++) {
-		const struct rc_node *p = &rc->prev[i];
-		struct rc_node *n = find_node(rc->now, rc->nnow, p->id);
+		const struct bpfev_node *p = &rc->prev[i];
+		struct bpfev_node *n = find_node(rc->now, rc->nnow, p->id);
 
 		if (n) {
-			memcpy(n->carry, p->carry, sizeof(n->carry));
+			memcpy(n->ev, p->ev, sizeof(n->ev));
 			continue;
 		}
 		if (rc->ngone == rc->capgone) {
@@ -265,7 +266,7 @@ static void track_tree(struct reclaim *rc, const struct snapshot *snap)
 			rc->gone = xreallocarray(rc->gone, rc->capgone,
 						 sizeof(*rc->gone));
 		}
-		rc->gone[rc->ngone++] = (struct rc_gone){ p->id, p->parent,
+		rc->gone[rc->ngone++] = (struct rc_gone){ p->id, p->parent_id,
 							  rc->gen };
 	}
 	if (rc->ngone == ngone0)
@@ -278,15 +279,33 @@ static void track_tree(struct reclaim *rc, const struct snapshot *snap)
 	qsort(rc->gone, rc->ngone, sizeof(*rc->gone), by_gone_id);
 	/* What the removed groups held for their removed descendants. */
 	for (size_t i = 0; i < rc->nprev; i++) {
-		const struct rc_node *p = &rc->prev[i];
+		const struct bpfev_node *p = &rc->prev[i];
 
-		if (any(p->carry) && !find_node(rc->now, rc->nnow, p->id))
-			lift(rc, p->parent, p->carry);
+		if (any(p->ev) && !find_node(rc->now, rc->nnow, p->id))
+			lift(rc, p->parent_id, p->ev);
 	}
 }
 
+/* v1's pgscan and pgsteal, and their kswapd and direct parts, from a
+ * group's counts with its descendants'. */
+static void set_scans(struct sample *s, const uint64_t *ev)
+{
+	sample_set(s, FLD_PGSCAN_KSWAPD, ev[BPFEV_SCAN_KSWAPD]);
+	sample_set(s, FLD_PGSCAN_DIRECT, ev[BPFEV_SCAN_DIRECT]);
+	sample_set(s, FLD_PGSTEAL_KSWAPD, ev[BPFEV_STEAL_KSWAPD]);
+	sample_set(s, FLD_PGSTEAL_DIRECT, ev[BPFEV_STEAL_DIRECT]);
+	/* As v2's pgscan: kswapd, direct, khugepaged and proactive
+	 * together. */
+	sample_set(s, FLD_PGSCAN, ev[BPFEV_SCAN_KSWAPD] +
+		   ev[BPFEV_SCAN_DIRECT] + ev[BPFEV_SCAN_KHUGEPAGED] +
+		   ev[BPFEV_SCAN_PROACTIVE]);
+	sample_set(s, FLD_PGSTEAL, ev[BPFEV_STEAL_KSWAPD] +
+		   ev[BPFEV_STEAL_DIRECT] + ev[BPFEV_STEAL_KHUGEPAGED] +
+		   ev[BPFEV_STEAL_PROACTIVE]);
+}
+
 void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
-		       const struct bpfev_group *gs, size_t ngs,
+		       const struct bpfev_count *gs, size_t ngs,
 		       const struct bpfev_sys *sys)
 {
 	struct sysinfo *fig = &snap->sys;
@@ -325,14 +344,14 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		rc->capnodes = rc->nnow;
 	}
 	for (size_t i = 0; i < rc->nnow; i++) {
-		struct bpfev_group key = { .id = rc->now[i].id };
-		const struct bpfev_group *own = ngs ?
+		struct bpfev_count key = { .id = rc->now[i].id };
+		const struct bpfev_count *own = ngs ?
 			bsearch(&key, gs, ngs, sizeof(*gs), by_group_id) : NULL;
 
 		rc->nodes[i].id = rc->now[i].id;
-		rc->nodes[i].parent_id = rc->now[i].parent;
+		rc->nodes[i].parent_id = rc->now[i].parent_id;
 		for (int k = 0; k < BPFEV_NITEMS; k++)
-			rc->nodes[i].ev[k] = rc->now[i].carry[k] +
+			rc->nodes[i].ev[k] = rc->now[i].ev[k] +
 				(own ? own->ev[k] : 0);
 	}
 	/* Ids are the kernel's and unique: -EINVAL cannot come from them. */
@@ -342,10 +361,10 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 	snapshot_add_slots(snap, reclaim_fields(rc->version));
 	for (size_t i = 0; i < snap->n; i++) {
 		struct snap_group *g = &snap->groups[i];
-		struct bpfev_group key = { .id = g->ino };
-		const struct bpfev_group *own;
+		struct bpfev_count key = { .id = g->ino };
+		const struct bpfev_count *own;
 		const uint64_t *ev;
-		struct rc_node *n;
+		struct bpfev_node *n;
 
 		if (!g->ino || !(n = find_node(rc->now, rc->nnow, g->ino)))
 			continue;
@@ -353,39 +372,26 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		own = ngs ? bsearch(&key, gs, ngs, sizeof(*gs), by_group_id) :
 			NULL;
 		/* Where no file has them (v1). */
-		if (reclaim_fields(rc->version) & FBIT(F_PGSCAN)) {
-			sample_set(&g->s, F_PGSCAN_KSWAPD, ev[BPFEV_SCAN_KSWAPD]);
-			sample_set(&g->s, F_PGSCAN_DIRECT, ev[BPFEV_SCAN_DIRECT]);
-			sample_set(&g->s, F_PGSTEAL_KSWAPD, ev[BPFEV_STEAL_KSWAPD]);
-			sample_set(&g->s, F_PGSTEAL_DIRECT, ev[BPFEV_STEAL_DIRECT]);
-			/* As v2's pgscan: kswapd, direct, khugepaged and
-			 * proactive together. */
-			sample_set(&g->s, F_PGSCAN, ev[BPFEV_SCAN_KSWAPD] +
-				   ev[BPFEV_SCAN_DIRECT] +
-				   ev[BPFEV_SCAN_KHUGEPAGED] +
-				   ev[BPFEV_SCAN_PROACTIVE]);
-			sample_set(&g->s, F_PGSTEAL, ev[BPFEV_STEAL_KSWAPD] +
-				   ev[BPFEV_STEAL_DIRECT] +
-				   ev[BPFEV_STEAL_KHUGEPAGED] +
-				   ev[BPFEV_STEAL_PROACTIVE]);
-		}
+		if (reclaim_fields(rc->version) & FBIT(FLD_PGSCAN))
+			set_scans(&g->s, ev);
 		if (own && own->prio_min >= 0)
-			sample_set(&g->s, F_PRIO_MIN, (uint64_t)own->prio_min);
-		sample_set(&g->s, F_FLUSHES, own ? own->flushes : 0);
+			sample_set(&g->s, FLD_PRIO_MIN,
+				   (uint64_t)own->prio_min);
+		sample_set(&g->s, FLD_FLUSHES, own ? own->flushes : 0);
 	}
 	/* The counts since the load; the model rates them. */
 	for (int p = 0; p < BPFEV_NPRIO; p++) {
-		fig->v[S_SCAN_PRIO + p] = sys->scanned[p];
-		fig->valid |= FBIT(S_SCAN_PRIO + p);
+		fig->v[SYS_SCAN_PRIO + p] = sys->scanned[p];
+		fig->valid |= FBIT(SYS_SCAN_PRIO + p);
 	}
-	fig->v[S_FLUSHES] = sys->flushes;
-	fig->v[S_OWN_FLUSHES] = sys->own_flushes;
-	fig->valid |= FBIT(S_FLUSHES) | FBIT(S_OWN_FLUSHES);
+	fig->v[SYS_FLUSHES] = sys->flushes;
+	fig->v[SYS_OWN_FLUSHES] = sys->own_flushes;
+	fig->valid |= FBIT(SYS_FLUSHES) | FBIT(SYS_OWN_FLUSHES);
 }
 
 void reclaim_fill(struct reclaim *rc, struct snapshot *snap)
 {
-	const struct bpfev_group *gs;
+	const struct bpfev_count *gs;
 	struct bpfev_sys sys;
 	size_t n;
 

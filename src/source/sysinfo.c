@@ -108,10 +108,10 @@ static const struct {
 	enum meminfo_item item;
 	enum sysfield f;
 } meminfo_figs[] = {
-	{ "MemTotal", MEMINFO_MEM_TOTAL, S_MEM_TOTAL },
-	{ "MemAvailable", MEMINFO_MEM_AVAILABLE, S_MEM_AVAILABLE },
-	{ "SwapTotal", MEMINFO_SWAP_TOTAL, S_SWAP_TOTAL },
-	{ "SwapFree", MEMINFO_SWAP_FREE, S_SWAP_FREE },
+	{ "MemTotal", MEMINFO_MEM_TOTAL, SYS_MEM_TOTAL },
+	{ "MemAvailable", MEMINFO_MEM_AVAILABLE, SYS_MEM_AVAILABLE },
+	{ "SwapTotal", MEMINFO_SWAP_TOTAL, SYS_SWAP_TOTAL },
+	{ "SwapFree", MEMINFO_SWAP_FREE, SYS_SWAP_FREE },
 };
 
 #define NMEMINFO (sizeof(meminfo_figs) / sizeof(meminfo_figs[0]))
@@ -174,10 +174,11 @@ static void set_reclaim(struct sysctx *c)
 	}
 	if (!c->has_kd && !c->has_af)
 		return;
-	c->sys->v[S_PGSCAN] = c->scan_af > c->scan_kd ? c->scan_af : c->scan_kd;
-	c->sys->v[S_PGSTEAL] = c->steal_af > c->steal_kd ? c->steal_af :
+	c->sys->v[SYS_PGSCAN] = c->scan_af > c->scan_kd ? c->scan_af :
+		c->scan_kd;
+	c->sys->v[SYS_PGSTEAL] = c->steal_af > c->steal_kd ? c->steal_af :
 		c->steal_kd;
-	c->sys->valid |= FBIT(S_PGSCAN) | FBIT(S_PGSTEAL);
+	c->sys->valid |= FBIT(SYS_PGSCAN) | FBIT(SYS_PGSTEAL);
 }
 
 static void read_psi(struct sysinfo_src *s, const char *path,
@@ -189,12 +190,12 @@ static void read_psi(struct sysinfo_src *s, const char *path,
 	if (n < 0 || parse_psi(s->buf, (size_t)n, &p) < 0)
 		return;
 	if (p.has_some) {
-		sys->v[S_PSI_SOME10] = p.some_avg10;
-		sys->valid |= FBIT(S_PSI_SOME10);
+		sys->v[SYS_PSI_SOME10] = p.some_avg10;
+		sys->valid |= FBIT(SYS_PSI_SOME10);
 	}
 	if (p.has_full) {
-		sys->v[S_PSI_FULL10] = p.full_avg10;
-		sys->valid |= FBIT(S_PSI_FULL10);
+		sys->v[SYS_PSI_FULL10] = p.full_avg10;
+		sys->valid |= FBIT(SYS_PSI_FULL10);
 	}
 }
 
@@ -284,8 +285,8 @@ static void read_lru_gen(struct sysinfo_src *s, const char *base,
 	}
 	if (!digits)
 		return;
-	sys->v[S_LRU_GEN] = v;
-	sys->valid |= FBIT(S_LRU_GEN);
+	sys->v[SYS_LRU_GEN] = v;
+	sys->valid |= FBIT(SYS_LRU_GEN);
 }
 
 void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)

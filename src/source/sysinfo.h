@@ -22,7 +22,7 @@ struct sink;
 void sysinfo_sink(struct sysinfo_src *src, struct sink *sink);
 
 /* Whether sysinfo_read also reads whether the multi-gen LRU runs
- * (S_LRU_GEN; only the scan_prio column needs it). */
+ * (SYS_LRU_GEN; only the scan_prio column needs it). */
 void sysinfo_want_lru_gen(struct sysinfo_src *src, int want);
 
 /* Reads the sample in folder `sample` of a series, or the current

@@ -404,25 +404,27 @@ static int cell_attr(const struct tui *t, const struct column *c,
 
 	switch (c->unit) {
 	case U_RATE:
-		if ((c->field == F_PGSCAN || c->field == F_PGSTEAL ||
-		     c->field == F_PGSCAN_KSWAPD || c->field == F_PGSCAN_DIRECT ||
-		     c->field == F_PGSTEAL_KSWAPD || c->field == F_PGSTEAL_DIRECT) &&
+		if ((c->field == FLD_PGSCAN || c->field == FLD_PGSTEAL ||
+		     c->field == FLD_PGSCAN_KSWAPD ||
+		     c->field == FLD_PGSCAN_DIRECT ||
+		     c->field == FLD_PGSTEAL_KSWAPD ||
+		     c->field == FLD_PGSTEAL_DIRECT) &&
 		    mgroup_rate(g, (enum field)c->field) > 0)
 			return t->attr[TE_RECLAIM];
-		if ((c->field == F_EV_OOM_KILL || c->field == F_EV_OOM) &&
+		if ((c->field == FLD_EV_OOM_KILL || c->field == FLD_EV_OOM) &&
 		    mgroup_rate(g, (enum field)c->field) > 0)
 			return t->attr[TE_OOM];
 		break;
 	default:
-		if ((c->field == F_USAGE || c->derived == D_USE_PCT) &&
+		if ((c->field == FLD_USAGE || c->derived == D_USE_PCT) &&
 		    mgroup_derived(g, D_USE_PCT) && g->use_pct >= 90.0)
 			return t->attr[TE_NEAR_LIMIT];
 		/* Excess matters where a protection or soft limit is set. */
 		if (c->derived == D_EXCESS && mgroup_derived(g, D_EXCESS) &&
 		    g->excess > 0 &&
-		    ((sample_has(s, F_SOFT) &&
-		      sample_get(s, F_SOFT) != VAL_MAX) ||
-		     (sample_has(s, F_LOW) && sample_get(s, F_LOW) > 0)))
+		    ((sample_has(s, FLD_SOFT) &&
+		      sample_get(s, FLD_SOFT) != VAL_MAX) ||
+		     (sample_has(s, FLD_LOW) && sample_get(s, FLD_LOW) > 0)))
 			return t->attr[TE_EXCESS];
 		break;
 	}
@@ -500,7 +502,7 @@ static void draw_row(const struct tui *t, int y, size_t vis_idx,
 	const struct mgroup *g = t->pl.m.groups[t->vis[vis_idx]];
 	int selected = (int)vis_idx == t->sel;
 	int tagged = (g->view & VIEW_TAGGED) != 0;
-	int oom = mgroup_rate(g, F_EV_OOM_KILL) > 0;
+	int oom = mgroup_rate(g, FLD_EV_OOM_KILL) > 0;
 	int base = selected ? t->attr[TE_SELECTED] : t->attr[TE_ROW];
 	int vx = 0;
 

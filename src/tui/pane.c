@@ -345,7 +345,8 @@ static int events_reason(struct tui *t, const struct mgroup *g,
 	if (st == RECLAIM_ON) {
 		/* Every group the events were mapped to has its flushes:
 		 * then a blank PRIO means no scan of its own lists. */
-		if (c->field != F_PRIO_MIN || !sample_has(&g->cur, F_FLUSHES))
+		if (c->field != FLD_PRIO_MIN ||
+		    !sample_has(&g->cur, FLD_FLUSHES))
 			return 0;
 		snprintf(buf, len, "its own lists were not scanned in the "
 			 "interval");
@@ -378,43 +379,44 @@ static void blank_reason(struct tui *t, const struct mgroup *g,
 		snprintf(buf, len, "no limit on the path");
 		return;
 	}
-	if (c->derived == D_RECLAIM_EFF && (g->rate_valid & FBIT(F_PGSCAN))) {
+	if (c->derived == D_RECLAIM_EFF && (g->rate_valid & FBIT(FLD_PGSCAN))) {
 		snprintf(buf, len, "nothing scanned in the interval");
 		return;
 	}
 	if (c->derived == D_RECLAIM_EFF &&
-	    *rate_reason(t, g, F_PGSCAN)) {
-		snprintf(buf, len, "%s", rate_reason(t, g, F_PGSCAN));
+	    *rate_reason(t, g, FLD_PGSCAN)) {
+		snprintf(buf, len, "%s", rate_reason(t, g, FLD_PGSCAN));
 		return;
 	}
 	if (c->derived == D_SCAN_PRIO) {
 		/* Its own lists are a file's (v1), or its lists less its
 		 * children's (v2). */
-		int own_lists = (t->pl.m.kept & FBIT(F_OWN_ACTIVE_FILE)) != 0;
+		int own_lists = (t->pl.m.kept & FBIT(FLD_OWN_ACTIVE_FILE)) != 0;
 
-		if ((t->pl.m.sys.valid & FBIT(S_LRU_GEN)) && t->pl.m.sys.v[S_LRU_GEN]) {
+		if ((t->pl.m.sys.valid & FBIT(SYS_LRU_GEN)) &&
+		    t->pl.m.sys.v[SYS_LRU_GEN]) {
 			snprintf(buf, len, "the multi-gen LRU runs "
 				 "(lru_gen/enabled 0x%04" PRIx64 "): the "
 				 "classic rule does not hold",
-				 t->pl.m.sys.v[S_LRU_GEN]);
+				 t->pl.m.sys.v[SYS_LRU_GEN]);
 			return;
 		}
-		if (!own_lists && sample_has(s, F_ACTIVE_FILE) &&
+		if (!own_lists && sample_has(s, FLD_ACTIVE_FILE) &&
 		    !g->kid_lru_ok) {
 			snprintf(buf, len, "its children's LRU lists are not "
 				 "all known (depth limit or an unreadable "
 				 "child)");
 			return;
 		}
-		if (sample_has(s, F_OWN_ACTIVE_FILE) ||
-		    (!own_lists && sample_has(s, F_ACTIVE_FILE))) {
+		if (sample_has(s, FLD_OWN_ACTIVE_FILE) ||
+		    (!own_lists && sample_has(s, FLD_ACTIVE_FILE))) {
 			snprintf(buf, len, "no pages on its own evictable "
 				 "lists that reclaim may scan (P = 0)");
 			return;
 		}
 	}
 	/* A raw value, or a derived one whose first missing input says. */
-	for (int f = 0; f < F_NR; f++) {
+	for (int f = 0; f < FLD_NR; f++) {
 		if (!(c->fields & FBIT(f)) || sample_has(s, (enum field)f))
 			continue;
 		/* Only what this version reads counts as an input. */
@@ -498,7 +500,8 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	struct tm tm;
 	time_t w;
 	/* pgscan and pgsteal come from the events (v1) or memory.stat. */
-	int ev_scan = (cgfs_version_events(cgfs_version(t->cg)) & FBIT(F_PGSCAN)) != 0;
+	int ev_scan = (cgfs_version_events(cgfs_version(t->cg)) &
+		       FBIT(FLD_PGSCAN)) != 0;
 
 	if (!t->pl.rc)
 		return;
@@ -530,14 +533,14 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	if (ev_scan)
 		pline(p, A_NORMAL, "  v1 pgscan and pgsteal: pages since then, "
 		      "the group's and its descendants'");
-	if (sample_has(&g->cur, F_PRIO_MIN))
+	if (sample_has(&g->cur, FLD_PRIO_MIN))
 		pline(p, A_NORMAL, "  %-28s %" PRIu64, "lowest scan priority",
-		      sample_get(&g->cur, F_PRIO_MIN));
+		      sample_get(&g->cur, FLD_PRIO_MIN));
 	else
 		pline(p, A_NORMAL, "  %-28s -  (own lists not scanned in the "
 		      "interval)", "lowest scan priority");
-	if (g->rate_valid & FBIT(F_FLUSHES)) {
-		fmt_rate(rate, sizeof(rate), mgroup_rate(g, F_FLUSHES));
+	if (g->rate_valid & FBIT(FLD_FLUSHES)) {
+		fmt_rate(rate, sizeof(rate), mgroup_rate(g, FLD_FLUSHES));
 		pline(p, A_NORMAL, "  %-28s %s/s", "stats flushes", rate);
 	} else {
 		pline(p, A_NORMAL, "  %-28s -  (a rate after the next refresh)",

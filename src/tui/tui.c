@@ -130,7 +130,7 @@ void tui_want(const struct tui *t, struct pipeline_want *ret)
 	ret->cols = t->set[t->cur_set];
 	ret->ncols = t->setn[t->cur_set];
 	ret->sort = t->sort;
-	ret->if_free = FBIT(F_LIMIT) | FBIT(F_EV_OOM_KILL);
+	ret->if_free = FBIT(FLD_LIMIT) | FBIT(FLD_EV_OOM_KILL);
 	ret->events = t->pane == PANE_DETAIL;
 }
 

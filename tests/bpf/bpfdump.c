@@ -46,7 +46,7 @@ static const char *const reason_keys[] = {
  * level up (what memcgtop relies on, and what the tests check against the
  * directories); the start's is its directory's parent.
  */
-static void print_group(const struct bpfcol_group *g, uint64_t parent)
+static void print_group(const struct bpfcol_rec *g, uint64_t parent)
 {
 	size_t i;
 
@@ -129,7 +129,7 @@ static uint64_t start_parent(const char *start, unsigned int level)
 
 int main(int argc, char **argv)
 {
-	struct bpfcol_group g;
+	struct bpfcol_rec g;
 	struct bpfcol_why w;
 	struct bpfcol *col;
 	size_t n = 0, i, cap, bytes;
@@ -176,7 +176,7 @@ int main(int argc, char **argv)
 			uint64_t *up;
 			unsigned int l;
 
-			bpfcol_group(col, 0, &g);
+			bpfcol_rec(col, 0, &g);
 			up = calloc(g.level + 1 + n, sizeof(*up));
 			if (!up) {
 				bpfcol_close(col);
@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 			}
 			up[g.level] = start_parent(argv[optind], g.level);
 			for (i = 0; i < n; i++) {
-				bpfcol_group(col, i, &g);
+				bpfcol_rec(col, i, &g);
 				l = g.level;
 				print_group(&g, up[l]);
 				up[l + 1] = g.id;

@@ -130,16 +130,16 @@ static int tree_walk(struct tree *t, const char *dir, const char *rel,
 
 static int by_group_id(const void *a, const void *b)
 {
-	const struct bpfev_group *x = a, *y = b;
+	const struct bpfev_count *x = a, *y = b;
 
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static void print_tree(const char *dir, const struct bpfev_group *g, size_t n)
+static void print_tree(const char *dir, const struct bpfev_count *g, size_t n)
 {
 	struct tree t = { 0 };
-	struct bpfev_group key;
-	const struct bpfev_group *f;
+	struct bpfev_count key;
+	const struct bpfev_count *f;
 	size_t i;
 	int k, r;
 
@@ -171,7 +171,7 @@ static void report(struct bpfev *ev, const unsigned long long *ids, int nids,
 		   const char *dir)
 {
 	unsigned long long scan = 0, steal = 0;
-	const struct bpfev_group *g;
+	const struct bpfev_count *g;
 	struct bpfev_sys s;
 	size_t n, i;
 	int k;

@@ -80,8 +80,8 @@ static long long usage(const struct snapshot *s, const char *path)
 {
 	const struct snap_group *g = find(s, path);
 
-	return g && sample_has(&g->s, F_USAGE) ?
-		(long long)sample_get(&g->s, F_USAGE) : -1;
+	return g && sample_has(&g->s, FLD_USAGE) ?
+		(long long)sample_get(&g->s, FLD_USAGE) : -1;
 }
 
 static struct cgfs *open_tree(const char *root, const char *start)
@@ -98,7 +98,7 @@ static void refresh(struct cgfs *cg, struct snapshot *s)
 {
 	char err[512] = "";
 
-	ck_assert_msg(cgfs_refresh(cg, FBIT(F_USAGE), -1, s, err,
+	ck_assert_msg(cgfs_refresh(cg, FBIT(FLD_USAGE), -1, s, err,
 				   sizeof(err)) == 0, "%s", err);
 }
 
@@ -267,7 +267,7 @@ START_TEST(record_replay)
 	ck_assert_int_eq(usage(&s, "/a/x"), 1002);
 	ck_assert(s.mono == mono[2]);
 	/* The end of the series. */
-	ck_assert_int_eq(cgfs_refresh(cg, FBIT(F_USAGE), -1, &s, err,
+	ck_assert_int_eq(cgfs_refresh(cg, FBIT(FLD_USAGE), -1, &s, err,
 				      sizeof(err)), -ENODATA);
 	/* A seek past the end lands on the last sample. */
 	cgfs_seek(cg, 99);

@@ -77,10 +77,10 @@ static struct mgroup *mk(uint64_t usage, int has_usage)
 	struct mgroup *g = calloc(1, sizeof(*g) + sizeof("/x"));
 
 	strcpy(g->path, "/x");
-	g->cur.slots = FBIT(F_USAGE) | FBIT(F_LIMIT);
+	g->cur.slots = FBIT(FLD_USAGE) | FBIT(FLD_LIMIT);
 	g->cur.v = g->buf = calloc(2, sizeof(uint64_t));
 	if (has_usage)
-		sample_set(&g->cur, F_USAGE, usage);
+		sample_set(&g->cur, FLD_USAGE, usage);
 	return g;
 }
 
@@ -99,8 +99,8 @@ START_TEST(compare_not_available_last)
 	ck_assert_int_gt(col_compare(c, na, b, 1), 0);
 	ck_assert_int_eq(col_compare(c, na, na, 1), 0);
 	/* "max" is above every number. */
-	sample_set(&a->cur, F_LIMIT, VAL_MAX);
-	sample_set(&b->cur, F_LIMIT, 1ULL << 40);
+	sample_set(&a->cur, FLD_LIMIT, VAL_MAX);
+	sample_set(&b->cur, FLD_LIMIT, 1ULL << 40);
 	ck_assert_int_lt(col_compare(lim, a, b, 1), 0);
 	ck_assert_int_gt(col_compare(lim, a, b, 0), 0);
 	ck_assert_int_lt(col_compare(lim, a, na, 0), 0);
@@ -150,15 +150,15 @@ START_TEST(system_lines)
 	char line[512];
 
 	memset(&m, 0, sizeof(m));
-	m.sys.v[S_MEM_TOTAL] = 1610612736;
-	m.sys.v[S_MEM_AVAILABLE] = 536870912;
-	m.sys.v[S_SWAP_TOTAL] = 4096;
-	m.sys.v[S_SWAP_USED] = 3072;
-	m.sys.v[S_PSI_SOME10] = 450;
-	m.sys.valid = FBIT(S_MEM_TOTAL) | FBIT(S_MEM_AVAILABLE) |
-		FBIT(S_SWAP_TOTAL) | FBIT(S_SWAP_USED) | FBIT(S_PSI_SOME10);
-	m.sys_rate[S_PGSCAN] = 1234.5678;
-	m.sys_rate_valid = FBIT(S_PGSCAN);
+	m.sys.v[SYS_MEM_TOTAL] = 1610612736;
+	m.sys.v[SYS_MEM_AVAILABLE] = 536870912;
+	m.sys.v[SYS_SWAP_TOTAL] = 4096;
+	m.sys.v[SYS_SWAP_USED] = 3072;
+	m.sys.v[SYS_PSI_SOME10] = 450;
+	m.sys.valid = FBIT(SYS_MEM_TOTAL) | FBIT(SYS_MEM_AVAILABLE) |
+		FBIT(SYS_SWAP_TOTAL) | FBIT(SYS_SWAP_USED) | FBIT(SYS_PSI_SOME10);
+	m.sys_rate[SYS_PGSCAN] = 1234.5678;
+	m.sys_rate_valid = FBIT(SYS_PGSCAN);
 	ck_assert_int_eq(col_sys_line(&m, SYS_AT_TEXT, 1, 1, line,
 				      sizeof(line)), 4);
 	ck_assert_str_eq(line, "Mem: 1.5G total, 512M available  Swap: 3.0K "
@@ -179,33 +179,33 @@ START_TEST(system_lines)
 				      sizeof(line)), 0);
 	ck_assert_int_eq(col_sys_line(&m, SYS_AT_SCREEN, 2, 1, NULL, 0), 0);
 	ck_assert_int_eq(col_sys_line(&m, SYS_AT_TEXT, 3, 1, NULL, 0), 0);
-	m.sys.valid |= sysfig_ids(S_SCAN_PRIO) | FBIT(S_FLUSHES) |
-		FBIT(S_OWN_FLUSHES);
+	m.sys.valid |= sysfig_ids(SYS_SCAN_PRIO) | FBIT(SYS_FLUSHES) |
+		FBIT(SYS_OWN_FLUSHES);
 	ck_assert_int_eq(col_sys_line(&m, SYS_AT_SCREEN, 2, 1, line,
 				      sizeof(line)), 3);
 	ck_assert_str_eq(line, "Scan by priority/s: -  Flushes -/s (own -/s)");
-	m.sys_rate_valid |= sysfig_ids(S_SCAN_PRIO) | FBIT(S_FLUSHES) |
-		FBIT(S_OWN_FLUSHES);
+	m.sys_rate_valid |= sysfig_ids(SYS_SCAN_PRIO) | FBIT(SYS_FLUSHES) |
+		FBIT(SYS_OWN_FLUSHES);
 	col_sys_line(&m, SYS_AT_SCREEN, 2, 1, line, sizeof(line));
 	ck_assert_str_eq(line, "Scan by priority/s: none  Flushes 0.0/s (own "
 			 "0.0/s)");
-	m.sys_rate[S_SCAN_PRIO + 12] = 100.0;
-	m.sys_rate[S_SCAN_PRIO + 0] = 4.0;
-	m.sys_rate[S_FLUSHES] = 5.0;
-	m.sys_rate[S_OWN_FLUSHES] = 1.0;
+	m.sys_rate[SYS_SCAN_PRIO + 12] = 100.0;
+	m.sys_rate[SYS_SCAN_PRIO + 0] = 4.0;
+	m.sys_rate[SYS_FLUSHES] = 5.0;
+	m.sys_rate[SYS_OWN_FLUSHES] = 1.0;
 	col_sys_line(&m, SYS_AT_SCREEN, 2, 1, line, sizeof(line));
 	ck_assert_str_eq(line, "Scan by priority/s: 12:100 0:4.0  Flushes "
 			 "5.0/s (own 1.0/s)");
 	/* The data formats' texts: a counter's rate or its count. */
-	m.sys.v[S_FLUSHES] = 40;
-	ck_assert(col_sys_format(&m, S_FLUSHES, 0, 0, line, sizeof(line)));
+	m.sys.v[SYS_FLUSHES] = 40;
+	ck_assert(col_sys_format(&m, SYS_FLUSHES, 0, 0, line, sizeof(line)));
 	ck_assert_str_eq(line, "5.000");
-	ck_assert(col_sys_value(&m, S_FLUSHES, 0, line, sizeof(line)));
+	ck_assert(col_sys_value(&m, SYS_FLUSHES, 0, line, sizeof(line)));
 	ck_assert_str_eq(line, "40");
-	ck_assert(col_sys_format(&m, S_MEM_TOTAL, 0, 0, line, sizeof(line)));
+	ck_assert(col_sys_format(&m, SYS_MEM_TOTAL, 0, 0, line, sizeof(line)));
 	ck_assert_str_eq(line, "1610612736");
-	ck_assert(!col_sys_format(&m, S_PGSTEAL, 0, 0, line, sizeof(line)));
-	ck_assert(!col_sys_value(&m, S_PGSTEAL, 0, line, sizeof(line)));
+	ck_assert(!col_sys_format(&m, SYS_PGSTEAL, 0, 0, line, sizeof(line)));
+	ck_assert(!col_sys_value(&m, SYS_PGSTEAL, 0, line, sizeof(line)));
 }
 END_TEST
 

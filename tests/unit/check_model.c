@@ -63,8 +63,8 @@ START_TEST(rates_need_two_samples)
 	snap_reset(&s, 100.0);
 	snap_add(&s, "/", -1);
 	a = snap_add(&s, "/a", 0);
-	sample_set(smp(&s, a), F_PGSCAN, 1000);
-	sample_set(smp(&s, a), F_PGSTEAL, 500);
+	sample_set(smp(&s, a), FLD_PGSCAN, 1000);
+	sample_set(smp(&s, a), FLD_PGSTEAL, 500);
 	model_update(&m, &s);
 	g = find(&m, "/a");
 	ck_assert_uint_eq(g->rate_valid, 0);
@@ -73,32 +73,32 @@ START_TEST(rates_need_two_samples)
 	snap_reset(&s, 102.0);
 	snap_add(&s, "/", -1);
 	a = snap_add(&s, "/a", 0);
-	sample_set(smp(&s, a), F_PGSCAN, 3000);
-	sample_set(smp(&s, a), F_PGSTEAL, 1500);
+	sample_set(smp(&s, a), FLD_PGSCAN, 3000);
+	sample_set(smp(&s, a), FLD_PGSTEAL, 1500);
 	model_update(&m, &s);
 	g = find(&m, "/a");
 	ck_assert_double_eq(m.dt, 2.0);
-	ck_assert(g->rate_valid & FBIT(F_PGSCAN));
-	ck_assert_double_eq(mgroup_rate(g, F_PGSCAN), 1000.0);
-	ck_assert_double_eq(mgroup_rate(g, F_PGSTEAL), 500.0);
+	ck_assert(g->rate_valid & FBIT(FLD_PGSCAN));
+	ck_assert_double_eq(mgroup_rate(g, FLD_PGSCAN), 1000.0);
+	ck_assert_double_eq(mgroup_rate(g, FLD_PGSTEAL), 500.0);
 	ck_assert(mgroup_derived(g, D_RECLAIM_EFF));
 	ck_assert_double_eq(g->reclaim_eff, 0.5);
 	/* A counter the kernel did not give has no rate. */
-	ck_assert(!(g->rate_valid & FBIT(F_PGFAULT)));
+	ck_assert(!(g->rate_valid & FBIT(FLD_PGFAULT)));
 
 	/* More stolen than scanned in one interval (a batch in flight):
 	 * capped at 1. */
 	snap_reset(&s, 102.5);
 	snap_add(&s, "/", -1);
 	a = snap_add(&s, "/a", 0);
-	sample_set(smp(&s, a), F_PGSCAN, 3000);
-	sample_set(smp(&s, a), F_PGSTEAL, 1500);
+	sample_set(smp(&s, a), FLD_PGSCAN, 3000);
+	sample_set(smp(&s, a), FLD_PGSTEAL, 1500);
 	model_update(&m, &s);
 	snap_reset(&s, 102.75);
 	snap_add(&s, "/", -1);
 	a = snap_add(&s, "/a", 0);
-	sample_set(smp(&s, a), F_PGSCAN, 3032);
-	sample_set(smp(&s, a), F_PGSTEAL, 1564);
+	sample_set(smp(&s, a), FLD_PGSCAN, 3032);
+	sample_set(smp(&s, a), FLD_PGSTEAL, 1564);
 	model_update(&m, &s);
 	g = find(&m, "/a");
 	ck_assert_double_eq(g->reclaim_eff, 1.0);
@@ -107,11 +107,11 @@ START_TEST(rates_need_two_samples)
 	snap_reset(&s, 103.0);
 	snap_add(&s, "/", -1);
 	a = snap_add(&s, "/a", 0);
-	sample_set(smp(&s, a), F_PGSCAN, 3032);
-	sample_set(smp(&s, a), F_PGSTEAL, 1564);
+	sample_set(smp(&s, a), FLD_PGSCAN, 3032);
+	sample_set(smp(&s, a), FLD_PGSTEAL, 1564);
 	model_update(&m, &s);
 	g = find(&m, "/a");
-	ck_assert_double_eq(mgroup_rate(g, F_PGSCAN), 0.0);
+	ck_assert_double_eq(mgroup_rate(g, FLD_PGSCAN), 0.0);
 	ck_assert(!mgroup_derived(g, D_RECLAIM_EFF));
 	model_free(&m);
 	snapshot_free(&s);
@@ -132,12 +132,12 @@ START_TEST(counter_reset_and_recreated_group)
 		snap_reset(&s, 10.0 + 2 * i);
 		snap_add(&s, "/", -1);
 		a = snap_add(&s, "/a", 0);
-		sample_set(smp(&s, a), F_FAILCNT, failcnt[i]);
+		sample_set(smp(&s, a), FLD_FAILCNT, failcnt[i]);
 		model_update(&m, &s);
 	}
 	g = find(&m, "/a");
-	ck_assert(g->rate_valid & FBIT(F_FAILCNT));
-	ck_assert_double_eq(mgroup_rate(g, F_FAILCNT), 100.0);
+	ck_assert(g->rate_valid & FBIT(FLD_FAILCNT));
+	ck_assert_double_eq(mgroup_rate(g, FLD_FAILCNT), 100.0);
 	ck_assert_double_eq(model_rate(5000, 10, 2.0), -1);
 
 	/* Gone for one refresh, back the next: a new group, no rate. */
@@ -147,7 +147,7 @@ START_TEST(counter_reset_and_recreated_group)
 	ck_assert_uint_eq(m.n, 1);
 	snap_reset(&s, 22.0);
 	snap_add(&s, "/", -1);
-	sample_set(smp(&s, snap_add(&s, "/a", 0)), F_FAILCNT, 400);
+	sample_set(smp(&s, snap_add(&s, "/a", 0)), FLD_FAILCNT, 400);
 	model_update(&m, &s);
 	g = find(&m, "/a");
 	ck_assert_int_eq(g->has_prev, 0);
@@ -164,15 +164,15 @@ START_TEST(counter_reset_and_recreated_group)
 		snap_add(&s, "/", -1);
 		a = snap_add(&s, "/a", 0);
 		s.groups[a].ino = ino[i];
-		sample_set(smp(&s, a), F_FAILCNT, fc[i]);
+		sample_set(smp(&s, a), FLD_FAILCNT, fc[i]);
 		model_update(&m, &s);
 		g = find(&m, "/a");
 		if (i == 2) {
 			ck_assert_int_eq(g->has_prev, 0);
 			ck_assert_uint_eq(g->rate_valid, 0);
 		} else if (i > 0) {
-			ck_assert(g->rate_valid & FBIT(F_FAILCNT));
-			ck_assert_double_eq(mgroup_rate(g, F_FAILCNT),
+			ck_assert(g->rate_valid & FBIT(FLD_FAILCNT));
+			ck_assert_double_eq(mgroup_rate(g, FLD_FAILCNT),
 					    50.0 + 50 * (i == 3));
 		}
 	}
@@ -198,7 +198,7 @@ START_TEST(identity_over_many_groups)
 			if (round == 1 && i % 3 == 0)
 				continue;
 			snprintf(path, sizeof(path), "/g%d", i);
-			sample_set(smp(&s, snap_add(&s, path, 0)), F_PGFAULT,
+			sample_set(smp(&s, snap_add(&s, path, 0)), FLD_PGFAULT,
 				   (uint64_t)(i + 10 * round));
 		}
 		model_update(&m, &s);
@@ -210,7 +210,7 @@ START_TEST(identity_over_many_groups)
 
 		ck_assert_int_eq(g->has_prev, idx % 3 != 0);
 		if (idx % 3 != 0)
-			ck_assert_double_eq(mgroup_rate(g, F_PGFAULT), 10.0);
+			ck_assert_double_eq(mgroup_rate(g, FLD_PGFAULT), 10.0);
 		else
 			ck_assert_uint_eq(g->rate_valid, 0);
 	}
@@ -229,14 +229,14 @@ START_TEST(excess_v1_and_v2)
 	snap_reset(&s, 1.0);
 	snap_add(&s, "/", -1);
 	a = snap_add(&s, "/over", 0);
-	sample_set(smp(&s, a), F_USAGE, 300);
-	sample_set(smp(&s, a), F_SOFT, 100);
+	sample_set(smp(&s, a), FLD_USAGE, 300);
+	sample_set(smp(&s, a), FLD_SOFT, 100);
 	b = snap_add(&s, "/nosoft", 0);
-	sample_set(smp(&s, b), F_USAGE, 300);
-	sample_set(smp(&s, b), F_SOFT, VAL_MAX);
+	sample_set(smp(&s, b), FLD_USAGE, 300);
+	sample_set(smp(&s, b), FLD_SOFT, VAL_MAX);
 	c = snap_add(&s, "/under", 0);
-	sample_set(smp(&s, c), F_USAGE, 50);
-	sample_set(smp(&s, c), F_SOFT, 100);
+	sample_set(smp(&s, c), FLD_USAGE, 50);
+	sample_set(smp(&s, c), FLD_SOFT, 100);
 	model_update(&m1, &s);
 	ck_assert_uint_eq(find(&m1, "/over")->excess, 200);
 	ck_assert_uint_eq(find(&m1, "/nosoft")->excess, 0);
@@ -246,16 +246,16 @@ START_TEST(excess_v1_and_v2)
 	model_init(&m2, 2);
 	snap_reset(&s, 1.0);
 	snap_add(&s, "/", -1);
-	sample_set(smp(&s, 0), F_USAGE, 900);
+	sample_set(smp(&s, 0), FLD_USAGE, 900);
 	a = snap_add(&s, "/prot", 0);
-	sample_set(smp(&s, a), F_USAGE, 300);
-	sample_set(smp(&s, a), F_LOW, 500);
+	sample_set(smp(&s, a), FLD_USAGE, 300);
+	sample_set(smp(&s, a), FLD_LOW, 500);
 	b = snap_add(&s, "/open", 0);
-	sample_set(smp(&s, b), F_USAGE, 300);
-	sample_set(smp(&s, b), F_LOW, 0);
+	sample_set(smp(&s, b), FLD_USAGE, 300);
+	sample_set(smp(&s, b), FLD_LOW, 0);
 	c = snap_add(&s, "/part", 0);
-	sample_set(smp(&s, c), F_USAGE, 300);
-	sample_set(smp(&s, c), F_LOW, 100);
+	sample_set(smp(&s, c), FLD_USAGE, 300);
+	sample_set(smp(&s, c), FLD_LOW, 100);
 	model_update(&m2, &s);
 	ck_assert_uint_eq(find(&m2, "/prot")->excess, 0);
 	ck_assert_uint_eq(find(&m2, "/open")->excess, 300);
@@ -280,16 +280,16 @@ START_TEST(effective_limit)
 	/* Started at /p (above it a 4000-byte limit), as with CGROUP. */
 	s.above_limit = 4000;
 	snap_add(&s, "/p", -1);
-	sample_set(smp(&s, 0), F_LIMIT, VAL_MAX);
+	sample_set(smp(&s, 0), FLD_LIMIT, VAL_MAX);
 	a = snap_add(&s, "/p/a", 0);
-	sample_set(smp(&s, a), F_LIMIT, 1000);
-	sample_set(smp(&s, a), F_USAGE, 250);
+	sample_set(smp(&s, a), FLD_LIMIT, 1000);
+	sample_set(smp(&s, a), FLD_USAGE, 250);
 	b = snap_add(&s, "/p/a/b", a);
-	sample_set(smp(&s, b), F_LIMIT, VAL_MAX);
-	sample_set(smp(&s, b), F_USAGE, 100);
+	sample_set(smp(&s, b), FLD_LIMIT, VAL_MAX);
+	sample_set(smp(&s, b), FLD_USAGE, 100);
 	c = snap_add(&s, "/p/a/c", a);
-	sample_set(smp(&s, c), F_LIMIT, 500);
-	sample_set(smp(&s, c), F_USAGE, 100);
+	sample_set(smp(&s, c), FLD_LIMIT, 500);
+	sample_set(smp(&s, c), FLD_USAGE, 100);
 	model_update(&m, &s);
 	ck_assert_uint_eq(find(&m, "/p")->eff_limit, 4000);
 	g = find(&m, "/p/a");
@@ -307,14 +307,14 @@ START_TEST(effective_limit)
 	model_init(&m, 1);
 	snap_reset(&s, 1.0);
 	snap_add(&s, "/", -1);
-	sample_set(smp(&s, 0), F_LIMIT, VAL_MAX);
-	sample_set(smp(&s, 0), F_USAGE, 100);
+	sample_set(smp(&s, 0), FLD_LIMIT, VAL_MAX);
+	sample_set(smp(&s, 0), FLD_USAGE, 100);
 	a = snap_add(&s, "/a", 0);
-	sample_set(smp(&s, a), F_LIMIT, 2048);
-	sample_set(smp(&s, a), F_USAGE, 1024);
+	sample_set(smp(&s, a), FLD_LIMIT, 2048);
+	sample_set(smp(&s, a), FLD_USAGE, 1024);
 	b = snap_add(&s, "/a/b", a);
-	sample_set(smp(&s, b), F_LIMIT, 4096);
-	sample_set(smp(&s, b), F_USAGE, 512);
+	sample_set(smp(&s, b), FLD_LIMIT, 4096);
+	sample_set(smp(&s, b), FLD_USAGE, 512);
 	model_update(&m, &s);
 	g = find(&m, "/");
 	ck_assert_uint_eq(g->eff_limit, VAL_MAX);
@@ -334,8 +334,8 @@ static int by_usage_desc(const struct mgroup *a, const struct mgroup *b,
 			 void *ctx)
 {
 	(void)ctx;
-	return sample_get(&a->cur, F_USAGE) > sample_get(&b->cur, F_USAGE) ? -1 :
-		sample_get(&a->cur, F_USAGE) < sample_get(&b->cur, F_USAGE);
+	return sample_get(&a->cur, FLD_USAGE) > sample_get(&b->cur, FLD_USAGE) ? -1 :
+		sample_get(&a->cur, FLD_USAGE) < sample_get(&b->cur, FLD_USAGE);
 }
 
 START_TEST(tree_order)
@@ -353,14 +353,14 @@ START_TEST(tree_order)
 	snap_reset(&s, 1.0);
 	snap_add(&s, "/", -1);
 	a = snap_add(&s, "/a", 0);
-	sample_set(smp(&s, a), F_USAGE, 10);
-	sample_set(smp(&s, snap_add(&s, "/a/z", a)), F_USAGE, 5);
+	sample_set(smp(&s, a), FLD_USAGE, 10);
+	sample_set(smp(&s, snap_add(&s, "/a/z", a)), FLD_USAGE, 5);
 	b = snap_add(&s, "/b", 0);
-	sample_set(smp(&s, b), F_USAGE, 30);
-	sample_set(smp(&s, snap_add(&s, "/b/x", b)), F_USAGE, 1);
-	sample_set(smp(&s, snap_add(&s, "/b/y", b)), F_USAGE, 2);
+	sample_set(smp(&s, b), FLD_USAGE, 30);
+	sample_set(smp(&s, snap_add(&s, "/b/x", b)), FLD_USAGE, 1);
+	sample_set(smp(&s, snap_add(&s, "/b/y", b)), FLD_USAGE, 2);
 	/* /c ties with /a: path order breaks the tie. */
-	sample_set(smp(&s, snap_add(&s, "/c", 0)), F_USAGE, 10);
+	sample_set(smp(&s, snap_add(&s, "/c", 0)), FLD_USAGE, 10);
 	model_update(&m, &s);
 	n = model_order(&m, by_usage_desc, NULL, order);
 	ck_assert_uint_eq(n, 7);
@@ -379,38 +379,38 @@ START_TEST(system_rates)
 	model_init(&m, 1);
 	snap_reset(&s, 5.0);
 	snap_add(&s, "/", -1);
-	s.sys.v[S_PGSCAN] = 100;
-	s.sys.v[S_PGSTEAL] = 50;
-	s.sys.valid = FBIT(S_PGSCAN) | FBIT(S_PGSTEAL);
+	s.sys.v[SYS_PGSCAN] = 100;
+	s.sys.v[SYS_PGSTEAL] = 50;
+	s.sys.valid = FBIT(SYS_PGSCAN) | FBIT(SYS_PGSTEAL);
 	model_update(&m, &s);
 	ck_assert_uint_eq(m.sys_rate_valid, 0);
 	snap_reset(&s, 9.0);
 	snap_add(&s, "/", -1);
-	s.sys.v[S_PGSCAN] = 900;
-	s.sys.v[S_PGSTEAL] = 450;
-	s.sys.v[S_MEM_TOTAL] = 1 << 30;
-	s.sys.valid = FBIT(S_PGSCAN) | FBIT(S_PGSTEAL) | FBIT(S_MEM_TOTAL);
+	s.sys.v[SYS_PGSCAN] = 900;
+	s.sys.v[SYS_PGSTEAL] = 450;
+	s.sys.v[SYS_MEM_TOTAL] = 1 << 30;
+	s.sys.valid = FBIT(SYS_PGSCAN) | FBIT(SYS_PGSTEAL) | FBIT(SYS_MEM_TOTAL);
 	model_update(&m, &s);
 	/* Counters only: MemTotal, in both samples, has no rate. */
-	ck_assert_uint_eq(m.sys_rate_valid, FBIT(S_PGSCAN) | FBIT(S_PGSTEAL));
-	ck_assert_double_eq(m.sys_rate[S_PGSCAN], 200.0);
-	ck_assert_double_eq(m.sys_rate[S_PGSTEAL], 100.0);
+	ck_assert_uint_eq(m.sys_rate_valid, FBIT(SYS_PGSCAN) | FBIT(SYS_PGSTEAL));
+	ck_assert_double_eq(m.sys_rate[SYS_PGSCAN], 200.0);
+	ck_assert_double_eq(m.sys_rate[SYS_PGSTEAL], 100.0);
 	/* A counter that went back has none; one the last sample lacked has
 	 * none either. */
 	snap_reset(&s, 10.0);
 	snap_add(&s, "/", -1);
-	s.sys.v[S_PGSCAN] = 800;
-	s.sys.valid = FBIT(S_PGSCAN);
+	s.sys.v[SYS_PGSCAN] = 800;
+	s.sys.valid = FBIT(SYS_PGSCAN);
 	model_update(&m, &s);
 	ck_assert_uint_eq(m.sys_rate_valid, 0);
 	snap_reset(&s, 12.0);
 	snap_add(&s, "/", -1);
-	s.sys.v[S_PGSCAN] = 1000;
-	s.sys.v[S_PGSTEAL] = 500;
-	s.sys.valid = FBIT(S_PGSCAN) | FBIT(S_PGSTEAL);
+	s.sys.v[SYS_PGSCAN] = 1000;
+	s.sys.v[SYS_PGSTEAL] = 500;
+	s.sys.valid = FBIT(SYS_PGSCAN) | FBIT(SYS_PGSTEAL);
 	model_update(&m, &s);
-	ck_assert_uint_eq(m.sys_rate_valid, FBIT(S_PGSCAN));
-	ck_assert_double_eq(m.sys_rate[S_PGSCAN], 100.0);
+	ck_assert_uint_eq(m.sys_rate_valid, FBIT(SYS_PGSCAN));
+	ck_assert_double_eq(m.sys_rate[SYS_PGSCAN], 100.0);
 	model_free(&m);
 	snapshot_free(&s);
 }
@@ -432,10 +432,10 @@ END_TEST
 static void lru(struct sample *x, uint64_t aa, uint64_t ia, uint64_t af,
 		uint64_t inf)
 {
-	sample_set(x, F_ACTIVE_ANON, aa * 4096);
-	sample_set(x, F_INACTIVE_ANON, ia * 4096);
-	sample_set(x, F_ACTIVE_FILE, af * 4096);
-	sample_set(x, F_INACTIVE_FILE, inf * 4096);
+	sample_set(x, FLD_ACTIVE_ANON, aa * 4096);
+	sample_set(x, FLD_INACTIVE_ANON, ia * 4096);
+	sample_set(x, FLD_ACTIVE_FILE, af * 4096);
+	sample_set(x, FLD_INACTIVE_FILE, inf * 4096);
 }
 
 /* Swap used, the one system figure the model derives. */
@@ -447,19 +447,19 @@ START_TEST(system_swap_used)
 	model_init(&m, 1);
 	snap_reset(&s, 5.0);
 	snap_add(&s, "/", -1);
-	s.sys.v[S_SWAP_TOTAL] = 4096;
-	s.sys.v[S_SWAP_FREE] = 1024;
-	s.sys.valid = FBIT(S_SWAP_TOTAL) | FBIT(S_SWAP_FREE);
+	s.sys.v[SYS_SWAP_TOTAL] = 4096;
+	s.sys.v[SYS_SWAP_FREE] = 1024;
+	s.sys.valid = FBIT(SYS_SWAP_TOTAL) | FBIT(SYS_SWAP_FREE);
 	model_update(&m, &s);
-	ck_assert(m.sys.valid & FBIT(S_SWAP_USED));
-	ck_assert_uint_eq(m.sys.v[S_SWAP_USED], 3072);
+	ck_assert(m.sys.valid & FBIT(SYS_SWAP_USED));
+	ck_assert_uint_eq(m.sys.v[SYS_SWAP_USED], 3072);
 	/* More free than total (a torn read): no figure, not a huge one. */
-	s.sys.v[S_SWAP_FREE] = 8192;
+	s.sys.v[SYS_SWAP_FREE] = 8192;
 	model_replace(&m, &s);
-	ck_assert(!(m.sys.valid & FBIT(S_SWAP_USED)));
-	s.sys.valid = FBIT(S_SWAP_TOTAL);
+	ck_assert(!(m.sys.valid & FBIT(SYS_SWAP_USED)));
+	s.sys.valid = FBIT(SYS_SWAP_TOTAL);
 	model_update(&m, &s);
-	ck_assert(!(m.sys.valid & FBIT(S_SWAP_USED)));
+	ck_assert(!(m.sys.valid & FBIT(SYS_SWAP_USED)));
 	model_free(&m);
 	snapshot_free(&s);
 }
@@ -491,10 +491,10 @@ START_TEST(scan_prio_v2)
 	lru(smp(&s, a), 5300, 0, 101, 20);
 	lru(smp(&s, b), 300, 0, 1, 0);
 	lru(smp(&s, c), 0, 0, 0, 0);
-	sample_set(smp(&s, a), F_SWAP_ROOM, VAL_MAX);
-	sample_set(smp(&s, b), F_SWAP_ROOM, 4096);
-	s.sys.v[S_SWAP_FREE] = 1 << 30;
-	s.sys.valid = FBIT(S_SWAP_FREE);
+	sample_set(smp(&s, a), FLD_SWAP_ROOM, VAL_MAX);
+	sample_set(smp(&s, b), FLD_SWAP_ROOM, 4096);
+	s.sys.v[SYS_SWAP_FREE] = 1 << 30;
+	s.sys.valid = FBIT(SYS_SWAP_FREE);
 	model_update(&m, &s);
 	ck_assert_int_eq(prio(&m, "/a"), 12);	/* 5000 anon pages */
 	ck_assert_int_eq(prio(&m, "/a/b"), 8);	/* 300 */
@@ -502,15 +502,15 @@ START_TEST(scan_prio_v2)
 	ck_assert_int_eq(prio(&m, "/c"), -1);	/* nothing */
 
 	/* No free host swap: file lists only. */
-	s.sys.v[S_SWAP_FREE] = 0;
+	s.sys.v[SYS_SWAP_FREE] = 0;
 	model_update(&m, &s);
 	ck_assert_int_eq(prio(&m, "/a"), 6);	/* 100 file */
 	ck_assert_int_eq(prio(&m, "/a/b"), 0);
 	ck_assert_int_eq(prio(&m, "/"), 6);	/* 99 file */
 
 	/* Swap but no room at /a: neither /a nor /a/b counts anon. */
-	s.sys.v[S_SWAP_FREE] = 1 << 30;
-	sample_set(smp(&s, a), F_SWAP_ROOM, 0);
+	s.sys.v[SYS_SWAP_FREE] = 1 << 30;
+	sample_set(smp(&s, a), FLD_SWAP_ROOM, 0);
 	model_update(&m, &s);
 	ck_assert_int_eq(prio(&m, "/a"), 6);
 	ck_assert_int_eq(prio(&m, "/a/b"), 0);
@@ -532,12 +532,12 @@ START_TEST(scan_prio_v2)
 	s.cut_depth1 = 0;
 
 	/* The multi-gen LRU: not available anywhere. */
-	s.sys.v[S_LRU_GEN] = 7;
-	s.sys.valid |= FBIT(S_LRU_GEN);
+	s.sys.v[SYS_LRU_GEN] = 7;
+	s.sys.valid |= FBIT(SYS_LRU_GEN);
 	model_update(&m, &s);
 	ck_assert_int_eq(prio(&m, "/a"), -1);
 	ck_assert_int_eq(prio(&m, "/"), -1);
-	s.sys.v[S_LRU_GEN] = 0;
+	s.sys.v[SYS_LRU_GEN] = 0;
 	model_update(&m, &s);
 	ck_assert_int_eq(prio(&m, "/a/b"), 0);
 	model_free(&m);
@@ -557,15 +557,15 @@ START_TEST(scan_prio_v1)
 	r = snap_add(&s, "/", -1);
 	a = snap_add(&s, "/a", r);
 	lru(smp(&s, r), 9000, 9000, 9000, 9000);
-	sample_set(smp(&s, a), F_OWN_ACTIVE_ANON, 2048 * 4096);
-	sample_set(smp(&s, a), F_OWN_INACTIVE_ANON, 0);
-	sample_set(smp(&s, a), F_OWN_ACTIVE_FILE, 40 * 4096);
-	sample_set(smp(&s, a), F_OWN_INACTIVE_FILE, 33 * 4096);
+	sample_set(smp(&s, a), FLD_OWN_ACTIVE_ANON, 2048 * 4096);
+	sample_set(smp(&s, a), FLD_OWN_INACTIVE_ANON, 0);
+	sample_set(smp(&s, a), FLD_OWN_ACTIVE_FILE, 40 * 4096);
+	sample_set(smp(&s, a), FLD_OWN_INACTIVE_FILE, 33 * 4096);
 	model_update(&m, &s);
 	ck_assert_int_eq(prio(&m, "/"), -1);	/* no own keys read */
 	ck_assert_int_eq(prio(&m, "/a"), 5);	/* no swap: 40 file */
-	s.sys.v[S_SWAP_FREE] = 4096;
-	s.sys.valid = FBIT(S_SWAP_FREE);
+	s.sys.v[SYS_SWAP_FREE] = 4096;
+	s.sys.valid = FBIT(SYS_SWAP_FREE);
 	model_update(&m, &s);
 	ck_assert_int_eq(prio(&m, "/a"), 11);	/* 2048 anon */
 	model_free(&m);
@@ -577,43 +577,43 @@ END_TEST
 START_TEST(sample_sparse_slots)
 {
 	uint64_t v[4] = { 0 }, w[3] = { 0 };
-	struct sample a = { 0, FBIT(F_LIMIT) | FBIT(F_SWAP) | FBIT(F_FAILCNT) |
-			    FBIT(F_FLUSHES), v };
-	struct sample b = { 0, FBIT(F_USAGE) | FBIT(F_SWAP) | FBIT(F_FLUSHES),
+	struct sample a = { 0, FBIT(FLD_LIMIT) | FBIT(FLD_SWAP) | FBIT(FLD_FAILCNT) |
+			    FBIT(FLD_FLUSHES), v };
+	struct sample b = { 0, FBIT(FLD_USAGE) | FBIT(FLD_SWAP) | FBIT(FLD_FLUSHES),
 			    w };
 
 	ck_assert_uint_eq(sample_nslots(a.slots), 4);
 	/* Set out of field order: each lands at its place. */
-	sample_set(&a, F_FLUSHES, 4);
-	sample_set(&a, F_LIMIT, 1);
-	sample_set(&a, F_FAILCNT, 3);
-	sample_set(&a, F_SWAP, 2);
+	sample_set(&a, FLD_FLUSHES, 4);
+	sample_set(&a, FLD_LIMIT, 1);
+	sample_set(&a, FLD_FAILCNT, 3);
+	sample_set(&a, FLD_SWAP, 2);
 	ck_assert_uint_eq(v[0], 1);
 	ck_assert_uint_eq(v[1], 2);
 	ck_assert_uint_eq(v[2], 3);
 	ck_assert_uint_eq(v[3], 4);
-	ck_assert_uint_eq(sample_get(&a, F_SWAP), 2);
-	ck_assert_uint_eq(sample_get(&a, F_FAILCNT), 3);
+	ck_assert_uint_eq(sample_get(&a, FLD_SWAP), 2);
+	ck_assert_uint_eq(sample_get(&a, FLD_FAILCNT), 3);
 	/* No slot: not stored, not available, nothing overwritten. */
-	sample_set(&a, F_USAGE, 99);
-	sample_set(&a, F_PGSCAN, 98);
-	ck_assert(!sample_has(&a, F_USAGE));
-	ck_assert(!sample_has(&a, F_PGSCAN));
-	ck_assert_uint_eq(sample_get(&a, F_USAGE), 0);
-	ck_assert_uint_eq(a.valid, FBIT(F_LIMIT) | FBIT(F_SWAP) |
-			  FBIT(F_FAILCNT) | FBIT(F_FLUSHES));
+	sample_set(&a, FLD_USAGE, 99);
+	sample_set(&a, FLD_PGSCAN, 98);
+	ck_assert(!sample_has(&a, FLD_USAGE));
+	ck_assert(!sample_has(&a, FLD_PGSCAN));
+	ck_assert_uint_eq(sample_get(&a, FLD_USAGE), 0);
+	ck_assert_uint_eq(a.valid, FBIT(FLD_LIMIT) | FBIT(FLD_SWAP) |
+			  FBIT(FLD_FAILCNT) | FBIT(FLD_FLUSHES));
 	for (int i = 0; i < 4; i++)
 		ck_assert_uint_eq(v[i], (uint64_t)i + 1);
 	/* Into other slots: the shared fields, by field. */
 	sample_copy(&b, &a);
-	ck_assert_uint_eq(b.valid, FBIT(F_SWAP) | FBIT(F_FLUSHES));
+	ck_assert_uint_eq(b.valid, FBIT(FLD_SWAP) | FBIT(FLD_FLUSHES));
 	ck_assert_uint_eq(w[0], 0);
 	ck_assert_uint_eq(w[1], 2);
 	ck_assert_uint_eq(w[2], 4);
 	/* A slot with no value reads 0. */
 	sample_clear(&a);
 	ck_assert_uint_eq(a.valid, 0);
-	ck_assert_uint_eq(sample_get(&a, F_SWAP), 0);
+	ck_assert_uint_eq(sample_get(&a, FLD_SWAP), 0);
 }
 END_TEST
 
@@ -624,28 +624,28 @@ START_TEST(snapshot_more_slots)
 	int a, b;
 
 	snap_reset(&s, 1.0);
-	s.slots = FBIT(F_USAGE) | FBIT(F_FAILCNT);
+	s.slots = FBIT(FLD_USAGE) | FBIT(FLD_FAILCNT);
 	snap_add(&s, "/", -1);
 	a = snap_add(&s, "/a", 0);
 	b = snap_add(&s, "/a/b", a);
-	sample_set(smp(&s, 0), F_USAGE, 10);
-	sample_set(smp(&s, a), F_USAGE, 20);
-	sample_set(smp(&s, b), F_USAGE, 30);
-	sample_set(smp(&s, b), F_FAILCNT, 31);
-	sample_set(smp(&s, a), F_PGSCAN, 1);	/* no slot yet */
-	ck_assert(!sample_has(smp(&s, a), F_PGSCAN));
-	snapshot_add_slots(&s, FBIT(F_LIMIT) | FBIT(F_PGSCAN));
-	ck_assert_uint_eq(s.slots, FBIT(F_USAGE) | FBIT(F_LIMIT) |
-			  FBIT(F_FAILCNT) | FBIT(F_PGSCAN));
-	sample_set(smp(&s, a), F_PGSCAN, 21);
-	sample_set(smp(&s, b), F_LIMIT, 32);
-	ck_assert_uint_eq(sample_get(smp(&s, 0), F_USAGE), 10);
-	ck_assert_uint_eq(sample_get(smp(&s, a), F_USAGE), 20);
-	ck_assert_uint_eq(sample_get(smp(&s, a), F_PGSCAN), 21);
-	ck_assert(!sample_has(smp(&s, a), F_FAILCNT));
-	ck_assert_uint_eq(sample_get(smp(&s, b), F_USAGE), 30);
-	ck_assert_uint_eq(sample_get(smp(&s, b), F_LIMIT), 32);
-	ck_assert_uint_eq(sample_get(smp(&s, b), F_FAILCNT), 31);
+	sample_set(smp(&s, 0), FLD_USAGE, 10);
+	sample_set(smp(&s, a), FLD_USAGE, 20);
+	sample_set(smp(&s, b), FLD_USAGE, 30);
+	sample_set(smp(&s, b), FLD_FAILCNT, 31);
+	sample_set(smp(&s, a), FLD_PGSCAN, 1);	/* no slot yet */
+	ck_assert(!sample_has(smp(&s, a), FLD_PGSCAN));
+	snapshot_add_slots(&s, FBIT(FLD_LIMIT) | FBIT(FLD_PGSCAN));
+	ck_assert_uint_eq(s.slots, FBIT(FLD_USAGE) | FBIT(FLD_LIMIT) |
+			  FBIT(FLD_FAILCNT) | FBIT(FLD_PGSCAN));
+	sample_set(smp(&s, a), FLD_PGSCAN, 21);
+	sample_set(smp(&s, b), FLD_LIMIT, 32);
+	ck_assert_uint_eq(sample_get(smp(&s, 0), FLD_USAGE), 10);
+	ck_assert_uint_eq(sample_get(smp(&s, a), FLD_USAGE), 20);
+	ck_assert_uint_eq(sample_get(smp(&s, a), FLD_PGSCAN), 21);
+	ck_assert(!sample_has(smp(&s, a), FLD_FAILCNT));
+	ck_assert_uint_eq(sample_get(smp(&s, b), FLD_USAGE), 30);
+	ck_assert_uint_eq(sample_get(smp(&s, b), FLD_LIMIT), 32);
+	ck_assert_uint_eq(sample_get(smp(&s, b), FLD_FAILCNT), 31);
 	/* One pool, 4 values a group, in group order. */
 	ck_assert_ptr_eq(smp(&s, b)->v, s.vals + 2 * 4);
 	ck_assert_uint_eq(s.vals[2 * 4 + 3], 31);	/* usage limit pgscan failcnt */
@@ -667,74 +667,74 @@ START_TEST(model_slots_change)
 
 	model_init(&m, 1);
 	snap_reset(&s, 100.0);
-	s.slots = FBIT(F_USAGE) | FBIT(F_PGSCAN) | FBIT(F_FAILCNT);
+	s.slots = FBIT(FLD_USAGE) | FBIT(FLD_PGSCAN) | FBIT(FLD_FAILCNT);
 	snap_add(&s, "/", -1);
 	a = snap_add(&s, "/a", 0);
-	sample_set(smp(&s, a), F_USAGE, 100);
-	sample_set(smp(&s, a), F_PGSCAN, 1000);
-	sample_set(smp(&s, a), F_FAILCNT, 5);
+	sample_set(smp(&s, a), FLD_USAGE, 100);
+	sample_set(smp(&s, a), FLD_PGSCAN, 1000);
+	sample_set(smp(&s, a), FLD_FAILCNT, 5);
 	model_update(&m, &s);
 
 	snap_reset(&s, 101.0);
-	s.slots = FBIT(F_USAGE) | FBIT(F_PGSTEAL) | FBIT(F_PGFAULT) |
-		FBIT(F_FAILCNT);
+	s.slots = FBIT(FLD_USAGE) | FBIT(FLD_PGSTEAL) | FBIT(FLD_PGFAULT) |
+		FBIT(FLD_FAILCNT);
 	snap_add(&s, "/", -1);
 	a = snap_add(&s, "/a", 0);
-	sample_set(smp(&s, a), F_USAGE, 200);
-	sample_set(smp(&s, a), F_PGSTEAL, 9);
-	sample_set(smp(&s, a), F_PGFAULT, 7);
-	sample_set(smp(&s, a), F_FAILCNT, 15);
+	sample_set(smp(&s, a), FLD_USAGE, 200);
+	sample_set(smp(&s, a), FLD_PGSTEAL, 9);
+	sample_set(smp(&s, a), FLD_PGFAULT, 7);
+	sample_set(smp(&s, a), FLD_FAILCNT, 15);
 	model_update(&m, &s);
 	g = find(&m, "/a");
 	/* The previous sample keeps the counters it was read with. */
-	ck_assert_uint_eq(g->prev.slots, FBIT(F_PGSCAN) | FBIT(F_FAILCNT));
-	ck_assert(!sample_has(&g->prev, F_USAGE));
-	ck_assert_uint_eq(sample_get(&g->prev, F_PGSCAN), 1000);
-	ck_assert_uint_eq(sample_get(&g->prev, F_FAILCNT), 5);
-	ck_assert_uint_eq(sample_get(&g->cur, F_USAGE), 200);
-	ck_assert_uint_eq(sample_get(&g->cur, F_PGFAULT), 7);
-	ck_assert(!sample_has(&g->cur, F_PGSCAN));
-	ck_assert_uint_eq(g->rate_valid, FBIT(F_FAILCNT));
-	ck_assert_double_eq(mgroup_rate(g, F_FAILCNT), 10.0);
-	ck_assert_double_eq(mgroup_rate(g, F_PGFAULT), 0.0);
+	ck_assert_uint_eq(g->prev.slots, FBIT(FLD_PGSCAN) | FBIT(FLD_FAILCNT));
+	ck_assert(!sample_has(&g->prev, FLD_USAGE));
+	ck_assert_uint_eq(sample_get(&g->prev, FLD_PGSCAN), 1000);
+	ck_assert_uint_eq(sample_get(&g->prev, FLD_FAILCNT), 5);
+	ck_assert_uint_eq(sample_get(&g->cur, FLD_USAGE), 200);
+	ck_assert_uint_eq(sample_get(&g->cur, FLD_PGFAULT), 7);
+	ck_assert(!sample_has(&g->cur, FLD_PGSCAN));
+	ck_assert_uint_eq(g->rate_valid, FBIT(FLD_FAILCNT));
+	ck_assert_double_eq(mgroup_rate(g, FLD_FAILCNT), 10.0);
+	ck_assert_double_eq(mgroup_rate(g, FLD_PGFAULT), 0.0);
 
 	/* The same slots again: three rates, each at its place. */
 	snap_reset(&s, 103.0);
-	s.slots = FBIT(F_USAGE) | FBIT(F_PGSTEAL) | FBIT(F_PGFAULT) |
-		FBIT(F_FAILCNT);
+	s.slots = FBIT(FLD_USAGE) | FBIT(FLD_PGSTEAL) | FBIT(FLD_PGFAULT) |
+		FBIT(FLD_FAILCNT);
 	snap_add(&s, "/", -1);
 	a = snap_add(&s, "/a", 0);
-	sample_set(smp(&s, a), F_USAGE, 300);
-	sample_set(smp(&s, a), F_PGSTEAL, 11);
-	sample_set(smp(&s, a), F_PGFAULT, 17);
-	sample_set(smp(&s, a), F_FAILCNT, 35);
+	sample_set(smp(&s, a), FLD_USAGE, 300);
+	sample_set(smp(&s, a), FLD_PGSTEAL, 11);
+	sample_set(smp(&s, a), FLD_PGFAULT, 17);
+	sample_set(smp(&s, a), FLD_FAILCNT, 35);
 	model_update(&m, &s);
 	g = find(&m, "/a");
-	ck_assert_uint_eq(g->rate_valid, FBIT(F_PGSTEAL) | FBIT(F_PGFAULT) |
-			  FBIT(F_FAILCNT));
-	ck_assert_double_eq(mgroup_rate(g, F_PGSTEAL), 1.0);
-	ck_assert_double_eq(mgroup_rate(g, F_PGFAULT), 5.0);
-	ck_assert_double_eq(mgroup_rate(g, F_FAILCNT), 10.0);
-	ck_assert_uint_eq(sample_get(&g->prev, F_PGSTEAL), 9);
-	ck_assert_uint_eq(sample_get(&g->prev, F_PGFAULT), 7);
-	ck_assert_uint_eq(sample_get(&g->cur, F_USAGE), 300);
+	ck_assert_uint_eq(g->rate_valid, FBIT(FLD_PGSTEAL) | FBIT(FLD_PGFAULT) |
+			  FBIT(FLD_FAILCNT));
+	ck_assert_double_eq(mgroup_rate(g, FLD_PGSTEAL), 1.0);
+	ck_assert_double_eq(mgroup_rate(g, FLD_PGFAULT), 5.0);
+	ck_assert_double_eq(mgroup_rate(g, FLD_FAILCNT), 10.0);
+	ck_assert_uint_eq(sample_get(&g->prev, FLD_PGSTEAL), 9);
+	ck_assert_uint_eq(sample_get(&g->prev, FLD_PGFAULT), 7);
+	ck_assert_uint_eq(sample_get(&g->cur, FLD_USAGE), 300);
 
 	/* The same moment with one more field: cur replaced, prev and
 	 * the interval kept; the new counter has no rate (no prev). */
-	sample_set(smp(&s, a), F_PGSCAN, 50);	/* no slot: left out */
-	snapshot_add_slots(&s, FBIT(F_PGSCAN));
-	sample_set(smp(&s, a), F_PGSCAN, 50);
+	sample_set(smp(&s, a), FLD_PGSCAN, 50);	/* no slot: left out */
+	snapshot_add_slots(&s, FBIT(FLD_PGSCAN));
+	sample_set(smp(&s, a), FLD_PGSCAN, 50);
 	model_replace(&m, &s);
 	g = find(&m, "/a");
-	ck_assert_uint_eq(sample_get(&g->cur, F_PGSCAN), 50);
-	ck_assert_uint_eq(sample_get(&g->cur, F_FAILCNT), 35);
-	ck_assert_uint_eq(sample_get(&g->prev, F_FAILCNT), 15);
-	ck_assert_uint_eq(sample_get(&g->prev, F_PGFAULT), 7);
-	ck_assert_uint_eq(g->rate_valid, FBIT(F_PGSTEAL) | FBIT(F_PGFAULT) |
-			  FBIT(F_FAILCNT));
-	ck_assert_double_eq(mgroup_rate(g, F_PGSTEAL), 1.0);
-	ck_assert_double_eq(mgroup_rate(g, F_PGFAULT), 5.0);
-	ck_assert_double_eq(mgroup_rate(g, F_FAILCNT), 10.0);
+	ck_assert_uint_eq(sample_get(&g->cur, FLD_PGSCAN), 50);
+	ck_assert_uint_eq(sample_get(&g->cur, FLD_FAILCNT), 35);
+	ck_assert_uint_eq(sample_get(&g->prev, FLD_FAILCNT), 15);
+	ck_assert_uint_eq(sample_get(&g->prev, FLD_PGFAULT), 7);
+	ck_assert_uint_eq(g->rate_valid, FBIT(FLD_PGSTEAL) | FBIT(FLD_PGFAULT) |
+			  FBIT(FLD_FAILCNT));
+	ck_assert_double_eq(mgroup_rate(g, FLD_PGSTEAL), 1.0);
+	ck_assert_double_eq(mgroup_rate(g, FLD_PGFAULT), 5.0);
+	ck_assert_double_eq(mgroup_rate(g, FLD_FAILCNT), 10.0);
 	model_free(&m);
 	snapshot_free(&s);
 }

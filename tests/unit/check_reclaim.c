@@ -24,7 +24,7 @@
 struct tree {
 	struct snapshot snap;
 	struct snap_group g[4];
-	uint64_t vals[4][F_NR];
+	uint64_t vals[4][FLD_NR];
 };
 
 /* The groups of ids (in that order; absent ones left out). */
@@ -53,7 +53,7 @@ static void tree(struct tree *t, int has_a, int has_x)
 
 /* The reclaim events' system figures. */
 #define EV_IDS \
-	(sysfig_ids(S_SCAN_PRIO) | FBIT(S_FLUSHES) | FBIT(S_OWN_FLUSHES))
+	(sysfig_ids(SYS_SCAN_PRIO) | FBIT(SYS_FLUSHES) | FBIT(SYS_OWN_FLUSHES))
 
 /* The model takes in the system figures of t's snapshot (its groups have
  * no paths, so it gets none of them). */
@@ -75,11 +75,11 @@ static const struct sample *of(const struct tree *t, uint64_t ino)
 	return NULL;
 }
 
-static struct bpfev_group grp(uint64_t id, uint64_t scan_direct,
+static struct bpfev_count grp(uint64_t id, uint64_t scan_direct,
 			      uint64_t steal_direct, uint64_t scan_kswapd,
 			      int prio)
 {
-	struct bpfev_group g;
+	struct bpfev_count g;
 
 	memset(&g, 0, sizeof(g));
 	g.id = id;
@@ -94,7 +94,7 @@ static struct bpfev_group grp(uint64_t id, uint64_t scan_direct,
 START_TEST(v1_subtree_sums)
 {
 	struct reclaim *rc = reclaim_new_test(1);
-	struct bpfev_group gs[2] = { grp(2, 0, 0, 10, -1),
+	struct bpfev_count gs[2] = { grp(2, 0, 0, 10, -1),
 				     grp(3, 100, 80, 0, 5) };
 	struct bpfev_sys sys;
 	struct model m;
@@ -104,27 +104,27 @@ START_TEST(v1_subtree_sums)
 	gs[1].flushes = 7;
 	tree(&t, 1, 1);
 	reclaim_fill_from(rc, &t.snap, gs, 2, &sys);
-	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 110);
-	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSTEAL), 90);
-	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN_KSWAPD), 10);
-	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN_DIRECT), 100);
-	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSTEAL_KSWAPD), 10);
-	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSTEAL_DIRECT), 80);
-	ck_assert_uint_eq(sample_get(of(&t, 2), F_PGSCAN), 110);
-	ck_assert_uint_eq(sample_get(of(&t, 3), F_PGSCAN), 100);
-	ck_assert_uint_eq(sample_get(of(&t, 3), F_PGSTEAL), 80);
+	ck_assert_uint_eq(sample_get(of(&t, 1), FLD_PGSCAN), 110);
+	ck_assert_uint_eq(sample_get(of(&t, 1), FLD_PGSTEAL), 90);
+	ck_assert_uint_eq(sample_get(of(&t, 1), FLD_PGSCAN_KSWAPD), 10);
+	ck_assert_uint_eq(sample_get(of(&t, 1), FLD_PGSCAN_DIRECT), 100);
+	ck_assert_uint_eq(sample_get(of(&t, 1), FLD_PGSTEAL_KSWAPD), 10);
+	ck_assert_uint_eq(sample_get(of(&t, 1), FLD_PGSTEAL_DIRECT), 80);
+	ck_assert_uint_eq(sample_get(of(&t, 2), FLD_PGSCAN), 110);
+	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_PGSCAN), 100);
+	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_PGSTEAL), 80);
 	/* Never scanned: 0, a value, not "not available". */
-	ck_assert(sample_has(of(&t, 4), F_PGSCAN));
-	ck_assert(sample_has(of(&t, 4), F_PGSTEAL_DIRECT));
-	ck_assert_uint_eq(sample_get(of(&t, 4), F_PGSCAN), 0);
+	ck_assert(sample_has(of(&t, 4), FLD_PGSCAN));
+	ck_assert(sample_has(of(&t, 4), FLD_PGSTEAL_DIRECT));
+	ck_assert_uint_eq(sample_get(of(&t, 4), FLD_PGSCAN), 0);
 	/* The priority is the group's own lists', not summed. */
-	ck_assert(sample_has(of(&t, 3), F_PRIO_MIN));
-	ck_assert_uint_eq(sample_get(of(&t, 3), F_PRIO_MIN), 5);
-	ck_assert(!sample_has(of(&t, 2), F_PRIO_MIN));
-	ck_assert(!sample_has(of(&t, 1), F_PRIO_MIN));
-	ck_assert_uint_eq(sample_get(of(&t, 3), F_FLUSHES), 7);
-	ck_assert(sample_has(of(&t, 4), F_FLUSHES));
-	ck_assert_uint_eq(sample_get(of(&t, 4), F_FLUSHES), 0);
+	ck_assert(sample_has(of(&t, 3), FLD_PRIO_MIN));
+	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_PRIO_MIN), 5);
+	ck_assert(!sample_has(of(&t, 2), FLD_PRIO_MIN));
+	ck_assert(!sample_has(of(&t, 1), FLD_PRIO_MIN));
+	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_FLUSHES), 7);
+	ck_assert(sample_has(of(&t, 4), FLD_FLUSHES));
+	ck_assert_uint_eq(sample_get(of(&t, 4), FLD_FLUSHES), 0);
 	/* Loaded: the system figures are there, without rates yet. */
 	ck_assert_uint_eq(t.snap.sys.valid & EV_IDS, EV_IDS);
 	model_init(&m, 1);
@@ -138,7 +138,7 @@ END_TEST
 START_TEST(v2_keeps_memory_stat)
 {
 	struct reclaim *rc = reclaim_new_test(2);
-	struct bpfev_group gs[1] = { grp(3, 100, 80, 0, 0) };
+	struct bpfev_count gs[1] = { grp(3, 100, 80, 0, 0) };
 	struct bpfev_sys sys;
 	struct tree t;
 
@@ -146,14 +146,14 @@ START_TEST(v2_keeps_memory_stat)
 	tree(&t, 1, 1);
 	reclaim_fill_from(rc, &t.snap, gs, 1, &sys);
 	for (uint64_t i = 1; i <= 4; i++) {
-		ck_assert(!sample_has(of(&t, i), F_PGSCAN));
-		ck_assert(!sample_has(of(&t, i), F_PGSTEAL));
-		ck_assert(!sample_has(of(&t, i), F_PGSCAN_DIRECT));
+		ck_assert(!sample_has(of(&t, i), FLD_PGSCAN));
+		ck_assert(!sample_has(of(&t, i), FLD_PGSTEAL));
+		ck_assert(!sample_has(of(&t, i), FLD_PGSCAN_DIRECT));
 	}
-	ck_assert(sample_has(of(&t, 3), F_PRIO_MIN));
-	ck_assert_uint_eq(sample_get(of(&t, 3), F_PRIO_MIN), 0);
-	ck_assert_uint_eq(reclaim_fields(2), FBIT(F_PRIO_MIN) | FBIT(F_FLUSHES));
-	ck_assert(reclaim_fields(1) & FBIT(F_PGSTEAL_DIRECT));
+	ck_assert(sample_has(of(&t, 3), FLD_PRIO_MIN));
+	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_PRIO_MIN), 0);
+	ck_assert_uint_eq(reclaim_fields(2), FBIT(FLD_PRIO_MIN) | FBIT(FLD_FLUSHES));
+	ck_assert(reclaim_fields(1) & FBIT(FLD_PGSTEAL_DIRECT));
 	reclaim_free(rc);
 }
 END_TEST
@@ -163,10 +163,10 @@ END_TEST
 START_TEST(removed_groups_stay_counted)
 {
 	struct reclaim *rc = reclaim_new_test(1);
-	struct bpfev_group r1[2] = { grp(2, 10, 0, 0, -1), grp(3, 100, 0, 0, -1) };
-	struct bpfev_group r2[2] = { grp(2, 10, 0, 0, -1), grp(3, 150, 0, 0, -1) };
-	struct bpfev_group r3[1] = { grp(2, 12, 0, 0, -1) };
-	struct bpfev_group r4[3] = { grp(2, 12, 0, 0, -1), grp(3, 5, 0, 0, -1),
+	struct bpfev_count r1[2] = { grp(2, 10, 0, 0, -1), grp(3, 100, 0, 0, -1) };
+	struct bpfev_count r2[2] = { grp(2, 10, 0, 0, -1), grp(3, 150, 0, 0, -1) };
+	struct bpfev_count r3[1] = { grp(2, 12, 0, 0, -1) };
+	struct bpfev_count r4[3] = { grp(2, 12, 0, 0, -1), grp(3, 5, 0, 0, -1),
 				     grp(99, 1000, 0, 0, -1) };
 	const uint64_t *drop;
 	struct bpfev_sys sys;
@@ -175,26 +175,26 @@ START_TEST(removed_groups_stay_counted)
 	memset(&sys, 0, sizeof(sys));
 	tree(&t, 1, 1);
 	reclaim_fill_from(rc, &t.snap, r1, 2, &sys);
-	ck_assert_uint_eq(sample_get(of(&t, 2), F_PGSCAN), 110);
+	ck_assert_uint_eq(sample_get(of(&t, 2), FLD_PGSCAN), 110);
 	ck_assert_uint_eq(reclaim_dropped_test(rc, &drop), 0);
 	/* x removed: its 150 go to a (its map entry would be dropped). */
 	tree(&t, 1, 0);
 	reclaim_fill_from(rc, &t.snap, r2, 2, &sys);
 	ck_assert_uint_eq(reclaim_dropped_test(rc, &drop), 1);
 	ck_assert_uint_eq(drop[0], 3);
-	ck_assert_uint_eq(sample_get(of(&t, 2), F_PGSCAN), 160);
-	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 160);
+	ck_assert_uint_eq(sample_get(of(&t, 2), FLD_PGSCAN), 160);
+	ck_assert_uint_eq(sample_get(of(&t, 1), FLD_PGSCAN), 160);
 	/* Its entry gone from the map: a keeps them. */
 	tree(&t, 1, 0);
 	reclaim_fill_from(rc, &t.snap, r3, 1, &sys);
-	ck_assert_uint_eq(sample_get(of(&t, 2), F_PGSCAN), 162);
-	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 162);
+	ck_assert_uint_eq(sample_get(of(&t, 2), FLD_PGSCAN), 162);
+	ck_assert_uint_eq(sample_get(of(&t, 1), FLD_PGSCAN), 162);
 	/* a removed too: its own 12, what x left in it (150) and x counted
 	 * again while dying (5) go to the root; 99, never seen, nowhere. */
 	tree(&t, 0, 0);
 	reclaim_fill_from(rc, &t.snap, r4, 3, &sys);
-	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 167);
-	ck_assert_uint_eq(sample_get(of(&t, 4), F_PGSCAN), 0);
+	ck_assert_uint_eq(sample_get(of(&t, 1), FLD_PGSCAN), 167);
+	ck_assert_uint_eq(sample_get(of(&t, 4), FLD_PGSCAN), 0);
 	/* Every entry of a group not in the tree leaves the map: the removed
 	 * ones after their counts moved, 99 too (it would fill the map). */
 	ck_assert_uint_eq(reclaim_dropped_test(rc, &drop), 3);
@@ -203,7 +203,7 @@ START_TEST(removed_groups_stay_counted)
 	ck_assert_uint_eq(drop[2], 99);
 	tree(&t, 0, 0);
 	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys);
-	ck_assert_uint_eq(sample_get(of(&t, 1), F_PGSCAN), 167);
+	ck_assert_uint_eq(sample_get(of(&t, 1), FLD_PGSCAN), 167);
 	reclaim_free(rc);
 }
 END_TEST
@@ -228,8 +228,8 @@ START_TEST(system_rates)
 	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys);
 	model_take(&m, &t);
 	ck_assert_uint_eq(m.sys_rate_valid & EV_IDS, 0);
-	ck_assert_uint_eq(m.sys.v[S_SCAN_PRIO + 12], 100);
-	ck_assert_uint_eq(m.sys.v[S_FLUSHES], 40);
+	ck_assert_uint_eq(m.sys.v[SYS_SCAN_PRIO + 12], 100);
+	ck_assert_uint_eq(m.sys.v[SYS_FLUSHES], 40);
 	tree(&t, 1, 1);
 	t.snap.mono = 12.0;
 	sys.scanned[12] = 300;
@@ -239,18 +239,18 @@ START_TEST(system_rates)
 	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys);
 	model_take(&m, &t);
 	ck_assert_uint_eq(m.sys_rate_valid & EV_IDS, EV_IDS);
-	ck_assert(m.sys_rate[S_SCAN_PRIO + 12] == 100.0);
-	ck_assert(m.sys_rate[S_SCAN_PRIO + 3] == 0.0);
-	ck_assert(m.sys_rate[S_SCAN_PRIO + 0] == 4.0);
-	ck_assert(m.sys_rate[S_FLUSHES] == 5.0);
-	ck_assert(m.sys_rate[S_OWN_FLUSHES] == 1.0);
-	ck_assert_uint_eq(m.sys.v[S_OWN_FLUSHES], 6);
+	ck_assert(m.sys_rate[SYS_SCAN_PRIO + 12] == 100.0);
+	ck_assert(m.sys_rate[SYS_SCAN_PRIO + 3] == 0.0);
+	ck_assert(m.sys_rate[SYS_SCAN_PRIO + 0] == 4.0);
+	ck_assert(m.sys_rate[SYS_FLUSHES] == 5.0);
+	ck_assert(m.sys_rate[SYS_OWN_FLUSHES] == 1.0);
+	ck_assert_uint_eq(m.sys.v[SYS_OWN_FLUSHES], 6);
 	/* Nothing loaded: nothing filled, the system figures off. */
 	tree(&t, 1, 1);
 	t.snap.mono = 14.0;
 	reclaim_fill(NULL, &t.snap);
 	ck_assert_uint_eq(t.snap.sys.valid & EV_IDS, 0);
-	ck_assert(!sample_has(of(&t, 1), F_PGSCAN));
+	ck_assert(!sample_has(of(&t, 1), FLD_PGSCAN));
 	model_take(&m, &t);
 	ck_assert_uint_eq(m.sys.valid & EV_IDS, 0);
 	ck_assert_uint_eq(m.sys_rate_valid & EV_IDS, 0);

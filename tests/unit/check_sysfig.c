@@ -20,11 +20,11 @@ START_TEST(every_id_has_a_row)
 {
 	int id = 0;
 
-	while (id < S_NR) {
+	while (id < SYS_NR) {
 		const struct sysfig *r = &sysfigs[id];
 
 		ck_assert_msg(r->n > 0 && r->help, "id %d has no row", id);
-		ck_assert_int_le(id + r->n, S_NR);
+		ck_assert_int_le(id + r->n, SYS_NR);
 		for (int k = 1; k < r->n; k++)
 			ck_assert_msg(sysfigs[id + k].n == 0 &&
 				      !sysfigs[id + k].help,
@@ -33,15 +33,15 @@ START_TEST(every_id_has_a_row)
 				  (UINT64_C(1) << r->n) - 1);
 		id += r->n;
 	}
-	ck_assert_int_eq(id, S_NR);
-	ck_assert_int_eq(sysfigs[S_SCAN_PRIO].n, SYS_NPRIO);
-	ck_assert_uint_eq(sysfig_ids(S_SCAN_PRIO + 1), 0);
+	ck_assert_int_eq(id, SYS_NR);
+	ck_assert_int_eq(sysfigs[SYS_SCAN_PRIO].n, SYS_NPRIO);
+	ck_assert_uint_eq(sysfig_ids(SYS_SCAN_PRIO + 1), 0);
 }
 END_TEST
 
 START_TEST(names_and_places)
 {
-	for (int id = 0; id < S_NR; id++) {
+	for (int id = 0; id < SYS_NR; id++) {
 		const struct sysfig *r = &sysfigs[id];
 
 		if (!r->n)
@@ -60,7 +60,7 @@ START_TEST(names_and_places)
 			ck_assert(!ends_with(r->om, "_total"));
 		}
 		ck_assert_int_eq(r->label != NULL, r->om && r->n > 1);
-		for (int j = id + 1; j < S_NR; j++) {
+		for (int j = id + 1; j < SYS_NR; j++) {
 			if (r->json && sysfigs[j].json)
 				ck_assert_str_ne(r->json, sysfigs[j].json);
 			if (r->om && sysfigs[j].om)
@@ -81,11 +81,11 @@ START_TEST(counters_are_rated)
 {
 	uint64_t c = sysfig_counters();
 
-	ck_assert(c & FBIT(S_PGSCAN));
-	ck_assert(c & FBIT(S_PGSTEAL));
-	ck_assert(!(c & FBIT(S_MEM_TOTAL)));
-	ck_assert(!(c & FBIT(S_PSI_SOME10)));
-	ck_assert(!(c & FBIT(S_LRU_GEN)));
+	ck_assert(c & FBIT(SYS_PGSCAN));
+	ck_assert(c & FBIT(SYS_PGSTEAL));
+	ck_assert(!(c & FBIT(SYS_MEM_TOTAL)));
+	ck_assert(!(c & FBIT(SYS_PSI_SOME10)));
+	ck_assert(!(c & FBIT(SYS_LRU_GEN)));
 }
 END_TEST
 

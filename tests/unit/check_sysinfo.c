@@ -44,15 +44,15 @@ START_TEST(series)
 
 	ck_assert_int_eq(sysinfo_open("tests/fixtures/edge-v2/proc", &src), 0);
 	sysinfo_read(src, 1, &s);
-	ck_assert_uint_eq(s.v[S_MEM_TOTAL], 16ull << 30);
-	ck_assert_uint_eq(s.v[S_MEM_AVAILABLE], (12ull << 30) - (256ull << 20));
-	ck_assert_uint_eq(s.v[S_SWAP_TOTAL], 4ull << 30);
-	ck_assert_uint_eq(s.v[S_SWAP_FREE], 3ull << 30);
-	ck_assert_uint_eq(s.v[S_PSI_SOME10], 450);
-	ck_assert_uint_eq(s.v[S_PSI_FULL10], 225);
-	ck_assert(has(&s, S_PGSCAN) && has(&s, S_PGSTEAL));
+	ck_assert_uint_eq(s.v[SYS_MEM_TOTAL], 16ull << 30);
+	ck_assert_uint_eq(s.v[SYS_MEM_AVAILABLE], (12ull << 30) - (256ull << 20));
+	ck_assert_uint_eq(s.v[SYS_SWAP_TOTAL], 4ull << 30);
+	ck_assert_uint_eq(s.v[SYS_SWAP_FREE], 3ull << 30);
+	ck_assert_uint_eq(s.v[SYS_PSI_SOME10], 450);
+	ck_assert_uint_eq(s.v[SYS_PSI_FULL10], 225);
+	ck_assert(has(&s, SYS_PGSCAN) && has(&s, SYS_PGSTEAL));
 	/* No lru_gen asked: not read. */
-	ck_assert(!has(&s, S_LRU_GEN));
+	ck_assert(!has(&s, SYS_LRU_GEN));
 	sysinfo_close(src);
 }
 END_TEST
@@ -75,33 +75,33 @@ START_TEST(plain)
 	ck_assert_int_eq(sysinfo_open(dir, &src), 0);
 	sysinfo_want_lru_gen(src, 1);
 	sysinfo_read(src, 0, &s);
-	ck_assert_uint_eq(s.v[S_MEM_TOTAL], 1024000);
-	ck_assert_uint_eq(s.v[S_MEM_AVAILABLE], 614400);
-	ck_assert(has(&s, S_SWAP_TOTAL) && s.v[S_SWAP_TOTAL] == 0);
+	ck_assert_uint_eq(s.v[SYS_MEM_TOTAL], 1024000);
+	ck_assert_uint_eq(s.v[SYS_MEM_AVAILABLE], 614400);
+	ck_assert(has(&s, SYS_SWAP_TOTAL) && s.v[SYS_SWAP_TOTAL] == 0);
 	/* Only kswapd + direct: their sums. */
-	ck_assert_uint_eq(s.v[S_PGSCAN], 30);
-	ck_assert_uint_eq(s.v[S_PGSTEAL], 11);
-	ck_assert_uint_eq(s.v[S_LRU_GEN], 7);
+	ck_assert_uint_eq(s.v[SYS_PGSCAN], 30);
+	ck_assert_uint_eq(s.v[SYS_PGSTEAL], 11);
+	ck_assert_uint_eq(s.v[SYS_LRU_GEN], 7);
 	/* No pressure file: no PSI, nothing else lost. */
-	ck_assert(!has(&s, S_PSI_SOME10) && !has(&s, S_PSI_FULL10));
+	ck_assert(!has(&s, SYS_PSI_SOME10) && !has(&s, SYS_PSI_FULL10));
 	/* anon + file, where larger, win; a term out of range drops its
 	 * pair only. */
 	put(dir, "vmstat", "pgscan_kswapd 10\npgscan_direct 20\n"
 	    "pgsteal_kswapd 5\npgsteal_direct 6\npgscan_anon 40\n"
 	    "pgscan_file 50\npgsteal_anon 7\npgsteal_file 8\n");
 	sysinfo_read(src, 0, &s);
-	ck_assert_uint_eq(s.v[S_PGSCAN], 90);
-	ck_assert_uint_eq(s.v[S_PGSTEAL], 15);
+	ck_assert_uint_eq(s.v[SYS_PGSCAN], 90);
+	ck_assert_uint_eq(s.v[SYS_PGSTEAL], 15);
 	put(dir, "vmstat", "pgscan_kswapd 10\npgscan_direct 20\n"
 	    "pgsteal_kswapd 5\npgsteal_direct 6\npgscan_anon 40\n"
 	    "pgscan_file 9223372036854771712\npgsteal_anon 7\n"
 	    "pgsteal_file 8\n");
 	sysinfo_read(src, 0, &s);
-	ck_assert_uint_eq(s.v[S_PGSCAN], 30);
-	ck_assert_uint_eq(s.v[S_PGSTEAL], 11);
+	ck_assert_uint_eq(s.v[SYS_PGSCAN], 30);
+	ck_assert_uint_eq(s.v[SYS_PGSTEAL], 11);
 	put(dir, "lru_gen/enabled", "0x\n");
 	sysinfo_read(src, 0, &s);
-	ck_assert(!has(&s, S_LRU_GEN));
+	ck_assert(!has(&s, SYS_LRU_GEN));
 	sysinfo_close(src);
 	rmtree(dir);
 }
@@ -161,7 +161,7 @@ START_TEST(sink)
 		else
 			ck_abort_msg("unexpected file %s", p.names[i]);
 	}
-	ck_assert_uint_eq(s.v[S_PSI_SOME10], 150);
+	ck_assert_uint_eq(s.v[SYS_PSI_SOME10], 150);
 	/* Without a sink nothing more is told. */
 	sysinfo_sink(src, NULL);
 	sysinfo_read(src, 0, &s);
