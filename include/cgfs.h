@@ -35,7 +35,7 @@
  * What a group's values are, on each version, is include/fields.h: which
  * file and key, which BPF slot, what is made of what.  The group reader
  * (cgfs_read.c) reads them by it, whichever tree found the group.
- * The reclaim events (source/reclaim.h over bpf/bpfev.h) give the fields
+ * The reclaim events (reclaim.h over bpf/bpfev.h) give the fields
  * fields.h marks EVENTS, after the refresh, in the slots the caller adds
  * (snapshot.more_slots).
  */

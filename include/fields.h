@@ -23,7 +23,7 @@
  *   MADE(a, b)         made from FLD_a and FLD_b by the version's own code
  *                      (cgfs_read.c: v1 swap is memsw - usage ...)
  *   EVENTS             given by the reclaim events (BPF tracepoints,
- *                      source/reclaim.h), no file
+ *                      reclaim.h), no file
  *
  * The order is the order of values in a packed sample (sample.h); it
  * means nothing else.

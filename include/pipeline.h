@@ -33,7 +33,7 @@ struct pipeline_want {
 
 struct pipeline {
 	struct cgfs *cg;
-	struct reclaim *rc;	/* the reclaim events (source/reclaim.h) */
+	struct reclaim *rc;	/* the reclaim events (reclaim.h) */
 	int maxdepth;
 	struct snapshot snap;
 	struct model m;

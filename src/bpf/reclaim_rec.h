@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * reclaim_rec.h - the maps and read-only data of reclaim.bpf.c, shared
- * with its loader (src/bpfev.c).  Uses __u64 and friends: the BPF side
+ * with its loader (src/bpf/bpfev.c).  Uses __u64 and friends: the BPF side
  * gets them from kernel_types.h, user space from <linux/types.h>.
  * Counts are in pages, as the kernel counts the events.
  */

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# reclaim-overhead.sh - what the reclaim events' programs (src/bpfev.c,
+# reclaim-overhead.sh - what the reclaim events' programs (src/bpf/bpfev.c,
 # src/bpf/reclaim.bpf.c) cost the page-fault path: every fault passes the
 # memcg:count_memcg_events tracepoint (PGFAULT), which the program returns
 # from after one compare.  As root.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * bpfevdump - prints the reclaim events' counters (src/bpfev.c) for the
+ * bpfevdump - prints the reclaim events' counters (src/bpf/bpfev.c) for the
  * tests (tests/live/reclaim-v1.sh).  After the programs are attached it
  * prints "ready", then for each line read from stdin one report:
  *

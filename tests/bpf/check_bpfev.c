@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * check_bpfev - bpfev_subtree_sums, the pure part of src/bpfev.c: the
+ * check_bpfev - bpfev_subtree_sums, the pure part of src/bpf/bpfev.c: the
  * kernel counts each reclaim event in one group, the columns show a
  * group with its descendants.
  */

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# events-v1.sh - memcgtop's own output of the reclaim events (src/reclaim.c
-# over src/bpfev.c) on the live cgroup v1 host: pgscan, pgsteal and their
+# events-v1.sh - memcgtop's own output of the reclaim events (src/source/reclaim.c
+# over src/bpf/bpfev.c) on the live cgroup v1 host: pgscan, pgsteal and their
 # rates, reclaim_eff and prio_min where v1's memory.stat has none.
 #
 # Usage (as root):  tests/live/events-v1.sh

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# reclaim-v1.sh - the reclaim events (src/bpfev.c, src/bpf/reclaim.bpf.c;
+# reclaim-v1.sh - the reclaim events (src/bpf/bpfev.c, src/bpf/reclaim.bpf.c;
 # not yet behind memcgtop's refresh) on the live cgroup v1 host, through
 # their test tool bpfevdump (tests/bpf/bpfevdump.c).
 #

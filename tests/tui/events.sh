@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# events.sh - the reclaim events (src/reclaim.c) on the screen, live v1:
+# events.sh - the reclaim events (src/source/reclaim.c) on the screen, live v1:
 # the detail pane says whether they count and since when, or why not; the
 # header's line of pages scanned per priority and flushes while loaded.
 #

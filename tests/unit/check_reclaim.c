@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests: src/reclaim.c maps the reclaim events' per-cgroup-id counts
+ * Unit tests: src/source/reclaim.c maps the reclaim events' per-cgroup-id counts
  * onto a snapshot: hierarchical sums, 0 for a group never scanned, the
  * counts of removed groups kept in their ancestors, v2 left to memory.stat,
  * and the system figures, which the model rates.  No BPF:

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/vm/reclaim-v2.sh - the reclaim events (src/bpfev.c, through their
+# tests/vm/reclaim-v2.sh - the reclaim events (src/bpf/bpfev.c, through their
 # test tool bpfevdump) against cgroup v2's memory.stat, in the test VM.
 #
 #   VM_KERNEL=7 tests/vm/reclaim-v2.sh     the seed scenario, twice
