@@ -226,6 +226,12 @@ enum cgfs_numa_for { CGFS_NUMA_JSON, CGFS_NUMA_PANE };
 const struct cgfs_numa_view *cgfs_numa_view(int version,
 					     enum cgfs_numa_for what);
 
+/* Where version (1 or 2) keeps field f when one control file gives it
+ * (fields.h IN or PASS): the file's name and its key (NULL: the whole
+ * file) into ret_file and ret_key, and 1; else 0. */
+int cgfs_field_source(int version, enum field f, const char **ret_file,
+		      const char **ret_key);
+
 /* The fields cgroup version (1 or 2) keeps (fields.h: not NONE). */
 uint64_t cgfs_version_fields(int version);
 

@@ -70,15 +70,20 @@ const struct column columns[] = {
 	    "kernel memory: v1 memory.kmem.usage_in_bytes, v2 memory.stat "
 	    "kernel"),
 	RAW("active_anon", "A-ANON", 6, U_BYTES, FLD_ACTIVE_ANON,
-	    "active anonymous LRU list"),
+	    "active anonymous LRU list: v1 memory.stat total_active_anon, "
+	    "v2 active_anon"),
 	RAW("inactive_anon", "I-ANON", 6, U_BYTES, FLD_INACTIVE_ANON,
-	    "inactive anonymous LRU list"),
+	    "inactive anonymous LRU list: v1 memory.stat total_inactive_anon, "
+	    "v2 inactive_anon"),
 	RAW("active_file", "A-FILE", 6, U_BYTES, FLD_ACTIVE_FILE,
-	    "active file LRU list"),
+	    "active file LRU list: v1 memory.stat total_active_file, "
+	    "v2 active_file"),
 	RAW("inactive_file", "I-FILE", 6, U_BYTES, FLD_INACTIVE_FILE,
-	    "inactive file LRU list"),
+	    "inactive file LRU list: v1 memory.stat total_inactive_file, "
+	    "v2 inactive_file"),
 	RAW("unevictable", "UNEVIC", 6, U_BYTES, FLD_UNEVICTABLE,
-	    "unevictable LRU list (mlocked, ramfs)"),
+	    "unevictable LRU list (mlocked, ramfs): v1 memory.stat "
+	    "total_unevictable, v2 unevictable"),
 	RAW("pgscan", "PGSCAN", 8, U_COUNT, FLD_PGSCAN,
 	    "pages scanned by reclaim, the group's and its descendants': v2 "
 	    "memory.stat pgscan; v1 (whose memory.stat has none) the kernel's "
@@ -91,23 +96,23 @@ const struct column columns[] = {
 	    "since memcgtop loaded them"),
 	RATE("pgsteal", "STEAL/s", FLD_PGSTEAL, "pages reclaimed per second"),
 	RAW("pgscan_kswapd", "SCANKSW", 8, U_COUNT, FLD_PGSCAN_KSWAPD,
-	    "pages scanned by kswapd (v2 memory.stat; v1 BPF events since "
-	    "loaded, as pgscan)"),
+	    "pages scanned by kswapd (v2 memory.stat pgscan_kswapd; v1 BPF "
+	    "events since loaded, as pgscan)"),
 	RATE("pgscan_kswapd", "SCNK/s", FLD_PGSCAN_KSWAPD,
 	     "pages scanned by kswapd per second"),
 	RAW("pgscan_direct", "SCANDIR", 8, U_COUNT, FLD_PGSCAN_DIRECT,
-	    "pages scanned by direct reclaim (v2 memory.stat; v1 BPF events "
-	    "since loaded, as pgscan)"),
+	    "pages scanned by direct reclaim (v2 memory.stat pgscan_direct; "
+	    "v1 BPF events since loaded, as pgscan)"),
 	RATE("pgscan_direct", "SCND/s", FLD_PGSCAN_DIRECT,
 	     "pages scanned by direct reclaim per second"),
 	RAW("pgsteal_kswapd", "STLKSW", 8, U_COUNT, FLD_PGSTEAL_KSWAPD,
-	    "pages reclaimed by kswapd (v2 memory.stat; v1 BPF events since "
-	    "loaded, as pgscan)"),
+	    "pages reclaimed by kswapd (v2 memory.stat pgsteal_kswapd; v1 BPF "
+	    "events since loaded, as pgscan)"),
 	RATE("pgsteal_kswapd", "STLK/s", FLD_PGSTEAL_KSWAPD,
 	     "pages reclaimed by kswapd per second"),
 	RAW("pgsteal_direct", "STLDIR", 8, U_COUNT, FLD_PGSTEAL_DIRECT,
-	    "pages reclaimed by direct reclaim (v2 memory.stat; v1 BPF events "
-	    "since loaded, as pgscan)"),
+	    "pages reclaimed by direct reclaim (v2 memory.stat pgsteal_direct; "
+	    "v1 BPF events since loaded, as pgscan)"),
 	RATE("pgsteal_direct", "STLD/s", FLD_PGSTEAL_DIRECT,
 	     "pages reclaimed by direct reclaim per second"),
 	DER("reclaim_eff", "EFF", 5, U_RATIO, D_RECLAIM_EFF,
@@ -115,17 +120,21 @@ const struct column columns[] = {
 	    "reclaim efficiency over the interval: pages reclaimed / pages "
 	    "scanned (not available when nothing was scanned)"),
 	RAW("refault_anon", "RFLTA", 8, U_COUNT, FLD_REFAULT_ANON,
-	    "anonymous pages refaulted after eviction (workingset_refault_anon)"),
+	    "anonymous pages refaulted after eviction (v1 memory.stat "
+	    "total_workingset_refault_anon, v2 workingset_refault_anon)"),
 	RATE("refault_anon", "RFA/s", FLD_REFAULT_ANON,
 	     "anonymous refaults per second"),
 	RAW("refault_file", "RFLTF", 8, U_COUNT, FLD_REFAULT_FILE,
-	    "file pages refaulted after eviction (workingset_refault_file)"),
+	    "file pages refaulted after eviction (v1 memory.stat "
+	    "total_workingset_refault_file, v2 workingset_refault_file)"),
 	RATE("refault_file", "RFF/s", FLD_REFAULT_FILE,
 	     "file refaults per second"),
-	RAW("pgfault", "PGFAULT", 8, U_COUNT, FLD_PGFAULT, "page faults"),
+	RAW("pgfault", "PGFAULT", 8, U_COUNT, FLD_PGFAULT,
+	    "page faults (v1 memory.stat total_pgfault, v2 pgfault)"),
 	RATE("pgfault", "FLT/s", FLD_PGFAULT, "page faults per second"),
 	RAW("pgmajfault", "MAJFLT", 8, U_COUNT, FLD_PGMAJFAULT,
-	    "major page faults (needing I/O)"),
+	    "major page faults, needing I/O (v1 memory.stat total_pgmajfault, "
+	    "v2 pgmajfault)"),
 	RATE("pgmajfault", "MAJ/s", FLD_PGMAJFAULT,
 	     "major page faults per second"),
 	RAW("ev_low", "EVLOW", 7, U_COUNT, FLD_EV_LOW,

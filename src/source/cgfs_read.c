@@ -860,3 +860,16 @@ const struct cgfs_numa_view *cgfs_numa_view(int version,
 {
 	return &cgfs_version_of(version)->numa[what];
 }
+
+int cgfs_field_source(int version, enum field f, const char **ret_file,
+		      const char **ret_key)
+{
+	const struct cgfs_version *v = cgfs_version_of(version);
+	const struct src *s = &v->src[f];
+
+	if (s->kind != SRC_IN)
+		return 0;
+	*ret_file = v->name_of[s->cf];
+	*ret_key = s->key;
+	return 1;
+}

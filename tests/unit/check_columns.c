@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgfs.h"
 #include "columns.h"
 #include "parse.h"
 #include "units.h"
@@ -32,6 +33,35 @@ static const char *const required[] = {
 	"swap_ev_max", "swap_ev_max_per_s", "swap_ev_fail",
 	"swap_ev_fail_per_s", "dying", "scan_prio", "prio_min", "numa",
 };
+
+/*
+ * A column of a value one file gives (fields.h) says, on each version that
+ * has it, where it comes from: the key it is read from, or the file's
+ * name, so that help, --list-columns, the man page and the OpenMetrics
+ * HELP lines cannot name another file than the one read.  Made values
+ * (swap, usage_swap) and the events' are described in prose.
+ */
+START_TEST(help_names_the_source)
+{
+	for (size_t i = 0; i < ncolumns; i++) {
+		const struct column *c = &columns[i];
+
+		if (c->field < 0 || c->unit == U_RATE || c->kind != CK_VALUE)
+			continue;
+		for (int v = 1; v <= 2; v++) {
+			const char *file, *key, *want;
+
+			if (!cgfs_field_source(v, (enum field)c->field, &file,
+					       &key))
+				continue;
+			want = key ? key : file;
+			ck_assert_msg(strstr(c->help, want),
+				      "column %s: its help does not say v%d's "
+				      "%s", c->key, v, want);
+		}
+	}
+}
+END_TEST
 
 START_TEST(table_invariants)
 {
@@ -238,6 +268,7 @@ Suite *columns_suite(void)
 	TCase *t = tcase_create("core");
 
 	tcase_add_test(t, table_invariants);
+	tcase_add_test(t, help_names_the_source);
 	tcase_add_test(t, compare_not_available_last);
 	tcase_add_test(t, formatting_by_unit);
 	tcase_add_test(t, system_lines);
