@@ -63,6 +63,7 @@ static void warn_for(struct cgfs *cg, const char *path, struct edit_plan *p,
 		     uint64_t newv, int unlimited)
 {
 	const struct knob *k = p->k;
+	const char *file, *key;
 	char buf[64], u[32];
 	uint64_t usage;
 
@@ -72,11 +73,13 @@ static void warn_for(struct cgfs *cg, const char *path, struct edit_plan *p,
 	if (k->version == 1 && (!strcmp(k->name, "memsw") ||
 				!strcmp(k->name, "limit"))) {
 		int memsw = !strcmp(k->name, "memsw");
+		const char *oname = memsw ? "limit" : "memsw";
+		/* The other of the two, whose file the knob table names. */
+		const struct knob *o = knob_find(1, oname, strlen(oname));
 		uint64_t other;
 
-		if (cgfs_read_knob(cg, path, memsw ? "memory.limit_in_bytes" :
-				   "memory.memsw.limit_in_bytes", buf,
-				   sizeof(buf)) == 0 &&
+		if (o && cgfs_read_knob(cg, path, o->file, buf,
+					sizeof(buf)) == 0 &&
 		    parse_value(buf, strlen(buf), &other) == 0 &&
 		    other != VAL_MAX &&
 		    (memsw ? unlimited == 0 && newv < other :
@@ -98,9 +101,8 @@ static void warn_for(struct cgfs *cg, const char *path, struct edit_plan *p,
 	}
 	if (unlimited || (strcmp(k->name, "limit") && strcmp(k->name, "high")))
 		return;
-	if (cgfs_read_knob(cg, path, k->version == 1 ?
-			   "memory.usage_in_bytes" : "memory.current", buf,
-			   sizeof(buf)) < 0 ||
+	if (!cgfs_field_source(k->version, FLD_USAGE, &file, &key) ||
+	    cgfs_read_knob(cg, path, file, buf, sizeof(buf)) < 0 ||
 	    parse_value(buf, strlen(buf), &usage) < 0 || usage <= newv)
 		return;
 	fmt_bytes(u, sizeof(u), usage);

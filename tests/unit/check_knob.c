@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cgfs.h"
 #include "knob.h"
 #include "units.h"
 
@@ -158,6 +159,32 @@ START_TEST(table)
 }
 END_TEST
 
+/* A knob that changes a value memcgtop reads writes the file the value
+ * is read from (fields.h): the two tables cannot name two files. */
+START_TEST(files_as_read)
+{
+	static const struct {
+		int version;
+		const char *knob;
+		enum field f;
+	} same[] = {
+		{ 1, "limit", FLD_LIMIT }, { 1, "soft", FLD_SOFT },
+		{ 1, "swappiness", FLD_SWAPPINESS }, { 2, "limit", FLD_LIMIT },
+		{ 2, "high", FLD_HIGH }, { 2, "low", FLD_LOW },
+		{ 2, "min", FLD_MIN }, { 2, "swap.max", FLD_SWAP_LIMIT },
+	};
+
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		const char *file, *key;
+
+		ck_assert(cgfs_field_source(same[i].version, same[i].f, &file,
+					    &key));
+		ck_assert_ptr_null(key);
+		ck_assert_str_eq(k(same[i].version, same[i].knob)->file, file);
+	}
+}
+END_TEST
+
 Suite *knob_suite(void)
 {
 	Suite *s = suite_create("knob");
@@ -166,6 +193,7 @@ Suite *knob_suite(void)
 	tcase_add_test(t, sizes);
 	tcase_add_test(t, values);
 	tcase_add_test(t, table);
+	tcase_add_test(t, files_as_read);
 	suite_add_tcase(s, t);
 	return s;
 }
