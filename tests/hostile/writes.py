@@ -41,15 +41,15 @@ ALLOWED = {
         "removes that temporary file when writing or renaming it failed",
     # memcgtoprc, written only by the setup screen's w key: folders made
     # 0700, a mkstemp file written and renamed over the old one.
-    ("app/config.c", "make_dirs", "mkdir"):
+    ("tui/config.c", "make_dirs", "mkdir"):
         "mkdir -p of ~/.config/memcgtop (0700)",
-    ("app/config.c", "config_save", "mkstemp"):
+    ("tui/config.c", "config_save", "mkstemp"):
         "the new memcgtoprc is written to memcgtoprc.XXXXXX first",
-    ("app/config.c", "config_save", "fdopen"):
+    ("tui/config.c", "config_save", "fdopen"):
         "a FILE for that temporary file (mode w)",
-    ("app/config.c", "config_save", "fprintf"):
+    ("tui/config.c", "config_save", "fprintf"):
         "the settings lines, into that temporary file",
-    ("app/config.c", "config_save", "unlink"):
+    ("tui/config.c", "config_save", "unlink"):
         "removes the temporary file when no FILE could be made for it",
     # --output FILE: each batch iteration to FILE.XXXXXX (mkstemp, 0644),
     # renamed over FILE; the temporary file is removed on failure.
