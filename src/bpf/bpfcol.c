@@ -640,7 +640,7 @@ int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why)
 	return 0;
 }
 
-void bpfcol_rec(const struct bpfcol *col, size_t i,
+void bpfcol_record(const struct bpfcol *col, size_t i,
 		  struct bpfcol_rec *ret)
 {
 	if (i >= col->nread) {

@@ -88,7 +88,7 @@ int bpfcol_want(struct bpfcol *col, uint64_t slots);
 /*
  * bpfcol_read: one walk (one iterator read); the first, within 0.1 s of
  * bpfcol_open, gives the walk bpfcol_open made to size the maps.
- * RET_N records, each given by bpfcol_rec until the next bpfcol_read or
+ * RET_N records, each given by bpfcol_record until the next bpfcol_read or
  * bpfcol_close.
  * -ENOENT: the start group is gone (or, on v2, its memory controller was
  * turned off);
@@ -101,7 +101,7 @@ int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why);
  * a time: the records stay in the kernel's map, read where they are
  * mapped.  RET's name points into the map.
  */
-void bpfcol_rec(const struct bpfcol *col, size_t i,
+void bpfcol_record(const struct bpfcol *col, size_t i,
 		  struct bpfcol_rec *ret);
 
 /* The maps' capacity and bytes: for measuring what the kernel holds. */

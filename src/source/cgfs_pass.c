@@ -145,7 +145,7 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		snprintf(err, errlen, "bpf collector: %s", why.text);
 		return r;
 	}
-	bpfcol_rec(p->col, 0, &g);
+	bpfcol_record(p->col, 0, &g);
 	level0 = g.level;
 	if (read_one(p, cg, rootfd, w, snap, 0, &g)) {
 		snprintf(err, errlen, "%s/%s: %s", cg->root, cg->start,
@@ -165,7 +165,7 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		int parent, idx;
 		size_t rel;
 
-		bpfcol_rec(p->col, i, &g);
+		bpfcol_record(p->col, i, &g);
 		rel = g.level - level0;
 		/* Pre-order: a group comes after its parent, which is the
 		 * last group seen one level up. */

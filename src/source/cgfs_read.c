@@ -108,7 +108,7 @@ struct cgfs_version {
 	int renames;		/* a group can be renamed (v1's rename(2)) */
 	struct cgfs_numa_view numa[2];	/* by enum cgfs_numa_for */
 
-	/* Derived from the above once (derive()). */
+	/* Derived from the above once (version_derive()). */
 	int ready;
 	const char *name_of[CF_NR];
 	enum file_kind kind_of[CF_NR];
@@ -382,7 +382,7 @@ static void add_key(struct cgfs_version *v, size_t *n, const char *key,
 /* The tables a descriptor's rows imply: names and kinds by file, what
  * each field needs, the key maps of each key file (in the order of the
  * fields), the pass's slots by file. */
-static void derive(struct cgfs_version *v)
+static void version_derive(struct cgfs_version *v)
 {
 	size_t nk = 0;
 
@@ -429,7 +429,7 @@ const struct cgfs_version *cgfs_version_of(int n)
 	struct cgfs_version *v = &versions[n == 2];
 
 	if (!v->ready)
-		derive(v);
+		version_derive(v);
 	return v;
 }
 

@@ -176,7 +176,7 @@ int main(int argc, char **argv)
 			uint64_t *up;
 			unsigned int l;
 
-			bpfcol_rec(col, 0, &g);
+			bpfcol_record(col, 0, &g);
 			up = calloc(g.level + 1 + n, sizeof(*up));
 			if (!up) {
 				bpfcol_close(col);
@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 			}
 			up[g.level] = start_parent(argv[optind], g.level);
 			for (i = 0; i < n; i++) {
-				bpfcol_rec(col, i, &g);
+				bpfcol_record(col, i, &g);
 				l = g.level;
 				print_group(&g, up[l]);
 				up[l + 1] = g.id;
