@@ -159,7 +159,8 @@ const char *cgfs_version_file(const struct cgfs_version *v);
 /*
  * What a refresh reads of each group, from the fields asked for: the
  * files, and the slots the BPF pass should carry (MR_BIT).  The root's
- * files differ (the v2 root has few, the v1 root's usage adds kmem).
+ * files differ (the v2 root has few, the v1 root's usage and memsw add
+ * its kmem).
  */
 struct cgfs_want {
 	uint64_t fields;	/* asked, with what MADE fields are made of */
@@ -180,11 +181,10 @@ void cgfs_want_for(const struct cgfs_version *v, uint64_t fields,
 /* The fields that reading `files` can set (FBIT mask): a sample with
  * these slots keeps all that was read. */
 uint64_t cgfs_fields_of(const struct cgfs_version *v, unsigned files);
-/* The files of `files` whose every field the pass can carry (MR slots
- * set), so that a group whose record has those slots needs none of them
- * read; and the slots of each file, for the pass's probe. */
+/* The files whose every field on v the pass carries (each row of the file
+ * has a slot), so that a group whose record has those slots needs none of
+ * them read; the fields the pass carries; a file's slots. */
 unsigned cgfs_pass_files(const struct cgfs_version *v);
-/* The fields the pass carries on v (fields.h PASS). */
 uint64_t cgfs_pass_fields(const struct cgfs_version *v);
 uint64_t cgfs_file_slots(const struct cgfs_version *v, enum cgfile f);
 
