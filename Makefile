@@ -49,7 +49,8 @@ HEADERS   := $(wildcard include/*.h src/*/*.h) tests/unit/units.h
 # nothing is looked up by name and the data's layout is checked when the
 # loader compiles (the skeleton's _Static_asserts).
 BPF_CLANG ?= clang
-BPFTOOL   ?= bpftool
+# Debian installs it in /usr/sbin, which a user's PATH may lack.
+BPFTOOL   ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 BPF_WARN  := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 # memcg_iter: the BPF collector's cgroup iterator (src/bpf/bpfcol.c);
 # reclaim: the reclaim events' tracepoint programs (src/bpf/bpfev.c).
