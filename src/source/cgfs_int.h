@@ -205,6 +205,8 @@ struct cgfs_group_src {
 	int is_root;
 	const struct bpfcol_rec *pass;
 	unsigned pass_have;	/* CFBIT of the pass's files that exist */
+	uint64_t ino;		/* rel opened must be this directory (the
+				 * pass's group); 0: any */
 	struct snapshot *snap;	/* memory.numa_stat texts go to its
 				 * numa_text (FLD_NUMA: the offset) */
 };

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bpf/bpfcol.h"
@@ -70,6 +71,7 @@ static int read_one(struct pass *p, struct cgfs *cg, int rootfd,
 		.dirfd = -1, .rootfd = rootfd, .rel = snap_path(snap, sg) + 1,
 		/* The root as the walk reads it (a --root mount's top). */
 		.is_root = sg->depth == 0, .snap = snap,
+		.ino = sg->depth == 0 ? 0 : g->id,
 	};
 	int r = 0;
 
@@ -103,6 +105,15 @@ static int read_one(struct pass *p, struct cgfs *cg, int rootfd,
 	return r == -ENODEV;
 }
 
+/* The inode of the directory at rel below rootfd; 0 when there is none. */
+static uint64_t path_ino(int rootfd, const char *rel)
+{
+	struct stat st;
+
+	return fstatat(rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		S_ISDIR(st.st_mode) ? (uint64_t)st.st_ino : 0;
+}
+
 /*
  * Asks the pass for the slots of this refresh's fields only.  Were the
  * kernel to refuse, the pass would go on reading everything: no harm.
@@ -122,9 +133,17 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 
 	bpfcol_want(p->col, w->pass_slots);
 	r = bpfcol_read(p->col, &n, &why);
+	/* The iterator holds the group it was opened on, whatever its name
+	 * now: the start path must still name it (renamed away, or another
+	 * group made under the name), else the pass follows the path. */
+	if (r == 0 && *cg->start) {
+		bpfcol_record(p->col, 0, &g);
+		if (path_ino(rootfd, cg->start) != g.id)
+			r = -ENOENT;
+	}
 	if (r == -ENOENT) {
-		/* The start group is gone, or was made again: the walk says
-		 * the same, or reads the new one. */
+		/* The start group is gone, moved, or made again: the walk
+		 * says the same, or reads the group the path names now. */
 		int fd = cgfs_open_rel(rootfd, cg->start);
 
 		if (fd < 0) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bpf/bpfcol.h"
@@ -529,6 +530,7 @@ uint64_t cgfs_fields_of(const struct cgfs_version *v, unsigned files)
  * (the BPF pass: only a group with a file to read is opened). */
 static int group_dir(struct gread *g)
 {
+	struct stat st;
 	int fd;
 
 	if (g->dirfd >= 0 || g->dir_err)
@@ -536,6 +538,15 @@ static int group_dir(struct gread *g)
 	fd = cgfs_open_rel(g->src->rootfd, g->src->rel);
 	if (fd < 0) {
 		g->dir_err = fd;
+		return -1;
+	}
+	/* The path names another group since the pass saw this one (moved,
+	 * or removed and made again): not its files, gone as far as this
+	 * refresh goes. */
+	if (g->src->ino && fstat(fd, &st) == 0 &&
+	    (uint64_t)st.st_ino != g->src->ino) {
+		close(fd);
+		g->dir_err = -ENODEV;
 		return -1;
 	}
 	g->dirfd = fd;
