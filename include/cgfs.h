@@ -52,7 +52,8 @@ struct cgfs;
 /* Where the page counters and the tree's shape come from (--collector). */
 enum cgfs_collector {
 	CGFS_COLLECT_FILES,	/* the control files, by a directory walk */
-	CGFS_COLLECT_AUTO,	/* bpf where it can load, else files, silently */
+	CGFS_COLLECT_AUTO,	/* bpf where it can load, else files, silently;
+				 * files from a failed refresh on (a note) */
 	CGFS_COLLECT_BPF,	/* bpf, or cgfs_open fails with the reason */
 };
 
@@ -123,6 +124,10 @@ const char *cgfs_collector(const struct cgfs *cg);
 uint64_t cgfs_free_fields(const struct cgfs *cg);
 /* Why the bpf collector is not in use (one line), or "" when it is. */
 const char *cgfs_bpf_why(const struct cgfs *cg);
+/* What the source has to say since last asked (one line: the bpf
+ * collector failed mid-run and auto took the files), or NULL.  The
+ * caller says it: stderr, the status line. */
+const char *cgfs_take_note(struct cgfs *cg);
 /* The hierarchy is a mounted cgroup filesystem of this host (its pids are
  * this host's), not a copy or a recording.  Decided once, by cgfs_open();
  * cheap to ask every frame. */

@@ -79,6 +79,8 @@ suite "live recreated group (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop t
 suite "live recreated group (v1, the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/recreate.sh
 suite "live renamed start group (v1)" tests/live/rename.sh
 suite "live renamed start group (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/rename.sh
+suite "live auto fallback mid-run (v1, 17,500 groups)" tests/live/fallback.sh
+suite "live auto fallback mid-run (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/fallback.sh
 suite "live new columns (v1)" tests/live/columns-v1.sh
 suite "live new columns (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/columns-v1.sh
 suite "v1 swap and root usage (live v1)" tests/live/swap-v1.sh

@@ -87,6 +87,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	unsigned char *match = NULL;
 	size_t order_cap = 0;
 	char err[512];
+	const char *note;
 	double next;
 	int r, status = 0;
 
@@ -131,6 +132,11 @@ int batch_run(struct opts *o, struct cgfs *cg)
 		if (stop_signal)
 			break;
 		r = pipeline_refresh(&pl, &want, err, sizeof(err));
+		note = cgfs_take_note(cg);
+		if (note) {
+			fprintf(stderr, "memcgtop: %s\n", note);
+			out.collector = cgfs_collector(cg);
+		}
 		if (r == -ENODATA)
 			break;	/* a recorded series ends here */
 		if (r < 0) {

@@ -95,8 +95,18 @@ static int start_depth(const char *start)
 	return depth;
 }
 
-int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
-		 struct snapshot *snap, char *err, size_t errlen)
+const char *cgfs_take_note(struct cgfs *cg)
+{
+	if (!cg->note_new)
+		return NULL;
+	cg->note_new = 0;
+	return cg->note;
+}
+
+static void use_walk(struct cgfs *cg, const char *why);
+
+static int refresh_once(struct cgfs *cg, uint64_t fields, int maxdepth,
+			struct snapshot *snap, char *err, size_t errlen)
 {
 	const struct sysinfo *sys = &snap->sys;
 	struct cgfs_want w;
@@ -141,13 +151,36 @@ int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
 	return cg->rd->ops->end(cg->rd, snap, err, errlen);
 }
 
+/*
+ * auto is never worse than files: a BPF pass that fails for a reason of
+ * its own gives way to the walk, for the rest of the run, and the refresh
+ * is made again by it; the reason is said once (cgfs_take_note).
+ */
+int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
+		 struct snapshot *snap, char *err, size_t errlen)
+{
+	int r;
+
+	cg->tree->failed[0] = '\0';
+	r = refresh_once(cg, fields, maxdepth, snap, err, errlen);
+	if (r >= 0 || !cg->tree->failed[0] ||
+	    cg->collector != CGFS_COLLECT_AUTO)
+		return r;
+	snprintf(cg->note, sizeof(cg->note), "bpf collector: %s; the files "
+		 "collector from now on", cg->tree->failed);
+	cg->note_new = 1;
+	use_walk(cg, cg->tree->failed);
+	return refresh_once(cg, fields, maxdepth, snap, err, errlen);
+}
+
 /* The directory walk in place of the BPF pass, saying why. */
 static void use_walk(struct cgfs *cg, const char *why)
 {
+	/* why may be the old tree's own words */
+	snprintf(cg->bpf_why, sizeof(cg->bpf_why), "%s", why);
 	if (cg->tree)
 		cg->tree->ops->free(cg->tree);
 	cg->tree = cgfs_walk_new(cg->src->fresh_tree, cg->kernfs);
-	snprintf(cg->bpf_why, sizeof(cg->bpf_why), "%s", why);
 }
 
 /*
@@ -282,6 +315,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	 * and a recording replays its own or none (cgfs_replay.c). */
 	cg->sys_is_trees = cg->kernfs || cg->proc_given || cg->src->series;
 	cg->src->open_sys(cg, opts->proc);
+	cg->collector = opts->collector;
 	r = pick_tree(cg, opts->collector, err, errlen);
 	if (r < 0) {
 		cgfs_close(cg);

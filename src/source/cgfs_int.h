@@ -244,6 +244,10 @@ struct cgfs_tree_ops {
 
 struct cgfs_tree {
 	const struct cgfs_tree_ops *ops;
+	/* Set by a walk that failed for a reason of its own (the BPF pass:
+	 * its maps, memory, descriptors, the verifier), not because the
+	 * start group cannot be read: the walk of the files may do. */
+	char failed[300];
 };
 
 /* The directory walk; fresh_tree: every sample is a new copy (a
@@ -280,6 +284,9 @@ struct cgfs {
 	 * are then trusted to tell a changed listing (cgfs_walk.c). */
 	int kernfs;
 	char bpf_why[300];	/* why not bpf; "" when in use */
+	enum cgfs_collector collector;	/* asked (--collector) */
+	char note[400];		/* said once: cgfs_take_note */
+	int note_new;
 };
 
 /* cgfs_find.c: the live files source's open (source.h), the version of

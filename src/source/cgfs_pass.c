@@ -162,6 +162,7 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	}
 	if (r < 0) {
 		snprintf(err, errlen, "bpf collector: %s", why.text);
+		snprintf(t->failed, sizeof(t->failed), "%s", why.text);
 		return r;
 	}
 	bpfcol_record(p->col, 0, &g);

@@ -625,8 +625,8 @@ static void draw_help(struct tui *t)
 
 static void draw_status(const struct tui *t)
 {
-	char line[300];
-	int vx = 0, y = LINES - 1;
+	char line[600];
+	int vx = 0, y = LINES - 1, err;
 
 	switch (t->input) {
 	case IN_SEARCH:
@@ -651,7 +651,8 @@ static void draw_status(const struct tui *t)
 		 * is. */
 		snprintf(line, sizeof(line), "%s", t->status[0] ||
 			 t->ed.stage != ED_NONE || t->setup || t->help ?
-			 t->status : "F1 help  Tab columns  < > sort  / search  "
+			 t->status : t->refresh_err[0] ? t->refresh_err :
+			 "F1 help  Tab columns  < > sort  / search  "
 			 "\\ filter  d detail  q quit");
 		break;
 	}
@@ -664,7 +665,8 @@ static void draw_status(const struct tui *t)
 		for (char *c = line; *c; c++)
 			if ((unsigned char)*c >= 0x80)
 				*c = '?';
-	put(t, y, &vx, line, t->status_error && t->input == IN_NONE ?
+	err = t->status_error || (!t->status[0] && t->refresh_err[0]);
+	put(t, y, &vx, line, err && t->input == IN_NONE ?
 	    t->attr[TE_ERROR] : t->attr[TE_STATUS], 0);
 	fill(y, vx, t->attr[TE_STATUS]);
 	/* A typed value the dialog refused: the reason above the prompt. */

@@ -277,11 +277,15 @@ void tui_reread(struct tui *t)
 void tui_refresh_now(struct tui *t)
 {
 	struct pipeline_want w;
+	const char *note;
 	char err[512];
 	int r;
 
 	tui_want(t, &w);
 	r = pipeline_refresh(&t->pl, &w, err, sizeof(err));
+	note = cgfs_take_note(t->cg);
+	if (note)
+		tui_message(t, 1, "%s", note);
 	if (r == -ENODATA) {
 		t->paused = 1;
 		tui_message(t, 0, "end of the recorded series");
@@ -292,8 +296,12 @@ void tui_refresh_now(struct tui *t)
 		if (t->o->recording)
 			t->failed = 1;
 		tui_message(t, 1, "%s", err);
+		/* Kept on the status line until a refresh succeeds: the
+		 * screen goes on, and says what stops it. */
+		snprintf(t->refresh_err, sizeof(t->refresh_err), "%s", err);
 		return;
 	}
+	t->refresh_err[0] = '\0';
 	if (frames.file) {
 		double c = cpu_us();
 

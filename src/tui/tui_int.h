@@ -135,6 +135,8 @@ struct tui {
 	char status[256];
 	int status_error;
 	double status_mono;	/* when the message was set */
+	char refresh_err[512];	/* the last refresh failed: why ("": it
+				 * did not) */
 
 	int utf8, color;
 	struct theme theme;
