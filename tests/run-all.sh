@@ -81,6 +81,10 @@ suite "live renamed start group (v1)" tests/live/rename.sh
 suite "live renamed start group (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/rename.sh
 suite "live auto fallback mid-run (v1, 17,500 groups)" tests/live/fallback.sh
 suite "live auto fallback mid-run (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/fallback.sh
+suite "live tiny RLIMIT_NOFILE (v1, 6 to 24)" tests/live/fdtiny.sh
+suite "live tiny RLIMIT_NOFILE (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/fdtiny.sh
+suite "live unusable BTF (empty, cut short, corrupt)" env BPFEVDUMP=$BUILD/bpfevdump tests/live/btf.sh
+suite "live unusable BTF (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop BPFEVDUMP=build/asan/bpfevdump tests/live/btf.sh
 suite "live new columns (v1)" tests/live/columns-v1.sh
 suite "live new columns (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/columns-v1.sh
 suite "v1 swap and root usage (live v1)" tests/live/swap-v1.sh

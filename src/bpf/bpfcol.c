@@ -20,9 +20,11 @@
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <linux/btf.h>
 #include <linux/magic.h>
 #include <linux/types.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "bpfcol.h"
@@ -41,6 +43,11 @@
  */
 #define BPFCOL_MAX_GROUPS	65536U
 #define BPFCOL_MAX_NAMES	(4U << 20)
+/* Descriptors a load holds at once (measured: BTF, two maps, the data
+ * sections, the program, its link, libbpf's probes). */
+#define BPFCOL_LOAD_FDS		10
+/* The groups the maps start with below a v1 root (then grown). */
+#define BPFCOL_V1_FIRST		1024U
 
 struct bpfcol {
 	int dirfd;		/* the start group: the iterator's start */
@@ -336,6 +343,41 @@ static uint64_t v2_groups(int dirfd)
 	return ret < BPFCOL_MAX_GROUPS ? ret : BPFCOL_MAX_GROUPS;
 }
 
+/*
+ * A load refused: whether the kernel's BTF is usable and has the cgroup
+ * iterator is asked only then (it parses the BTF once more).  The reason
+ * becomes the BTF's fault, or the iterator's absence; else it stays.
+ */
+static int why_refused(struct bpfcol_why *w, int r)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int found;
+
+	if (!btf) {
+		r = -errno;
+		if (r == -EMFILE || r == -ENFILE || r == -ENOMEM)
+			return r;	/* the load's own reason stands */
+		why(w, BPFCOL_NO_BTF, "%s", bpflib_btf_error(r));
+		return -EOPNOTSUPP;
+	}
+	found = btf__find_by_name_kind(btf, "bpf_iter_cgroup", BTF_KIND_FUNC);
+	btf__free(btf);
+	if (found >= 0)
+		return r;
+	why(w, BPFCOL_TOO_OLD,
+	    "the kernel has no cgroup iterator (Linux 6.1 or later)");
+	return -EOPNOTSUPP;
+}
+
+/* Whether dirfd is its hierarchy's root: on kernfs the root directory's
+ * inode number is 1. */
+static bool v1_is_root(int dirfd)
+{
+	struct stat st;
+
+	return fstat(dirfd, &st) == 0 && st.st_ino == 1;
+}
+
 /* MEMCGTOP_BPF_FAIL: the failures tests ask for. */
 static int bpfcol_injected(struct bpfcol *col, struct bpfcol_why *w)
 {
@@ -385,6 +427,14 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 		r = -EPERM;
 		goto fail;
 	}
+	/* Run short mid-load, libbpf says false things (a map "referenced
+	 * but not created"): asked first. */
+	if (bpflib_fds_short(BPFCOL_LOAD_FDS, ret_why->text,
+			     sizeof(ret_why->text))) {
+		ret_why->reason = BPFCOL_LOAD_REFUSED;
+		r = -EMFILE;
+		goto fail;
+	}
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
 		why(ret_why, BPFCOL_NO_BTF,
 		    "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
@@ -417,16 +467,18 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	 * for what it found.
 	 */
 	n = col->v2 ? v2_groups(col->dirfd) : 0;
-	bpfcol_size(col, n ? n : hierarchy_groups(), 0);
+	if (!n)
+		n = hierarchy_groups();
+	/* v1 below its root: the hierarchy's count may be all the host's
+	 * groups (49,000 on a busy one: 13 MiB of maps, charged to the
+	 * caller's memory cgroup) for a start that holds a few.  The maps
+	 * start small there and grow to what the walk counted. */
+	if (!col->v2 && !v1_is_root(col->dirfd) && n > BPFCOL_V1_FIRST)
+		n = BPFCOL_V1_FIRST;
+	bpfcol_size(col, n, 0);
 	r = bpfcol_load(col, ret_why);
-	/* Whether the iterator exists is asked only when the load fails:
-	 * the question parses the kernel's BTF once more. */
-	if (r && ret_why->reason == BPFCOL_LOAD_REFUSED &&
-	    libbpf_find_vmlinux_btf_id("cgroup", BPF_TRACE_ITER) < 0) {
-		why(ret_why, BPFCOL_TOO_OLD,
-		    "the kernel has no cgroup iterator (Linux 6.1 or later)");
-		r = -EOPNOTSUPP;
-	}
+	if (r && ret_why->reason == BPFCOL_LOAD_REFUSED)
+		r = why_refused(ret_why, r);
 	if (!r)
 		r = bpfcol_fit(col, &sum, ret_why);
 	if (!r && bpfcol_oversized(col, &sum)) {

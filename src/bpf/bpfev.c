@@ -167,7 +167,7 @@ static int inspect_kernel(struct bpfev *ev, struct reclaim_cfg *cfg,
 	btf = btf__load_vmlinux_btf();
 	if (!btf) {
 		r = -errno;
-		why(w, BPFEV_NO_BTF, "cannot read the kernel's BTF: %s", strerror(-r));
+		why(w, BPFEV_NO_BTF, "%s", bpflib_btf_error(r));
 		return r;
 	}
 	for (i = 0; i < NTPS; i++) {

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bpflib.c - see bpflib.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/capability.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -101,4 +104,61 @@ const char *bpflib_load_error(int r)
 			 "the kernel refused the program (%s)%s%s",
 			 strerror(-r), verifier[0] ? ": " : "", verifier);
 	return error;
+}
+
+const char *bpflib_btf_error(int r)
+{
+	struct stat st;
+
+	/* libbpf tries the file, then vmlinux images in /boot, and says
+	 * ESRCH when none would do: the file's own state tells why. */
+	if (r == -ESRCH) {
+		if (stat(BPFLIB_VMLINUX, &st) < 0)
+			r = -errno;
+		else if (access(BPFLIB_VMLINUX, R_OK) < 0)
+			r = -errno;
+		else
+			r = -EINVAL;
+	}
+	if (stat(BPFLIB_VMLINUX, &st) == 0 && st.st_size == 0)
+		snprintf(error, sizeof(error), "the kernel's BTF (%s) is empty",
+			 BPFLIB_VMLINUX);
+	else if (r == -EINVAL || r == -EPROTO || r == -EIO || r == -E2BIG ||
+		 r == -ENODATA)
+		/* libbpf's answers for a header, a type or a string section
+		 * that does not hold together */
+		snprintf(error, sizeof(error), "the kernel's BTF (%s) is not "
+			 "valid BTF (cut short or corrupt)", BPFLIB_VMLINUX);
+	else
+		snprintf(error, sizeof(error), "cannot read the kernel's BTF "
+			 "(%s): %s", BPFLIB_VMLINUX, strerror(-r));
+	return error;
+}
+
+bool bpflib_fds_short(int need, char *why, size_t len)
+{
+	struct rlimit rl;
+	int fds[64], n = 0;
+
+	if (need > 64)
+		need = 64;
+	fds[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fds[0] >= 0)
+		for (n = 1; n < need; n++) {
+			fds[n] = fcntl(fds[0], F_DUPFD_CLOEXEC, 0);
+			if (fds[n] < 0)
+				break;
+		}
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+	if (n >= need)
+		return false;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		snprintf(why, len, "too few file descriptors left to load the "
+			 "program (it needs about %d; RLIMIT_NOFILE is %llu)",
+			 need, (unsigned long long)rl.rlim_cur);
+	else
+		snprintf(why, len, "too few file descriptors left to load the "
+			 "program (it needs about %d)", need);
+	return true;
 }

@@ -10,6 +10,7 @@
 #define MEMCGTOP_BPFLIB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* CAP_BPF and CAP_PERFMON (5.8+), or CAP_SYS_ADMIN, in the effective set. */
 bool bpflib_permitted(void);
@@ -24,5 +25,17 @@ void bpflib_keep_messages(void);
  * until the next call. */
 const char *bpflib_open_error(int r);
 const char *bpflib_load_error(int r);
+
+/* The kernel's BTF, where the loaders look it up. */
+#define BPFLIB_VMLINUX "/sys/kernel/btf/vmlinux"
+
+/* Why btf__load_vmlinux_btf() failed with R, in one line: the file is
+ * empty, is not valid BTF (cut short or corrupt), or cannot be read. */
+const char *bpflib_btf_error(int r);
+
+/* Whether fewer than `need` file descriptors are left under
+ * RLIMIT_NOFILE (a load needs several at once: BTF, maps, the program,
+ * its link); if so, the reason in one line. */
+bool bpflib_fds_short(int need, char *why, size_t len);
 
 #endif

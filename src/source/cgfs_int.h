@@ -27,6 +27,7 @@
 #ifndef MEMCGTOP_CGFS_INT_H
 #define MEMCGTOP_CGFS_INT_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -196,7 +197,9 @@ uint64_t cgfs_file_slots(const struct cgfs_version *v, enum cgfile f);
  * must be read.  Returns 0; -ENODEV when the group turned out removed (a
  * file answered ENODEV, or every name of its directory is gone): the
  * caller opens it again by name, in case it was made again, and reads
- * again; -EACCES when its directory cannot be entered.
+ * again; -EACCES when its directory cannot be entered; the error of
+ * cgfs_short_of when a file could not be read for want of descriptors or
+ * memory (the tree is then not whole).
  */
 struct cgfs_group_src {
 	int dirfd;		/* -1: open rel below rootfd when needed */
@@ -210,6 +213,17 @@ struct cgfs_group_src {
 	struct snapshot *snap;	/* memory.numa_stat texts go to its
 				 * numa_text (FLD_NUMA: the offset) */
 };
+
+/* Errors that say the process ran short (descriptors, memory), not that a
+ * group or file is missing: a tree read with one is not whole. */
+static inline int cgfs_short_of(int err)
+{
+	return err == -EMFILE || err == -ENFILE || err == -ENOMEM;
+}
+
+/* "ROOT/REL: strerror(-e)", and for EMFILE the limit it met. */
+void cgfs_short_error(char *err, size_t errlen, const char *root,
+		      const char *rel, int e);
 
 int cgfs_read_group(const struct cgfs_version *v, struct cgfs_reader *rd,
 		    const struct cgfs_want *w, const struct cgfs_group_src *src,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -384,4 +385,17 @@ struct cgfs_reader *cgfs_tee_reader(struct cgfs_reader *inner,
 	t->inner = inner;
 	t->sink = sink;
 	return &t->rd;
+}
+
+void cgfs_short_error(char *err, size_t errlen, const char *root,
+		      const char *rel, int e)
+{
+	struct rlimit rl;
+
+	if (e == -EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		snprintf(err, errlen, "%s/%s: %s (RLIMIT_NOFILE is %llu)",
+			 root, rel, strerror(-e),
+			 (unsigned long long)rl.rlim_cur);
+	else
+		snprintf(err, errlen, "%s/%s: %s", root, rel, strerror(-e));
 }

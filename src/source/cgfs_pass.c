@@ -37,6 +37,8 @@ struct pass {
 	int probed;		/* have is known */
 	int *levels;		/* the walk's parents by level (below) */
 	size_t levels_cap;
+	int err;		/* a group's files could not be read for want
+				 * of descriptors or memory (cgfs_short_of) */
 };
 
 /*
@@ -60,7 +62,8 @@ static void probe(struct pass *p, const struct cgfs_version *v, int fd)
 /*
  * Reads group idx of the snapshot (record g): from the record, and from
  * its directory, opened by path below rootfd, what the record lacks.
- * Returns 0, or 1 when the group turned out gone (left out).
+ * Returns 0, or 1 when the group turned out gone (left out) or, with
+ * p->err set, when the process ran short (the pass fails).
  */
 static int read_one(struct pass *p, struct cgfs *cg, int rootfd,
 		    const struct cgfs_want *w, struct snapshot *snap, int idx,
@@ -84,6 +87,10 @@ static int read_one(struct pass *p, struct cgfs *cg, int rootfd,
 		if (!p->probed) {
 			int fd = cgfs_open_rel(rootfd, src.rel);
 
+			if (fd < 0 && cgfs_short_of(fd)) {
+				p->err = fd;
+				return 1;
+			}
 			/* Shown, nothing available, as the walk shows a
 			 * directory it cannot enter; or gone. */
 			if (fd < 0)
@@ -102,6 +109,10 @@ static int read_one(struct pass *p, struct cgfs *cg, int rootfd,
 			break;
 	}
 	cg->rd->ops->group(cg->rd, NULL);
+	if (cgfs_short_of(r)) {
+		p->err = r;
+		return 1;
+	}
 	return r == -ENODEV;
 }
 
@@ -127,10 +138,12 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	 * no copy of the whole walk. */
 	struct bpfcol_rec g;
 	struct bpfcol_why why;
+	char what[300];
 	size_t deepest, n;
 	unsigned level0;
 	int *lv, r;
 
+	p->err = 0;
 	bpfcol_want(p->col, w->pass_slots);
 	r = bpfcol_read(p->col, &n, &why);
 	/* The iterator holds the group it was opened on, whatever its name
@@ -168,6 +181,8 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	bpfcol_record(p->col, 0, &g);
 	level0 = g.level;
 	if (read_one(p, cg, rootfd, w, snap, 0, &g)) {
+		if (p->err)
+			goto short_of;
 		snprintf(err, errlen, "%s/%s: %s", cg->root, cg->start,
 			 strerror(ENOENT));
 		return -ENOENT;
@@ -213,11 +228,21 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		idx = (int)(sg - snap->groups);
 		if (read_one(p, cg, rootfd, w, snap, idx, &g)) {
 			cgfs_drop_last(snap);
+			if (p->err)
+				goto short_of;
 			continue;
 		}
 		lv[rel] = idx;
 	}
 	return 0;
+short_of:
+	/* Not the whole tree: the pass fails (auto: the walk may do with
+	 * fewer descriptors, or says the same). */
+	cgfs_short_error(what, sizeof(what), cg->root, cg->start, p->err);
+	snprintf(t->failed, sizeof(t->failed), "reading the groups' files: %.*s",
+		 (int)sizeof(t->failed) - 32, what);
+	snprintf(err, errlen, "bpf collector: %s", t->failed);
+	return p->err;
 }
 
 static void pass_free(struct cgfs_tree *t)

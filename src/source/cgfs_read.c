@@ -132,6 +132,8 @@ struct gread {
 	unsigned files;		/* this group's, from its directory */
 	unsigned tried;		/* read or tried */
 	int stale;
+	int short_of;		/* -EMFILE, -ENFILE, -ENOMEM: a file could
+				 * not be read for want of them */
 	uint64_t seen;		/* FBIT of the fields whose key came */
 	uint64_t all[FLD_NR];
 	struct sample s;	/* room for every field (all) */
@@ -538,6 +540,8 @@ static int group_dir(struct gread *g)
 	fd = cgfs_open_rel(g->src->rootfd, g->src->rel);
 	if (fd < 0) {
 		g->dir_err = fd;
+		if (cgfs_short_of(fd))
+			g->short_of = fd;
 		return -1;
 	}
 	/* The path names another group since the pass saw this one (moved,
@@ -563,6 +567,10 @@ static int group_dir(struct gread *g)
  */
 static void note_error(struct gread *g, int err)
 {
+	if (cgfs_short_of(err)) {
+		g->short_of = err;
+		return;
+	}
 	if (err == -ENODEV)
 		g->stale = 1;
 	else if (g->rd->io->kernfs && err == -ENOENT &&
@@ -761,6 +769,7 @@ int cgfs_read_group(const struct cgfs_version *v, struct cgfs_reader *rd,
 	g.want = w->files;
 	g.tried = 0;
 	g.stale = 0;
+	g.short_of = 0;
 	g.seen = 0;
 	g.has_extra = g.seen_extra = 0;
 	/* Read into room for every field, then kept in ret's slots: what
@@ -776,6 +785,8 @@ int cgfs_read_group(const struct cgfs_version *v, struct cgfs_reader *rd,
 	v->finish(&g);
 	if (g.own_fd)
 		close(g.dirfd);
+	if (g.short_of)
+		return g.short_of;
 	if (g.dir_err == -EACCES || g.dir_err == -EPERM) {
 		sample_clear(ret);
 		return -EACCES;

@@ -67,7 +67,18 @@ struct walk {
 	struct cgfs_reader *rd;
 	const struct cgfs_want *w;
 	int rootfd;
+	int err;		/* ran short (cgfs_short_of): the walk stops */
 };
+
+/* Whether e says the process ran short; the walk stops at the first. */
+static int walk_short(struct walk *wk, int e)
+{
+	if (!cgfs_short_of(e))
+		return 0;
+	if (!wk->err)
+		wk->err = e;
+	return 1;
+}
 
 static int read_one(struct walk *wk, int fd, struct snapshot *snap, int idx);
 
@@ -302,7 +313,7 @@ static int walk_sub(struct walk *wk, int dirfd, int idx, const char *name,
 	struct snap_group *g;
 	struct kept_dir *h;
 	struct stat st;
-	int fd, child, kept, have_st = 0;
+	int fd, child, kept, have_st = 0, r;
 
 	g = cgfs_add_group(snap, idx, name, strlen(name),
 			   snap->groups[idx].depth + 1);
@@ -320,6 +331,10 @@ static int walk_sub(struct walk *wk, int dirfd, int idx, const char *name,
 			kept_close(wk, h);
 	}
 	fd = group_dirfd(wk, dirfd, name, h, &kept);
+	if (fd < 0 && walk_short(wk, fd)) {
+		cgfs_drop_last(snap);
+		return 1;
+	}
 	if (fd < 0 && fd != -EACCES && fd != -EPERM) {
 		/* Removed while we walked (ENOENT, ENODEV, ENOTDIR, or
 		 * whatever a group half torn down answers): not shown. */
@@ -335,7 +350,14 @@ static int walk_sub(struct walk *wk, int dirfd, int idx, const char *name,
 		return 0;
 	}
 	g->ino = dir_ino(wk, fd, h, kept);
-	if (read_one(wk, fd, snap, child) == -ENODEV) {
+	r = read_one(wk, fd, snap, child);
+	if (walk_short(wk, r)) {
+		if (!kept)
+			close(fd);
+		cgfs_drop_last(snap);
+		return 1;
+	}
+	if (r == -ENODEV) {
 		/* Removed since its directory was opened, and maybe made
 		 * again under the same name: open it anew, or leave it out. */
 		if (!kept)
@@ -485,16 +507,18 @@ static int same_dir(const struct wframe *f, int fd)
  * went away) by its path below the hierarchy root rootfd.  If neither is
  * the directory f had, f went away itself: its dirfd stays -1.
  */
-static void walk_unshed(struct wframe *f, int childfd, int rootfd,
-			const struct snapshot *snap, size_t *nown)
+static void walk_unshed(struct walk *wk, struct wframe *f, int childfd,
+			int rootfd, const struct snapshot *snap, size_t *nown)
 {
 	const char *path = snap_path(snap, &snap->groups[f->idx]);
 	int fd = childfd < 0 ? -1 :
 		openat(childfd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
+	if (fd < 0 && childfd >= 0 && walk_short(wk, -errno))
+		return;
 	if (!same_dir(f, fd)) {
 		fd = cgfs_open_rel(rootfd, path + 1);
-		if (!same_dir(f, fd))
+		if (walk_short(wk, fd) || !same_dir(f, fd))
 			return;
 	}
 	f->dirfd = fd;
@@ -606,6 +630,7 @@ static int walk_push(struct walk *wk, struct wframe **stack, size_t *sp,
 	f->idx = idx;
 	f->reldepth = reldepth;
 	r = walk_begin(wk, f, st, maxdepth);
+	walk_short(wk, r);
 	if (r != 0) {
 		/* A leaf, or a directory that cannot be listed (gone in
 		 * between): its group stays as read. */
@@ -631,15 +656,16 @@ static void walk(struct walk *wk, int rootfd, int dirfd, struct kept_dir *h,
 	walk_push(wk, &stack, &sp, &cap, dirfd, 0, h, st, 0, 0, maxdepth);
 	while (sp) {
 		struct wframe *f = &stack[sp - 1];
-		const char *name = f->dirfd < 0 ? NULL : walk_next(wk, f, snap);
+		const char *name = f->dirfd < 0 || wk->err ? NULL :
+			walk_next(wk, f, snap);
 		struct wchild c;
 
 		if (!name) {
 			/* Done with it (or gone while shed); a listing that
 			 * failed leaves the group's subgroups out, not the
-			 * rest. */
-			if (sp > 1 && f[-1].dirfd < 0)
-				walk_unshed(&f[-1], f->dirfd, rootfd, snap,
+			 * rest.  Short of descriptors: every frame ends. */
+			if (sp > 1 && f[-1].dirfd < 0 && !wk->err)
+				walk_unshed(wk, &f[-1], f->dirfd, rootfd, snap,
 					    &nown);
 			if (f->own_fd && f->dirfd >= 0)
 				nown--;
@@ -699,12 +725,13 @@ static int walk_tree(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	const char *start = snap_path(snap, g) + 1;
 	struct stat st;
 	struct kept_dir *h;
-	int fd, kept = 0, have_st = 0;
+	int fd, kept = 0, have_st = 0, r;
 
 	wk->v = cg->ver;
 	wk->rd = cg->rd;
 	wk->w = w;
 	wk->rootfd = rootfd;
+	wk->err = 0;
 	wk->gen++;
 	h = kept_get(wk, snap_path(snap, g), g->path_len);
 	if (h && h->dirfd >= 0 && wk->kernfs) {
@@ -727,7 +754,9 @@ static int walk_tree(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	if (fd < 0)
 		goto fail;
 	g->ino = dir_ino(wk, fd, h, kept);
-	if (read_one(wk, fd, snap, 0) == -ENODEV && h) {
+	r = read_one(wk, fd, snap, 0);
+	walk_short(wk, r);
+	if (r == -ENODEV && h) {
 		/* The start group itself was made again: reopen it. */
 		kept_close(wk, h);
 		kept = 0;
@@ -736,16 +765,20 @@ static int walk_tree(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		if (fd < 0)
 			goto fail;
 		g->ino = dir_ino(wk, fd, NULL, 0);
-		read_one(wk, fd, snap, 0);
+		walk_short(wk, read_one(wk, fd, snap, 0));
 	}
 	walk(wk, rootfd, fd, kept ? h : NULL, have_st ? &st : NULL, maxdepth,
 	     snap);
 	if (!kept)
 		close(fd);
 	kept_sweep(wk, 0);
-	return 0;
+	if (!wk->err)
+		return 0;
+	fd = wk->err;
 fail:
-	snprintf(err, errlen, "%s/%s: %s", cg->root, start, strerror(-fd));
+	/* The walk added groups: the paths may have moved. */
+	start = snap_path(snap, &snap->groups[0]) + 1;
+	cgfs_short_error(err, errlen, cg->root, start, fd);
 	return fd;
 }
 

@@ -428,7 +428,9 @@ for c in bpf files; do
 		"env TERM=xterm-256color LANG=C.UTF-8 XDG_CONFIG_HOME='$TMPD/cfg' '$MEMCGTOP' --collector $c -d 60 '/$TNAME'"
 	want=" $c $CGM "
 	got=
-	for i in $(seq 100); do
+	# up to 30 s: a loaded machine (a CI run beside other work) was
+	# seen to take more than 10 s for the first frame
+	for i in $(seq 300); do
 		got=$(tmux -L "$SOCK" -f /dev/null capture-pane -p -t "h$c" 2>/dev/null | head -n 1)
 		case $got in *"$want"*) break ;; esac
 		sleep 0.1
