@@ -186,8 +186,17 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	LIBBPF_OPTS(bpf_iter_attach_opts, aopts, .link_info = &linfo,
 		    .link_info_len = sizeof(linfo));
 	struct memcg_iter *skel;
+	uint64_t maps = (uint64_t)col->rec_cap * sizeof(struct memcg_rec) +
+		col->names_cap;
 	int r;
 
+	/* Charged to this process's memory cgroup as it goes: where that
+	 * has too little room, the OOM killer would end the load. */
+	if (bpflib_memcg_short(bpflib_load_bytes(maps), w->text,
+			       sizeof(w->text))) {
+		w->reason = BPFCOL_LOAD_REFUSED;
+		return -ENOMEM;
+	}
 	bpflib_keep_messages();
 	skel = col->skel = memcg_iter__open();
 	if (!skel) {
@@ -477,7 +486,9 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 		n = BPFCOL_V1_FIRST;
 	bpfcol_size(col, n, 0);
 	r = bpfcol_load(col, ret_why);
-	if (r && ret_why->reason == BPFCOL_LOAD_REFUSED)
+	/* Not when the load was not tried for want of room: the question
+	 * parses the BTF as the load would. */
+	if (r && r != -ENOMEM && ret_why->reason == BPFCOL_LOAD_REFUSED)
 		r = why_refused(ret_why, r);
 	if (!r)
 		r = bpfcol_fit(col, &sum, ret_why);

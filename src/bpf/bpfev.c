@@ -155,6 +155,10 @@ static int resolve_items(struct bpfev *ev, const struct btf *btf,
 	return 0;
 }
 
+/* The maps at the load: the groups' hash allocates as groups reclaim,
+ * the per-CPU arrays are a few pages. */
+#define BPFEV_MAPS_BYTES	(1U << 20)
+
 /* The kernel's BTF: the tracepoints (6.13+) and the item numbers. */
 static int inspect_kernel(struct bpfev *ev, struct reclaim_cfg *cfg,
 			  struct bpfev_why *w)
@@ -303,6 +307,12 @@ int bpfev_open(struct bpfev **ret_ev, struct bpfev_why *ret_why)
 		why(ret_why, BPFEV_NO_BTF,
 		    "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
 		r = -EOPNOTSUPP;
+		goto fail;
+	}
+	if (bpflib_memcg_short(bpflib_load_bytes(BPFEV_MAPS_BYTES),
+			       ret_why->text, sizeof(ret_why->text))) {
+		ret_why->reason = BPFEV_LOAD_REFUSED;
+		r = -ENOMEM;
 		goto fail;
 	}
 	bpflib_keep_messages();
