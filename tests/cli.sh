@@ -81,6 +81,14 @@ printf '10.0 17960x\n' >"$tmp/badts/timestamps"
 expect 1 "memcgtop: $tmp/badts/timestamps: line 1: malformed wall clock time" --root "$tmp/badts" -b
 printf 'nan 1796000000\n' >"$tmp/badts/timestamps"
 expect 1 "memcgtop: $tmp/badts/timestamps: line 1: expected a monotonic time in seconds, increasing" --root "$tmp/badts" -b
+# Times that parse but no clock gives: refused, not printed as a 309-digit
+# interval or a raw number in place of the date.
+printf '10.0 1796000000 0\n1e308 1796000001 0\n' >"$tmp/badts/timestamps"
+expect 1 "memcgtop: $tmp/badts/timestamps: line 2: monotonic time out of range (at most 10000000000 seconds)" --root "$tmp/badts" -b
+printf '10.0 1796000000 0\n11.0 -9223372036854775808 0\n' >"$tmp/badts/timestamps"
+expect 1 "memcgtop: $tmp/badts/timestamps: line 2: wall clock time out of range (0 to 253402300799, the end of the year 9999)" --root "$tmp/badts" -b
+printf '10.0 253402300800 0\n11.0 253402300801 0\n' >"$tmp/badts/timestamps"
+expect 1 "memcgtop: $tmp/badts/timestamps: line 1: wall clock time out of range (0 to 253402300799, the end of the year 9999)" --root "$tmp/badts" -b
 }
 # shellcheck disable=SC2086
 "$BIN" $V1 -b -F json >/dev/full 2>"$tmp/err"; rc=$?
