@@ -45,7 +45,7 @@ struct knob_value {
  * Parses what the operator typed for knob k.  cur is the current value
  * (UINT64_MAX for "max"; has_cur 0 when it cannot be read), needed for
  * relative changes: +256M, -1G, +10%, -10%.  On error err says what the
- * knob accepts.
+ * knob accepts, or that a size is not a whole number of bytes.
  */
 int knob_parse(const struct knob *k, const char *text, uint64_t cur,
 	       int has_cur, struct knob_value *ret, char *err, size_t errlen);
@@ -57,7 +57,9 @@ void knob_format(const struct knob *k, const struct knob_value *v, char *buf,
 /* What an errno from writing knob k means here, in a few words. */
 const char *knob_explain(const struct knob *k, int err);
 
-/* Parses a size: "1536", "1.5K", "2GiB", "512mb"; no sign. */
+/* Parses a size: "1536", "1.5K", "2GiB", "512mb"; no sign.  -EINVAL when
+ * it is none, -ERANGE beyond 2^64, -EDOM when it is not a whole number of
+ * bytes ("1.5", "0.1K"). */
 int knob_parse_size(const char *s, size_t len, uint64_t *ret_bytes);
 
 #endif

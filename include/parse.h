@@ -72,11 +72,16 @@ int parse_psi(const char *buf, size_t len, struct psi *ret_psi);
 
 /*
  * A series' timestamps file: lines "MONO [WALL [SLOT]]", MONO seconds
- * increasing, WALL Unix seconds, SLOT the sample's folder (default: the
- * line's index).  Every line ends with a newline, except that a file of
- * one line may lack it.  Fills malloc'd arrays; on error err names the
- * line ("line 3: ...").
+ * increasing (up to TS_MONO_MAX), WALL Unix seconds (0 to TS_WALL_MAX),
+ * SLOT the sample's folder (default: the line's index).  Every line ends
+ * with a newline, except that a file of one line may lack it.  Fills
+ * malloc'd arrays; on error err names the line ("line 3: ...").
  */
+/* More than three centuries of CLOCK_MONOTONIC: no uptime, and an
+ * interval printed with a dozen digits at most. */
+#define TS_MONO_MAX 1e10
+/* 9999-12-31T23:59:59Z: the last time ISO 8601 writes with four digits. */
+#define TS_WALL_MAX 253402300799LL
 int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 		     int64_t **ret_wall, long **ret_slot, size_t *ret_n,
 		     char *err, size_t errlen);

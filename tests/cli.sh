@@ -81,6 +81,14 @@ printf '10.0 17960x\n' >"$tmp/badts/timestamps"
 expect 1 "memcgtop: $tmp/badts/timestamps: line 1: malformed wall clock time" --root "$tmp/badts" -b
 printf 'nan 1796000000\n' >"$tmp/badts/timestamps"
 expect 1 "memcgtop: $tmp/badts/timestamps: line 1: expected a monotonic time in seconds, increasing" --root "$tmp/badts" -b
+# Times that parse but no clock gives: refused, not printed as a 309-digit
+# interval or a raw number in place of the date.
+printf '10.0 1796000000 0\n1e308 1796000001 0\n' >"$tmp/badts/timestamps"
+expect 1 "memcgtop: $tmp/badts/timestamps: line 2: monotonic time out of range (at most 10000000000 seconds)" --root "$tmp/badts" -b
+printf '10.0 1796000000 0\n11.0 -9223372036854775808 0\n' >"$tmp/badts/timestamps"
+expect 1 "memcgtop: $tmp/badts/timestamps: line 2: wall clock time out of range (0 to 253402300799, the end of the year 9999)" --root "$tmp/badts" -b
+printf '10.0 253402300800 0\n11.0 253402300801 0\n' >"$tmp/badts/timestamps"
+expect 1 "memcgtop: $tmp/badts/timestamps: line 1: wall clock time out of range (0 to 253402300799, the end of the year 9999)" --root "$tmp/badts" -b
 }
 # shellcheck disable=SC2086
 "$BIN" $V1 -b -F json >/dev/full 2>"$tmp/err"; rc=$?
@@ -237,11 +245,22 @@ echo 5 >"$tmp/outside"
 setrun --set /a/b:limit=1G
 [ "$(cat "$tmp/rc")" = 1 ] && [ "$(cat "$tmp/outside")" = 5 ] && grep -q "refused: .*symbolic link" "$tmp/out" \
 	&& ok "--set does not follow a planted symlink" || bad "symlink: rc $(cat "$tmp/rc") out '$(cat "$tmp/out")' err '$(cat "$tmp/err")' outside $(cat "$tmp/outside")"
-# An audit log that cannot take the line: the change is reported as not
-# recorded and the run fails.
-"$BIN" --root "$tmp/w" --audit-log /dev/full --set /a:swappiness=40 >"$tmp/out" 2>"$tmp/err"; rc=$?
-[ $rc = 1 ] && [ "$(cat "$tmp/out")" = "/a: swappiness (memory.swappiness): 60 -> 40: done, the kernel holds 40 (not recorded in the audit log: No space left on device)" ] \
-	&& ok "--set reports an audit line that could not be written, exit 1" || bad "audit /dev/full: rc $rc out '$(cat "$tmp/out")' err '$(cat "$tmp/err")'"
+# The audit log is a regular file, checked before the first change: a FIFO
+# is not waited on (timeout 10 would end a run that hangs: exit 124), a
+# folder and a device are refused; one line, exit 1, nothing written.  (An
+# audit log that cannot take a line: tests/record-safety.sh, a full disk.)
+mkfifo "$tmp/audit.fifo"
+mkdir "$tmp/audit.dir"
+cp "$tmp/w/a/memory.swappiness" "$tmp/swp.before"
+for al in "$tmp/audit.fifo" "$tmp/audit.dir" /dev/null /dev/full; do
+	timeout 10 "$BIN" --root "$tmp/w" --audit-log "$al" --set /a:swappiness=40 >"$tmp/out" 2>"$tmp/err"; rc=$?
+	if [ $rc = 1 ] && [ "$(cat "$tmp/err")" = "memcgtop: --audit-log $al: not a regular file" ] && [ ! -s "$tmp/out" ] &&
+	   cmp -s "$tmp/swp.before" "$tmp/w/a/memory.swappiness"; then
+		ok "--audit-log $al: refused before any change (exit 1, one line, swappiness unchanged)"
+	else
+		bad "--audit-log $al: rc $rc (want 1), out '$(cat "$tmp/out")', err '$(cat "$tmp/err")', swappiness $(cat "$tmp/w/a/memory.swappiness") (was $(cat "$tmp/swp.before"))"
+	fi
+done
 # A recording is never written.
 setcheck 1 "memcgtop: --set '/a:limit=1G': limit: a recording cannot be changed" --root "$FIX/edge-vanish/cg" --set /a:limit=1G
 # One group, however spelt, is one key: a second change of the same knob

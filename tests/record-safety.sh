@@ -20,7 +20,9 @@
 #  - --output: stale temporary files of a killed run are removed at start
 #    (100 kill -9), locked ones and other files are not; an --output folder
 #    that cannot be written is refused at once (exit 2);
-#  - the screen with --record on a full file system exits 1 on q (root).
+#  - the screen with --record on a full file system exits 1 on q (root);
+#  - --output and --audit-log on a full file system say ENOSPC, --output's
+#    old file stays whole (root).
 # Live part (root, cgroup v1 memory at /sys/fs/cgroup/memory): the locale
 # and start-up checks on a live group, --record inside the cgroup mount
 # refused with nothing made, and a recording made while 500 groups are
@@ -372,6 +374,45 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$TMPD/ro" "$TMPD/full" &&
 	fi
 else
 	echo "SKIP: not root or no tmpfs: read-only --output and full --record checks"
+fi
+# A full disk is named as such: --output says ENOSPC (not EIO, whichever of
+# the iteration's flushes met it) and keeps its old file whole; an audit
+# line that only partly fits is reported with ENOSPC too, not as a short
+# write.  (EDQUOT: this kernel has no quota for tmpfs nor ext4's quota
+# format, so a quota cannot be filled here.)
+FD=$TMPD/fullout
+if [ "$(id -u)" = 0 ] && mkdir -p "$FD" && mount -t tmpfs -o size=64k tmpfs "$FD" && mounts+=("$FD"); then
+	"$MEMCGTOP" -b -F json -n 1 -d 0.05 --output "$FD/m.json" "${FIX[@]}" 2>"$TMPD/out.err"
+	cp "$FD/m.json" "$TMPD/m.json.old"
+	head -c 1M /dev/zero >"$FD/fill" 2>/dev/null
+	"$MEMCGTOP" -b -F json -n 1 -d 0.05 --output "$FD/m.json" -c path,usage,pgfault_per_s "${FIX[@]}" 2>"$TMPD/out.err"
+	rc=$?
+	want="memcgtop: --output $FD/m.json: No space left on device"
+	if [ $rc = 1 ] && [ "$(cat "$TMPD/out.err")" = "$want" ] && cmp -s "$FD/m.json" "$TMPD/m.json.old" &&
+		[ "$(cd "$FD" && ls | tr '\n' ' ')" = "fill m.json " ]; then
+		pass "--output on a full file system: exit 1, '$want', the old file whole, no temporary file left"
+	else
+		fail "--output full: exit $rc, stderr '$(cat "$TMPD/out.err")' (want '$want'), old file $(cmp -s "$FD/m.json" "$TMPD/m.json.old" && echo whole || echo CHANGED), files: $(cd "$FD" && ls | tr '\n' ' ')"
+	fi
+	rm -f "$FD/fill" "$FD/m.json"
+	# The audit log's last page with room for 40 bytes of the line, then
+	# the disk full: the line's first write is short.
+	AW=$TMPD/aw
+	cp -r "$FIXCG" "$AW"
+	head -c $((4096 - 40)) /dev/zero | tr '\0' x >"$FD/audit.log"
+	head -c 1M /dev/zero >"$FD/fill" 2>/dev/null
+	s0=$(cat "$AW/fixture/memory.swappiness")
+	"$MEMCGTOP" --root "$AW" --audit-log "$FD/audit.log" --set /fixture:swappiness=33 >"$TMPD/aud.out" 2>"$TMPD/aud.err" </dev/null
+	rc=$?
+	want="/fixture: swappiness (memory.swappiness): $s0 -> 33: done, the kernel holds 33 (not recorded in the audit log: No space left on device)"
+	if [ $rc = 1 ] && [ "$(cat "$TMPD/aud.out")" = "$want" ] && [ ! -s "$TMPD/aud.err" ]; then
+		pass "--audit-log on a full file system: exit 1, the line says: (not recorded in the audit log: No space left on device)"
+	else
+		fail "--audit-log full: exit $rc, stdout '$(cat "$TMPD/aud.out")' (want '$want'), stderr '$(cat "$TMPD/aud.err")'"
+	fi
+	umount "$FD" && mounts=("${mounts[@]/$FD}")
+else
+	echo "SKIP: not root or no tmpfs: --output and --audit-log on a full file system"
 fi
 
 # ---- live cgroup v1 ------------------------------------------------------------

@@ -72,6 +72,17 @@ static void sleep_until(double deadline)
 		;
 }
 
+/* A recorded series of a single sample. */
+static int single_sample(const struct cgfs *cg)
+{
+	size_t n = 0;
+
+	if (!cgfs_is_series(cg))
+		return 0;
+	cgfs_position(cg, &n);
+	return n == 1;
+}
+
 int batch_stop_signal(void)
 {
 	return stop_signal;
@@ -147,7 +158,12 @@ int batch_run(struct opts *o, struct cgfs *cg)
 		if (it == 0) {
 			if (!o->output)
 				out_begin(&out);
-			continue;
+			/* A recording of one sample (a --record stopped
+			 * right after its first) has no second to take rates
+			 * from: its sample is printed as the screen shows it,
+			 * rates not available. */
+			if (!single_sample(cg))
+				continue;
 		}
 		if (m->n > order_cap) {
 			free(order);
@@ -169,7 +185,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 		out.rows = rows;
 		out.nrows = k;
 		out.start_depth = m->n ? m->groups[0]->depth : 0;
-		out.iteration = (unsigned)it;
+		out.iteration = it ? (unsigned)it : 1;
 		if (o->output) {
 			if (output_write(&out, o->output, err, sizeof(err)) < 0) {
 				fprintf(stderr, "memcgtop: %s\n", err);

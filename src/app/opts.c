@@ -106,6 +106,7 @@ static const char usage_text[] =
 "                           oom.group reclaim); exit 1 if the kernel refused\n"
 "      --readonly           never write (no --set, no edit keys)\n"
 "      --audit-log FILE     also append each change's audit line to FILE\n"
+"                           (a regular file, else refused before any change)\n"
 "      --record DIR         also write every refresh's files to DIR, a series\n"
 "                           that --root DIR replays exactly\n"
 "      --record-max N       keep only the newest N samples in DIR\n"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <syslog.h>
 #include <time.h>
@@ -101,19 +102,39 @@ static void syslog_send(const char *text)
 	close(fd);
 }
 
+/* The audit log: a regular file, appended to.  O_NONBLOCK, so that a FIFO
+ * does not wait for a reader (and the change with it) forever, and not
+ * opened at all when it is plainly something else (a device may act on
+ * open); the check after open covers a file replaced meanwhile. */
 int audit_open(const char *file, char *err, size_t errlen)
 {
-	if (file) {
-		log_fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
-			      O_NOFOLLOW, 0600);
-		if (log_fd < 0) {
-			int e = errno;
+	struct stat st;
+	int fd, e = 0, fl;
 
-			snprintf(err, errlen, "--audit-log %s: %s", file,
-				 strerror(e));
-			return -e;
-		}
+	if (!file)
+		return 0;
+	if (lstat(file, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISLNK(st.st_mode))
+		e = -1;
+	fd = e ? -1 : open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
+			   O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0600);
+	if (!e && fd < 0)
+		e = errno == ENXIO || errno == EISDIR ? -1 : errno;
+	if (!e && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)))
+		e = -1;
+	/* Blocking again: a write to a regular file waits for the disk
+	 * anyway, and one line is written whole (audit_record). */
+	if (!e && ((fl = fcntl(fd, F_GETFL)) < 0 ||
+		   fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0))
+		e = errno;
+	if (e) {
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "--audit-log %s: %s", file,
+			 e < 0 ? "not a regular file" : strerror(e));
+		return e < 0 ? -EINVAL : -e;
 	}
+	log_fd = fd;
 	return 0;
 }
 
@@ -143,17 +164,24 @@ int audit_record(const char *path, const char *file, const char *old,
 	if (!fixture)
 		syslog_send(line);
 	if (log_fd >= 0) {
-		size_t len = strlen(line);
-		ssize_t w;
+		size_t len = strlen(line), done = 0;
 
-		line[len] = '\n';
+		line[len++] = '\n';
 		/* One write() with O_APPEND: lines of concurrent runs do not
-		 * interleave. */
-		w = write(log_fd, line, len + 1);
-		if (w < 0 || (size_t)w != len + 1) {
-			snprintf(last_error, sizeof(last_error), "%s",
-				 w < 0 ? strerror(errno) : "short write");
-			return w < 0 ? -errno : -EIO;
+		 * interleave.  Short only when the disk fills up: the rest is
+		 * tried, so that the reason (ENOSPC, EDQUOT) is the kernel's. */
+		while (done < len) {
+			ssize_t w = write(log_fd, line + done, len - done);
+			int e = errno;
+
+			if (w < 0 && e == EINTR)
+				continue;
+			if (w <= 0) {
+				snprintf(last_error, sizeof(last_error), "%s",
+					 w < 0 ? strerror(e) : "short write");
+				return w < 0 ? -e : -EIO;
+			}
+			done += (size_t)w;
 		}
 	}
 	return 0;

@@ -55,14 +55,18 @@ const struct knob *knob_find(int version, const char *name, size_t len)
 /*
  * Sizes: a decimal number (decimals allowed), then an optional unit K, M,
  * G or T (powers of 1024), itself optionally followed by B or iB; any
- * case.  A bare number, or one followed by B, is bytes.  Fractions of a
- * byte are dropped.
+ * case.  A bare number, or one followed by B, is bytes.  The value must
+ * come to a whole number of bytes: 1.5K is 1536 and 0.5M 524288, but 1.5,
+ * 0.1K (102.4 bytes) and 1.0000001K are refused (-EDOM) rather than cut to
+ * a byte count that was not asked for (0.1 would have written 0).
  */
 int knob_parse_size(const char *s, size_t len, uint64_t *ret_bytes)
 {
 	static const char units[] = "kmgt";
-	uint64_t whole = 0, frac = 0, fscale = 1, mul = 1;
-	size_t i = 0;
+	const char *dec = NULL;
+	uint64_t whole = 0, part = 0, mul;
+	size_t i = 0, ndec = 0;
+	unsigned shift = 0;
 	int digits = 0;
 
 	while (i < len && s[i] >= '0' && s[i] <= '9') {
@@ -72,18 +76,14 @@ int knob_parse_size(const char *s, size_t len, uint64_t *ret_bytes)
 		digits++;
 	}
 	if (i < len && s[i] == '.') {
-		i++;
+		dec = s + ++i;
 		while (i < len && s[i] >= '0' && s[i] <= '9') {
-			/* Up to 9 decimals count: more would be finer than
-			 * a millionth of a byte of K, and of a kilobyte of T,
-			 * precision no one types. */
-			if (fscale < 1000000000ULL) {
-				frac = frac * 10 + (uint64_t)(s[i] - '0');
-				fscale *= 10;
-			}
 			i++;
 			digits++;
 		}
+		ndec = (size_t)(s + i - dec);
+		while (ndec && dec[ndec - 1] == '0')
+			ndec--;
 	}
 	if (!digits)
 		return -EINVAL;
@@ -91,7 +91,7 @@ int knob_parse_size(const char *s, size_t len, uint64_t *ret_bytes)
 		const char *u = strchr(units, s[i] | 0x20);
 
 		if (u && s[i] != '\0') {
-			mul = 1ULL << (10 * (1 + (u - units)));
+			shift = 10 * (1 + (unsigned)(u - units));
 			i++;
 			if (i < len && (s[i] | 0x20) == 'i')
 				i++;
@@ -101,17 +101,35 @@ int knob_parse_size(const char *s, size_t len, uint64_t *ret_bytes)
 	}
 	if (i != len)
 		return -EINVAL;
+	mul = 1ULL << shift;
 	if (whole > UINT64_MAX / mul)
 		return -ERANGE;
-	/* frac * mul passes 2^64 with T and nine decimals: 128 bits. */
-	{
-		uint64_t part = (uint64_t)(((unsigned __int128)frac * mul) /
-					   fscale);
+	/*
+	 * The decimals D (ndec of them, trailing zeros dropped) times 2^shift
+	 * over 10^ndec = 2^ndec 5^ndec: whole exactly when ndec <= shift and
+	 * 5^ndec divides D.  Then the part is D / 5^ndec (below 2^ndec)
+	 * times 2^(shift - ndec), below mul.  5^40 and the long division's
+	 * remainders fit in 128 bits; D itself (up to 40 digits) need not.
+	 */
+	if (ndec) {
+		unsigned __int128 five = 1, rem = 0, q = 0;
 
-		if (whole * mul > UINT64_MAX - part)
-			return -ERANGE;
-		*ret_bytes = whole * mul + part;
+		if (ndec > shift)
+			return -EDOM;
+		for (size_t k = 0; k < ndec; k++)
+			five *= 5;
+		for (size_t k = 0; k < ndec; k++) {
+			rem = rem * 10 + (unsigned)(dec[k] - '0');
+			q = q * 10 + rem / five;
+			rem %= five;
+		}
+		if (rem)
+			return -EDOM;
+		part = (uint64_t)q << (shift - ndec);
 	}
+	if (whole * mul > UINT64_MAX - part)
+		return -ERANGE;
+	*ret_bytes = whole * mul + part;
 	return 0;
 }
 
@@ -148,6 +166,21 @@ static int refuse(const struct knob *k, const char *text, char *err,
 	return -EINVAL;
 }
 
+/* A size that knob_parse_size refused with r: a fraction of a byte is said
+ * to be one, as the rest is not a value at all. */
+static int refuse_size(const struct knob *k, const char *text, int r,
+		       char *err, size_t errlen)
+{
+	char safe[300];
+
+	if (r != -EDOM)
+		return refuse(k, text, err, errlen);
+	fmt_escape(safe, sizeof(safe), text, strlen(text));
+	snprintf(err, errlen, "%s: '%s' is not a whole number of bytes",
+		 k->name, safe);
+	return -EINVAL;
+}
+
 static int parse_uint(const char *s, unsigned max, unsigned *ret)
 {
 	uint64_t v;
@@ -164,7 +197,8 @@ int knob_parse(const struct knob *k, const char *text, uint64_t cur,
 {
 	struct knob_value v = { 0 };
 	size_t len = strlen(text);
-	uint64_t amount;
+	uint64_t amount = 0;
+	int r;
 
 	while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
 		len--;
@@ -202,8 +236,10 @@ int knob_parse(const struct knob *k, const char *text, uint64_t cur,
 					return refuse(k, text, err, errlen);
 				v.has_swappiness = 1;
 			}
-			if (knob_parse_size(t, strlen(t), &v.bytes) < 0 ||
-			    v.bytes == 0)
+			r = knob_parse_size(t, strlen(t), &v.bytes);
+			if (r == -EDOM)
+				return refuse_size(k, t, r, err, errlen);
+			if (r < 0 || v.bytes == 0)
 				return refuse(k, text, err, errlen);
 			*ret = v;
 			return 0;
@@ -218,8 +254,27 @@ int knob_parse(const struct knob *k, const char *text, uint64_t cur,
 		}
 		if (t[0] == '+' || t[0] == '-') {
 			int pct = t[len - 1] == '%';
-			int r;
+			double d = 0;
 
+			/* The change as typed first: one that is malformed is
+			 * said to be so, whatever the current value. */
+			if (pct) {
+				char *e;
+
+				/* A plain decimal percentage, no sign. */
+				if (len < 3 || strspn(t + 1, "0123456789.") !=
+				    len - 2)
+					return refuse(k, t, err, errlen);
+				t[len - 1] = '\0';
+				d = strtod(t + 1, &e);
+				t[len - 1] = '%';
+				if (*e != '%' || d > 1000)
+					return refuse(k, t, err, errlen);
+			} else {
+				r = knob_parse_size(t + 1, len - 1, &amount);
+				if (r < 0)
+					return refuse_size(k, t, r, err, errlen);
+			}
 			if (!has_cur) {
 				snprintf(err, errlen, "%s: a change needs the "
 					 "current value, which cannot be read",
@@ -233,34 +288,16 @@ int knob_parse(const struct knob *k, const char *text, uint64_t cur,
 				return -EINVAL;
 			}
 			if (pct) {
-				char *e;
-				double d;
+				double x = (double)cur * d / 100.0;
 
-				/* A plain decimal percentage, no sign. */
-				if (len < 3 || strspn(t + 1, "0123456789.") !=
-				    len - 2)
-					return refuse(k, t, err, errlen);
-				t[len - 1] = '\0';
-				d = strtod(t + 1, &e);
-				t[len - 1] = '%';
-				if (*e != '%' || d > 1000)
-					return refuse(k, t, err, errlen);
-				{
-					double x = (double)cur * d / 100.0;
-
-					/* A double beyond 2^63 has no
-					 * uint64_t to convert to here. */
-					if (!(x < 0x1p63)) {
-						snprintf(err, errlen, "%s: %s is "
-							 "too large", k->name, t);
-						return -ERANGE;
-					}
-					amount = (uint64_t)x;
+				/* A double beyond 2^63 has no uint64_t to
+				 * convert to here. */
+				if (!(x < 0x1p63)) {
+					snprintf(err, errlen, "%s: %s is too "
+						 "large", k->name, t);
+					return -ERANGE;
 				}
-			} else {
-				r = knob_parse_size(t + 1, len - 1, &amount);
-				if (r < 0)
-					return refuse(k, t, err, errlen);
+				amount = (uint64_t)x;
 			}
 			if (t[0] == '-' && amount > cur) {
 				snprintf(err, errlen, "%s: %s would take the "
@@ -276,8 +313,9 @@ int knob_parse(const struct knob *k, const char *text, uint64_t cur,
 			*ret = v;
 			return 0;
 		}
-		if (knob_parse_size(t, len, &v.bytes) < 0)
-			return refuse(k, t, err, errlen);
+		r = knob_parse_size(t, len, &v.bytes);
+		if (r < 0)
+			return refuse_size(k, t, r, err, errlen);
 		/* The kernel's counters end at LONG_MAX bytes. */
 		if (v.bytes > (uint64_t)INT64_MAX) {
 			snprintf(err, errlen, "%s: %s is beyond any limit the "

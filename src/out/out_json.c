@@ -85,11 +85,14 @@ static void numa_object(FILE *f, const struct model *m,
 void out_json(struct out_ctx *o)
 {
 	const struct model *m = o->m;
-	char t[32], buf[64];
+	char t[32], buf[64], dt[32] = "null";
 
-	fprintf(o->f, "{\"time\":\"%s\",\"iteration\":%u,\"interval_s\":%.3f,"
+	/* No interval before a second sample (a one-sample recording). */
+	if (m->dt > 0)
+		snprintf(dt, sizeof(dt), "%.3f", m->dt);
+	fprintf(o->f, "{\"time\":\"%s\",\"iteration\":%u,\"interval_s\":%s,"
 		"\"mode\":\"%s\",\"memcg\":\"v%d\",\"collector\":\"%s\","
-		"\"root\":", out_time(m, t, sizeof(t)), o->iteration, m->dt,
+		"\"root\":", out_time(m, t, sizeof(t)), o->iteration, dt,
 		o->mode, o->version, o->collector);
 	fmt_json_string(o->f, o->root, strlen(o->root));
 	sys_object(o->f, m);

@@ -13,10 +13,13 @@
 static void header(struct out_ctx *o)
 {
 	const struct model *m = o->m;
-	char t[32], line[512];
+	char t[32], line[512], dt[32] = "-";
 
-	fprintf(o->f, "memcgtop - %s  iteration %u  interval %.3fs  "
-		"groups %zu\n", out_time(m, t, sizeof(t)), o->iteration, m->dt,
+	/* No interval before a second sample (a one-sample recording). */
+	if (m->dt > 0)
+		snprintf(dt, sizeof(dt), "%.3fs", m->dt);
+	fprintf(o->f, "memcgtop - %s  iteration %u  interval %s  "
+		"groups %zu\n", out_time(m, t, sizeof(t)), o->iteration, dt,
 		o->nrows);
 	fprintf(o->f, "Hierarchy: %s (memcg v%d) %s\n", o->mode, o->version,
 		o->root);

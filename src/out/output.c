@@ -129,9 +129,9 @@ int output_prepare(const char *file, char *err, size_t errlen)
 int output_write(struct out_ctx *out, const char *file, char *err,
 		 size_t errlen)
 {
+	struct atomic_file af;
 	char tmp[PATH_MAX];
-	FILE *f;
-	int fd, r = 0;
+	int fd, r;
 
 	fd = output_tmp(file, tmp, sizeof(tmp));
 	if (fd < 0) {
@@ -141,19 +141,21 @@ int output_write(struct out_ctx *out, const char *file, char *err,
 	/* Readable by a collector running as another user, like a file
 	 * written by a shell redirection. */
 	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
-	if (!f) {
-		r = -errno;
+	/* Through atomic_file: a full disk is named as such (ENOSPC,
+	 * EDQUOT), whichever of the iteration's flushes found it; FILE
+	 * itself is left as it was. */
+	r = atomic_file_open(&af, fd);
+	if (r < 0) {
 		close(fd);
 		unlink(tmp);
 		snprintf(err, errlen, "--output %s: %s", file, strerror(-r));
 		return r;
 	}
-	out->f = f;
+	out->f = af.f;
 	out_begin(out);
 	out_iteration(out);
 	out->f = stdout;
-	r = atomic_replace(f, AT_FDCWD, tmp, file);
+	r = atomic_file_commit(&af, AT_FDCWD, tmp, file);
 	if (r < 0)
 		snprintf(err, errlen, "--output %s: %s", file, strerror(-r));
 	return r;

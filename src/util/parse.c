@@ -328,6 +328,12 @@ int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 				 "in seconds, increasing", lineno);
 			goto fail;
 		}
+		if (m > TS_MONO_MAX) {
+			snprintf(err, errlen, "line %u: monotonic time out of "
+				 "range (at most %.0f seconds)", lineno,
+				 TS_MONO_MAX);
+			goto fail;
+		}
 		if (*e) {
 			errno = 0;
 			w = strtoll(e, &e2, 10);
@@ -335,6 +341,12 @@ int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 						 *e2 != '\t')) {
 				snprintf(err, errlen, "line %u: malformed wall "
 					 "clock time", lineno);
+				goto fail;
+			}
+			if (w < 0 || w > TS_WALL_MAX) {
+				snprintf(err, errlen, "line %u: wall clock time "
+					 "out of range (0 to %lld, the end of the "
+					 "year 9999)", lineno, TS_WALL_MAX);
 				goto fail;
 			}
 			if (*e2) {

@@ -2,11 +2,12 @@
 /* fuzz_size.c - knob_parse_size, and knob_parse + knob_format for every
  * knob of knobs[] with a few current values.
  *
- * knob_parse_size is compared with a reference in 128-bit arithmetic:
- * DIGITS[.DIGITS][K|M|G|T[i]][B], any case, at least one digit, at most 9
- * decimals counted, fractions of a byte dropped.  knob_parse results are
- * checked per kind, and what knob_format writes must parse back to the
- * same value.
+ * knob_parse_size is compared with a reference that works on the decimal
+ * digits as written, as by hand: DIGITS[.DIGITS][K|M|G|T[i]][B], any case,
+ * at least one digit; the number is doubled once per bit of the unit, and
+ * a decimal left that is not 0 is a fraction of a byte (-EDOM).
+ * knob_parse results are checked per kind, and what knob_format writes
+ * must parse back to the same value.
  */
 #include <errno.h>
 
@@ -14,12 +15,33 @@
 #include "knob.h"
 #include "parse.h"
 
+/* Doubles the decimal number d[0..n) (digits 0-9) in place: one more
+ * digit in front when it carries out, then d starts at d - 1. */
+static void double_digits(unsigned char **d, size_t *n)
+{
+	unsigned carry = 0;
+
+	for (size_t i = *n; i-- > 0;) {
+		unsigned x = (*d)[i] * 2u + carry;
+
+		(*d)[i] = (unsigned char)(x % 10);
+		carry = x / 10;
+	}
+	if (carry) {
+		*(--*d) = (unsigned char)carry;
+		(*n)++;
+	}
+}
+
 static int ref_size(const char *s, size_t n, uint64_t *ret)
 {
-	unsigned __int128 whole = 0, frac = 0, fscale = 1, mul = 1, v;
-	size_t i = 0;
-	int digits = 0, big = 0;
+	unsigned __int128 whole = 0, v = 0;
+	size_t i = 0, ws, we, fs = 0, fe = 0, nd, nint;
+	unsigned shift = 0;
+	unsigned char *buf, *d;
+	int digits = 0, big = 0, r = 0;
 
+	ws = i;
 	while (i < n && s[i] >= '0' && s[i] <= '9') {
 		whole = whole * 10 + (unsigned)(s[i++] - '0');
 		/* knob_parse_size refuses from 18446744073709551610 on,
@@ -28,16 +50,12 @@ static int ref_size(const char *s, size_t n, uint64_t *ret)
 			big = 1, whole = (unsigned __int128)UINT64_MAX + 1;
 		digits++;
 	}
+	we = i;
 	if (i < n && s[i] == '.') {
-		i++;
-		while (i < n && s[i] >= '0' && s[i] <= '9') {
-			if (fscale < 1000000000) {
-				frac = frac * 10 + (unsigned)(s[i] - '0');
-				fscale *= 10;
-			}
-			i++;
-			digits++;
-		}
+		fs = ++i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++, digits++;
+		fe = i;
 	}
 	if (!digits)
 		return -EINVAL;
@@ -47,7 +65,7 @@ static int ref_size(const char *s, size_t n, uint64_t *ret)
 		const char *u = s[i] ? strchr("kmgt", s[i] | 0x20) : NULL;
 
 		if (u) {
-			mul = (unsigned __int128)1 << (10 * (1 + (u - "kmgt")));
+			shift = 10 * (1 + (unsigned)(u - "kmgt"));
 			i++;
 			if (i < n && (s[i] | 0x20) == 'i')
 				i++;
@@ -57,9 +75,36 @@ static int ref_size(const char *s, size_t n, uint64_t *ret)
 	}
 	if (i != n)
 		return -EINVAL;
-	v = whole * mul + frac * mul / fscale;
-	if (whole * mul > UINT64_MAX || v > UINT64_MAX)
+	if ((whole << shift) > UINT64_MAX)
 		return -ERANGE;
+	/* The digits, the whole ones then the decimals, with room in front
+	 * for what the doublings carry out (2^40 < 10^13). */
+	nint = we - ws;
+	nd = nint + (fe - fs);
+	buf = malloc(nd + 16);
+	CHECK(buf != NULL);
+	d = buf + 16;
+	for (size_t k = 0; k < nint; k++)
+		d[k] = (unsigned char)(s[ws + k] - '0');
+	for (size_t k = 0; k < fe - fs; k++)
+		d[nint + k] = (unsigned char)(s[fs + k] - '0');
+	for (unsigned k = 0; k < shift; k++) {
+		size_t before = nd;
+
+		double_digits(&d, &nd);
+		nint += nd - before;
+	}
+	for (size_t k = nint; k < nd; k++)
+		if (d[k])
+			r = -EDOM;
+	for (size_t k = 0; k < nint && !r; k++) {
+		v = v * 10 + d[k];
+		if (v > UINT64_MAX)
+			r = -ERANGE;
+	}
+	free(buf);
+	if (r)
+		return r;
 	*ret = (uint64_t)v;
 	return 0;
 }

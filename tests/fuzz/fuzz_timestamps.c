@@ -40,7 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			char line[160], *e;
 			double m;
 
-			CHECK(isfinite(mono[i]) && mono[i] >= 0);
+			CHECK(isfinite(mono[i]) && mono[i] >= 0 &&
+			      mono[i] <= TS_MONO_MAX);
+			CHECK(wall[i] >= 0 && wall[i] <= TS_WALL_MAX);
 			if (i)
 				CHECK(mono[i] > mono[i - 1]);
 			CHECK(ll < 128);

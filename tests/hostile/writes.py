@@ -30,7 +30,7 @@ ALLOWED = {
         "writes the checked value to that control file (one write)",
     # The audit trail.
     ("edit/audit.c", "audit_open", "open"):
-        "--audit-log FILE: O_WRONLY|O_APPEND|O_CREAT|O_NOFOLLOW, mode 0600",
+        "--audit-log FILE: O_WRONLY|O_APPEND|O_CREAT|O_NOFOLLOW|O_NONBLOCK, mode 0600, a regular file only",
     ("edit/audit.c", "audit_record", "write"):
         "appends one audit line to the --audit-log file",
     # A file replaced whole, for memcgtoprc and --output: the caller's
@@ -38,6 +38,14 @@ ALLOWED = {
     ("util/atomicfile.c", "atomic_replace", "renameat"):
         "renames the caller's temporary file over memcgtoprc or --output FILE",
     ("util/atomicfile.c", "atomic_replace", "unlinkat"):
+        "removes that temporary file when writing or renaming it failed",
+    # The same for --output through a stream that keeps its first write's
+    # errno (atomic_file): writes only to the caller's temporary file.
+    ("util/atomicfile.c", "af_write", "write"):
+        "the stream's bytes, to the caller's temporary file (--output)",
+    ("util/atomicfile.c", "atomic_file_commit", "renameat"):
+        "renames the caller's temporary file over --output FILE",
+    ("util/atomicfile.c", "atomic_file_commit", "unlinkat"):
         "removes that temporary file when writing or renaming it failed",
     # memcgtoprc, written only by the setup screen's w key: folders made
     # 0700, a mkstemp file written and renamed over the old one.
@@ -57,7 +65,6 @@ ALLOWED = {
     ("out/output.c", "output_prepare", "unlinkat"): "--output: a killed run's unlocked temporary file",
     ("out/output.c", "output_prepare", "unlink"): "--output: the start's test temporary file",
     ("out/output.c", "output_write", "fchmod"): "--output: mode 0644 for collectors",
-    ("out/output.c", "output_write", "fdopen"): "--output: the printer's FILE (w)",
     ("out/output.c", "output_write", "unlink"): "--output: removes the temporary file when no FILE could be made for it",
     # --record DIR: a series of what each refresh read, below DIR only:
     # folders made with mkdirat/open_or_make (O_NOFOLLOW), files created

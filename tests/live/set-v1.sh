@@ -305,6 +305,56 @@ else
 	fail "swappiness=201: something written: swappiness $s (was 30), limit $l (was $lim_before), audit lines $n2 (were $nlines)"
 fi
 
+# ---- 5b. sizes that are no whole number of bytes, a malformed change ---------------
+# refused NAME RC STDERR GROUP FILE ARGS...: memcgtop ARGS exits RC with
+# exactly STDERR, prints nothing, and GROUP's FILE and the audit log stay.
+refused() {
+	local name=$1 want_rc=$2 experr=$3 g=$4 f=$5 before n0 n1 now
+	shift 5
+	before=$(cat "$CGM$g/$f")
+	n0=$(cat "$AUD" 2>/dev/null | wc -l)
+	mc "$name" "$@"
+	now=$(cat "$CGM$g/$f")
+	n1=$(cat "$AUD" 2>/dev/null | wc -l)
+	if [ "$rc" = "$want_rc" ] && [ "$err" = "$experr" ] && [ -z "$out" ] &&
+		[ "$now" = "$before" ] && [ "$n1" = "$n0" ]; then
+		pass "$name: exit $rc, nothing written ($g/$f still $now, no audit line), stderr is exactly: $err"
+	else
+		fail "$name: exit $rc (want $want_rc), $g/$f $now (was $before), audit lines $n1 (were $n0), stdout '$out', stderr"$'\n'"  expected: $experr"$'\n'"  got:      $err"
+	fi
+}
+for spec in "$IDLE:soft=0.1" "$IDLE:limit=0.0000001K" "$IDLE:limit=1.5" "$IDLE:soft=1.0000001K" "$IDLE:limit=+0.5"; do
+	k=${spec##*:} k=${k%%=*} v=${spec#*=}
+	refused "$k=$v" 2 "memcgtop: --set '$spec': $k: '$v' is not a whole number of bytes" \
+		"$IDLE" "$(file_of "$k")" --set "$spec" --audit-log "$AUD"
+done
+# whole numbers of bytes with decimals still work (the kernel keeps pages)
+expect_write "$IDLE" soft 524288
+mc softhalf --set "$IDLE:soft=0.5M" --audit-log "$AUD"
+check_run "soft=0.5M" 0
+expect_write "$IDLE" soft 1536
+mc soft15k --set "$IDLE:soft=1.5K" --audit-log "$AUD"
+check_run "soft=1.5K" 0
+echo -1 >"$TROOT/idle/memory.soft_limit_in_bytes"
+# -1x is no value, whatever the current value (max here): said as such
+[ "$(kval "$LOAD" memory.soft_limit_in_bytes)" = max ] || abort "soft of $LOAD is not max"
+refused "soft=-1x on max" 2 "memcgtop: --set '$LOAD:soft=-1x': soft: '-1x' is not a value for memory.soft_limit_in_bytes; it takes a size (bytes, or a number with K, M, G or T, e.g. 512M or 1.5G), max (also unlimited or -1), or a change +SIZE, -SIZE, +N%, -N%" \
+	"$LOAD" memory.soft_limit_in_bytes --set "$LOAD:soft=-1x" --audit-log "$AUD"
+# An audit log that is a FIFO: refused at once, not waited on (timeout 10
+# would end a run that hangs), before any change
+mkfifo "$TMPD/audit.fifo" || abort "mkfifo"
+s0=$(cat "$TROOT/idle/memory.swappiness")
+timeout 10 "$MEMCGTOP" --set "$IDLE:swappiness=33" --audit-log "$TMPD/audit.fifo" \
+	>"$TMPD/fifo.out" 2>"$TMPD/fifo.err" </dev/null
+rc=$?
+experr="memcgtop: --audit-log $TMPD/audit.fifo: not a regular file"
+s1=$(cat "$TROOT/idle/memory.swappiness")
+if [ "$rc" = 1 ] && [ "$(cat "$TMPD/fifo.err")" = "$experr" ] && [ ! -s "$TMPD/fifo.out" ] && [ "$s1" = "$s0" ]; then
+	pass "--audit-log FIFO: exit 1 at once, swappiness still $s1, stderr is exactly: $experr"
+else
+	fail "--audit-log FIFO: exit $rc (want 1; 124: it hung), swappiness $s1 (was $s0), stdout '$(cat "$TMPD/fifo.out")', stderr '$(cat "$TMPD/fifo.err")' (want '$experr')"
+fi
+
 # ---- 6. soft: absolute, then relative ------------------------------------------------
 expect_write "$LOAD" soft 20971520
 mc soft20 --set "$LOAD:soft=20M" --audit-log "$AUD"
@@ -465,16 +515,22 @@ $IDLE: memsw (memory.memsw.limit_in_bytes): 209715200 -> 33554432: done, the ker
 	echo -1 >"$TROOT/idle/memory.memsw.limit_in_bytes"
 fi
 # 40 runs in parallel, each limit=+1M: under the lock every one adds up, and
-# each audit line's old value is the one its write replaced.  Their
-# --audit-log is a FIFO: each run blocks opening it after planning its change
-# (in the kernel's wait_for_partner) until a reader comes, so all 40 are
-# between planning and writing at once, the widest window parallel runs can
-# have; then the reader starts and they go on together.
+# each audit line's old value is the one its write replaced.  flock(1) holds
+# the group's lock while they start: each plans its change (reading the old
+# value), opens the audit log and then waits for the lock (in /proc/locks),
+# so all 40 are between planning and writing at once, the widest window
+# parallel runs can have; then the lock is released and they go on
+# together.
 echo 64M >"$TROOT/idle/memory.limit_in_bytes"
-mkfifo "$TMPD/par.fifo" || abort "mkfifo"
+: >"$PAR"
+ino=$(stat -c %i "$TROOT/idle")
+flock "$TROOT/idle" -c "touch '$TMPD/par.held'; while [ ! -e '$TMPD/par.release' ]; do sleep 0.05; done" &
+holder=$!
+pids+=("$holder")
+for i in $(seq 200); do [ -e "$TMPD/par.held" ] && break; sleep 0.05; done
 ppids=()
 for i in $(seq 40); do
-	"$MEMCGTOP" --set "$IDLE:limit=+1M" --audit-log "$TMPD/par.fifo" \
+	"$MEMCGTOP" --set "$IDLE:limit=+1M" --audit-log "$PAR" \
 		>"$TMPD/par$i.out" 2>"$TMPD/par$i.err" </dev/null &
 	ppids+=($!)
 	pids+=($!)
@@ -482,20 +538,19 @@ done
 for i in $(seq 600); do
 	n=0
 	for p in "${ppids[@]}"; do
-		[ "$(cat "/proc/$p/wchan" 2>/dev/null)" = wait_for_partner ] && n=$((n + 1))
+		grep -Eq "^[0-9]+: +-> FLOCK +ADVISORY +WRITE +$p [0-9a-f]+:[0-9a-f]+:$ino " /proc/locks && n=$((n + 1))
 	done
 	[ "$n" = 40 ] && break
 	sleep 0.05
 done
-[ "$n" = 40 ] && pass "40 parallel limit=+1M: all 40 planned and waiting to open the audit FIFO" ||
-	fail "40 parallel limit=+1M: only $n of 40 waiting at the audit FIFO"
-cat "$TMPD/par.fifo" >"$PAR" &
-reader=$!
+[ "$n" = 40 ] && pass "40 parallel limit=+1M: all 40 planned and waiting for the group's lock" ||
+	fail "40 parallel limit=+1M: only $n of 40 waiting for the group's lock"
+touch "$TMPD/par.release"
 nbad=0
 for p in "${ppids[@]}"; do
 	wait "$p" || nbad=$((nbad + 1))
 done
-wait "$reader"
+wait "$holder"
 l=$(cat "$TROOT/idle/memory.limit_in_bytes")
 [ "$nbad" = 0 ] && pass "40 parallel limit=+1M: all exit 0" || fail "40 parallel limit=+1M: $nbad exited non-zero: $(cat "$TMPD"/par*.err | head -c 300)"
 [ "$l" = $(((64 + 40) << 20)) ] && pass "40 parallel limit=+1M: the kernel holds exactly 64M + 40M = $l" ||

@@ -29,7 +29,9 @@
 #              PATH: refused: STRERROR: MEANING
 #            N done, M refused; any key returns[ (u undoes)]
 #
-# Steps: soft=32M, u (undo), a malformed limit (12abc) fixed to 100M,
+# Steps: soft=32M, u (undo), a malformed limit (12abc), sizes that are no
+# whole number of bytes (0.1, 0.0000001K) and -1x on max (said as --set
+# says them, above the prompt), then 100M,
 # swappiness (n cancels, then 30), limit=16M below what load can reclaim to
 # (EBUSY: the warning, the refusal, the old limit kept; also at 200 columns;
 # u there undoes nothing), memsw=64M below the limit (the warning; n),
@@ -179,7 +181,7 @@ audit() {
 
 cap() { tm capture-pane -p -t "$1" 2>/dev/null; }
 keys() { local s=$1; shift; tm send-keys -t "$s" "$@"; }
-lit() { tm send-keys -t "$1" -l "$2"; }
+lit() { tm send-keys -t "$1" -l -- "$2"; }
 width() { tm display -p -t "$1" '#{window_width}'; }
 
 # start NAME ENV-WORDS -- ARGS...: a W x H window running memcgtop ARGS
@@ -411,6 +413,30 @@ fi
 check_file "$T/load" limit max "12abc: nothing written"
 keys $S BSpace BSpace BSpace BSpace BSpace
 check_status $S "limit of $T/load (now max): " "12abc: the prompt is kept; Backspace x5 empties the typed text"
+# A size that is no whole number of bytes, and a change that is no value
+# while the current one is max: refused at once, said (as --set says it)
+# on the lines above the prompt, which keeps the text; nothing written.
+# above N: the N screen lines above the status line, as one line
+above() { sed -n "$((H - $1)),$((H - 1))p" <<<"$SCREEN" | norm; }
+refused_value() { # TYPED LINES MESSAGE
+	local i ok=0
+	lit $S "$1"
+	keys $S Enter
+	for ((i = 0; i < 60; i++)); do
+		SCREEN=$(cap $S)
+		[ "$(above "$2")" = "$3" ] && [ "$(status_of)" = "limit of $T/load (now max): $1" ] && { ok=1; break; }
+		sleep 0.05
+	done
+	[ "$ok" = 1 ] && pass "$1: refused above the prompt: $3" ||
+		fail "$1: the $2 line(s) above the prompt are not '$3' (or the prompt lost '$1')"
+	grep -q '^Change limit' <<<"$SCREEN" && fail "$1: a confirmation for a value refused" || pass "$1: no confirmation"
+	check_file "$T/load" limit max "$1: nothing written"
+	for ((i = 0; i < ${#1}; i++)); do keys $S BSpace; done
+}
+refused_value 0.1 1 "limit: '0.1' is not a whole number of bytes"
+refused_value 0.0000001K 1 "limit: '0.0000001K' is not a whole number of bytes"
+refused_value -1x 2 "limit: '-1x' is not a value for memory.limit_in_bytes; it takes a size (bytes, or a number with K, M, G or T, e.g. 512M or 1.5G), max (also unlimited or -1), or a change +SIZE, -SIZE, +N%, -N%"
+check_status $S "limit of $T/load (now max): " "the refused values erased: the prompt again"
 lit $S 100M
 keys $S Enter
 check_dialog $S "Change limit (memory.limit_in_bytes)

@@ -38,10 +38,31 @@ START_TEST(sizes)
 	ck_assert_uint_eq(size("2GiB"), 2ULL << 30);
 	ck_assert_uint_eq(size("1.5G"), 3ULL << 29);
 	ck_assert_uint_eq(size("1T"), 1ULL << 40);
-	ck_assert_uint_eq(size("0.1K"), 102);
-	/* Nine decimals of a terabyte: 128-bit arithmetic, exact. */
-	ck_assert_uint_eq(size("0.999999999T"), 1099511626676ULL);
-	ck_assert_uint_eq(size("1.123456789T"), 1235253802809ULL);
+	ck_assert_uint_eq(size("0.5M"), 524288);
+	ck_assert_uint_eq(size("0.25k"), 256);
+	ck_assert_uint_eq(size("1.0"), 1);
+	ck_assert_uint_eq(size("1.500K"), 1536);
+	ck_assert_uint_eq(size("1.5T"), 1649267441664ULL);
+	/* Every decimal counts: 2^-10 K is one byte, 2^-40 T too (40
+	 * decimals, beyond 2^128 as one number). */
+	ck_assert_uint_eq(size("0.0009765625K"), 1);
+	ck_assert_uint_eq(size("0.0000000000009094947017729282379150390625T"),
+			  1);
+	ck_assert_uint_eq(size("16777215.99999999999909050529822707176"
+			       "20849609375T"), UINT64_MAX);
+	/* Not a whole number of bytes: refused, not cut. */
+	ck_assert_int_eq(knob_parse_size("0.1", 3, &v), -EDOM);
+	ck_assert_int_eq(knob_parse_size("1.5", 3, &v), -EDOM);
+	ck_assert_int_eq(knob_parse_size("1.5B", 4, &v), -EDOM);
+	ck_assert_int_eq(knob_parse_size("0.1K", 4, &v), -EDOM);
+	ck_assert_int_eq(knob_parse_size("0.0000001K", 10, &v), -EDOM);
+	ck_assert_int_eq(knob_parse_size("1.0000001K", 10, &v), -EDOM);
+	ck_assert_int_eq(knob_parse_size("0.00048828125K", 14, &v), -EDOM);
+	ck_assert_int_eq(knob_parse_size("0.999999999T", 12, &v), -EDOM);
+	ck_assert_int_eq(knob_parse_size(
+		"0.00000000000090949470177292823791503906251T", 44, &v), -EDOM);
+	ck_assert_int_eq(knob_parse_size("16777215.5T", 11, &v), 0);
+	ck_assert_int_eq(knob_parse_size("16777216.5T", 11, &v), -ERANGE);
 	ck_assert_int_eq(knob_parse_size("", 0, &v), -EINVAL);
 	ck_assert_int_eq(knob_parse_size("M", 1, &v), -EINVAL);
 	ck_assert_int_eq(knob_parse_size("1X", 2, &v), -EINVAL);
@@ -94,6 +115,39 @@ START_TEST(values)
 			 "value itself");
 	ck_assert_int_eq(knob_parse(k(2, "limit"), "+1G", 0, 0, &v, err, 512),
 			 -EINVAL);
+	/* A size must be whole bytes, also in a change or a reclaim. */
+	ck_assert_int_eq(parse(k(1, "soft"), "0.1", 0, &v, err), -EINVAL);
+	ck_assert_str_eq(err, "soft: '0.1' is not a whole number of bytes");
+	ck_assert_int_eq(parse(k(1, "limit"), "0.0000001K", 0, &v, err),
+			 -EINVAL);
+	ck_assert_str_eq(err, "limit: '0.0000001K' is not a whole number of "
+			 "bytes");
+	ck_assert_int_eq(parse(k(2, "limit"), "+0.5", 4096, &v, err), -EINVAL);
+	ck_assert_str_eq(err, "limit: '+0.5' is not a whole number of bytes");
+	ck_assert_int_eq(parse(k(2, "reclaim"), "1.5 swappiness=10", 0, &v,
+			       err), -EINVAL);
+	ck_assert_str_eq(err, "reclaim: '1.5' is not a whole number of bytes");
+	ck_assert_int_eq(parse(k(2, "reclaim"), "1.5K swappiness=10", 0, &v,
+			       err), 0);
+	ck_assert_uint_eq(v.bytes, 1536);
+	ck_assert_int_eq(parse(k(1, "soft"), "1.5K", 0, &v, err), 0);
+	ck_assert_uint_eq(v.bytes, 1536);
+	/* A malformed change is said to be one whatever the current value:
+	 * max, or none to read. */
+	ck_assert_int_eq(parse(k(1, "limit"), "-1x", UINT64_MAX, &v, err),
+			 -EINVAL);
+	ck_assert_str_eq(err, "limit: '-1x' is not a value for "
+			 "memory.limit_in_bytes; it takes a size (bytes, or a "
+			 "number with K, M, G or T, e.g. 512M or 1.5G), max "
+			 "(also unlimited or -1), or a change +SIZE, -SIZE, "
+			 "+N%, -N%");
+	ck_assert_int_eq(knob_parse(k(1, "limit"), "+5x%", 0, 0, &v, err, 512),
+			 -EINVAL);
+	ck_assert(strstr(err, "limit: '+5x%' is not a value for ") == err);
+	ck_assert_int_eq(parse(k(1, "limit"), "-1M", UINT64_MAX, &v, err),
+			 -EINVAL);
+	ck_assert_str_eq(err, "limit: the current value is max: give the new "
+			 "value itself");
 	/* Protections take no "max". */
 	ck_assert_int_eq(parse(k(2, "min"), "max", 0, &v, err), -EINVAL);
 	ck_assert_str_eq(err, "min: 'max' is not a value for memory.min; it "

@@ -247,6 +247,28 @@ START_TEST(timestamps)
 	ck_assert_str_eq(err, "line 1: malformed wall clock time");
 	ck_assert_int_eq(parse_timestamps(S("1 99999999999999999999\n"), &m,
 					  &w, &sl, &n, err, sizeof(err)), -EINVAL);
+	/* Within what a clock gives, refused beyond. */
+	ck_assert_int_eq(parse_timestamps(S("1 100\n1e308 101\n"), &m, &w, &sl,
+					  &n, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "line 2: monotonic time out of range (at most "
+			 "10000000000 seconds)");
+	ck_assert_int_eq(parse_timestamps(S("10000000000.001\n"), &m, &w, &sl,
+					  &n, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(parse_timestamps(S("1 -9223372036854775808\n"), &m, &w,
+					  &sl, &n, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "line 1: wall clock time out of range (0 to "
+			 "253402300799, the end of the year 9999)");
+	ck_assert_int_eq(parse_timestamps(S("1 -1\n"), &m, &w, &sl, &n, err,
+					  sizeof(err)), -EINVAL);
+	ck_assert_int_eq(parse_timestamps(S("1 253402300800\n"), &m, &w, &sl,
+					  &n, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(parse_timestamps(S("10000000000 253402300799\n"), &m,
+					  &w, &sl, &n, err, sizeof(err)), 0);
+	ck_assert_double_eq(m[0], 1e10);
+	ck_assert_int_eq(w[0], 253402300799LL);
+	free(m);
+	free(w);
+	free(sl);
 	ck_assert_int_eq(parse_timestamps(S("1\0\n"), &m, &w, &sl, &n, err,
 					  sizeof(err)), -EINVAL);
 	ck_assert_int_eq(parse_timestamps(S(""), &m, &w, &sl, &n, err,
