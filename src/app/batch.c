@@ -21,6 +21,7 @@
 #include "reclaim.h"
 #include "stopsig.h"
 #include "xalloc.h"
+#include "msg.h"
 
 /* The default columns: the overview for text (columns.c: this version's),
  * all of them for the data formats; prio_min only where the reclaim
@@ -134,7 +135,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 		if (r == -ENODATA)
 			break;	/* a recorded series ends here */
 		if (r < 0) {
-			fprintf(stderr, "memcgtop: %s\n", err);
+			msg_err("%s", err);
 			status = 1;
 			break;
 		}
@@ -166,7 +167,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 		out.iteration = (unsigned)it;
 		if (o->output) {
 			if (output_write(&out, o->output, err, sizeof(err)) < 0) {
-				fprintf(stderr, "memcgtop: %s\n", err);
+				msg_err("%s", err);
 				status = 1;
 				break;
 			}
