@@ -35,8 +35,9 @@ void fmt_time_iso(char *buf, size_t len, int64_t t);
  * display width (columns) written.
  */
 size_t fmt_escape(char *buf, size_t len, const char *s, size_t slen);
-/* The encoding read back; the length, -EINVAL for a "\" that starts no
- * \\ or \xHH, -E2BIG when buf (NUL-ended) is too short. */
+/* The encoding read back (buf may be s: it is never longer); the length,
+ * -EINVAL for a "\" that starts no \\ or \xHH, -E2BIG when buf
+ * (NUL-ended) is too short. */
 int fmt_unescape(char *buf, size_t len, const char *s, size_t slen);
 
 /*
