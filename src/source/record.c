@@ -290,8 +290,8 @@ static int write_info(struct recorder *r)
 	 * byte but NUL, a newline too, and must read back as one line. */
 	root = escaped(r->root);
 	start = escaped(r->start);
-	fprintf(f, FORMAT_LINE "\npaths escaped\nmode %s\nroot %s\n"
-		"start /%s\n", r->mode, root, start);
+	fprintf(f, FORMAT_LINE "\nmode %s\nroot %s\nstart /%s\n"
+		"paths escaped\n", r->mode, root, start);
 	free(root);
 	free(start);
 	if (fclose(f) != 0)
