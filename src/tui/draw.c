@@ -633,7 +633,7 @@ static void draw_help(struct tui *t)
 
 static void draw_status(const struct tui *t)
 {
-	char line[300], safe[1200];
+	char line[300];
 	int vx = 0, y = LINES - 1;
 
 	switch (t->input) {
@@ -665,8 +665,17 @@ static void draw_status(const struct tui *t)
 	}
 	/* Typed text and messages may hold any byte: none may reach the
 	 * terminal as a control (fmt_safe, as every message). */
-	fmt_safe(safe, sizeof(safe), line, strlen(line), !t->utf8);
-	put(t, y, &vx, safe, t->status_error && t->input == IN_NONE ?
+	{
+		char safe[sizeof(line)];
+
+		fmt_safe(safe, sizeof(safe), line, strlen(line), 0);
+		memcpy(line, safe, sizeof(line));
+	}
+	if (!t->utf8)
+		for (char *c = line; *c; c++)
+			if ((unsigned char)*c >= 0x80)
+				*c = '?';
+	put(t, y, &vx, line, t->status_error && t->input == IN_NONE ?
 	    t->attr[TE_ERROR] : t->attr[TE_STATUS], 0);
 	fill(y, vx, t->attr[TE_STATUS]);
 	/* A typed value the dialog refused: the reason above the prompt. */
