@@ -356,18 +356,26 @@ enum quote { Q_NONE, Q_BACKSLASH, Q_CSV };
 static void name_put(FILE *f, const char *s, size_t slen, enum quote q)
 {
 	struct esc e = { (const unsigned char *)s, slen, 0, 0, 0 };
-	size_t n, w;
-	char tmp[8];
+	char tmp[8], out[256];
+	size_t n, w, o = 0;
 
-	while ((n = esc_next(&e, tmp, &w)) > 0)
+	/* Gathered in out, a few writes a name: a refresh writes tens of
+	 * thousands of them. */
+	while ((n = esc_next(&e, tmp, &w)) > 0) {
+		if (o + 2 * n > sizeof(out)) {
+			fwrite(out, 1, o, f);
+			o = 0;
+		}
 		for (size_t k = 0; k < n; k++) {
 			if (q == Q_BACKSLASH &&
 			    (tmp[k] == '\\' || tmp[k] == '"'))
-				fputc('\\', f);
+				out[o++] = '\\';
 			else if (q == Q_CSV && tmp[k] == '"')
-				fputc('"', f);
-			fputc(tmp[k], f);
+				out[o++] = '"';
+			out[o++] = tmp[k];
 		}
+	}
+	fwrite(out, 1, o, f);
 }
 
 void fmt_text_name(FILE *f, const char *s, size_t len)

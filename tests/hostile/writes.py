@@ -113,7 +113,7 @@ ALLOWED = {
     ("out/out_json.c", "numa_object", "fputs"): "JSON numa objects to o->f (stdout)",
     # The escaping helpers of the printers write to the FILE they are
     # given: always the printer's o->f (stdout).
-    ("util/fmt.c", "name_put", "fputc"): "encoded names to the printer's FILE",
+    ("util/fmt.c", "name_put", "fwrite"): "encoded names to the printer's FILE",
     ("util/fmt.c", "fmt_json_name", "fputc"): "a JSON string's quotes to the printer's FILE",
     ("util/fmt.c", "fmt_csv_name", "fputc"): "a CSV field's quotes to the printer's FILE",
     ("util/fmt.c", "fmt_safe_put", "fwrite"): "escaped messages to msg.c's stdout or stderr",
