@@ -196,7 +196,8 @@ int config_path(char *buf, size_t len)
  * may write there may put any file in its place, a link to one of root's
  * too).  Under sudo, which keeps HOME, root's memcgtop would otherwise be
  * steered by the user's file, and quote a file the user cannot read in
- * its errors.  Returns 0, or -EPERM with the reason in err.
+ * its errors.  Returns 0, or -EINVAL (not a regular file) or -EPERM with
+ * the reason in err.
  */
 static int check_trusted(char *path, int fd, char *err, size_t errlen)
 {
