@@ -24,20 +24,39 @@ void fmt_hundredths(char *buf, size_t len, uint64_t v);
 void fmt_time_iso(char *buf, size_t len, int64_t t);
 
 /*
- * A group name as a terminal may show it: control bytes, DEL, C1 controls
- * and bytes that are not valid UTF-8 become \xHH, a backslash \\; so do
- * the bytes of a format character (bidi controls such as U+202E, U+200B,
- * U+FEFF; Unicode's Cf) and of U+2028, U+2029.  Writes at most len-1
- * bytes; returns the display width (columns) written.
+ * The names' encoding, the same in every output: control bytes, DEL, C1
+ * controls and bytes that are not valid UTF-8 become \xHH (two upper-case
+ * hex digits), a backslash \\; so do the bytes of a format character
+ * (bidi controls such as U+202E, U+200B, U+FEFF; Unicode's Cf) and of
+ * U+2028, U+2029.  Every other valid UTF-8 character is kept.  Reversible
+ * (fmt_unescape), so two names never encode alike.
+ *
+ * fmt_escape writes at most len-1 bytes, whole escapes only; returns the
+ * display width (columns) written.
  */
 size_t fmt_escape(char *buf, size_t len, const char *s, size_t slen);
+/* The encoding read back (buf may be s: it is never longer); the length,
+ * -EINVAL for a "\" that starts no \\ or \xHH, -E2BIG when buf
+ * (NUL-ended) is too short. */
+int fmt_unescape(char *buf, size_t len, const char *s, size_t slen);
 
-/* A JSON string, quotes included; bytes that are not UTF-8 are \u00HH. */
-void fmt_json_string(FILE *f, const char *s, size_t len);
-/* An RFC 4180 field, quoted when it holds , " CR or LF. */
-void fmt_csv_field(FILE *f, const char *s, size_t len);
-/* An OpenMetrics label value: \\ \" \n escaped; bad UTF-8 -> U+FFFD. */
-void fmt_om_label(FILE *f, const char *s, size_t len);
+/*
+ * Text for a terminal that is not a name (a message, typed text, a
+ * kernel's reason): escaped as fmt_escape does, but a backslash stays as
+ * it is, so that text holding an escaped name is not escaped twice; with
+ * ascii, every byte >= 0x80 is \xHH too.  Returns the columns written.
+ */
+size_t fmt_safe(char *buf, size_t len, const char *s, size_t slen,
+		int ascii);
+void fmt_safe_put(FILE *f, const char *s, size_t slen);
+
+/* A name encoded, then in each format's quoting: as it is (text); a JSON
+ * string, quotes included; an RFC 4180 field, quoted when it holds , or ";
+ * an OpenMetrics label value (\\ and \" escaped). */
+void fmt_text_name(FILE *f, const char *s, size_t len);
+void fmt_json_name(FILE *f, const char *s, size_t len);
+void fmt_csv_name(FILE *f, const char *s, size_t len);
+void fmt_om_name(FILE *f, const char *s, size_t len);
 
 /* Length of the valid UTF-8 sequence at s (1-4), 0 if invalid. */
 size_t fmt_utf8_len(const unsigned char *s, size_t len);

@@ -8,6 +8,7 @@
 #include "cgfs.h"
 #include "edit/setcmd.h"
 #include "stopsig.h"
+#include "msg.h"
 
 /*
  * Three programs on one hierarchy, opened and closed here: --set (changes,
@@ -34,7 +35,7 @@ int main(int argc, char **argv)
 		o.cg.collector = CGFS_COLLECT_FILES;
 
 	if (cgfs_open(&o.cg, &cg, err, sizeof(err)) < 0) {
-		fprintf(stderr, "memcgtop: %s\n", err);
+		msg_err("%s", err);
 		status = 1;
 		goto out;
 	}
@@ -44,7 +45,7 @@ int main(int argc, char **argv)
 		status = setcmd_run(cg, o.sets, o.nsets, o.audit_log);
 	else if (o.record && cgfs_record(cg, o.record, o.record_max, err,
 					 sizeof(err)) < 0) {
-		fprintf(stderr, "memcgtop: %s\n", err);
+		msg_err("%s", err);
 		status = 1;
 	} else if (o.batch) {
 		status = batch_run(&o, cg);

@@ -372,7 +372,7 @@ if command -v script >/dev/null; then
 	rc_line "line 2: columns: unknown set 'nope' (overview, memory, LRU, reclaim, events, limits, custom)" 'sort = usage\ncolumns = nope\n'
 	rc_line "line 3: custom: unknown column 'zz' (memcgtop --list-columns shows them)" '\n\n  custom = usage,zz\n'
 	printf 'x\n' >"$tmp/bad.theme"
-	rc_line "line 2: theme: $tmp/bad.theme: line 1: unknown element 'x' (header, colhead, colsort, row, selected, tagged, near_limit, excess, reclaim, oom, status, error, help, dim)" "\ntheme = $tmp/bad.theme\n# x\n"
+	rc_line "line 2: theme: $tmp/bad.theme: line 1, column 1: unknown element (header, colhead, colsort, row, selected, tagged, near_limit, excess, reclaim, oom, status, error, help, dim)" "\ntheme = $tmp/bad.theme\n# x\n"
 else
 	echo "SKIP: script(1) missing: settings line numbers"
 fi

@@ -116,6 +116,8 @@ suite "over ssh (private sshd, loopback)" tests/ssh/run.sh
 suite "hostile names (fixture + live v1)" tests/live/hostile.sh
 suite "hostile names (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/hostile.sh
 suite "hostile names (the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/hostile.sh
+suite "names never print alike (fixture + live v1)" tests/live/names.sh
+suite "names never print alike (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/names.sh
 suite "security (write paths, hostile values, --readonly, --set traversal, audit)" tests/security.sh
 suite "record and replay (live v1)" tests/live/record.sh
 suite "record safety (locale, start-up, lock, churn, --output; fixture + live v1)" tests/record-safety.sh

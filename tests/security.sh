@@ -34,6 +34,18 @@
 # 6. Files that are not regular files: -t FIFO and 'theme = FIFO' in the
 #    settings are refused at once (exit 2), a recording whose info is a
 #    FIFO replays.
+# 7. Terminal escapes from every source but names (tests/live/names.sh and
+#    hostile.sh have those): a recording's info root in batch text, JSON
+#    and the screen's title (the raw bytes memcgtop wrote, via pipe-pane);
+#    paths quoted in errors (--root, CGROUP, -VV, a recording's timestamps,
+#    --output, --record); settings values quoted by the screen's start.
+#    Each: the exact line with \xHH, no ESC, BEL or C1 byte, the exit code.
+# 8. Settings and themes are the effective user's: a memcgtoprc, its
+#    folder or a theme owned by another uid (as root: chowned to 65534)
+#    or writable by group or others is refused with one line naming the
+#    file and why (exit 2), and nothing of it is read; a theme's words are
+#    never quoted (root's 'theme = /etc/shadow' shows no line of it); the
+#    themes beside the program still load.
 #
 # PASS:/FAIL: lines, the last "security: N passed, M failed"; exit 1 on any
 # failure.  The temp dir and the tmux server (private socket) are removed
@@ -557,6 +569,186 @@ if [ "$rc" = 0 ] && [ ! -s "$TMPD/nr.err" ] &&
 	pass "non-regular: a recording whose info is a FIFO replays both samples"
 else
 	fail "non-regular: recording with info a FIFO: exit $rc, stderr '$(head -c 300 "$TMPD/nr.err")', $(grep -c '^memcgtop - ' "$TMPD/nr.out") samples"
+fi
+
+# ---- 7. terminal escapes from every source ----------------------------------------
+ESC=$'\033'
+BEL=$'\007'
+C1=$'\302\233'
+# rawfree FILE: no ESC, BEL or C1 CSI byte in FILE
+rawfree() { ! grep -q "[$ESC$BEL]" "$1" && ! grep -qF "$C1" "$1"; }
+# expect_err DESC RC WANT CMD...: CMD exits RC with exactly the line WANT on
+# stderr, nothing on stdout
+expect_err() {
+	local desc=$1 want_rc=$2 want=$3 rc
+	shift 3
+	timeout 10 "$@" >"$TMPD/e.out" 2>"$TMPD/e.err" </dev/null
+	rc=$?
+	if [ "$rc" = "$want_rc" ] && [ "$(cat "$TMPD/e.err")" = "$want" ] &&
+	   [ ! -s "$TMPD/e.out" ] && rawfree "$TMPD/e.err"; then
+		pass "$desc: exit $rc, '$want'"
+	else
+		fail "$desc: exit $rc (want $want_rc), stderr $(od -c "$TMPD/e.err" | head -c 400) (want '$want')"
+	fi
+}
+F=$TMPD/values/root
+timeout 10 "$MEMCGTOP" -b -n 2 -d 0.05 --root "$top/tests/fixtures/edge-vanish/cg/0" \
+	--record "$TMPD/erec" >/dev/null 2>"$TMPD/e.err" </dev/null ||
+	abort "--record for the escapes: $(head -c 300 "$TMPD/e.err")"
+printf 'format memcgtop-recording 1\nmode v1\nroot /x\033[2J\033]0;TITLE\007%s\n' "$C1" \
+	>"$TMPD/erec/info"
+timeout 10 "$MEMCGTOP" -b -n 1 --root "$TMPD/erec" -c usage >"$TMPD/e.out" 2>"$TMPD/e.err" </dev/null
+rc=$?
+if [ "$rc" = 0 ] && [ ! -s "$TMPD/e.err" ] && rawfree "$TMPD/e.out" &&
+   [ "$(sed -n 2p "$TMPD/e.out")" = 'Hierarchy: v1 (memcg v1) /x\x1B[2J\x1B]0;TITLE\x07\xC2\x9B' ]; then
+	pass "escapes: a recording's info root in batch text: 'Hierarchy: v1 (memcg v1) /x\\x1B[2J\\x1B]0;TITLE\\x07\\xC2\\x9B', no raw byte"
+else
+	fail "escapes: a recording's info root in batch text: exit $rc, line 2 $(sed -n 2p "$TMPD/e.out" | od -c | head -c 300)"
+fi
+timeout 10 "$MEMCGTOP" -b -n 1 -F json --root "$TMPD/erec" -c usage >"$TMPD/e.out" 2>"$TMPD/e.err" </dev/null
+rc=$?
+if [ "$rc" = 0 ] && grep -qF '"root":"/x\\x1B[2J\\x1B]0;TITLE\\x07\\xC2\\x9B",' "$TMPD/e.out" &&
+   rawfree "$TMPD/e.out"; then
+	pass "escapes: a recording's info root in JSON: \"/x\\\\x1B[2J\\\\x1B]0;TITLE\\\\x07\\\\xC2\\\\x9B\""
+else
+	fail "escapes: a recording's info root in JSON: exit $rc, $(grep -o '"root":"[^"]*"' "$TMPD/e.out" | od -c | head -c 300)"
+fi
+if command -v tmux >/dev/null 2>&1; then
+	: >"$TMPD/e.raw"
+	cmd="while [ ! -e $TMPD/e.go ]; do sleep 0.05; done; env LANG=C.UTF-8 XDG_CONFIG_HOME=$TMPD/cfg HOME=$TMPD/home $(printf '%q ' "$MEMCGTOP" -d 0.5 --root "$TMPD/erec"); echo EXIT=\$?; exec sleep 600"
+	tm new-session -d -s esc -x 160 -y 30 "bash --norc --noprofile -c $(printf %q "$cmd")"
+	tm pipe-pane -o -t esc "cat >> $(printf %q "$TMPD/e.raw")"
+	touch "$TMPD/e.go"
+	if wait_for esc 'v1 files /x\x1B[2J\x1B]0;TITLE\x07\xC2\x9B ' 10; then
+		tm send-keys -t esc q
+		wait_for esc EXIT=0 5
+		# (curses writes escapes of its own: look for the info's)
+		if python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); sys.exit(b"\x1b]0;TITLE" in d or b"/x\x1b[2J" in d or b"\xc2\x9b" in d or b"\x07\xc2" in d)' "$TMPD/e.raw"; then
+			pass "escapes: a recording's info root in the screen's title: shown as /x\\x1B[2J\\x1B]0;TITLE\\x07\\xC2\\x9B, no OSC, BEL or C1 written"
+		else
+			fail "escapes: the screen wrote the info root's bytes raw: $(grep -ao "x.\{0,12\}TITLE.\{0,4\}" "$TMPD/e.raw" | od -c | head -c 300)"
+		fi
+	else
+		fail "escapes: the screen's title does not show the info root escaped: $(head -n 1 <<<"$SCREEN" | od -c | head -c 400)"
+	fi
+	tm kill-session -t esc 2>/dev/null
+else
+	fail "escapes: tmux not installed"
+fi
+expect_err "escapes: --root with control bytes" 1 \
+	'memcgtop: /nonexistent\x1B[2J\x1B]0;T\x07: No such file or directory' \
+	"$MEMCGTOP" -b --root "/nonexistent$ESC[2J$ESC]0;T$BEL"
+expect_err "escapes: a CGROUP with control bytes" 1 \
+	"memcgtop: /no\\x1B]0;T\\x07such: no such group under $F: No such file or directory" \
+	"$MEMCGTOP" -b --root "$F" "/no$ESC]0;T${BEL}such"
+timeout 10 "$MEMCGTOP" -VV --root "/nonexistent$ESC[2J" >"$TMPD/e.out" 2>"$TMPD/e.err" </dev/null
+rc=$?
+if [ "$rc" = 1 ] && [ "$(sed -n 2p "$TMPD/e.out")" = 'collector: none (/nonexistent\x1B[2J: No such file or directory)' ] &&
+   rawfree "$TMPD/e.out"; then
+	pass "escapes: -VV names a --root with control bytes escaped"
+else
+	fail "escapes: -VV: exit $rc, $(od -c "$TMPD/e.out" | head -c 300)"
+fi
+mkdir -p "$TMPD/r$ESC[2J" && printf 'x\n' >"$TMPD/r$ESC[2J/timestamps" || abort "mkdir r ESC"
+expect_err "escapes: a recording's path in a timestamps error" 1 \
+	"memcgtop: $TMPD/r\\x1B[2J/timestamps: line 1: expected a monotonic time in seconds, increasing" \
+	"$MEMCGTOP" -b --root "$TMPD/r$ESC[2J"
+expect_err "escapes: --output FILE with control bytes" 2 \
+	"memcgtop: --output $TMPD/none/o\\x1B[2J: No such file or directory" \
+	"$MEMCGTOP" -b -n 1 --output "$TMPD/none/o$ESC[2J" --root "$F"
+expect_err "escapes: --record DIR with control bytes" 1 \
+	"memcgtop: --record $TMPD/none/r\\x1B[2J: No such file or directory" \
+	"$MEMCGTOP" -b -n 1 --record "$TMPD/none/r$ESC[2J" --root "$F"
+# settings values quoted when the screen starts (script(1): a terminal)
+# rc_err DESC WANT-LINE: the screen with XDG_CONFIG_HOME=$TMPD/ecfg exits 2
+# with exactly that line
+rc_err() {
+	local out
+	out=$(XDG_CONFIG_HOME=$TMPD/ecfg HOME=$TMPD/home timeout 10 script -qec \
+		"$(printf %q "$MEMCGTOP") --root $(printf %q "$F") 2>&1; echo EXIT=\$?" /dev/null </dev/null | tr -d '\r')
+	if [ "$out" = "$2
+EXIT=2" ]; then
+		pass "$1: exit 2, '$2'"
+	else
+		fail "$1: got $(od -c <<<"$out" | head -c 500) (want '$2' and EXIT=2)"
+	fi
+}
+mkdir -p "$TMPD/ecfg/memcgtop"
+printf 'sort = -\033[2Jz\n' >"$TMPD/ecfg/memcgtop/memcgtoprc"
+rc_err "escapes: settings 'sort = -ESC[2Jz'" \
+	"memcgtop: $TMPD/ecfg/memcgtop/memcgtoprc: line 1: sort: unknown column '\\x1B[2Jz'"
+printf '# c\ncolumns = n\033]0;T\007\n' >"$TMPD/ecfg/memcgtop/memcgtoprc"
+rc_err "escapes: settings 'columns = n ESC]0;T BEL'" \
+	"memcgtop: $TMPD/ecfg/memcgtop/memcgtoprc: line 2: columns: unknown set 'n\\x1B]0;T\\x07' (overview, memory, LRU, reclaim, events, limits, custom)"
+
+# ---- 8. settings and themes are the effective user's --------------------------------
+ELEMS="(header, colhead, colsort, row, selected, tagged, near_limit, excess, reclaim, oom, status, error, help, dim)"
+me=$(id -u)
+mkdir -p "$TMPD/own/memcgtop"
+printf 'interval = 1\n' >"$TMPD/own/memcgtop/memcgtoprc"
+chmod 664 "$TMPD/own/memcgtop/memcgtoprc"
+# rc_err reads $TMPD/ecfg: point it at each case
+rm -rf "$TMPD/ecfg" && cp -a "$TMPD/own" "$TMPD/ecfg"
+rc_err "settings: a memcgtoprc its group may write" \
+	"memcgtop: $TMPD/ecfg/memcgtop/memcgtoprc is writable by its group or others (mode 0664): not reading it"
+chmod 644 "$TMPD/ecfg/memcgtop/memcgtoprc" && chmod 777 "$TMPD/ecfg/memcgtop"
+rc_err "settings: a memcgtoprc in a folder others may write" \
+	"memcgtop: $TMPD/ecfg/memcgtop (the settings file's folder) is writable by its group or others (mode 0777): not reading $TMPD/ecfg/memcgtop/memcgtoprc"
+chmod 755 "$TMPD/ecfg/memcgtop"
+printf 'theme = %s\n' "$TMPD/gw.theme" >"$TMPD/ecfg/memcgtop/memcgtoprc"
+printf 'row = red blue\n' >"$TMPD/gw.theme" && chmod 666 "$TMPD/gw.theme"
+rc_err "themes: 'theme = FILE' that others may write" \
+	"memcgtop: $TMPD/ecfg/memcgtop/memcgtoprc: line 1: theme: $TMPD/gw.theme is writable by its group or others (mode 0666): not reading it"
+expect_err "themes: -t FILE that others may write" 2 \
+	"memcgtop: -t: $TMPD/gw.theme is writable by its group or others (mode 0666): not reading it" \
+	"$MEMCGTOP" -b -n 1 -t "$TMPD/gw.theme" --root "$F"
+# a root-owned file is read as a theme, and none of it is quoted
+printf 'theme = /etc/passwd\n' >"$TMPD/ecfg/memcgtop/memcgtoprc"
+rc_err "themes: 'theme = /etc/passwd' quotes none of it" \
+	"memcgtop: $TMPD/ecfg/memcgtop/memcgtoprc: line 1: theme: /etc/passwd: line 1, column 1: unknown element $ELEMS"
+timeout 10 "$MEMCGTOP" -b -n 1 -t light --root "$F" >/dev/null 2>"$TMPD/e.err" </dev/null
+rc=$?
+if [ "$rc" = 0 ] && [ ! -s "$TMPD/e.err" ]; then
+	pass "themes: -t light (the themes beside the program, $(stat -c 'uid %u' "$(dirname "$MEMCGTOP")/themes/light.theme" 2>/dev/null || echo installed)) loads"
+else
+	fail "themes: -t light: exit $rc, $(head -c 300 "$TMPD/e.err")"
+fi
+if [ "$me" = 0 ]; then
+	# HOME of another user (uid 65534), its memcgtoprc naming /etc/shadow
+	U=$TMPD/nobody
+	mkdir -p "$U/.config/memcgtop/themes"
+	printf 'theme = /etc/shadow\n' >"$U/.config/memcgtop/memcgtoprc"
+	printf 'row = red blue\n' >"$U/.config/memcgtop/themes/evil.theme"
+	chown -R 65534:65534 "$U"
+	out=$(HOME=$U timeout 10 script -qec "$(printf %q "$MEMCGTOP") --root $(printf %q "$F") 2>&1; echo EXIT=\$?" /dev/null </dev/null | tr -d '\r')
+	if [ "$out" = "memcgtop: $U/.config/memcgtop/memcgtoprc belongs to uid 65534, memcgtop runs as uid 0: not reading it
+EXIT=2" ]; then
+		pass "settings: root's HOME=\$U (uid 65534) memcgtop refuses \$U's memcgtoprc (theme = /etc/shadow), exit 2"
+	else
+		fail "settings: root's HOME=\$U memcgtop: got '$(head -c 400 <<<"$out")'"
+	fi
+	# the file root's (a link to /etc/shadow), the folder another user's
+	rm "$U/.config/memcgtop/memcgtoprc"
+	ln -s /etc/shadow "$U/.config/memcgtop/memcgtoprc"
+	out=$(HOME=$U timeout 10 script -qec "$(printf %q "$MEMCGTOP") --root $(printf %q "$F") 2>&1; echo EXIT=\$?" /dev/null </dev/null | tr -d '\r')
+	if [ "$out" = "memcgtop: $U/.config/memcgtop (the settings file's folder) belongs to uid 65534, memcgtop runs as uid 0: not reading $U/.config/memcgtop/memcgtoprc
+EXIT=2" ] && ! grep -q 'root:' <<<"$out"; then
+		pass "settings: a memcgtoprc linked to /etc/shadow in uid 65534's folder is not read, exit 2"
+	else
+		fail "settings: memcgtoprc -> /etc/shadow in another user's folder: got '$(head -c 400 <<<"$out")'"
+	fi
+	expect_err "themes: -t NAME found in another user's HOME" 2 \
+		"memcgtop: -t: $U/.config/memcgtop/themes/evil.theme belongs to uid 65534, memcgtop runs as uid 0: not reading it" \
+		env HOME="$U" XDG_CONFIG_HOME= "$MEMCGTOP" -b -n 1 -t evil --root "$F"
+	expect_err "themes: -t FILE of another user" 2 \
+		"memcgtop: -t: $U/.config/memcgtop/themes/evil.theme belongs to uid 65534, memcgtop runs as uid 0: not reading it" \
+		"$MEMCGTOP" -b -n 1 -t "$U/.config/memcgtop/themes/evil.theme" --root "$F"
+	# root's own settings naming /etc/shadow: read, none of it quoted
+	printf 'theme = /etc/shadow\n' >"$TMPD/ecfg/memcgtop/memcgtoprc"
+	rc_err "themes: root's own 'theme = /etc/shadow' quotes none of it" \
+		"memcgtop: $TMPD/ecfg/memcgtop/memcgtoprc: line 1: theme: /etc/shadow: line 1, column 1: unknown element $ELEMS"
+else
+	echo "SKIP: settings and themes of another uid: not root (chown needed)"
 fi
 
 cleanup

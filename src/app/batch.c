@@ -21,6 +21,7 @@
 #include "reclaim.h"
 #include "stopsig.h"
 #include "xalloc.h"
+#include "msg.h"
 
 /* The default columns: the overview for text (columns.c: this version's),
  * all of them for the data formats; prio_min only where the reclaim
@@ -145,13 +146,13 @@ int batch_run(struct opts *o, struct cgfs *cg)
 		r = pipeline_refresh(&pl, &want, err, sizeof(err));
 		note = cgfs_take_note(cg);
 		if (note) {
-			fprintf(stderr, "memcgtop: %s\n", note);
+			msg_err("%s", note);
 			out.collector = cgfs_collector(cg);
 		}
 		if (r == -ENODATA)
 			break;	/* a recorded series ends here */
 		if (r < 0) {
-			fprintf(stderr, "memcgtop: %s\n", err);
+			msg_err("%s", err);
 			status = 1;
 			break;
 		}
@@ -188,7 +189,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 		out.iteration = it ? (unsigned)it : 1;
 		if (o->output) {
 			if (output_write(&out, o->output, err, sizeof(err)) < 0) {
-				fprintf(stderr, "memcgtop: %s\n", err);
+				msg_err("%s", err);
 				status = 1;
 				break;
 			}

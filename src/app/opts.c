@@ -20,6 +20,7 @@
 #include "theme.h"
 #include "tui.h"
 #include "xalloc.h"
+#include "msg.h"
 
 #ifndef VERSION
 #define VERSION "0.1"
@@ -127,11 +128,9 @@ die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("memcgtop: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg_verr(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(2);
 }
 
@@ -221,11 +220,11 @@ int opts_version_verbose(struct opts *o)
 
 	printf("memcgtop %s\n", VERSION);
 	if (cgfs_open(&o->cg, &cg, err, sizeof(err)) < 0) {
-		printf("collector: none (%s)\n", err);
+		msg_out("collector: none (%s)", err);
 		return 1;
 	}
 	if (*cgfs_bpf_why(cg))
-		printf("collector: files (bpf: %s)\n", cgfs_bpf_why(cg));
+		msg_out("collector: files (bpf: %s)", cgfs_bpf_why(cg));
 	else
 		printf("collector: bpf\n");
 	cgfs_close(cg);
@@ -415,7 +414,7 @@ int opts_apply_config(struct opts *o, struct config *cfg)
 	config_path(path, sizeof(path));
 	r = config_load(cfg, err, sizeof(err));
 	if (r < 0) {
-		fprintf(stderr, "memcgtop: %s\n", err);
+		msg_err("%s", err);
 		return r;
 	}
 	if ((cfg->has & CONFIG_HAS_DELAY) && !o->delay_given)
@@ -425,8 +424,8 @@ int opts_apply_config(struct opts *o, struct config *cfg)
 
 		o->sort = sort_spec(cfg->sort, &o->sort_desc, &k);
 		if (!o->sort) {
-			fprintf(stderr, "memcgtop: %s: line %u: sort: unknown "
-				"column '%s'\n", path, cfg->sort_line, k);
+			msg_err("%s: line %u: sort: unknown "
+				"column '%s'", path, cfg->sort_line, k);
 			config_free(cfg);
 			return -EINVAL;
 		}
@@ -434,7 +433,7 @@ int opts_apply_config(struct opts *o, struct config *cfg)
 	if ((cfg->has & CONFIG_HAS_CUSTOM) && !o->cols_arg) {
 		if (col_parse_list(cfg->custom, &o->cols, &o->ncols, err,
 				   sizeof(err)) < 0) {
-			fprintf(stderr, "memcgtop: %s: line %u: custom: %s\n",
+			msg_err("%s: line %u: custom: %s",
 				path, cfg->custom_line, err);
 			config_free(cfg);
 			return -EINVAL;
@@ -442,8 +441,8 @@ int opts_apply_config(struct opts *o, struct config *cfg)
 		for (size_t i = 0; i < o->ncols; i++) {
 			if (o->cols[i]->unit != U_NUMA)
 				continue;
-			fprintf(stderr, "memcgtop: %s: line %u: custom: column "
-				"'%s' is only in JSON output\n", path,
+			msg_err("%s: line %u: custom: column "
+				"'%s' is only in JSON output", path,
 				cfg->custom_line, o->cols[i]->key);
 			config_free(cfg);
 			return -EINVAL;
@@ -452,9 +451,9 @@ int opts_apply_config(struct opts *o, struct config *cfg)
 	}
 	if (cfg->has & CONFIG_HAS_SET) {
 		if (!tui_set_known(cfg->set)) {
-			fprintf(stderr, "memcgtop: %s: line %u: columns: "
+			msg_err("%s: line %u: columns: "
 				"unknown set '%s' (overview, memory, LRU, "
-				"reclaim, events, limits, custom)\n", path,
+				"reclaim, events, limits, custom)", path,
 				cfg->set_line, cfg->set);
 			config_free(cfg);
 			return -EINVAL;
@@ -467,7 +466,7 @@ int opts_apply_config(struct opts *o, struct config *cfg)
 		struct theme th;
 
 		if (theme_load(cfg->theme, &th, err, sizeof(err)) < 0) {
-			fprintf(stderr, "memcgtop: %s: line %u: theme: %s\n",
+			msg_err("%s: line %u: theme: %s",
 				path, cfg->theme_line, err);
 			config_free(cfg);
 			return -EINVAL;

@@ -9,6 +9,7 @@
 #include "cgfs.h"
 #include "config.h"
 #include "tui.h"
+#include "msg.h"
 
 int screen_run(struct opts *o, struct cgfs *cg)
 {
@@ -21,7 +22,7 @@ int screen_run(struct opts *o, struct cgfs *cg)
 	 * without --readonly (--set opens it itself). */
 	if (o->audit_log && !o->readonly &&
 	    audit_open(o->audit_log, err, sizeof(err)) < 0) {
-		fprintf(stderr, "memcgtop: %s\n", err);
+		msg_err("%s", err);
 		return 1;
 	}
 	if (opts_apply_config(o, &cfg) < 0)

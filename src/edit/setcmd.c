@@ -14,6 +14,7 @@
 #include "knob.h"
 #include "parse.h"
 #include "xalloc.h"
+#include "msg.h"
 
 /*
  * --set PATH:KNOB=VALUE.  PATH may hold ':' and '=' (a group name may hold
@@ -154,15 +155,15 @@ int setcmd_run(struct cgfs *cg, char *const *sets, size_t nsets,
 		if (split_set(sets[i], version, path + 1, sizeof(path) - 1,
 			      &k, &value) < 0) {
 			knob_names(version, names, sizeof(names));
-			fprintf(stderr, "memcgtop: --set '%s': expected "
-				"PATH:KNOB=VALUE with a cgroup v%d knob (%s)\n",
+			msg_err("--set '%s': expected "
+				"PATH:KNOB=VALUE with a cgroup v%d knob (%s)",
 				spec, version, names);
 			free(plans);
 			return 2;
 		}
 		if (path[1] == '\0') {
-			fprintf(stderr, "memcgtop: --set '%s': no group path "
-				"(give / for the root)\n", spec);
+			msg_err("--set '%s': no group path "
+				"(give / for the root)", spec);
 			free(plans);
 			return 2;
 		}
@@ -172,8 +173,8 @@ int setcmd_run(struct cgfs *cg, char *const *sets, size_t nsets,
 			char p1[600];
 
 			fmt_escape(p1, sizeof(p1), path + 1, strlen(path + 1));
-			fprintf(stderr, "memcgtop: --set '%s': '%s' is not a "
-				"group path (no '.' or '..' components)\n",
+			msg_err("--set '%s': '%s' is not a "
+				"group path (no '.' or '..' components)",
 				spec, p1);
 			free(plans);
 			return 2;
@@ -189,15 +190,15 @@ int setcmd_run(struct cgfs *cg, char *const *sets, size_t nsets,
 					   strlen(sets[j]));
 				fmt_escape(gp, sizeof(gp), plans[j].path,
 					   strlen(plans[j].path));
-				fprintf(stderr, "memcgtop: --set '%s': %s of %s "
-					"is already changed by '%s'\n", spec,
+				msg_err("--set '%s': %s of %s "
+					"is already changed by '%s'", spec,
 					k->name, gp, prev);
 				free(plans);
 				return 2;
 			}
 		r = edit_plan(cg, path, k, value, &plans[i], err, sizeof(err));
 		if (r < 0) {
-			fprintf(stderr, "memcgtop: --set '%s': %s\n", spec,
+			msg_err("--set '%s': %s", spec,
 				err);
 			free(plans);
 			return r == -EPERM ? 1 : 2;
@@ -205,22 +206,22 @@ int setcmd_run(struct cgfs *cg, char *const *sets, size_t nsets,
 	}
 	order_memsw(plans, nsets);
 	if (audit_open(audit_log, err, sizeof(err)) < 0) {
-		fprintf(stderr, "memcgtop: %s\n", err);
+		msg_err("%s", err);
 		free(plans);
 		return 1;
 	}
 	/* Said once, before the first write: the operator may rely on the
 	 * record.  A fixture's changes go to no syslog anyway. */
 	if (cgfs_is_live(cg) && !audit_has_file() && !audit_syslog_listening())
-		fprintf(stderr, "memcgtop: no syslog is listening on %s: these "
+		msg_err("no syslog is listening on %s: these "
 			"changes are recorded nowhere (give --audit-log FILE, "
-			"or start a syslog daemon)\n", audit_syslog_path());
+			"or start a syslog daemon)", audit_syslog_path());
 	for (size_t i = 0; i < nsets; i++) {
 		struct edit_result res;
 
 		if (edit_apply(cg, &plans[i], &res) < 0 || res.audit_failed)
 			status = 1;
-		printf("%s\n", res.msg);
+		msg_out("%s", res.msg);
 	}
 	audit_close();
 	free(plans);

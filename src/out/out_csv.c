@@ -28,7 +28,7 @@ void out_csv(struct out_ctx *o)
 
 			fputc(',', o->f);
 			if (c->unit == U_PATH) {
-				fmt_csv_field(o->f, g->path, g->path_len);
+				fmt_csv_name(o->f, g->path, g->path_len);
 				continue;
 			}
 			v = col_value(c, g);

@@ -94,7 +94,7 @@ void out_json(struct out_ctx *o)
 		"\"mode\":\"%s\",\"memcg\":\"v%d\",\"collector\":\"%s\","
 		"\"root\":", out_time(m, t, sizeof(t)), o->iteration, dt,
 		o->mode, o->version, o->collector);
-	fmt_json_string(o->f, o->root, strlen(o->root));
+	fmt_json_name(o->f, o->root, strlen(o->root));
 	sys_object(o->f, m);
 	fputs(",\"groups\":[", o->f);
 	for (size_t r = 0; r < o->nrows; r++) {
@@ -107,7 +107,7 @@ void out_json(struct out_ctx *o)
 
 			fprintf(o->f, "%s\"%s\":", i ? "," : "", c->key);
 			if (c->unit == U_PATH) {
-				fmt_json_string(o->f, g->path, g->path_len);
+				fmt_json_name(o->f, g->path, g->path_len);
 				continue;
 			}
 			if (c->kind == CK_NUMA) {

@@ -96,7 +96,7 @@ void out_openmetrics(struct out_ctx *o)
 			if (v.kind == CV_NA)
 				continue;
 			fprintf(o->f, "%s%s{cgroup=\"", name, sample_suffix);
-			fmt_om_label(o->f, g->path, g->path_len);
+			fmt_om_name(o->f, g->path, g->path_len);
 			fputs("\"} ", o->f);
 			if (v.kind == CV_MAX)
 				fputs("+Inf", o->f);

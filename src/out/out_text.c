@@ -21,8 +21,11 @@ static void header(struct out_ctx *o)
 	fprintf(o->f, "memcgtop - %s  iteration %u  interval %s  "
 		"groups %zu\n", out_time(m, t, sizeof(t)), o->iteration, dt,
 		o->nrows);
-	fprintf(o->f, "Hierarchy: %s (memcg v%d) %s\n", o->mode, o->version,
-		o->root);
+	/* The root is a path, encoded as the names are: a recording's info
+	 * may hold any byte in it. */
+	fprintf(o->f, "Hierarchy: %s (memcg v%d) ", o->mode, o->version);
+	fmt_text_name(o->f, o->root, strlen(o->root));
+	fputc('\n', o->f);
 	/* The system figures' lines (sysfig.h), then a blank line. */
 	for (int l = 1; l <= SYS_LINES; l++)
 		if (col_sys_line(m, SYS_AT_TEXT, l, o->human, line,
@@ -135,8 +138,8 @@ static void line_put(struct line *l, const char *s, size_t n)
  */
 void out_text(struct out_ctx *o)
 {
-	char name[1100];
-	size_t n = o->ncols, path = o->ncols, gw = strlen("GROUP");
+	size_t n = o->ncols, path = o->ncols, gw = strlen("GROUP"), nlen = 1;
+	char *name;
 	const char *sep;
 	int last, *w = xcalloc(n ? n : 1, sizeof(*w));
 	struct cells cs = { 0 };
@@ -145,6 +148,16 @@ void out_text(struct out_ctx *o)
 	if (o->iteration > 1)
 		fputc('\n', o->f);
 	header(o);
+	/* Room for the longest name escaped whole (4 bytes a byte), so that
+	 * no name is cut: the start group's row shows its whole path. */
+	for (size_t r = 0; r < o->nrows; r++) {
+		const struct mgroup *g = o->m->groups[o->rows[r]];
+		size_t l = g->parent < 0 ? g->path_len : strlen(g->name);
+
+		nlen = l > nlen ? l : nlen;
+	}
+	nlen = 4 * nlen + 1;
+	name = xmalloc(nlen);
 	for (size_t i = 0; i < n; i++) {
 		if (o->cols[i]->unit == U_PATH && path == n)
 			path = i;
@@ -154,8 +167,7 @@ void out_text(struct out_ctx *o)
 	cells_fill(&cs, o, w);
 	for (size_t r = 0; !last && r < o->nrows; r++) {
 		const struct mgroup *g = o->m->groups[o->rows[r]];
-		size_t cw = (size_t)indent_of(o, g) + name_of(g, name,
-							      sizeof(name));
+		size_t cw = (size_t)indent_of(o, g) + name_of(g, name, nlen);
 
 		gw = cw > gw ? cw : gw;
 	}
@@ -176,7 +188,7 @@ void out_text(struct out_ctx *o)
 	for (size_t r = 0; r < o->nrows; r++) {
 		const struct mgroup *g = o->m->groups[o->rows[r]];
 		int indent = indent_of(o, g), first = 1;
-		size_t cw = (size_t)indent + name_of(g, name, sizeof(name));
+		size_t cw = (size_t)indent + name_of(g, name, nlen);
 
 		ln.n = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -202,6 +214,7 @@ void out_text(struct out_ctx *o)
 		line_put(&ln, "\n", 1);
 		fwrite(ln.b, 1, ln.n, o->f);
 	}
+	free(name);
 	free(ln.b);
 	cells_free(&cs);
 	free(w);

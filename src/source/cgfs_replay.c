@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cgfs_int.h"
+#include "fmt.h"
 #include "parse.h"
 #include "sysinfo.h"
 #include "xalloc.h"
@@ -167,16 +168,31 @@ static int load_series(struct replay *rp, const char *path, char *err,
 	return r;
 }
 
+/* A path of DIR/info decoded in place when escaped (fmt.h's encoding,
+ * which never lengthens it): 0, or -EINVAL. */
+static int unescape(int escaped, char *s)
+{
+	size_t len = strlen(s);
+	int n;
+
+	if (!escaped)
+		return 0;
+	n = fmt_unescape(s, len + 1, s, len);
+	/* A NUL byte names no path. */
+	return n < 0 || strlen(s) != (size_t)n ? -EINVAL : 0;
+}
+
 /* A recording's DIR/info: the mode and root of the host it was made on,
  * shown on replay as they were shown live, and the group the recording
  * started at, where replay starts unless a CGROUP was given (ret_start,
  * NULL when the info has none). */
 static void read_info(struct cgfs *cg, char **ret_start)
 {
-	char path[PATH_MAX + 8], line[PATH_MAX + 8];
+	char path[PATH_MAX + 8], line[4 * PATH_MAX + 16];
+	char *root = NULL, *start = NULL;
 	struct stat st;
+	int fd, escaped = 0;
 	FILE *f;
-	int fd;
 
 	*ret_start = NULL;
 
@@ -193,17 +209,27 @@ static void read_info(struct cgfs *cg, char **ret_start)
 	}
 	for (int i = 0; i < 64 && fgets(line, sizeof(line), f); i++) {
 		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "mode ", 5) && !cg->shown_mode &&
-		    (!strcmp(line + 5, "v1") || !strcmp(line + 5, "v2") ||
-		     !strcmp(line + 5, "hybrid")))
+		if (!strcmp(line, "paths escaped"))
+			escaped = 1;
+		else if (!strncmp(line, "mode ", 5) && !cg->shown_mode &&
+			 (!strcmp(line + 5, "v1") || !strcmp(line + 5, "v2") ||
+			  !strcmp(line + 5, "hybrid")))
 			cg->shown_mode = xstrdup(line + 5);
-		else if (!strncmp(line, "root ", 5) && !cg->shown_root)
-			cg->shown_root = xstrdup(line + 5);
-		else if (!strncmp(line, "start /", 7) && !*ret_start &&
-			 cgfs_normalise(line + 6, ret_start) < 0)
-			*ret_start = NULL;
+		else if (!strncmp(line, "root ", 5) && !root)
+			root = xstrdup(line + 5);
+		else if (!strncmp(line, "start /", 7) && !start)
+			start = xstrdup(line + 6);
 	}
 	fclose(f);
+	/* Written by a memcgtop that escapes them (record.c), or as they
+	 * were; one that does not decode is not used. */
+	if (root && !cg->shown_root && unescape(escaped, root) == 0)
+		cg->shown_root = xstrdup(root);
+	if (start && (unescape(escaped, start) < 0 ||
+		      cgfs_normalise(start, ret_start) < 0))
+		*ret_start = NULL;
+	free(root);
+	free(start);
 }
 
 /* opts->root holds a recording (DIR/timestamps): its samples, and the

@@ -14,6 +14,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "record.h"
 #include "sink.h"
 #include "xalloc.h"
@@ -258,9 +259,20 @@ static int usable(int fd, long *ret_max)
 	return ok;
 }
 
+/* s in the names' encoding (fmt.h), allocated. */
+static char *escaped(const char *s)
+{
+	size_t len = strlen(s), cap = 4 * len + 1;
+	char *e = xmalloc(cap);
+
+	fmt_escape(e, cap, s, len);
+	return e;
+}
+
 /* DIR/info, written beside and renamed into place. */
 static int write_info(struct recorder *r)
 {
+	char *root, *start;
 	FILE *f;
 	int fd;
 
@@ -273,11 +285,15 @@ static int write_info(struct recorder *r)
 		close(fd);
 		return -errno;
 	}
-	fprintf(f, FORMAT_LINE "\nmode %s\nroot %s\n", r->mode, r->root);
-	/* Where replay starts without a CGROUP; a name with a newline would
-	 * not read back as one line, and is left to the command line. */
-	if (!strchr(r->start, '\n'))
-		fprintf(f, "start /%s\n", r->start);
+	/* The root and the start (where replay starts without a CGROUP) in
+	 * the names' encoding, said by "paths escaped": a path holds any
+	 * byte but NUL, a newline too, and must read back as one line. */
+	root = escaped(r->root);
+	start = escaped(r->start);
+	fprintf(f, FORMAT_LINE "\nmode %s\nroot %s\nstart /%s\n"
+		"paths escaped\n", r->mode, root, start);
+	free(root);
+	free(start);
 	if (fclose(f) != 0)
 		return -errno;
 	return renameat(r->dirfd, "info.tmp", r->dirfd, "info") < 0 ? -errno :

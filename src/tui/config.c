@@ -14,6 +14,7 @@
 #include "atomicfile.h"
 #include "fmt.h"
 #include "parse.h"
+#include "trust.h"
 #include "xalloc.h"
 
 #define CONFIG_MAX (64 * 1024)
@@ -189,6 +190,41 @@ int config_path(char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The settings are the effective user's: the file belongs to that user and
+ * only that user may write it, and so may the folder it is in (whoever
+ * may write there may put any file in its place, a link to one of root's
+ * too).  Under sudo, which keeps HOME, root's memcgtop would otherwise be
+ * steered by the user's file, and quote a file the user cannot read in
+ * its errors.  Returns 0, or -EINVAL (not a regular file) or -EPERM with
+ * the reason in err.
+ */
+static int check_trusted(char *path, int fd, char *err, size_t errlen)
+{
+	char why[96], *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		return -EINVAL;
+	}
+	if (trust_stat(&st, 0, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s %s: not reading it", path, why);
+		return -EPERM;
+	}
+	if (!slash || slash == path)
+		return 0;
+	*slash = '\0';
+	if (stat(path, &st) == 0 && trust_stat(&st, 1, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s (the settings file's folder) %s: not "
+			 "reading %s/%s", path, why, path, slash + 1);
+		*slash = '/';
+		return -EPERM;
+	}
+	*slash = '/';
+	return 0;
+}
+
 int config_load(struct config *ret, char *err, size_t errlen)
 {
 	char path[PATH_MAX], *buf;
@@ -198,12 +234,17 @@ int config_load(struct config *ret, char *err, size_t errlen)
 	memset(ret, 0, sizeof(*ret));
 	if (config_path(path, sizeof(path)) < 0)
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -errno;
+	}
+	r = check_trusted(path, fd, err, errlen);
+	if (r < 0) {
+		close(fd);
+		return r;
 	}
 	buf = xmalloc(CONFIG_MAX + 1);
 	while (len <= CONFIG_MAX &&

@@ -174,18 +174,20 @@ static void draw_header(const struct tui *t)
 	 * host and kernel give way to the interval and the pause mark. */
 	{
 		size_t n, k = cgfs_position(t->cg, &n);
-		char pos[48] = "";
+		char pos[48] = "", root[300];
 
 		/* A recording shows where in it the screen is. */
 		if (n)
 			snprintf(pos, sizeof(pos), "sample %zu/%zu  ", k + 1, n);
+		/* A path, encoded as the names are (a recording's info may
+		 * hold any byte); the line is cut at the screen's width. */
+		screen_name(t, cgfs_root(t->cg), root, sizeof(root));
 		/* 0.05 s is shown as such, not rounded to 0.1. */
 		snprintf(line, sizeof(line), "memcgtop %s  every %.*fs%s  %s%s "
 			 "%s %s  %s %s", clock, t->delay * 10 ==
 			 (double)(long)(t->delay * 10) ? 1 : 2, t->delay,
 			 t->paused ? " [paused]" : "", pos, cgfs_mode(t->cg),
-			 cgfs_collector(t->cg), cgfs_root(t->cg), u.nodename,
-			 u.release);
+			 cgfs_collector(t->cg), root, u.nodename, u.release);
 	}
 	put(t, 0, &vx, line, t->attr[TE_HEADER], 0);
 	fill(0, vx, t->attr[TE_HEADER]);
@@ -205,8 +207,14 @@ static void draw_header(const struct tui *t)
 		 "shown of %zu%s%s", tui_set_name(t->cur_set), t->sort->key,
 		 t->sort_desc ? "desc" : "asc", t->nvis, m->n,
 		 t->filter[0] ? "  Filter: " : "", t->filter);
-	vx = 0;
-	put(t, 2, &vx, line, A_NORMAL, 0);
+	{
+		char safe[sizeof(line)];
+
+		/* The filter is typed text (or -f's): any byte. */
+		fmt_safe(safe, sizeof(safe), line, strlen(line), !t->utf8);
+		vx = 0;
+		put(t, 2, &vx, safe, A_NORMAL, 0);
+	}
 	fill(2, vx, A_NORMAL);
 }
 
@@ -656,11 +664,14 @@ static void draw_status(const struct tui *t)
 			 "\\ filter  d detail  q quit");
 		break;
 	}
-	/* Typed text and messages may hold any byte: no control byte may
-	 * reach the terminal. */
-	for (char *c = line; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7F)
-			*c = '?';
+	/* Typed text and messages may hold any byte: none may reach the
+	 * terminal as a control (fmt_safe, as every message). */
+	{
+		char safe[sizeof(line)];
+
+		fmt_safe(safe, sizeof(safe), line, strlen(line), 0);
+		memcpy(line, safe, sizeof(line));
+	}
 	if (!t->utf8)
 		for (char *c = line; *c; c++)
 			if ((unsigned char)*c >= 0x80)
@@ -672,13 +683,11 @@ static void draw_status(const struct tui *t)
 	/* A typed value the dialog refused: the reason above the prompt. */
 	if (t->input == IN_EDIT && t->status_error && y > 0) {
 		const char *c, *next, *end;
-		char msg[300], part[300];
+		char msg[1024], part[1024];
 		int n = 0, ey;
 
-		snprintf(msg, sizeof(msg), "%s", t->status);
-		for (char *m = msg; *m; m++)
-			if ((unsigned char)*m < 0x20 || *m == 0x7F)
-				*m = '?';
+		fmt_safe(msg, sizeof(msg), t->status, strlen(t->status),
+			 !t->utf8);
 		/* Wrapped at spaces, to be read to its end: it says what the
 		 * knob takes. */
 		for (c = msg; *c; c = next, n++)

@@ -12,6 +12,7 @@
 
 #include "fmt.h"
 #include "theme.h"
+#include "trust.h"
 #include "xalloc.h"
 
 #ifndef THEMEDIR
@@ -150,17 +151,24 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /*
- * "line N: WHAT 'WORD'TAIL".  The word comes from the file and is shown
- * escaped, as a file with control bytes must not drive the terminal the
- * message is printed on.
+ * "line N: WHAT 'NAME'TAIL", NAME an element's name from elem_names: a
+ * word of the file is never quoted (fail_at), as a theme may be any file
+ * memcgtop can read, one of root's too.
  */
-static int fail_word(char *err, size_t errlen, size_t line, const char *what,
-		     const char *w, size_t wlen, const char *tail)
+static int fail_elem(char *err, size_t errlen, size_t line, const char *what,
+		     enum theme_elem e, const char *tail)
 {
-	char esc[THEME_LINE_MAX * 4 + 1];
+	set_err(err, errlen, "line %zu: %s '%s'%s", line, what, elem_names[e],
+		tail);
+	return -EINVAL;
+}
 
-	fmt_escape(esc, sizeof(esc), w, wlen);
-	set_err(err, errlen, "line %zu: %s '%s'%s", line, what, esc, tail);
+/* "line N, column C: WHAT": where the word that is not understood starts
+ * (C counts bytes from 1). */
+static int fail_at(char *err, size_t errlen, size_t line, size_t col,
+		   const char *what)
+{
+	set_err(err, errlen, "line %zu, column %zu: %s", line, col, what);
 	return -EINVAL;
 }
 
@@ -244,17 +252,17 @@ static int parse_colour(const char *w, size_t wlen, short *ret_c)
 	return 0;
 }
 
-static int colour_word(const char *w, size_t wlen, size_t line, short *ret_c,
-		       char *err, size_t errlen)
+static int colour_word(const char *w, size_t wlen, size_t line, size_t col,
+		       short *ret_c, char *err, size_t errlen)
 {
 	int r = parse_colour(w, wlen, ret_c);
 
 	if (r == -ERANGE)
-		return fail_word(err, errlen, line, "colour number", w, wlen,
-				 " out of range (0-255)");
+		return fail_at(err, errlen, line, col,
+			       "colour number out of range (0-255)");
 	if (r < 0)
-		return fail_word(err, errlen, line, "unknown colour", w, wlen,
-				 " (" COLOUR_LIST ")");
+		return fail_at(err, errlen, line, col,
+			       "unknown colour (" COLOUR_LIST ")");
 	return 0;
 }
 
@@ -290,30 +298,32 @@ static int parse_line(const char *s, size_t n, size_t line, struct theme *t,
 		if (word_is(ew, elen, elem_names[e]))
 			break;
 	if (e == TE_NR)
-		return fail_word(err, errlen, line, "unknown element", ew, elen,
-				 " (" ELEM_LIST ")");
+		return fail_at(err, errlen, line, (size_t)(ew - s) + 1,
+			       "unknown element (" ELEM_LIST ")");
 	if (first[e]) {
 		snprintf(tail, sizeof(tail), " set twice (first on line %zu)",
 			 first[e]);
-		return fail_word(err, errlen, line, "element", ew, elen, tail);
+		return fail_elem(err, errlen, line, "element", e, tail);
 	}
 	while (p < n && is_blank(s[p]))
 		p++;
 	if (p == n || s[p] != '=')
-		return fail_word(err, errlen, line, "missing '=' after", ew,
-				 elen, " " SYNTAX);
+		return fail_elem(err, errlen, line, "missing '=' after", e,
+				 " " SYNTAX);
 	p++;
 
 	if (!next_word(s, n, &p, &w, &wlen))
-		return fail_word(err, errlen, line, "missing fg colour for", ew,
-				 elen, " " SYNTAX);
-	r = colour_word(w, wlen, line, &st.fg, err, errlen);
+		return fail_elem(err, errlen, line, "missing fg colour for", e,
+				 " " SYNTAX);
+	r = colour_word(w, wlen, line, (size_t)(w - s) + 1, &st.fg, err,
+			errlen);
 	if (r < 0)
 		return r;
 	if (!next_word(s, n, &p, &w, &wlen))
-		return fail_word(err, errlen, line, "missing bg colour for", ew,
-				 elen, " " SYNTAX);
-	r = colour_word(w, wlen, line, &st.bg, err, errlen);
+		return fail_elem(err, errlen, line, "missing bg colour for", e,
+				 " " SYNTAX);
+	r = colour_word(w, wlen, line, (size_t)(w - s) + 1, &st.bg, err,
+			errlen);
 	if (r < 0)
 		return r;
 	while (next_word(s, n, &p, &w, &wlen)) {
@@ -323,8 +333,8 @@ static int parse_line(const char *s, size_t n, size_t line, struct theme *t,
 			if (word_is(w, wlen, attr_names[i].name))
 				break;
 		if (i == sizeof(attr_names) / sizeof(attr_names[0]))
-			return fail_word(err, errlen, line, "unknown attribute",
-					 w, wlen, " (" ATTR_LIST ")");
+			return fail_at(err, errlen, line, (size_t)(w - s) + 1,
+				       "unknown attribute (" ATTR_LIST ")");
 		st.attrs |= attr_names[i].bit;
 	}
 	t->el[e] = st;
@@ -375,7 +385,8 @@ int theme_parse(const char *buf, size_t len, struct theme *ret,
  * wait for a writer, then -EINVAL for anything else (a FIFO, a device such
  * as /dev/zero, a directory).
  */
-static int read_file(const char *path, char **ret_buf, size_t *ret_len)
+static int read_file(const char *path, char **ret_buf, size_t *ret_len,
+		     char *why, size_t whylen)
 {
 	struct stat st;
 	size_t len = 0;
@@ -388,6 +399,13 @@ static int read_file(const char *path, char **ret_buf, size_t *ret_len)
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return -EINVAL;
+	}
+	/* The user's own, or root's (the installed themes): a theme names
+	 * a file, and root's memcgtop under sudo must not take one another
+	 * user chose or may change (trust.h). */
+	if (trust_stat(&st, 1, why, whylen) < 0) {
+		close(fd);
+		return -EPERM;
 	}
 	buf = xmalloc(THEME_FILE_MAX + 1);
 	while (len < THEME_FILE_MAX + 1) {
@@ -431,13 +449,17 @@ static void name_from_path(struct theme *t, const char *path)
 static int load_path(const char *path, struct theme *ret, char *err,
 		     size_t errlen)
 {
-	char perr[THEME_LINE_MAX * 4 + 256];
+	char perr[THEME_LINE_MAX * 4 + 256], why[96];
 	struct theme t;
 	size_t len = 0;
 	char *buf = NULL;
 	int r;
 
-	r = read_file(path, &buf, &len);
+	r = read_file(path, &buf, &len, why, sizeof(why));
+	if (r == -EPERM) {
+		set_err(err, errlen, "%s %s: not reading it", path, why);
+		return r;
+	}
 	if (r == -EFBIG) {
 		set_err(err, errlen, "%s: larger than %d KiB", path,
 			THEME_FILE_MAX / 1024);

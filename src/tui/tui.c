@@ -18,6 +18,7 @@
 #include "stopsig.h"
 #include "tui_int.h"
 #include "xalloc.h"
+#include "msg.h"
 
 static volatile sig_atomic_t got_signal;
 
@@ -379,8 +380,8 @@ static SCREEN *term_setup(struct tui *t, sigset_t *ret_waitmask)
 	t->utf8 = !t->o->ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
-		fprintf(stderr, "memcgtop: cannot drive terminal '%s'; use -b "
-			"for batch output\n", getenv("TERM") ? getenv("TERM") :
+		msg_err("cannot drive terminal '%s'; use -b "
+			"for batch output", getenv("TERM") ? getenv("TERM") :
 			"(unset)");
 		return NULL;
 	}
@@ -388,8 +389,8 @@ static SCREEN *term_setup(struct tui *t, sigset_t *ret_waitmask)
 	if (!tigetstr("cup") || tigetstr("cup") == (char *)-1) {
 		endwin();
 		delscreen(scr);
-		fprintf(stderr, "memcgtop: terminal '%s' cannot position the "
-			"cursor; use -b for batch output\n",
+		msg_err("terminal '%s' cannot position the "
+			"cursor; use -b for batch output",
 			getenv("TERM") ? getenv("TERM") : "(unset)");
 		return NULL;
 	}
@@ -526,7 +527,7 @@ int tui_run(const struct tui_opts *o)
 		theme_mono(&t.theme);
 	} else if (o->theme) {
 		if (theme_load(o->theme, &t.theme, err, sizeof(err)) < 0) {
-			fprintf(stderr, "memcgtop: %s\n", err);
+			msg_err("%s", err);
 			pipeline_free(&t.pl);
 			return 2;
 		}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fmt.c - human units and the escaping rules of each output format. */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -246,118 +247,202 @@ static int is_format_char(uint32_t cp)
 	return 0;
 }
 
-size_t fmt_escape(char *buf, size_t len, const char *s, size_t slen)
+/*
+ * The encoding, one step at a time.  A step is what stands for one byte
+ * (an escape, \xHH) or one character (a backslash doubled, a printable
+ * character as it is).  A format character's bytes are escaped one by
+ * one, as control bytes are, so that a short buffer cuts between them
+ * like anywhere else; pending counts the bytes of one still to escape.
+ */
+struct esc {
+	const unsigned char *p;
+	size_t len, i, pending;
+	unsigned flags;
+};
+
+#define ESC_KEEP_BACKSLASH 1u	/* messages: "\" stays as it is */
+#define ESC_ASCII 2u		/* every byte >= 0x80 as \xHH too */
+
+/* The next step into out (up to 5 bytes, not NUL-ended): its length and
+ * its columns in *ret_w; 0 at the end. */
+static size_t esc_next(struct esc *e, char out[8], size_t *ret_w)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t o = 0, width = 0, esc = 0;
+	const unsigned char *p = e->p + e->i;
+	size_t n;
+
+	if (e->i >= e->len)
+		return 0;
+	n = e->pending ? 1 : fmt_utf8_len(p, e->len - e->i);
+	if (!e->pending && n > 1 &&
+	    ((e->flags & ESC_ASCII) || is_format_char(utf8_cp(p, n))))
+		e->pending = n;
+	/* C1 controls (U+0080..U+009F) are escapes to some terminals. */
+	if (e->pending || n == 0 || p[0] < 0x20 || p[0] == 0x7F ||
+	    (n == 2 && p[0] == 0xC2 && p[1] < 0xA0)) {
+		static const char hex[] = "0123456789ABCDEF";
+
+		out[0] = '\\';
+		out[1] = 'x';
+		out[2] = hex[p[0] >> 4];
+		out[3] = hex[p[0] & 15];
+		e->i++;
+		if (e->pending)
+			e->pending--;
+		*ret_w = 4;
+		return 4;
+	}
+	if (p[0] == '\\' && !(e->flags & ESC_KEEP_BACKSLASH)) {
+		out[0] = out[1] = '\\';
+		e->i++;
+		*ret_w = 2;
+		return 2;
+	}
+	memcpy(out, p, n);
+	e->i += n;
+	*ret_w = 1;
+	return n;
+}
+
+/* Writes whole steps into buf (len > 0), NUL-ended; returns the columns. */
+static size_t esc_buf(char *buf, size_t len, const char *s, size_t slen,
+		      unsigned flags)
+{
+	struct esc e = { (const unsigned char *)s, slen, 0, 0, flags };
+	size_t o = 0, width = 0, n, w;
+	char tmp[8];
 
 	if (len == 0)
 		return 0;
-	for (size_t i = 0; i < slen;) {
-		size_t n = esc ? 1 : fmt_utf8_len(p + i, slen - i);
-		char tmp[8];
-		size_t tl, w;
-
-		/* A format character's bytes are escaped one by one, as
-		 * control bytes are, so that a short buffer cuts between
-		 * them like anywhere else. */
-		if (!esc && n > 1 && is_format_char(utf8_cp(p + i, n)))
-			esc = n;
-		/* C1 controls (U+0080..U+009F) are escapes to some terminals. */
-		if (esc || n == 0 || p[i] < 0x20 || p[i] == 0x7F ||
-		    (n == 2 && p[i] == 0xC2 && p[i + 1] < 0xA0)) {
-			snprintf(tmp, sizeof(tmp), "\\x%02X", p[i]);
-			tl = w = 4;
-			n = 1;
-		} else if (p[i] == '\\') {
-			memcpy(tmp, "\\\\", 2);
-			tl = w = 2;
-		} else {
-			memcpy(tmp, p + i, n);
-			tl = n;
-			w = 1;
-		}
-		if (o + tl >= len)
-			break;
-		memcpy(buf + o, tmp, tl);
-		o += tl;
+	while ((n = esc_next(&e, tmp, &w)) > 0 && o + n < len) {
+		memcpy(buf + o, tmp, n);
+		o += n;
 		width += w;
-		i += n;
-		if (esc)
-			esc--;
 	}
 	buf[o] = '\0';
 	return width;
 }
 
-void fmt_json_string(FILE *f, const char *s, size_t len)
+size_t fmt_escape(char *buf, size_t len, const char *s, size_t slen)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	return esc_buf(buf, len, s, slen, 0);
+}
 
-	fputc('"', f);
-	for (size_t i = 0; i < len;) {
-		size_t n = fmt_utf8_len(p + i, len - i);
+size_t fmt_safe(char *buf, size_t len, const char *s, size_t slen,
+		int ascii)
+{
+	return esc_buf(buf, len, s, slen, ESC_KEEP_BACKSLASH |
+		       (ascii ? ESC_ASCII : 0));
+}
 
-		if (n == 0) {
-			fprintf(f, "\\u%04X", p[i]);
-			i++;
-			continue;
+void fmt_safe_put(FILE *f, const char *s, size_t slen)
+{
+	struct esc e = { (const unsigned char *)s, slen, 0, 0,
+			 ESC_KEEP_BACKSLASH };
+	size_t n, w;
+	char tmp[8];
+
+	while ((n = esc_next(&e, tmp, &w)) > 0)
+		fwrite(tmp, 1, n, f);
+}
+
+/*
+ * A name's encoding, then the format's own quoting over it.  The encoding
+ * leaves no control byte and no line break, so the format has only its
+ * quote and escape characters to care for: JSON and OpenMetrics escape
+ * "\" and '"' with a backslash, CSV doubles '"' (in a quoted field).
+ */
+enum quote { Q_NONE, Q_BACKSLASH, Q_CSV };
+
+static void name_put(FILE *f, const char *s, size_t slen, enum quote q)
+{
+	struct esc e = { (const unsigned char *)s, slen, 0, 0, 0 };
+	char tmp[8], out[256];
+	size_t n, w, o = 0;
+
+	/* Gathered in out, a few writes a name: a refresh writes tens of
+	 * thousands of them. */
+	while ((n = esc_next(&e, tmp, &w)) > 0) {
+		if (o + 2 * n > sizeof(out)) {
+			fwrite(out, 1, o, f);
+			o = 0;
 		}
-		if (p[i] == '"' || p[i] == '\\') {
-			fputc('\\', f);
-			fputc(p[i], f);
-		} else if (p[i] == '\n') {
-			fputs("\\n", f);
-		} else if (p[i] == '\t') {
-			fputs("\\t", f);
-		} else if (p[i] == '\r') {
-			fputs("\\r", f);
-		} else if (p[i] < 0x20 || p[i] == 0x7F) {
-			fprintf(f, "\\u%04X", p[i]);
-		} else {
-			fwrite(p + i, 1, n, f);
+		for (size_t k = 0; k < n; k++) {
+			if (q == Q_BACKSLASH &&
+			    (tmp[k] == '\\' || tmp[k] == '"'))
+				out[o++] = '\\';
+			else if (q == Q_CSV && tmp[k] == '"')
+				out[o++] = '"';
+			out[o++] = tmp[k];
 		}
-		i += n;
 	}
+	fwrite(out, 1, o, f);
+}
+
+void fmt_text_name(FILE *f, const char *s, size_t len)
+{
+	name_put(f, s, len, Q_NONE);
+}
+
+void fmt_json_name(FILE *f, const char *s, size_t len)
+{
+	fputc('"', f);
+	name_put(f, s, len, Q_BACKSLASH);
 	fputc('"', f);
 }
 
-void fmt_csv_field(FILE *f, const char *s, size_t len)
+void fmt_csv_name(FILE *f, const char *s, size_t len)
 {
-	if (!memchr(s, ',', len) && !memchr(s, '"', len) &&
-	    !memchr(s, '\n', len) && !memchr(s, '\r', len)) {
-		fwrite(s, 1, len, f);
-		return;
-	}
-	fputc('"', f);
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '"')
-			fputc('"', f);
-		fputc(s[i], f);
-	}
-	fputc('"', f);
+	/* The encoding keeps ',' and '"' and leaves no CR or LF. */
+	int quote = memchr(s, ',', len) || memchr(s, '"', len);
+
+	if (quote)
+		fputc('"', f);
+	name_put(f, s, len, Q_CSV);
+	if (quote)
+		fputc('"', f);
 }
 
-void fmt_om_label(FILE *f, const char *s, size_t len)
+void fmt_om_name(FILE *f, const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	name_put(f, s, len, Q_BACKSLASH);
+}
 
-	for (size_t i = 0; i < len;) {
-		size_t n = fmt_utf8_len(p + i, len - i);
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
 
-		if (n == 0) {
-			fputs("\xEF\xBF\xBD", f);
-			i++;
-			continue;
+int fmt_unescape(char *buf, size_t len, const char *s, size_t slen)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < slen; i++) {
+		char c = s[i];
+
+		if (c == '\\') {
+			int hi, lo;
+
+			if (i + 1 < slen && s[i + 1] == '\\') {
+				i++;
+			} else if (i + 3 < slen && s[i + 1] == 'x' &&
+				   (hi = hex_digit(s[i + 2])) >= 0 &&
+				   (lo = hex_digit(s[i + 3])) >= 0) {
+				c = (char)(hi << 4 | lo);
+				i += 3;
+			} else {
+				return -EINVAL;
+			}
 		}
-		if (p[i] == '\\')
-			fputs("\\\\", f);
-		else if (p[i] == '"')
-			fputs("\\\"", f);
-		else if (p[i] == '\n')
-			fputs("\\n", f);
-		else
-			fwrite(p + i, 1, n, f);
-		i += n;
+		if (o + 1 >= len)
+			return -E2BIG;
+		buf[o++] = c;
 	}
+	if (len == 0)
+		return -E2BIG;
+	buf[o] = '\0';
+	return (int)o;
 }

@@ -1,19 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz_escape.c - the escaping writers of fmt.h: fmt_escape (group names
- * and memory.numa_stat lines on the screen and in messages),
- * fmt_json_string, fmt_csv_field, fmt_om_label, and fmt_utf8_len.
+/* fuzz_escape.c - the escaping writers of fmt.h: fmt_escape (the names'
+ * encoding, of group names and paths in every output), fmt_unescape,
+ * fmt_safe (messages), fmt_json_name, fmt_csv_name, fmt_om_name, and
+ * fmt_utf8_len.
  *
  * fmt_utf8_len is compared with a table-driven UTF-8 decoder (RFC 3629).
  * Each writer's output is checked for its format and decoded back:
  *   fmt_escape: no byte < 0x20, no DEL, no C1 control, valid UTF-8, within
  *     the buffer, cut only between units; unescaped it is a prefix of the
- *     input (all of it when the buffer is large enough); the width returned
- *     is the number of characters written.
- *   JSON: a valid JSON string; decoded it is the input with every invalid
- *     byte B read as U+00B.
- *   CSV: the input itself, or an RFC 4180 quoted field that unquotes to it.
- *   OpenMetrics: only \\ \" \n escapes, no raw '"' or newline, valid UTF-8;
- *     decoded it is the input with invalid bytes as U+FFFD.
+ *     input (all of it when the buffer is large enough, and fmt_unescape
+ *     gives it back); the width returned is the number of characters
+ *     written.
+ *   fmt_safe: the same bytes as fmt_escape but for backslashes, and of
+ *     fmt_escape's output, that output unchanged.
+ *   JSON: a valid JSON string, with no escape but \\ and \"; decoded it is
+ *     the input's encoding (fmt_escape).
+ *   CSV: the encoding itself, or an RFC 4180 quoted field that unquotes to
+ *     it.
+ *   OpenMetrics: only \\ \" escapes, no raw '"' or newline, valid UTF-8;
+ *     decoded it is the encoding.
  */
 #include "fmt.h"
 #include "fuzz.h"
@@ -60,45 +65,6 @@ static int valid_utf8(const unsigned char *s, size_t n)
 		i += l;
 	}
 	return 1;
-}
-
-static size_t put_cp(unsigned char *o, unsigned cp)
-{
-	if (cp < 0x80) {
-		o[0] = (unsigned char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (unsigned char)(0xC0 | cp >> 6);
-		o[1] = (unsigned char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	o[0] = (unsigned char)(0xE0 | cp >> 12);
-	o[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-	o[2] = (unsigned char)(0x80 | (cp & 0x3F));
-	return 3;
-}
-
-/* The input with each invalid byte replaced: JSON reads B as U+00B,
- * OpenMetrics writes U+FFFD.  Returns the length written to out. */
-static size_t expected(const unsigned char *s, size_t n, int om,
-		       unsigned char *out)
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < n;) {
-		size_t l = ref_utf8(s + i, n - i);
-
-		if (!l) {
-			o += put_cp(out + o, om ? 0xFFFD : s[i]);
-			i++;
-		} else {
-			memcpy(out + o, s + i, l);
-			o += l;
-			i += l;
-		}
-	}
-	return o;
 }
 
 static int hexval(unsigned char c)
@@ -177,20 +143,68 @@ static void check_escape(const unsigned char *in, size_t n, size_t cap)
 	free(out);
 }
 
+/* The input's encoding, whole: 4 bytes a byte at most. */
+static char *encoded(const unsigned char *in, size_t n, size_t *ret_len)
+{
+	char *e = malloc(4 * n + 1);
+
+	CHECK(e != NULL);
+	fmt_escape(e, 4 * n + 1, (const char *)in, n);
+	*ret_len = strlen(e);
+	return e;
+}
+
+static void check_roundtrip(const unsigned char *in, size_t n)
+{
+	size_t el;
+	char *e = encoded(in, n, &el), *d = malloc(n + 1), *s = malloc(el + 1);
+
+	CHECK(d && s);
+	CHECK(fmt_unescape(d, n + 1, e, el) == (int)n);
+	CHECK(memcmp(d, in, n) == 0);
+	/* fmt_safe leaves an encoding as it is. */
+	fmt_safe(s, el + 1, e, el, 0);
+	CHECK(strcmp(s, e) == 0);
+	free(s);
+	free(d);
+	free(e);
+}
+
+static void check_safe(const unsigned char *in, size_t n)
+{
+	char *o = malloc(4 * n + 1);
+	size_t ol;
+
+	CHECK(o != NULL);
+	fmt_safe(o, 4 * n + 1, (const char *)in, n, 0);
+	ol = strlen(o);
+	CHECK(valid_utf8((const unsigned char *)o, ol));
+	for (size_t i = 0; i < ol;) {
+		size_t l = ref_utf8((const unsigned char *)o + i, ol - i);
+
+		CHECK((unsigned char)o[i] >= 0x20 && o[i] != 0x7F);
+		CHECK(!(l == 2 && (unsigned char)o[i] == 0xC2 &&
+			(unsigned char)o[i + 1] < 0xA0));
+		i += l;
+	}
+	free(o);
+}
+
 static void check_json(const unsigned char *in, size_t n)
 {
 	size_t len, dl = 0, el;
-	unsigned char *o = (unsigned char *)capture(fmt_json_string,
+	unsigned char *o = (unsigned char *)capture(fmt_json_name,
 						    (const char *)in, n, &len);
-	unsigned char *dec = malloc(len + 1), *exp = malloc(3 * n + 1);
+	unsigned char *dec = malloc(len + 1);
+	char *e = encoded(in, n, &el);
 
-	CHECK(dec && exp);
+	CHECK(dec != NULL);
 	CHECK(len >= 2 && o[0] == '"' && o[len - 1] == '"');
 	CHECK(valid_utf8(o, len));
 	for (size_t i = 1; i < len - 1;) {
 		unsigned char c = o[i];
 
-		CHECK(c >= 0x20 && c != '"');
+		CHECK(c >= 0x20 && c != 0x7F && c != '"');
 		if (c != '\\') {
 			size_t l = ref_utf8(o + i, len - 1 - i);
 
@@ -202,42 +216,26 @@ static void check_json(const unsigned char *in, size_t n)
 		}
 		CHECK(i + 1 < len - 1);
 		c = o[i + 1];
-		if (c == 'u') {
-			unsigned cp = 0;
-
-			CHECK(i + 5 < len - 1);
-			for (int k = 2; k < 6; k++) {
-				int h = hexval(o[i + k]);
-
-				CHECK(h >= 0);
-				cp = cp * 16 + (unsigned)h;
-			}
-			CHECK(cp < 0xD800 || cp > 0xDFFF);
-			dl += put_cp(dec + dl, cp);
-			i += 6;
-			continue;
-		}
-		CHECK(strchr("\"\\/bfnrt", c) != NULL && c != '\0');
-		dec[dl++] = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' :
-			    c == 'b' ? '\b' : c == 'f' ? '\f' : c;
+		CHECK(c == '\\' || c == '"');
+		dec[dl++] = c;
 		i += 2;
 	}
-	el = expected(in, n, 0, exp);
-	CHECK(dl == el && memcmp(dec, exp, el) == 0);
-	free(exp);
+	CHECK(dl == el && memcmp(dec, e, el) == 0);
+	free(e);
 	free(dec);
 	free(o);
 }
 
 static void check_csv(const unsigned char *in, size_t n)
 {
-	size_t len, dl = 0;
-	char *o = capture(fmt_csv_field, (const char *)in, n, &len);
-	int special = memchr(in, ',', n) || memchr(in, '"', n) ||
-		      memchr(in, '\n', n) || memchr(in, '\r', n);
+	size_t len, dl = 0, el;
+	char *o = capture(fmt_csv_name, (const char *)in, n, &len);
+	char *e = encoded(in, n, &el);
+	int special = memchr(in, ',', n) || memchr(in, '"', n);
 
+	CHECK(!memchr(o, '\n', len) && !memchr(o, '\r', len));
 	if (!special) {
-		CHECK(len == n && memcmp(o, in, n) == 0);
+		CHECK(len == el && memcmp(o, e, el) == 0);
 	} else {
 		char *dec = malloc(len);
 
@@ -249,35 +247,34 @@ static void check_csv(const unsigned char *in, size_t n)
 			}
 			dec[dl++] = o[i];
 		}
-		CHECK(dl == n && memcmp(dec, in, n) == 0);
+		CHECK(dl == el && memcmp(dec, e, el) == 0);
 		free(dec);
 	}
+	free(e);
 	free(o);
 }
 
 static void check_om(const unsigned char *in, size_t n)
 {
 	size_t len, dl = 0, el;
-	unsigned char *o = (unsigned char *)capture(fmt_om_label,
+	unsigned char *o = (unsigned char *)capture(fmt_om_name,
 						    (const char *)in, n, &len);
-	unsigned char *dec = malloc(len + 1), *exp = malloc(3 * n + 1);
+	unsigned char *dec = malloc(len + 1);
+	char *e = encoded(in, n, &el);
 
-	CHECK(dec && exp);
+	CHECK(dec != NULL);
 	CHECK(valid_utf8(o, len));
 	for (size_t i = 0; i < len; i++) {
 		CHECK(o[i] != '"' && o[i] != '\n');
 		if (o[i] == '\\') {
 			CHECK(i + 1 < len);
 			i++;
-			CHECK(o[i] == '\\' || o[i] == '"' || o[i] == 'n');
-			dec[dl++] = o[i] == 'n' ? '\n' : o[i];
-		} else {
-			dec[dl++] = o[i];
+			CHECK(o[i] == '\\' || o[i] == '"');
 		}
+		dec[dl++] = o[i];
 	}
-	el = expected(in, n, 1, exp);
-	CHECK(dl == el && memcmp(dec, exp, el) == 0);
-	free(exp);
+	CHECK(dl == el && memcmp(dec, e, el) == 0);
+	free(e);
 	free(dec);
 	free(o);
 }
@@ -292,6 +289,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++)
 		check_escape(in, size, caps[c]);
 	check_escape(in, size, 4 * size + 1);
+	check_roundtrip(in, size);
+	check_safe(in, size);
 	check_json(in, size);
 	check_csv(in, size);
 	check_om(in, size);

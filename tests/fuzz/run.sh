@@ -40,7 +40,7 @@ esac
 
 # target:source.  Every target links all the pure modules: they need no
 # system state, and a module that starts to need more fails to link here.
-PURE="util/parse edit/knob util/fmt tui/theme tui/config util/xalloc util/atomicfile"
+PURE="util/parse edit/knob util/fmt tui/theme tui/config util/xalloc util/atomicfile util/trust"
 ALL="stat:fuzz_stat
 events:fuzz_stat
 oom_control:fuzz_stat

@@ -29,6 +29,7 @@ import os
 import re
 import sys
 import time
+import unicodedata
 from decimal import Decimal, ROUND_HALF_EVEN
 
 V1_MAX = 0x7FFFFFFFFFF00000
@@ -208,6 +209,38 @@ def walk(root):
             rec(os.fsdecode(full), p)
     rec(root, '/')
     return out
+
+
+def encode_name(s):
+    """a path as memcgtop prints it in every format (the man page's NAMES):
+    control bytes, DEL, C1 controls, bytes that are not UTF-8 and the
+    bytes of format characters as \\xHH, a backslash doubled"""
+    b = s.encode('utf-8', 'surrogateescape')
+    out = []
+    i = 0
+    while i < len(b):
+        ch = None
+        for n in (1, 2, 3, 4):
+            try:
+                ch = b[i:i + n].decode('utf-8')
+                break
+            except UnicodeDecodeError:
+                continue
+        if ch is None or len(ch) != 1:
+            out.append('\\x%02X' % b[i])
+            i += 1
+            continue
+        raw = ch.encode('utf-8')
+        cp = ord(ch)
+        if cp < 0x20 or 0x7F <= cp <= 0x9F or \
+                unicodedata.category(ch) in ('Cf', 'Zl', 'Zp'):
+            out.extend('\\x%02X' % x for x in raw)
+        elif ch == '\\':
+            out.append('\\\\')
+        else:
+            out.append(ch)
+        i += len(raw)
+    return ''.join(out)
 
 
 def parent_of(path):
@@ -543,7 +576,7 @@ def expected_iteration(k, samples, ts, root_arg):
     it['mode'] = it['memcg'] = 'v1' if v1 else 'v2'
     # A copy or a recording is always read from its files.
     it['collector'] = 'files'
-    it['root'] = root_arg
+    it['root'] = encode_name(root_arg)
     sc, sp = samples[k][2], samples[k - 1][2]
     sysd = {}
     for key in ('mem_total', 'mem_available', 'swap_total', 'swap_free'):
@@ -558,7 +591,7 @@ def expected_iteration(k, samples, ts, root_arg):
     for path in tree_order(cur):
         g = cur[path]
         p = prev.get(path)
-        e = {'path': path, 'depth': num(0 if path == '/' else path.count('/'))}
+        e = {'path': encode_name(path), 'depth': num(0 if path == '/' else path.count('/'))}
         for key in KEYS[2:]:
             if key.endswith('_per_s') or key in ('use_pct', 'reclaim_eff'):
                 continue

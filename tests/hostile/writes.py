@@ -120,14 +120,13 @@ ALLOWED = {
     ("out/out_json.c", "numa_object", "fputs"): "JSON numa objects to o->f (stdout)",
     # The escaping helpers of the printers write to the FILE they are
     # given: always the printer's o->f (stdout).
-    ("util/fmt.c", "fmt_json_string", "fputc"): "JSON strings to the printer's FILE",
-    ("util/fmt.c", "fmt_json_string", "fputs"): "JSON strings to the printer's FILE",
-    ("util/fmt.c", "fmt_json_string", "fprintf"): "JSON strings to the printer's FILE",
-    ("util/fmt.c", "fmt_json_string", "fwrite"): "JSON strings to the printer's FILE",
-    ("util/fmt.c", "fmt_csv_field", "fwrite"): "CSV fields to the printer's FILE",
-    ("util/fmt.c", "fmt_csv_field", "fputc"): "CSV fields to the printer's FILE",
-    ("util/fmt.c", "fmt_om_label", "fputs"): "OpenMetrics labels to the printer's FILE",
-    ("util/fmt.c", "fmt_om_label", "fwrite"): "OpenMetrics labels to the printer's FILE",
+    ("util/fmt.c", "name_put", "fwrite"): "encoded names to the printer's FILE",
+    ("util/fmt.c", "fmt_json_name", "fputc"): "a JSON string's quotes to the printer's FILE",
+    ("util/fmt.c", "fmt_csv_name", "fputc"): "a CSV field's quotes to the printer's FILE",
+    ("util/fmt.c", "fmt_safe_put", "fwrite"): "escaped messages to msg.c's stdout or stderr",
+    # Messages: msg_err to stderr, msg_out to stdout.
+    ("util/msg.c", "put", "fputs"): "a message's prefix to stdout or stderr",
+    ("util/msg.c", "put", "fputc"): "a message's newline to stdout or stderr",
 }
 
 ALWAYS = """write pwrite pwrite64 writev pwritev pwritev2 fwrite_unlocked

@@ -25,12 +25,12 @@
 #   - text (-b -F text): no byte a terminal interprets, every name escaped
 #     (\xHH, \\) on its own row;
 #   - CSV: python's csv module (strict) parses it, every record has the
-#     header's field count, the path fields are the real names byte for byte;
-#   - JSON: the line parses, paths decode to the names (invalid bytes as
-#     \u00HH); OpenMetrics: one "# EOF", the last line; Prometheus:
-#     promtool check metrics passes; both: one memcgtop_usage_bytes sample
-#     per group whose cgroup label unescapes to its path (U+FFFD for
-#     invalid bytes);
+#     header's field count, the path fields are the names encoded as in
+#     text (\xHH, \\);
+#   - JSON: the line parses, paths decode to the names encoded so;
+#     OpenMetrics: one "# EOF", the last line; Prometheus: promtool check
+#     metrics passes; both: one memcgtop_usage_bytes sample per group whose
+#     cgroup label unescapes to its path encoded so;
 #   - the screen in tmux (capture-pane, and the raw bytes memcgtop wrote via
 #     pipe-pane): each name escaped on its own row, no BEL, OSC, C1 or
 #     invalid UTF-8 reaches the terminal, also in the detail pane and the

@@ -1311,18 +1311,18 @@ bad_theme() { # CONTENT LINE-REGEX DESC
 	fi
 }
 bad_theme $'# my theme\nheader = cyan default bold\nrow = purple default\n' \
-	"line 3: unknown colour 'purple'( \(.*\))?" "bad theme: unknown colour names line 3"
+	"line 3, column 7: unknown colour( \(.*\))?" "bad theme: unknown colour names line 3 and its column"
 bad_theme $'header = cyan default bold\n\n\nrow = default default blink\n' \
-	"line 4: unknown attribute 'blink'( \(.*\))?" "bad theme: unknown attribute names line 4"
+	"line 4, column 23: unknown attribute( \(.*\))?" "bad theme: unknown attribute names line 4 and its column"
 bad_theme $'rows = default default\n' \
-	"line 1: unknown element 'rows'( \(.*\))?" "bad theme: unknown element names line 1"
+	"line 1, column 1: unknown element( \(.*\))?" "bad theme: unknown element names line 1 and its column"
 bad_theme $'# c\nheader = 256 default\n' \
-	"line 2: colour number '256' out of range \(0-255\)" "bad theme: colour 256 is out of range"
+	"line 2, column 10: colour number out of range \(0-255\)" "bad theme: colour 256 is out of range"
 bad_theme $'header cyan default\n' \
 	"line 1: missing '=' after 'header'.*" "bad theme: missing ="
 out=$(cd "$tmp" && "$MEMCGTOP" -b -t "$tmp/th/bad.theme" --root "$top/$V2/cg" 2>&1 >/dev/null; echo "EXIT=$?")
 SCREEN=$out
-if [ "$(tail -n1 <<<"$out")" = EXIT=2 ] && grep -q "^memcgtop: -t: $tmp/th/bad.theme: line 1: " <<<"$out"; then
+if [ "$(tail -n1 <<<"$out")" = EXIT=2 ] && grep -q "^memcgtop: -t: $tmp/th/bad.theme: line 1" <<<"$out"; then
 	pass "bad theme: a usage error in batch mode too"
 else
 	fail "bad theme: batch mode should exit 2 with the error"

@@ -197,6 +197,90 @@ START_TEST(save_foreign_home)
 }
 END_TEST
 
+/*
+ * The settings file and its folder belong to the effective user and are
+ * not writable by others; otherwise the file is not read (its content
+ * never reaches the reason).
+ */
+START_TEST(load_refuses_foreign)
+{
+	char dir[] = "/tmp/memcgtop-trust-XXXXXX", err[600], want[600];
+	char sub[64], file[96];
+	char *ox = getenv("XDG_CONFIG_HOME") ?
+		strdup(getenv("XDG_CONFIG_HOME")) : NULL;
+	struct config c = { 0 }, back;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	c.has = CONFIG_HAS_SORT;
+	strcpy(c.sort, "-usage");
+	ck_assert_int_eq(config_save(&c, err, sizeof(err)), 0);
+	snprintf(sub, sizeof(sub), "%s/memcgtop", dir);
+	snprintf(file, sizeof(file), "%s/memcgtoprc", sub);
+	/* A line that is quoted when the file is read. */
+	f = fopen(file, "a");
+	ck_assert_ptr_nonnull(f);
+	fputs("secret:*:20228:0:99999:7:::\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	/* The user's own file is read: its error may quote it. */
+	ck_assert_int_eq(config_load(&back, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s: line 4: expected 'key = value', "
+		 "got 'secret:*:20228:0:99999:7:::'", file);
+	ck_assert_str_eq(err, want);
+
+	ck_assert_int_eq(chmod(file, 0620), 0);
+	ck_assert_int_eq(config_load(&back, err, sizeof(err)), -EPERM);
+	snprintf(want, sizeof(want), "%s is writable by its group or others "
+		 "(mode 0620): not reading it", file);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(chmod(file, 0600), 0);
+
+	ck_assert_int_eq(chmod(sub, 0777), 0);
+	ck_assert_int_eq(config_load(&back, err, sizeof(err)), -EPERM);
+	snprintf(want, sizeof(want), "%s (the settings file's folder) is "
+		 "writable by its group or others (mode 0777): not reading %s",
+		 sub, file);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(chmod(sub, 0700), 0);
+
+	/* Another user's file, root's memcgtop too. */
+	if (geteuid() == 0) {
+		ck_assert_int_eq(chown(file, 65534, 65534), 0);
+		ck_assert_int_eq(config_load(&back, err, sizeof(err)), -EPERM);
+		snprintf(want, sizeof(want), "%s belongs to uid 65534, "
+			 "memcgtop runs as uid 0: not reading it", file);
+		ck_assert_str_eq(err, want);
+		ck_assert_int_eq(chown(file, 0, 0), 0);
+		ck_assert_int_eq(chown(sub, 65534, 65534), 0);
+		ck_assert_int_eq(config_load(&back, err, sizeof(err)), -EPERM);
+		snprintf(want, sizeof(want), "%s (the settings file's folder) "
+			 "belongs to uid 65534, memcgtop runs as uid 0: not "
+			 "reading %s", sub, file);
+		ck_assert_str_eq(err, want);
+		ck_assert_int_eq(chown(sub, 0, 0), 0);
+	}
+
+	/* Not a regular file: a FIFO would wait, a device go on. */
+	ck_assert_int_eq(unlink(file), 0);
+	ck_assert_int_eq(mkfifo(file, 0600), 0);
+	ck_assert_int_eq(config_load(&back, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s: not a regular file", file);
+	ck_assert_str_eq(err, want);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+	if (ox)
+		setenv("XDG_CONFIG_HOME", ox, 1);
+	else
+		unsetenv("XDG_CONFIG_HOME");
+	free(ox);
+}
+END_TEST
+
 Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -206,6 +290,7 @@ Suite *config_suite(void)
 	tcase_add_test(t, errors);
 	tcase_add_test(t, save_and_load);
 	tcase_add_test(t, save_foreign_home);
+	tcase_add_test(t, load_refuses_foreign);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests: human units and the escaping of each output format. */
 #include <check.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -148,30 +149,106 @@ static char *capture(void (*fn)(FILE *, const char *, size_t), const char *s)
 	return out;
 }
 
-START_TEST(json_strings)
+/* The encoding inside each format's quoting: \xHH and \\ are the same
+ * text everywhere, each format escaping its own characters over it. */
+START_TEST(json_names)
 {
-	ck_assert_str_eq(capture(fmt_json_string, "/a/b"), "\"/a/b\"");
-	ck_assert_str_eq(capture(fmt_json_string, "q\"b\\n\n\x1B"),
-			 "\"q\\\"b\\\\n\\n\\u001B\"");
-	ck_assert_str_eq(capture(fmt_json_string, "caf\xC3\xA9\xFF"),
-			 "\"caf\xC3\xA9\\u00FF\"");
+	ck_assert_str_eq(capture(fmt_json_name, "/a/b"), "\"/a/b\"");
+	ck_assert_str_eq(capture(fmt_json_name, "q\"b\\n\n\x1B"),
+			 "\"q\\\"b\\\\\\\\n\\\\x0A\\\\x1B\"");
+	/* Invalid bytes are \xHH, not \u00HH: "\xFF" and "\xC3\xBF"
+	 * (U+00FF) stay apart. */
+	ck_assert_str_eq(capture(fmt_json_name, "inv\xFF\xFEutf"),
+			 "\"inv\\\\xFF\\\\xFEutf\"");
+	ck_assert_str_eq(capture(fmt_json_name, "inv\xC3\xBF\xC3\xBEutf"),
+			 "\"inv\xC3\xBF\xC3\xBEutf\"");
+	ck_assert_str_eq(capture(fmt_json_name, "a\\x41"),
+			 "\"a\\\\\\\\x41\"");
+	ck_assert_str_eq(capture(fmt_json_name, "aA"), "\"aA\"");
+	ck_assert_str_eq(capture(fmt_json_name, "rlo\xE2\x80\xAE"),
+			 "\"rlo\\\\xE2\\\\x80\\\\xAE\"");
 }
 END_TEST
 
-START_TEST(csv_fields)
+START_TEST(csv_names)
 {
-	ck_assert_str_eq(capture(fmt_csv_field, "/plain"), "/plain");
-	ck_assert_str_eq(capture(fmt_csv_field, "/a,b"), "\"/a,b\"");
-	ck_assert_str_eq(capture(fmt_csv_field, "/q\"t"), "\"/q\"\"t\"");
-	ck_assert_str_eq(capture(fmt_csv_field, "/n\nl"), "\"/n\nl\"");
+	ck_assert_str_eq(capture(fmt_csv_name, "/plain"), "/plain");
+	ck_assert_str_eq(capture(fmt_csv_name, "/a,b"), "\"/a,b\"");
+	ck_assert_str_eq(capture(fmt_csv_name, "/q\"t"), "\"/q\"\"t\"");
+	/* No line break is left to quote. */
+	ck_assert_str_eq(capture(fmt_csv_name, "/n\nl\r"), "/n\\x0Al\\x0D");
+	ck_assert_str_eq(capture(fmt_csv_name, "/x\xC0\xC1,\\"),
+			 "\"/x\\xC0\\xC1,\\\\\"");
 }
 END_TEST
 
-START_TEST(openmetrics_labels)
+START_TEST(openmetrics_names)
 {
-	ck_assert_str_eq(capture(fmt_om_label, "/a\"b\\c\nd"),
-			 "/a\\\"b\\\\c\\nd");
-	ck_assert_str_eq(capture(fmt_om_label, "x\xFFy"), "x\xEF\xBF\xBDy");
+	ck_assert_str_eq(capture(fmt_om_name, "/a\"b\\c\nd"),
+			 "/a\\\"b\\\\\\\\c\\\\x0Ad");
+	/* Three invalid names, three labels (no U+FFFD for all). */
+	ck_assert_str_eq(capture(fmt_om_name, "inv\xFF\xFEutf"),
+			 "inv\\\\xFF\\\\xFEutf");
+	ck_assert_str_eq(capture(fmt_om_name, "inv\xFE\xFFutf"),
+			 "inv\\\\xFE\\\\xFFutf");
+	ck_assert_str_eq(capture(fmt_om_name, "inv\xC0\xC1utf"),
+			 "inv\\\\xC0\\\\xC1utf");
+}
+END_TEST
+
+START_TEST(text_names)
+{
+	ck_assert_str_eq(capture(fmt_text_name, "/x\x1B[2J\x1B]0;T\x07"),
+			 "/x\\x1B[2J\\x1B]0;T\\x07");
+	ck_assert_str_eq(capture(fmt_text_name, "a\\x41"), "a\\\\x41");
+}
+END_TEST
+
+static const char *unesc(const char *s)
+{
+	static char buf[64];
+	int n = fmt_unescape(buf, sizeof(buf), s, strlen(s));
+
+	return n < 0 ? (n == -EINVAL ? "EINVAL" : "E2BIG") : buf;
+}
+
+START_TEST(unescape_reverses)
+{
+	static const char *const names[] = {
+		"inv\xFF\xFEutf", "inv\xC3\xBF\xC3\xBEutf", "a\\x41", "aA",
+		"nl\nx", "back\\\\", "rlo\xE2\x80\xAE", "\xC2\x9B", "",
+	};
+	char enc[256], dec[64];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		fmt_escape(enc, sizeof(enc), names[i], strlen(names[i]));
+		ck_assert_int_eq(fmt_unescape(dec, sizeof(dec), enc,
+					      strlen(enc)),
+				 (int)strlen(names[i]));
+		ck_assert_str_eq(dec, names[i]);
+	}
+	ck_assert_str_eq(unesc("a\\\\x41"), "a\\x41");
+	ck_assert_str_eq(unesc("\\x1b"), "EINVAL");	/* upper case only */
+	ck_assert_str_eq(unesc("a\\"), "EINVAL");
+	ck_assert_str_eq(unesc("a\\x4"), "EINVAL");
+	ck_assert_str_eq(unesc("a\\n"), "EINVAL");
+	ck_assert_int_eq(fmt_unescape(dec, 3, "abc", 3), -E2BIG);
+}
+END_TEST
+
+/* Messages: escaped as names are, but a backslash (maybe of a name
+ * escaped already) stays, so that nothing is escaped twice. */
+START_TEST(safe_messages)
+{
+	char buf[64];
+
+	ck_assert_uint_eq(fmt_safe(buf, sizeof(buf), "x\\x1B \x1B\xFF\\", 9,
+				   0), 15);
+	ck_assert_str_eq(buf, "x\\x1B \\x1B\\xFF\\");
+	fmt_safe(buf, sizeof(buf), "caf\xC3\xA9", 5, 1);
+	ck_assert_str_eq(buf, "caf\\xC3\\xA9");
+	fmt_safe(buf, sizeof(buf), "caf\xC3\xA9", 5, 0);
+	ck_assert_str_eq(buf, "caf\xC3\xA9");
 }
 END_TEST
 
@@ -295,9 +372,12 @@ Suite *fmt_suite(void)
 	tcase_add_test(t, iso_time);
 	tcase_add_test(t, escape_for_terminal);
 	tcase_add_test(t, escape_format_characters);
-	tcase_add_test(t, json_strings);
-	tcase_add_test(t, csv_fields);
-	tcase_add_test(t, openmetrics_labels);
+	tcase_add_test(t, json_names);
+	tcase_add_test(t, csv_names);
+	tcase_add_test(t, openmetrics_names);
+	tcase_add_test(t, text_names);
+	tcase_add_test(t, unescape_reverses);
+	tcase_add_test(t, safe_messages);
 	tcase_add_test(t, utf8_validation);
 	tcase_add_test(t, wrapping);
 	suite_add_tcase(s, t);

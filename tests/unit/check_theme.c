@@ -262,12 +262,12 @@ START_TEST(colour_numbers)
 	ck_assert_int_eq(parse("row = 0255 007\n", &t), 0);
 	assert_style(&t, TE_ROW, 255, 7, 0);
 	ck_assert_str_eq(parse_err("row = 256 0\n"),
-			 "line 1: colour number '256' out of range (0-255)");
+			 "line 1, column 7: colour number out of range (0-255)");
 	ck_assert_str_eq(parse_err("row = 0 99999999999999999999999\n"),
-			 "line 1: colour number '99999999999999999999999' "
-			 "out of range (0-255)");
+			 "line 1, column 9: colour number out of range "
+			 "(0-255)");
 	ck_assert_str_eq(parse_err("row = -1 0\n"),
-			 "line 1: unknown colour '-1' (default, black, red, "
+			 "line 1, column 7: unknown colour (default, black, red, "
 			 "green, yellow, blue, magenta, cyan, white, "
 			 "bright-NAME or 0-255)");
 }
@@ -277,27 +277,27 @@ START_TEST(error_messages)
 {
 	ck_assert_str_eq(parse_err("# x\n\nrow = default default\n"
 				   "rows = red blue\n"),
-			 "line 4: unknown element 'rows' (header, colhead, "
+			 "line 4, column 1: unknown element (header, colhead, "
 			 "colsort, row, selected, tagged, near_limit, excess, "
 			 "reclaim, oom, status, error, help, dim)");
 	ck_assert_str_eq(parse_err("\n\nrow = purple black\n"),
-			 "line 3: unknown colour 'purple' (default, black, "
+			 "line 3, column 7: unknown colour (default, black, "
 			 "red, green, yellow, blue, magenta, cyan, white, "
 			 "bright-NAME or 0-255)");
 	ck_assert_str_eq(parse_err("row = red bright-purple\n"),
-			 "line 1: unknown colour 'bright-purple' (default, "
+			 "line 1, column 11: unknown colour (default, "
 			 "black, red, green, yellow, blue, magenta, cyan, "
 			 "white, bright-NAME or 0-255)");
 	ck_assert_str_eq(parse_err("row = red bright-\n"),
-			 "line 1: unknown colour 'bright-' (default, black, "
+			 "line 1, column 11: unknown colour (default, black, "
 			 "red, green, yellow, blue, magenta, cyan, white, "
 			 "bright-NAME or 0-255)");
 	ck_assert_str_eq(parse_err("row = Red blue\n"),
-			 "line 1: unknown colour 'Red' (default, black, red, "
+			 "line 1, column 7: unknown colour (default, black, red, "
 			 "green, yellow, blue, magenta, cyan, white, "
 			 "bright-NAME or 0-255)");
 	ck_assert_str_eq(parse_err("row = red blue bold blink\n"),
-			 "line 1: unknown attribute 'blink' (bold, dim, "
+			 "line 1, column 21: unknown attribute (bold, dim, "
 			 "underline, reverse, standout)");
 	ck_assert_str_eq(parse_err("row red blue\n"),
 			 "line 1: missing '=' after 'row' "
@@ -319,9 +319,9 @@ START_TEST(error_messages)
 	ck_assert_str_eq(parse_err("oom = red blue\nrow = red blue\n"
 				   "oom = red blue\n"),
 			 "line 3: element 'oom' set twice (first on line 1)");
-	/* A word with control bytes is shown escaped. */
+	/* A word of the file is never quoted: a theme may be any file. */
 	ck_assert_str_eq(parse_err("row = \x1b[31m blue\n"),
-			 "line 1: unknown colour '\\x1B[31m' (default, black, "
+			 "line 1, column 7: unknown colour (default, black, "
 			 "red, green, yellow, blue, magenta, cyan, white, "
 			 "bright-NAME or 0-255)");
 }
@@ -385,6 +385,8 @@ static void write_file(const char *path, const char *s, size_t len)
 	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
 	ck_assert_uint_eq(fwrite(s, 1, len, f), len);
 	ck_assert_int_eq(fclose(f), 0);
+	/* Whatever the umask: a theme others may write is refused. */
+	ck_assert_int_eq(chmod(path, 0644), 0);
 }
 
 START_TEST(load_by_path)
@@ -456,6 +458,51 @@ START_TEST(load_by_path)
 	snprintf(path, sizeof(path), "%s/mine", tmpdir);
 	unlink(path);
 	rmdir(tmpdir);
+}
+END_TEST
+
+/*
+ * A theme is the effective user's or root's (the installed ones), and not
+ * writable by group or others; a word of it is never quoted, so a theme
+ * that names any root-owned file shows none of its content.
+ */
+START_TEST(load_refuses_foreign)
+{
+	char tmpdir[] = "/tmp/check_theme.XXXXXX";
+	char path[PATH_MAX], want[PATH_MAX + 256];
+	struct theme t;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	snprintf(path, sizeof(path), "%s/x.theme", tmpdir);
+	write_file(path, "row = red blue\n", strlen("row = red blue\n"));
+	ck_assert_int_eq(chmod(path, 0664), 0);
+	ck_assert_int_eq(theme_load(path, &t, err, sizeof(err)), -EPERM);
+	snprintf(want, sizeof(want), "%s is writable by its group or others "
+		 "(mode 0664): not reading it", path);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(chmod(path, 0602), 0);
+	ck_assert_int_eq(theme_load(path, &t, err, sizeof(err)), -EPERM);
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	ck_assert_int_eq(theme_load(path, &t, err, sizeof(err)), 0);
+	if (geteuid() == 0) {
+		ck_assert_int_eq(chown(path, 65534, 65534), 0);
+		ck_assert_int_eq(theme_load(path, &t, err, sizeof(err)),
+				 -EPERM);
+		snprintf(want, sizeof(want), "%s belongs to uid 65534, "
+			 "memcgtop runs as uid 0: not reading it", path);
+		ck_assert_str_eq(err, want);
+	}
+	unlink(path);
+	rmdir(tmpdir);
+
+	/* Root's /etc/passwd is read (root's files are trusted) and refused
+	 * as a theme, with no word of it in the reason. */
+	ck_assert_int_eq(theme_load("/etc/passwd", &t, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_str_eq(err, "/etc/passwd: line 1, column 1: unknown element "
+			 "(header, colhead, colsort, row, selected, tagged, "
+			 "near_limit, excess, reclaim, oom, status, error, "
+			 "help, dim)");
 }
 END_TEST
 
@@ -549,6 +596,7 @@ Suite *theme_suite(void)
 	tcase_add_test(t, error_leaves_theme);
 	tcase_add_test(t, load_by_path);
 	tcase_add_test(t, load_by_name);
+	tcase_add_test(t, load_refuses_foreign);
 	suite_add_tcase(s, t);
 	return s;
 }
