@@ -93,6 +93,8 @@ for col in files bpf; do
 	# also where no column needs a file of the group
 	stop_pids "$mc"
 	fresh_start
+	# new files: the last run's would answer wait_iter at once
+	out=$TMPD/$col-gone.csv err=$TMPD/$col-gone.err
 	"$MEMCGTOP" -b -n 0 -d 0.2 -F csv --collector "$col" \
 		-c path,usage,limit "/$TNAME/s" >"$out" 2>"$err" &
 	mc=$!
