@@ -34,7 +34,10 @@
 #      group and its ancestors (which move up and down) left out; the
 #      monotone counters (events, peaks) between the two copies;
 #   R  bpfdump from the v2 root: the root's record has no values ("-"),
-#      and the walk holds every group that has memory files.
+#      and the walk holds every group that has memory files;
+#   S  memcgtop -b -F json inside a group of memory.max 8M: --collector
+#      bpf exits 1 saying the group has too little room for the load, auto
+#      gives the tree with the files collector, and no OOM kill.
 #
 # Output: PASS/FAIL lines and "bpf-v2: N passed, M failed"; SKIP (exit 77)
 # without qemu or the kernel, unless CI=true.
@@ -116,6 +119,17 @@ kill $load
 wait $load 2>/dev/null
 # R: from the v2 root
 bracket R $T $BPFDUMP $CG
+# S: memcgtop inside a group of 8 MiB (memory.max), where the BPF load
+# (the kernel's BTF held twice while parsed) does not fit
+mkdir $CG/small || fail "mkdir small"
+w $CG/small/memory.max 8M
+for c in bpf auto; do
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' $CG/small \
+		$MEMCGTOP -b -F json -n 1 --collector $c /bv > $H/out/small-$c.out 2> $H/out/small-$c.err
+	echo $? > $H/out/small-$c.rc
+done
+cat $CG/small/memory.events > $H/out/small.events
+rmdir $CG/small
 save_brackets
 echo "GUEST-OK"
 EOF
@@ -123,4 +137,23 @@ EOF
 set +e
 vm_guest_run "$share" "$TMO" "$BPFDUMP"
 tar -xf "$share/out/br.tar" -C "$share/out" || fail_early "cannot unpack the guest's brackets"
+# S: the small group's runs (PASS/FAIL lines of their own)
+o=$share/out
+re="^memcgtop: bpf collector: the memory cgroup /sys/fs/cgroup/small has [0-9.]+ MiB free; loading the program takes about [0-9.]+ MiB\$"
+if [ "$(cat "$o/small-bpf.rc" 2>/dev/null)" = 1 ] && [[ $(cat "$o/small-bpf.err") =~ $re ]]; then
+	echo "PASS: S: 8 MiB memory.max, --collector bpf: exit 1, '$(cat "$o/small-bpf.err")'"
+else
+	echo "FAIL: S: 8 MiB memory.max, --collector bpf: exit $(cat "$o/small-bpf.rc" 2>/dev/null), '$(cat "$o/small-bpf.err" 2>/dev/null)'"
+fi
+if [ "$(cat "$o/small-auto.rc" 2>/dev/null)" = 0 ] && [ ! -s "$o/small-auto.err" ] &&
+   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (d["collector"] == "files" and len(d["groups"]) > 40))' "$o/small-auto.out"; then
+	echo "PASS: S: 8 MiB memory.max, auto: exit 0, the files collector, the tree"
+else
+	echo "FAIL: S: 8 MiB memory.max, auto: exit $(cat "$o/small-auto.rc" 2>/dev/null), stderr '$(cat "$o/small-auto.err" 2>/dev/null)'"
+fi
+if grep -q '^oom_kill 0$' "$o/small.events" 2>/dev/null; then
+	echo "PASS: S: no OOM kill in the 8 MiB group"
+else
+	echo "FAIL: S: the 8 MiB group's memory.events: $(tr '\n' ' ' < "$o/small.events" 2>/dev/null)"
+fi
 python3 "$HERE/bpf_v2_check.py" "$share/out" "$BPFDUMP" "$kver"

@@ -78,6 +78,14 @@ def unescape(s):
                   lambda m: bytes([int(m.group(1), 16)]), s.encode())
 
 
+def decode_name(s):
+    """A path as memcgtop's outputs write it (\\xHH for a byte that is not
+    printable UTF-8, \\\\ for a backslash) back to the directory's bytes."""
+    return re.sub(rb"\\\\|\\x([0-9A-Fa-f]{2})",
+                  lambda m: bytes([int(m.group(1), 16)]) if m.group(1) else b"\\",
+                  s.encode())
+
+
 def parse_dump(text):
     recs = []
     for line in text.splitlines():
@@ -261,7 +269,7 @@ def json_bracket(out, name):
     check(rc == "0" and not err and lines, "%s: the command exits 0 with JSON and nothing on "
           "stderr (%s%s)" % (name, rc, ", " + err[:200] if err else ""))
     doc = json.loads(lines[-1]) if lines else {"groups": []}
-    groups = {g["path"].encode().lstrip(b"/"): g for g in doc["groups"]}
+    groups = {decode_name(g["path"]).lstrip(b"/"): g for g in doc["groups"]}
     return groups, doc, snapshot(out, name, "before"), snapshot(out, name, "after")
 
 
