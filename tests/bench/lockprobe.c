@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * lockprobe - how long other processes wait to make a cgroup: mkdir and
+ * rmdir of one directory in a loop, each mkdir timed (CLOCK_MONOTONIC),
+ * for tests/bench/lock.sh.  mkdir in a cgroup filesystem takes the
+ * kernel's cgroup_mutex, which a reader holding it (a cgroup iterator's
+ * walk) makes it wait for.
+ *
+ *   lockprobe [-r] DIR SECONDS
+ *
+ * DIR is the directory to make and remove (its parent must exist, in a
+ * cgroup hierarchy).  Prints one line:
+ *
+ *   count=N p50_us=X p99_us=X max_us=X
+ *
+ * -r also prints every mkdir's time in microseconds, one a line, before
+ * it (for pooling repetitions).  Exit 1 when a mkdir or rmdir fails.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The value below which a fraction q of the sorted v[0..n) lies. */
+static double quantile(const double *v, size_t n, double q)
+{
+	size_t i = (size_t)(q * (double)(n - 1) + 0.5);
+
+	return v[i < n ? i : n - 1];
+}
+
+int main(int argc, char **argv)
+{
+	size_t n = 0, cap = 1 << 16, i;
+	double end, t0, *v;
+	int raw = 0, opt;
+	const char *dir;
+
+	while ((opt = getopt(argc, argv, "r")) != -1) {
+		if (opt != 'r')
+			return 2;
+		raw = 1;
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "usage: lockprobe [-r] DIR SECONDS\n");
+		return 2;
+	}
+	dir = argv[optind];
+	v = malloc(cap * sizeof(*v));
+	if (!v)
+		return 1;
+	end = now_us() + atof(argv[optind + 1]) * 1e6;
+	rmdir(dir);
+	while ((t0 = now_us()) < end) {
+		if (mkdir(dir, 0755) != 0) {
+			fprintf(stderr, "lockprobe: mkdir %s: %s\n", dir,
+				strerror(errno));
+			return 1;
+		}
+		if (n == cap) {
+			double *nv = realloc(v, 2 * cap * sizeof(*v));
+
+			if (!nv)
+				return 1;
+			v = nv;
+			cap *= 2;
+		}
+		v[n++] = now_us() - t0;
+		if (rmdir(dir) != 0) {
+			fprintf(stderr, "lockprobe: rmdir %s: %s\n", dir,
+				strerror(errno));
+			return 1;
+		}
+	}
+	if (n == 0) {
+		fprintf(stderr, "lockprobe: no mkdir in the time given\n");
+		return 1;
+	}
+	if (raw)
+		for (i = 0; i < n; i++)
+			printf("%.1f\n", v[i]);
+	qsort(v, n, sizeof(*v), cmp_double);
+	printf("count=%zu p50_us=%.1f p99_us=%.1f max_us=%.1f\n", n,
+	       quantile(v, n, 0.5), quantile(v, n, 0.99), v[n - 1]);
+	free(v);
+	return 0;
+}
