@@ -17,6 +17,11 @@
  *     -q  print no records, only the "# " summary line
  *     -r  after the first walk, walk again at each line read from stdin
  *
+ * The summary line: "# groups=N capacity=N map_bytes=N chunks=N restarts=N
+ * steps=N held_us=N max_held_us=N": the last pass's reads of the iterator
+ * (chunks), the times it began again, the program's walk steps, and its
+ * time with cgroup_mutex held, in all and in its longest chunk.
+ *
  * On failure: "bpfdump: REASON: text" (REASON: perm, btf, old, memcg,
  * load, start, toomany), exit 1.
  */
@@ -129,6 +134,7 @@ static uint64_t start_parent(const char *start, unsigned int level)
 
 int main(int argc, char **argv)
 {
+	struct bpfcol_chunks ch;
 	struct bpfcol_rec g;
 	struct bpfcol_why w;
 	struct bpfcol *col;
@@ -192,7 +198,12 @@ int main(int argc, char **argv)
 			free(up);
 		}
 		bpfcol_capacity(col, &cap, &bytes);
-		printf("# groups=%zu capacity=%zu map_bytes=%zu\n", n, cap, bytes);
+		bpfcol_chunks(col, &ch);
+		printf("# groups=%zu capacity=%zu map_bytes=%zu chunks=%u restarts=%u steps=%llu held_us=%llu max_held_us=%llu\n",
+		       n, cap, bytes, ch.chunks, ch.restarts,
+		       (unsigned long long)ch.steps,
+		       (unsigned long long)(ch.held_ns / 1000),
+		       (unsigned long long)(ch.max_held_ns / 1000));
 		fflush(stdout);
 	} while (repeat && fgets(line, sizeof(line), stdin));
 	bpfcol_close(col);
