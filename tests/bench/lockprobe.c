@@ -6,10 +6,14 @@
  * kernel's cgroup_mutex, which a reader holding it (a cgroup iterator's
  * walk) makes it wait for.
  *
- *   lockprobe [-r] DIR SECONDS
+ *   lockprobe [-r] [-i MEAN_US] DIR SECONDS
  *
  * DIR is the directory to make and remove (its parent must exist, in a
- * cgroup hierarchy).  Prints one line:
+ * cgroup hierarchy).  With -i, the mkdirs come at random times, MEAN_US
+ * apart on average (exponential gaps: a Poisson stream, whose mkdirs see
+ * the lock as often as it is held, whatever its pattern); without, one
+ * after the other, and a mkdir that waits holds up the ones after it, so
+ * a long hold shows as one slow mkdir only.  Prints one line:
  *
  *   count=N p50_us=X p99_us=X max_us=X
  *
@@ -17,6 +21,7 @@
  * it (for pooling repetitions).  Exit 1 when a mkdir or rmdir fails.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,29 +52,54 @@ static double quantile(const double *v, size_t n, double q)
 	return v[i < n ? i : n - 1];
 }
 
+/* Sleeps until the monotonic time T_US. */
+static void sleep_until(double t_us)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(t_us / 1e6),
+		.tv_nsec = (long)(fmod(t_us, 1e6) * 1e3),
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
 int main(int argc, char **argv)
 {
 	size_t n = 0, cap = 1 << 16, i;
-	double end, t0, *v;
+	double end, t0, next, mean = 0, *v;
 	int raw = 0, opt;
 	const char *dir;
 
-	while ((opt = getopt(argc, argv, "r")) != -1) {
-		if (opt != 'r')
+	while ((opt = getopt(argc, argv, "ri:")) != -1) {
+		if (opt == 'r')
+			raw = 1;
+		else if (opt == 'i')
+			mean = atof(optarg);
+		else
 			return 2;
-		raw = 1;
 	}
-	if (argc - optind != 2) {
-		fprintf(stderr, "usage: lockprobe [-r] DIR SECONDS\n");
+	if (argc - optind != 2 || mean < 0) {
+		fprintf(stderr, "usage: lockprobe [-r] [-i MEAN_US] DIR SECONDS\n");
 		return 2;
 	}
 	dir = argv[optind];
 	v = malloc(cap * sizeof(*v));
 	if (!v)
 		return 1;
-	end = now_us() + atof(argv[optind + 1]) * 1e6;
+	srand48((long)now_us() ^ (long)getpid());
+	next = now_us();
+	end = next + atof(argv[optind + 1]) * 1e6;
 	rmdir(dir);
-	while ((t0 = now_us()) < end) {
+	for (;;) {
+		if (mean > 0) {
+			next += -mean * log(1.0 - drand48());
+			if (next >= end)
+				break;
+			sleep_until(next);
+		}
+		if ((t0 = now_us()) >= end)
+			break;
 		if (mkdir(dir, 0755) != 0) {
 			fprintf(stderr, "lockprobe: mkdir %s: %s\n", dir,
 				strerror(errno));
