@@ -69,6 +69,8 @@ struct bpfcol {
 	uint64_t budget_ns;	/* a chunk's recording time; 0: no chunks */
 	long gap_ns;		/* between chunks: -1 none, 0 sched_yield */
 	bool chunk_set;		/* budget_ns and gap_ns read */
+	void (*hook)(void *arg, unsigned chunks);	/* tests: in the gap */
+	void *hook_arg;
 };
 
 /*
@@ -508,11 +510,15 @@ static int walk_chunk(int link, struct memcg_sum *ret_sum)
  */
 #define CHUNK_RESTARTS	4
 
-/* MEMCGTOP_BPF_CHUNK=BUDGET_US[,GAP_US], for tests and benchmarks: a
- * budget of 0 is one read per pass; a gap of -1 none, 0 sched_yield. */
+/*
+ * MEMCGTOP_BPF_CHUNK=BUDGET_US[,GAP_US], for tests and benchmarks: a
+ * budget of 0 is one read per pass, 0.001 (a nanosecond) one group per
+ * chunk; a gap of -1 is none, 0 sched_yield.
+ */
 static void chunk_setup(struct bpfcol *col)
 {
 	const char *e = getenv("MEMCGTOP_BPF_CHUNK");
+	uint64_t scale = 1000;
 	char *end;
 
 	col->chunk_set = true;
@@ -520,7 +526,12 @@ static void chunk_setup(struct bpfcol *col)
 	col->gap_ns = CHUNK_GAP_NS;
 	if (!e || !*e)
 		return;
-	col->budget_ns = strtoull(e, &end, 10) * 1000;
+	/* Microseconds to the nanosecond, whatever the locale's point. */
+	col->budget_ns = strtoull(e, &end, 10) % 1000000000 * 1000;
+	if (*end == '.')
+		for (end++; *end >= '0' && *end <= '9'; end++)
+			if (scale /= 10)
+				col->budget_ns += (uint64_t)(*end - '0') * scale;
 	if (*end == ',')
 		col->gap_ns = strtol(end + 1, NULL, 10) * 1000;
 }
@@ -639,6 +650,10 @@ static int bpfcol_walk(struct bpfcol *col, struct memcg_sum *ret_sum)
 			return -EIO;
 		if (!(ret_sum->flags & MR_SUM_LOST))
 			last = *ret_sum;
+		if (col->hook)
+			col->hook(col->hook_arg, st->chunks);
+		else
+			chunk_gap(col);
 		/* Chunks need the group opened by its id: the file handles
 		 * want CAP_DAC_READ_SEARCH.  Without, passes are one read. */
 		link = -ENOENT;
@@ -655,7 +670,6 @@ static int bpfcol_walk(struct bpfcol *col, struct memcg_sum *ret_sum)
 					     col->budget_ns : 0,
 			};
 		}
-		chunk_gap(col);
 	}
 }
 
@@ -834,6 +848,13 @@ void bpfcol_capacity(const struct bpfcol *col, size_t *ret_groups,
 {
 	*ret_groups = col->rec_cap;
 	*ret_map_bytes = col->recs_len + col->names_len;
+}
+
+void bpfcol_chunk_hook(struct bpfcol *col,
+		       void (*fn)(void *arg, unsigned chunks), void *arg)
+{
+	col->hook = fn;
+	col->hook_arg = arg;
 }
 
 void bpfcol_chunks(const struct bpfcol *col, struct bpfcol_chunks *ret)

@@ -126,6 +126,14 @@ struct bpfcol_chunks {
 
 void bpfcol_chunks(const struct bpfcol *col, struct bpfcol_chunks *ret);
 
+/*
+ * For tests: FN(ARG, chunks read so far) is called between two chunks of
+ * a pass, in place of the pause, before the next chunk's start is looked
+ * for: what FN makes or removes is what the next chunk finds.
+ */
+void bpfcol_chunk_hook(struct bpfcol *col,
+		       void (*fn)(void *arg, unsigned chunks), void *arg);
+
 
 void bpfcol_close(struct bpfcol *col);
 

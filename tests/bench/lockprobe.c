@@ -9,11 +9,14 @@
  *   lockprobe [-r] [-i MEAN_US] DIR SECONDS
  *
  * DIR is the directory to make and remove (its parent must exist, in a
- * cgroup hierarchy).  With -i, the mkdirs come at random times, MEAN_US
- * apart on average (exponential gaps: a Poisson stream, whose mkdirs see
- * the lock as often as it is held, whatever its pattern); without, one
- * after the other, and a mkdir that waits holds up the ones after it, so
- * a long hold shows as one slow mkdir only.  Prints one line:
+ * cgroup hierarchy).  With -i, the mkdirs are due at random times,
+ * MEAN_US apart on average (exponential gaps: a Poisson stream, whose
+ * mkdirs meet the lock as often as it is held, whatever its pattern), and
+ * each is timed from when it was due: one that waited holds up those due
+ * meanwhile, which then start late and count the wait as other processes
+ * would have waited, each on its own.  Without -i, one after the other,
+ * each timed from its start, so that a long hold shows as one slow mkdir
+ * only.  Prints one line:
  *
  *   count=N p50_us=X p99_us=X max_us=X
  *
@@ -100,6 +103,8 @@ int main(int argc, char **argv)
 		}
 		if ((t0 = now_us()) >= end)
 			break;
+		if (mean > 0)
+			t0 = next;
 		if (mkdir(dir, 0755) != 0) {
 			fprintf(stderr, "lockprobe: mkdir %s: %s\n", dir,
 				strerror(errno));

@@ -9,11 +9,13 @@
  * "no limit" prints "max".  Names escape every byte outside '!'..'~' and
  * the backslash as \xHH.
  *
- *   bpfdump [-n PASSES] [-q] [-r] [-w KEYS] START
+ *   bpfdump [-n PASSES] [-p] [-q] [-r] [-w KEYS] START
  *     -n  walk PASSES times (one load), print the last walk
  *     -w  after the load, ask the walks for these slots only (bpfcol_want):
  *         a comma-separated list of the slot keys of memcg_rec.h and
  *         "events" (every event slot); "" for none
+ *     -p  between two chunks of a pass, print "# chunk N" (N chunks read)
+ *         and wait for a line on stdin: a test changes the tree there
  *     -q  print no records, only the "# " summary line
  *     -r  after the first walk, walk again at each line read from stdin
  *
@@ -117,6 +119,18 @@ static int ask(struct bpfcol *col, const char *keys)
 	return r;
 }
 
+/* -p: the test changes the tree while bpfdump waits. */
+static void between_chunks(void *arg, unsigned chunks)
+{
+	char line[64];
+
+	(void)arg;
+	printf("# chunk %u\n", chunks);
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		exit(1);
+}
+
 /* The inode of START's parent directory; 0 for a hierarchy's root. */
 static uint64_t start_parent(const char *start, unsigned int level)
 {
@@ -140,12 +154,15 @@ int main(int argc, char **argv)
 	struct bpfcol *col;
 	size_t n = 0, i, cap, bytes;
 	long passes = 1, p;
-	int quiet = 0, repeat = 0, opt;
+	int quiet = 0, repeat = 0, pause = 0, opt;
 	const char *want = NULL;
 	char line[64];
 
-	while ((opt = getopt(argc, argv, "n:qrw:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:pqrw:")) != -1) {
 		switch (opt) {
+		case 'p':
+			pause = 1;
+			break;
 		case 'n':
 			passes = strtol(optarg, NULL, 10);
 			break;
@@ -163,11 +180,13 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1 || passes < 1) {
-		fprintf(stderr, "usage: bpfdump [-n PASSES] [-q] [-r] [-w KEYS] START\n");
+		fprintf(stderr, "usage: bpfdump [-n PASSES] [-p] [-q] [-r] [-w KEYS] START\n");
 		return 2;
 	}
 	if (bpfcol_open(argv[optind], &col, &w) < 0)
 		return fail(&w);
+	if (pause)
+		bpfcol_chunk_hook(col, between_chunks, NULL);
 	if (want && ask(col, want) < 0) {
 		bpfcol_close(col);
 		return 2;
