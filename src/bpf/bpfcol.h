@@ -109,12 +109,13 @@ void bpfcol_capacity(const struct bpfcol *col, size_t *ret_groups,
 		     size_t *ret_map_bytes);
 
 /*
- * How the last pass went: a pass is read in chunks of about a millisecond
- * each (the kernel holds cgroup_mutex through each, which every mkdir and
- * rmdir of a cgroup waits for), each resuming after the group the one
- * before ended at.  MEMCGTOP_BPF_CHUNK=BUDGET_US[,GAP_US] sets a chunk's
- * recording time (0: the pass in one read) and the pause between chunks
- * (-1: none, 0: sched_yield), for tests and benchmarks.
+ * How the last pass went: a pass is read in chunks of a quarter of a
+ * millisecond each (the kernel holds cgroup_mutex through each, which
+ * every mkdir and rmdir of a cgroup waits for), each resuming after the
+ * group the one before ended at.  MEMCGTOP_BPF_CHUNK=BUDGET_US[,GAP_US]
+ * sets a chunk's recording time (0: the pass in one read) and the pause
+ * between chunks (-1: none, 0: sched_yield, the default), for tests and
+ * benchmarks.
  */
 struct bpfcol_chunks {
 	unsigned chunks;	/* reads of the iterator */

@@ -11,12 +11,12 @@
  * DIR is the directory to make and remove (its parent must exist, in a
  * cgroup hierarchy).  With -i, the mkdirs are due at random times,
  * MEAN_US apart on average (exponential gaps: a Poisson stream, whose
- * mkdirs meet the lock as often as it is held, whatever its pattern), and
- * each is timed from when it was due: one that waited holds up those due
- * meanwhile, which then start late and count the wait as other processes
- * would have waited, each on its own.  Without -i, one after the other,
- * each timed from its start, so that a long hold shows as one slow mkdir
- * only.  Prints one line:
+ * mkdirs meet the lock as often as it is held, whatever its pattern).  A
+ * mkdir due while the one before (its mkdir and rmdir) was still under
+ * way is timed from when it was due, as another process would have waited for the lock; any other
+ * from when it started (a late wake-up is the machine's, not the lock's).
+ * Without -i, one after the other, each timed from its start, so that a
+ * long hold shows as one slow mkdir only.  Prints one line:
  *
  *   count=N p50_us=X p99_us=X max_us=X
  *
@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,7 +71,7 @@ static void sleep_until(double t_us)
 int main(int argc, char **argv)
 {
 	size_t n = 0, cap = 1 << 16, i;
-	double end, t0, next, mean = 0, *v;
+	double end, t0, next, prev_end = 0, mean = 0, *v;
 	int raw = 0, opt;
 	const char *dir;
 
@@ -90,6 +91,8 @@ int main(int argc, char **argv)
 	v = malloc(cap * sizeof(*v));
 	if (!v)
 		return 1;
+	/* Wake-ups on time: the default slack is 50 us. */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	srand48((long)now_us() ^ (long)getpid());
 	next = now_us();
 	end = next + atof(argv[optind + 1]) * 1e6;
@@ -103,7 +106,7 @@ int main(int argc, char **argv)
 		}
 		if ((t0 = now_us()) >= end)
 			break;
-		if (mean > 0)
+		if (mean > 0 && prev_end > next)
 			t0 = next;
 		if (mkdir(dir, 0755) != 0) {
 			fprintf(stderr, "lockprobe: mkdir %s: %s\n", dir,
@@ -124,6 +127,8 @@ int main(int argc, char **argv)
 				strerror(errno));
 			return 1;
 		}
+		/* rmdir takes the lock too: the next one due meanwhile waited. */
+		prev_end = now_us();
 	}
 	if (n == 0) {
 		fprintf(stderr, "lockprobe: no mkdir in the time given\n");
