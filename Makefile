@@ -121,6 +121,11 @@ $(BUILD)/faultbench: tests/bench/faultbench.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
+# How long a mkdir of a cgroup waits, for tests/bench/lock.sh.
+$(BUILD)/lockprobe: tests/bench/lockprobe.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lm
+
 # For tests/bpf/*.sh only: prints the BPF collector's records as lines.
 $(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BUILD)/bpf/bpfcol.o $(BUILD)/bpf/bpflib.o $(BUILD)/util/clock.o $(BUILD)/util/xalloc.o $(HEADERS)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpf/bpfcol.o \
@@ -180,11 +185,15 @@ check: deps-test
 	@BUILD=$(BUILD) tests/run-all.sh
 
 # Benchmarks on live v1 trees of 512 to 8,192 groups (root; see
-# tests/bench/run.sh for SIZES and REPS); no pass or fail, ratios only.
+# tests/bench/run.sh for SIZES and REPS), and other processes' mkdir
+# beside memcgtop at 8,192 and 30,000 (tests/bench/lock.sh); no pass or
+# fail, ratios only.
 bench: deps-bench memcgtop
-	@$(MAKE) --no-print-directory $(BUILD)/faultbench $(BUILD)/bpfevdump
+	@$(MAKE) --no-print-directory $(BUILD)/faultbench $(BUILD)/bpfevdump \
+	  $(BUILD)/lockprobe $(BUILD)/bpfdump
 	MEMCGTOP=./memcgtop BUILD=$(BUILD) tests/bench/run.sh
 	MEMCGTOP=./memcgtop tests/bench/screen.sh 512
+	MEMCGTOP=./memcgtop BUILD=$(BUILD) BPFDUMP=$(BUILD)/bpfdump tests/bench/lock.sh
 
 # libFuzzer targets for the parsers, 60 s each (make check runs 3 s each).
 fuzz:

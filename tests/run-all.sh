@@ -93,6 +93,8 @@ suite "v1 swap and root usage (live v1)" tests/live/swap-v1.sh
 suite "v1 swap and root usage (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/swap-v1.sh
 suite "BPF collector against the files (live v1)" env BPFDUMP=$BUILD/bpfdump tests/live/bpf-v1.sh
 suite "BPF collector against the files (live v1, ASan+UBSan)" env BPFDUMP=build/asan/bpfdump tests/live/bpf-v1.sh
+suite "BPF collector's pass in chunks (live v1)" env BPFDUMP=$BUILD/bpfdump tests/live/chunks.sh
+suite "BPF collector's pass in chunks (live v1, ASan+UBSan)" env BPFDUMP=build/asan/bpfdump MEMCGTOP=build/asan/memcgtop tests/live/chunks.sh
 suite "--collector bpf against files (live v1)" env BPFEVDUMP=$BUILD/bpfevdump tests/live/collector-v1.sh
 suite "--collector bpf against files (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop BPFEVDUMP=build/asan/bpfevdump tests/live/collector-v1.sh
 suite "reclaim events (bpfev subtree sums)" "$BUILD/check_bpfev"

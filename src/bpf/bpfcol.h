@@ -108,6 +108,34 @@ void bpfcol_record(const struct bpfcol *col, size_t i,
 void bpfcol_capacity(const struct bpfcol *col, size_t *ret_groups,
 		     size_t *ret_map_bytes);
 
+/*
+ * How the last pass went: a pass is read in chunks of a quarter of a
+ * millisecond each (the kernel holds cgroup_mutex through each, which
+ * every mkdir and rmdir of a cgroup waits for), each resuming after the
+ * group the one before ended at.  MEMCGTOP_BPF_CHUNK=BUDGET_US[,GAP_US]
+ * sets a chunk's recording time (0: the pass in one read) and the pause
+ * between chunks (-1: none, 0: sched_yield, the default), for tests and
+ * benchmarks.
+ */
+struct bpfcol_chunks {
+	unsigned chunks;	/* reads of the iterator */
+	unsigned restarts;	/* passes begun again: where a chunk stopped was removed */
+	uint64_t steps;		/* the program's walk steps, in all */
+	uint64_t held_ns;	/* the program's time under the mutex, in all */
+	uint64_t max_held_ns;	/* ... the longest chunk's */
+};
+
+void bpfcol_chunks(const struct bpfcol *col, struct bpfcol_chunks *ret);
+
+/*
+ * For tests: FN(ARG, chunks read so far) is called between two chunks of
+ * a pass, in place of the pause, before the next chunk's start is looked
+ * for: what FN makes or removes is what the next chunk finds.
+ */
+void bpfcol_chunk_hook(struct bpfcol *col,
+		       void (*fn)(void *arg, unsigned chunks), void *arg);
+
+
 void bpfcol_close(struct bpfcol *col);
 
 #endif

@@ -62,10 +62,21 @@ struct kernfs_node {
 
 struct cgroup;
 
+/* Not relocated: two pointers, next first, since ever. */
+struct list_head {
+	struct list_head *next;
+	struct list_head *prev;
+};
+
 struct cgroup_subsys_state {
 	struct cgroup *cgroup;
 	struct cgroup_subsys_state *parent;
+	/* On the parent's children list, which the kernel keeps in the
+	 * order of serial_nr (the order the groups were made) since 3.12. */
+	struct list_head sibling;
+	struct list_head children;
 	unsigned int flags;	/* CSS_ONLINE: (1 << 1) since 3.15 */
+	__u64 serial_nr;
 } __pai;
 
 struct cgroup {

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * memcg_iter.bpf.c - one walk over every memory cgroup below a start group,
- * inside the kernel.  Attached as a cgroup iterator (Linux 6.1) in
- * pre-order; each read() of an iterator fd runs it once per cgroup, with
- * cgroup_mutex held, and once more with a NULL cgroup at the end.
+ * memcg_iter.bpf.c - a walk over every memory cgroup below a start group,
+ * inside the kernel.  Attached as a cgroup iterator (Linux 6.1) that shows
+ * one group only: each read() of an iterator fd calls the program once
+ * with that group, with cgroup_mutex held, and once more with a NULL
+ * cgroup after the kernel dropped it.  The program walks the groups below
+ * itself, in pre-order, from the first call.
  *
  * The iterator's text output is one seq_file buffer of 8 pages that cannot
  * resume across reads (measured on 6.18: a text line per group stops at 739
@@ -11,6 +13,21 @@
  * the names into one packed buffer; the only text is a struct memcg_sum at
  * the end.  The loader sizes both maps from the group count and grows them
  * when the summary says they were short.
+ *
+ * Nothing can make or remove a cgroup while the mutex is held, so a walk
+ * of the whole tree in one read holds up every mkdir and rmdir on the host
+ * (systemd's, container runtimes') for as long as it takes: 40-60 ms at
+ * 30,000 groups on 6.18 with the kernel's own pre-order walk.  A pass is
+ * therefore made of chunks of a quarter of a millisecond, each a read of
+ * its own (struct memcg_chunk, memcg_rec.h).  The kernel's walk cannot
+ * start in the middle of a tree, and passing over the groups up to where
+ * the chunk before stopped cost about 1 us each (measured: 0.6-1.4 us a
+ * group at 18,832 and 30,000 groups, most of the walk's cost), so the
+ * program walks the tree's lists itself and starts where the chunk before
+ * stopped: the loader attaches each chunk's iterator at that group,
+ * opened by its id.  While the mutex is held the lists cannot change; the
+ * pointers are read with bpf_probe_read_kernel, which a bad one cannot
+ * fault.
  */
 #include "kernel_types.h"
 #include <bpf/bpf_helpers.h>
@@ -49,12 +66,42 @@ const volatile struct memcg_cfg cfg = {
  * name: set by the loader through the mapped section before a walk. */
 __u64 want SEC(".data.want") = ~0ULL;
 
-/* One walk's state, reset when a new iterator fd (session) starts. */
+/* Where this chunk starts and how long it may record: set by the loader
+ * through the mapped section before each read. */
+struct memcg_chunk chunk SEC(".data.chunk") = {};
+
+/* One chunk's state, reset when a new iterator fd (session) starts. */
 __u64 cur_session;
 __u32 n_groups;
 __u32 names_used;
-__u32 sum_flags;
+__u32 n_counted;
+__u32 began;		/* the program was called with a group */
+__u64 t_first;		/* that call: cgroup_mutex just taken */
+__u64 deadline;		/* 0: none */
+struct memcg_sum sum;	/* written at the NULL cgroup */
 
+/*
+ * The walk: a position and what to do next there, one step per bpf_loop
+ * round (the verifier checks one round, not a nest of loops).
+ */
+enum walk_mode {
+	W_VISIT,	/* count and record pos, then go below it */
+	W_DOWN,		/* to pos's first child, or W_SIDE */
+	W_SIDE,		/* pos's subtree is done: its next sibling, or up */
+	W_SEEK,		/* pos and its later siblings: the first made after floor */
+	W_END,
+};
+
+__u64 w_pos;		/* a struct cgroup's address */
+__u32 w_level;		/* its level */
+__u32 w_mode;
+__u32 w_steps;
+__u32 stopped;		/* the budget ended the walk: sum.chain says where */
+
+/* bpf_loop's most; a pass takes about three steps a group. */
+#define WALK_STEPS	(1U << 23)
+
+#define CG(a)		((struct cgroup *)(unsigned long)(a))
 /*
  * A struct page_counter is read whole, with one helper call, and its
  * fields are taken at their CO-RE offsets: 192 bytes on 6.18, and one
@@ -160,81 +207,34 @@ static __always_inline void read_name(struct memcg_rec *r,
 	names_used = off + ((len + 7) & ~7);
 }
 
-static __always_inline void write_sum(struct bpf_iter_meta *meta)
+/*
+ * Group idx of the pass, at level, into its record.  Every field is read
+ * with bpf_probe_read_kernel (BPF_CORE_READ): the walk's pointers are
+ * numbers to the verifier.  The record has no parent: it is the group
+ * before at the level above, in pre-order.
+ */
+static __always_inline void record(struct cgroup *cgrp, __u32 level,
+				   __u32 idx, __u32 ssid)
 {
-	struct memcg_sum sum = {
-		.magic = MR_SUM_MAGIC,
-		.flags = sum_flags,
-		.groups = n_groups,
-		.names_used = names_used,
-		.session = cur_session,
-	};
-
-	bpf_seq_write(meta->seq, &sum, sizeof(sum));
-}
-
-SEC("iter/cgroup")
-int memcg_iter(struct bpf_iter__cgroup *ctx)
-{
-	struct bpf_iter_meta *meta = ctx->meta;
-	struct cgroup *cgrp = ctx->cgroup;
 	struct cgroup_subsys_state *css;
 	struct kernfs_node *kn;
 	struct mem_cgroup *memcg;
 	struct memcg_rec *r;
-	__u32 idx, ssid;
 	__u64 w = want;
 
-	if (meta->session_id != cur_session) {
-		cur_session = meta->session_id;
-		n_groups = 0;
-		names_used = 0;
-		sum_flags = 0;
-	}
-	if (!cgrp) {
-		write_sum(meta);
-		return 0;
-	}
-	if (cfg.inject_refusal)	/* reads above the frame: always refused */
-		asm volatile("r1 = *(u64 *)(r10 + 8)" ::: "r1");
-	if (!bpf_core_enum_value_exists(enum cgroup_subsys_id,
-					memory_cgrp_id)) {
-		sum_flags |= MR_SUM_NO_MEMCG;
-		return 0;
-	}
-	ssid = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
-	if (ssid >= 16)
-		return 0;
-	/*
-	 * rmdir clears CSS_ONLINE under cgroup_mutex, which the walk holds,
-	 * as it removes the directory; the memory css stays until its
-	 * offline work runs.  A group whose directory is gone is not shown.
-	 */
-	if (!(cgrp->self.flags & CSS_ONLINE))
-		return 0;
-	idx = n_groups++;
-	if (idx >= cfg.rec_cap)
-		return 0;
 	r = bpf_map_lookup_elem(&recs, &idx);
 	if (!r)
-		return 0;
+		return;
 	__builtin_memset(r, 0, sizeof(*r));
-
-	/*
-	 * The cgroup side: trusted pointers, plain (PROBE_MEM) loads.  The
-	 * verifier looks each pointer load up by name in the kernel's BTF
-	 * (about a millisecond each on 6.18), so there are two: the parent
-	 * is the group before at the level above, in pre-order.
-	 */
-	kn = cgrp->kn;
-	r->id = kn->id;
-	r->level = cgrp->level;
-	read_name(r, kn->name);
+	kn = BPF_CORE_READ(cgrp, kn);
+	r->id = BPF_CORE_READ(kn, id);
+	r->level = level;
+	read_name(r, BPF_CORE_READ(kn, name));
 	/* NULL where the controller is not enabled (v2): a group without
 	 * memory files, shown as the directory walk shows it. */
-	css = cgrp->subsys[ssid];
+	css = BPF_CORE_READ(cgrp, subsys[ssid]);
 	if (!css)
-		return 0;
+		return;
 	r->flags |= MR_MEMCG;
 	memcg = (void *)css - bpf_core_field_offset(struct mem_cgroup, css);
 
@@ -290,7 +290,7 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 			put(r, MR_OOM_GROUP, BPF_CORE_READ(memcg, oom_group));
 		if (w & MR_EVENTS)
 			read_events(r, memcg);
-		return 0;
+		return;
 	}
 	if ((w & MR_BIT(KMEM)) && bpf_core_field_exists(memcg->kmem))
 		put(r, MR_KMEM, BPF_CORE_READ(memcg, kmem.usage.counter));
@@ -299,5 +299,235 @@ int memcg_iter(struct bpf_iter__cgroup *ctx)
 	if ((w & MR_BIT(SWAPPINESS)) &&
 	    bpf_core_field_exists(memcg->swappiness))
 		put(r, MR_SWAPPINESS, BPF_CORE_READ(memcg, swappiness));
+	return;
+}
+
+/*
+ * The tree's lists, as the kernel's css_next_child() reads them: a
+ * group's self css is on its parent's self.children through its
+ * self.sibling, in the order the groups were made.  A cgroup is its self
+ * css (at offset 0 on every kernel, taken from BTF all the same).
+ */
+static __always_inline __u64 of_sibling(__u64 node)
+{
+	return node - bpf_core_field_offset(struct cgroup_subsys_state, sibling) -
+	       bpf_core_field_offset(struct cgroup, self);
+}
+
+static __always_inline __u64 children_head(__u64 cg)
+{
+	return cg + bpf_core_field_offset(struct cgroup, self) +
+	       bpf_core_field_offset(struct cgroup_subsys_state, children);
+}
+
+static __always_inline __u64 first_child(__u64 cg)
+{
+	__u64 next = (__u64)BPF_CORE_READ(CG(cg), self.children.next);
+
+	return !next || next == children_head(cg) ? 0 : of_sibling(next);
+}
+
+static __always_inline __u64 parent_of(__u64 cg)
+{
+	__u64 css = (__u64)BPF_CORE_READ(CG(cg), self.parent);
+
+	return css ? css - bpf_core_field_offset(struct cgroup, self) : 0;
+}
+
+/* The next sibling of cg, a child of parent; 0 after the last. */
+static __always_inline __u64 next_sibling(__u64 cg, __u64 parent)
+{
+	__u64 next = (__u64)BPF_CORE_READ(CG(cg), self.sibling.next);
+
+	return !next || next == children_head(parent) ? 0 : of_sibling(next);
+}
+
+/* Where the walk stops: cg and its ancestors up to the start group. */
+static __always_inline void save_chain(__u64 cg, __u32 level)
+{
+	__u32 i;
+
+	for (i = 0; i < MR_CHAIN; i++) {
+		if (!cg)
+			break;
+		sum.chain[i].id = BPF_CORE_READ(CG(cg), kn, id);
+		sum.chain[i].serial = BPF_CORE_READ(CG(cg), self.serial_nr);
+		if (level <= chunk.start_level) {
+			i++;
+			break;
+		}
+		cg = parent_of(cg);
+		level--;
+	}
+	sum.chain_len = i;
+}
+
+/* A visit: the group at w_pos counted, and recorded if there is room;
+ * returns 1 when the budget ends the walk after it. */
+static __always_inline int visit(__u32 ssid)
+{
+	__u32 flags = BPF_CORE_READ(CG(w_pos), self.flags);
+	__u32 idx;
+
+	/*
+	 * rmdir clears CSS_ONLINE under cgroup_mutex, which the walk holds,
+	 * as it removes the directory; the css stays on its parent's list
+	 * until it is released.  A group whose directory is gone is not
+	 * shown, and has no live groups below it.
+	 */
+	if (!(flags & CSS_ONLINE)) {
+		w_mode = W_SIDE;
+		return 0;
+	}
+	w_mode = W_DOWN;
+	idx = n_groups++;
+	n_counted++;
+	if (idx < cfg.rec_cap)
+		record(CG(w_pos), w_level, idx, ssid);
+	/* At least one group a chunk: the budget is looked at after it. */
+	if (!deadline || bpf_ktime_get_ns() < deadline)
+		return 0;
+	save_chain(w_pos, w_level);
+	stopped = 1;
+	return 1;
+}
+
+static long step(__u32 i, void *ctx)
+{
+	__u32 ssid = *(__u32 *)ctx;
+	__u64 up, next;
+
+	(void)i;
+	w_steps++;
+	switch (w_mode) {
+	case W_VISIT:
+		return visit(ssid);
+	case W_DOWN:
+		next = first_child(w_pos);
+		if (next) {
+			w_pos = next;
+			w_level++;
+			w_mode = W_VISIT;
+		} else {
+			w_mode = W_SIDE;
+		}
+		return 0;
+	case W_SEEK:
+		if (BPF_CORE_READ(CG(w_pos), self.serial_nr) > chunk.floor) {
+			w_mode = W_VISIT;
+			return 0;
+		}
+		break;
+	case W_SIDE:
+		if (w_level <= chunk.start_level) {
+			w_mode = W_END;
+			return 1;
+		}
+		break;
+	default:
+		return 1;
+	}
+	/* W_SEEK and W_SIDE: on to the next sibling, or up a level. */
+	up = parent_of(w_pos);
+	next = next_sibling(w_pos, up);
+	if (next) {
+		w_pos = next;
+		if (w_mode == W_SIDE)
+			w_mode = W_VISIT;
+	} else {
+		w_pos = up;
+		w_level--;
+		w_mode = W_SIDE;
+	}
+	return 0;
+}
+
+/* At the NULL cgroup, which the kernel passes after it dropped the
+ * mutex: the chunk's summary. */
+static __always_inline void write_sum(struct bpf_iter_meta *meta)
+{
+	sum.magic = MR_SUM_MAGIC;
+	sum.groups = n_groups;
+	sum.names_used = names_used;
+	sum.session = cur_session;
+	sum.counted = n_counted;
+	sum.steps = w_steps;
+	sum.start_level = chunk.start_level;
+	if (!began) {
+		/* The attached group is gone (the kernel shows no dead one):
+		 * the start group (no groups: the loader says so), or where
+		 * the chunk before stopped. */
+		sum.flags |= chunk.resume ? MR_SUM_LOST : MR_SUM_DONE;
+	} else if (w_mode == W_END) {
+		sum.flags |= MR_SUM_DONE;
+	} else if (!stopped) {
+		sum.flags |= MR_SUM_UNENDED;
+	}
+	if (t_first)
+		sum.held_ns = bpf_ktime_get_ns() - t_first;
+	if (!stopped)
+		sum.chain_len = 0;
+	bpf_seq_write(meta->seq, &sum, sizeof(sum));
+}
+
+static __always_inline void start_chunk(struct bpf_iter_meta *meta)
+{
+	cur_session = meta->session_id;
+	n_groups = chunk.base;
+	names_used = chunk.names_base;
+	n_counted = 0;
+	began = 0;
+	t_first = 0;
+	deadline = 0;
+	w_steps = 0;
+	stopped = 0;
+	w_mode = W_END;
+	__builtin_memset(&sum, 0, sizeof(sum));
+}
+
+SEC("iter/cgroup")
+int memcg_iter(struct bpf_iter__cgroup *ctx)
+{
+	struct bpf_iter_meta *meta = ctx->meta;
+	struct cgroup *cgrp = ctx->cgroup;
+	__u32 ssid;
+
+	if (meta->session_id != cur_session)
+		start_chunk(meta);
+	if (!cgrp) {
+		write_sum(meta);
+		return 0;
+	}
+	if (cfg.inject_refusal)	/* reads above the frame: always refused */
+		asm volatile("r1 = *(u64 *)(r10 + 8)" ::: "r1");
+	if (!bpf_core_enum_value_exists(enum cgroup_subsys_id,
+					memory_cgrp_id)) {
+		sum.flags |= MR_SUM_NO_MEMCG;
+		return 0;
+	}
+	ssid = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
+	if (ssid >= 16 || began)
+		return 0;
+	began = 1;
+	t_first = bpf_ktime_get_ns();
+	if (chunk.budget_ns)
+		deadline = t_first + chunk.budget_ns;
+	/* Its address as a number: css->cgroup of a cgroup's self css is
+	 * the cgroup. */
+	w_pos = (__u64)BPF_CORE_READ(cgrp, self.cgroup);
+	w_level = BPF_CORE_READ(cgrp, level);
+	if (!chunk.resume) {
+		chunk.start_level = w_level;
+		w_mode = W_VISIT;
+	} else {
+		w_mode = W_DOWN;
+		if (chunk.floor)
+			w_mode = first_child(w_pos) ? W_SEEK : W_SIDE;
+		if (w_mode == W_SEEK) {
+			w_pos = first_child(w_pos);
+			w_level++;
+		}
+	}
+	bpf_loop(WALK_STEPS, step, &ssid, 0);
 	return 0;
 }

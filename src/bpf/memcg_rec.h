@@ -82,11 +82,35 @@ struct memcg_rec {
 
 /*
  * The only text the iterator writes: one summary when the walk ends (the
- * program sees a NULL cgroup then).  groups and names_used count on past
- * the maps' capacity, so the loader knows how much to grow them.
+ * program sees a NULL cgroup then, after the kernel dropped cgroup_mutex).
+ * groups and names_used count on past the maps' capacity, so the loader
+ * knows how much to grow them.
+ *
+ * A pass is one or more chunks, each a read of a new iterator fd (the
+ * kernel's cgroup iterator cannot go on across reads): the first attached
+ * at the start group, each later one at the group the one before stopped
+ * at (struct memcg_chunk).  groups and names_used count from the pass's
+ * start.
  */
 #define MR_SUM_MAGIC		0x6d656d63U	/* "memc" */
 #define MR_SUM_NO_MEMCG		(1U << 0)	/* kernel has no memory_cgrp_id */
+#define MR_SUM_DONE		(1U << 1)	/* the walk reached its end */
+#define MR_SUM_LOST		(1U << 2)	/* the attached group was gone */
+#define MR_SUM_UNENDED		(1U << 3)	/* ran out of steps: a bug */
+
+/*
+ * Where a chunk stopped: the group it counted last and its ancestors
+ * above it, nearest first, up to the start group or MR_CHAIN of them.  The
+ * next chunk goes on from the first of them that still exists: after the
+ * children of it that come no later than the one before in the chain
+ * (siblings are kept in the order of their serial numbers).
+ */
+#define MR_CHAIN		16
+
+struct memcg_resume {
+	__u64 id;		/* kernfs id: the directory's inode number */
+	__u64 serial;		/* the css's serial_nr */
+};
 
 struct memcg_sum {
 	__u32 magic;
@@ -94,6 +118,29 @@ struct memcg_sum {
 	__u32 groups;		/* memory cgroups seen */
 	__u32 names_used;	/* bytes the names needed */
 	__u64 session;		/* the bpf_iter_meta session id */
+	__u64 held_ns;		/* the program's first call to its last */
+	__u32 counted;		/* groups this chunk counted */
+	__u32 steps;		/* walk steps this chunk took */
+	__u32 start_level;	/* the start group's level */
+	__u32 chain_len;	/* entries of chain: 0 once done */
+	struct memcg_resume chain[MR_CHAIN];
+};
+
+/*
+ * How a chunk starts, set by the loader through the mapped section
+ * before each read.  resume 0: the pass's first chunk, attached at the
+ * start group, which it records first; 1: attached at a group of the
+ * chunk before's chain, whose children of serial number floor or below
+ * are done.  Each chunk records for at most budget_ns (0: no limit) and
+ * at least one group.
+ */
+struct memcg_chunk {
+	__u64 budget_ns;
+	__u64 floor;
+	__u32 resume;
+	__u32 start_level;
+	__u32 base;		/* the pass's records so far */
+	__u32 names_base;	/* the pass's name bytes so far */
 };
 
 /* The program's only read-only data, set by the loader before load. */

@@ -9,13 +9,20 @@
  * "no limit" prints "max".  Names escape every byte outside '!'..'~' and
  * the backslash as \xHH.
  *
- *   bpfdump [-n PASSES] [-q] [-r] [-w KEYS] START
+ *   bpfdump [-n PASSES] [-p] [-q] [-r] [-w KEYS] START
  *     -n  walk PASSES times (one load), print the last walk
  *     -w  after the load, ask the walks for these slots only (bpfcol_want):
  *         a comma-separated list of the slot keys of memcg_rec.h and
  *         "events" (every event slot); "" for none
+ *     -p  between two chunks of a pass, print "# chunk N" (N chunks read)
+ *         and wait for a line on stdin: a test changes the tree there
  *     -q  print no records, only the "# " summary line
  *     -r  after the first walk, walk again at each line read from stdin
+ *
+ * The summary line: "# groups=N capacity=N map_bytes=N chunks=N restarts=N
+ * steps=N held_us=N max_held_us=N": the last pass's reads of the iterator
+ * (chunks), the times it began again, the program's walk steps, and its
+ * time with cgroup_mutex held, in all and in its longest chunk.
  *
  * On failure: "bpfdump: REASON: text" (REASON: perm, btf, old, memcg,
  * load, start, toomany), exit 1.
@@ -112,6 +119,18 @@ static int ask(struct bpfcol *col, const char *keys)
 	return r;
 }
 
+/* -p: the test changes the tree while bpfdump waits. */
+static void between_chunks(void *arg, unsigned chunks)
+{
+	char line[64];
+
+	(void)arg;
+	printf("# chunk %u\n", chunks);
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		exit(1);
+}
+
 /* The inode of START's parent directory; 0 for a hierarchy's root. */
 static uint64_t start_parent(const char *start, unsigned int level)
 {
@@ -129,17 +148,21 @@ static uint64_t start_parent(const char *start, unsigned int level)
 
 int main(int argc, char **argv)
 {
+	struct bpfcol_chunks ch;
 	struct bpfcol_rec g;
 	struct bpfcol_why w;
 	struct bpfcol *col;
 	size_t n = 0, i, cap, bytes;
 	long passes = 1, p;
-	int quiet = 0, repeat = 0, opt;
+	int quiet = 0, repeat = 0, pause = 0, opt;
 	const char *want = NULL;
 	char line[64];
 
-	while ((opt = getopt(argc, argv, "n:qrw:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:pqrw:")) != -1) {
 		switch (opt) {
+		case 'p':
+			pause = 1;
+			break;
 		case 'n':
 			passes = strtol(optarg, NULL, 10);
 			break;
@@ -157,11 +180,13 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1 || passes < 1) {
-		fprintf(stderr, "usage: bpfdump [-n PASSES] [-q] [-r] [-w KEYS] START\n");
+		fprintf(stderr, "usage: bpfdump [-n PASSES] [-p] [-q] [-r] [-w KEYS] START\n");
 		return 2;
 	}
 	if (bpfcol_open(argv[optind], &col, &w) < 0)
 		return fail(&w);
+	if (pause)
+		bpfcol_chunk_hook(col, between_chunks, NULL);
 	if (want && ask(col, want) < 0) {
 		bpfcol_close(col);
 		return 2;
@@ -192,7 +217,12 @@ int main(int argc, char **argv)
 			free(up);
 		}
 		bpfcol_capacity(col, &cap, &bytes);
-		printf("# groups=%zu capacity=%zu map_bytes=%zu\n", n, cap, bytes);
+		bpfcol_chunks(col, &ch);
+		printf("# groups=%zu capacity=%zu map_bytes=%zu chunks=%u restarts=%u steps=%llu held_us=%llu max_held_us=%llu\n",
+		       n, cap, bytes, ch.chunks, ch.restarts,
+		       (unsigned long long)ch.steps,
+		       (unsigned long long)(ch.held_ns / 1000),
+		       (unsigned long long)(ch.max_held_ns / 1000));
 		fflush(stdout);
 	} while (repeat && fgets(line, sizeof(line), stdin));
 	bpfcol_close(col);
