@@ -18,6 +18,7 @@
 #include <time.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -834,8 +835,16 @@ static int bpfcol_fit(struct bpfcol *col, struct memcg_sum *ret_sum,
 	for (tries = 0;; tries++) {
 		r = bpfcol_walk(col, ret_sum);
 		if (r) {
-			why(w, BPFCOL_LOAD_REFUSED, "reading the cgroup iterator: %s",
-			    strerror(-r));
+			struct rlimit rl;
+
+			/* each chunk opens the iterator anew: a descriptor */
+			if (r == -EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+				why(w, BPFCOL_LOAD_REFUSED, "reading the cgroup "
+				    "iterator: %s (RLIMIT_NOFILE is %llu)",
+				    strerror(-r), (unsigned long long)rl.rlim_cur);
+			else
+				why(w, BPFCOL_LOAD_REFUSED, "reading the cgroup "
+				    "iterator: %s", strerror(-r));
 			return r;
 		}
 		if (ret_sum->flags & MR_SUM_NO_MEMCG) {

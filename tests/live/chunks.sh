@@ -91,8 +91,10 @@ if [ "${chunks:-0}" -gt "$n" ] && [ "$(strip "$TMPD/chunked" | wc -l)" = "$n" ] 
 else
 	fail "bpfdump chunked ($chunks chunks) against one read: $(diff <(strip "$TMPD/whole") <(strip "$TMPD/chunked") | head -5; tail -q -n 1 "$TMPD/chunked" "$TMPD/whole")"
 fi
-if grep -q "^# groups=$n .* chunks=1 restarts=0 " "$TMPD/default"; then
-	pass "the default budget: $n groups in one chunk ($(cat "$TMPD/default"))"
+# How many chunks the default budget takes depends on the machine's load
+# (297 groups took 2 beside a CI run): said, not asserted.
+if grep -q "^# groups=$n .* chunks=[1-9][0-9]* restarts=0 " "$TMPD/default"; then
+	pass "the default budget: $n groups, no restart ($(cat "$TMPD/default"))"
 else
 	fail "the default budget on $n groups: $(cat "$TMPD/default")"
 fi

@@ -8,7 +8,9 @@
 #   files, auto: "memcgtop: ROOT/T: Too many open files (RLIMIT_NOFILE is N)"
 #   bpf: "memcgtop: bpf collector: too few file descriptors left to load the
 #     program (it needs about K; RLIMIT_NOFILE is N)", or "... reading the
-#     groups' files: ROOT/T: Too many open files (RLIMIT_NOFILE is N)"
+#     groups' files: ROOT/T: Too many open files (RLIMIT_NOFILE is N)", or
+#     "... reading the cgroup iterator: Too many open files (RLIMIT_NOFILE
+#     is N)" (each chunk of the pass opens the iterator anew)
 # and auto is never worse than files: where files prints the tree, auto does
 # (a BPF pass that runs short says so and the files collector goes on).
 # Usage (as root):  tests/live/fdtiny.sh
@@ -37,8 +39,8 @@ for n in $(seq 6 24); do
 		rows=$(grep -c "^[^,]*,1,/$TNAME" "$TMPD/out")
 		err=$(cat "$TMPD/err")
 		files_re="^memcgtop: $T: Too many open files \\(RLIMIT_NOFILE is $n\\)\$"
-		bpf_re="^memcgtop: bpf collector: (too few file descriptors left to load the program \\(it needs about [0-9]+; RLIMIT_NOFILE is $n\\)|reading the groups' files: $T: Too many open files \\(RLIMIT_NOFILE is $n\\))\$"
-		note_re="^memcgtop: bpf collector: reading the groups' files: $T: Too many open files \\(RLIMIT_NOFILE is $n\\); the files collector from now on\$"
+		bpf_re="^memcgtop: bpf collector: (too few file descriptors left to load the program \\(it needs about [0-9]+; RLIMIT_NOFILE is $n\\)|reading the groups' files: $T: Too many open files \\(RLIMIT_NOFILE is $n\\)|reading the cgroup iterator: Too many open files \\(RLIMIT_NOFILE is $n\\))\$"
+		note_re="^memcgtop: bpf collector: reading (the groups' files: $T|the cgroup iterator): Too many open files \\(RLIMIT_NOFILE is $n\\); the files collector from now on\$"
 		case $rc in
 		0)
 			ok[$c]=1
