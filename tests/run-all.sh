@@ -86,7 +86,6 @@ suite "live tiny RLIMIT_NOFILE (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgto
 suite "live unusable BTF (empty, cut short, corrupt)" env BPFEVDUMP=$BUILD/bpfevdump tests/live/btf.sh
 suite "live unusable BTF (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop BPFEVDUMP=build/asan/bpfevdump tests/live/btf.sh
 suite "live small memory cgroup (v1, 4 to 32 MiB)" tests/live/smallcg.sh
-suite "live small memory cgroup (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/smallcg.sh
 suite "live new columns (v1)" tests/live/columns-v1.sh
 suite "live new columns (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/columns-v1.sh
 suite "v1 swap and root usage (live v1)" tests/live/swap-v1.sh

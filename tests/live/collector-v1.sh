@@ -126,7 +126,7 @@ compare() {
 	usages "$rel" >"$TMPD/u1"
 	run files "$TMPD/files.json" -F json -o +path -c "$COLS" "$@" "/$rel"
 	python3 - "$label" "$TMPD" <<'EOF' >"$TMPD/cmp.out"
-import codecs, json, sys
+import json, re, sys
 label, d = sys.argv[1], sys.argv[2]
 def load(n):
     rc = open(d + '/' + n + '.rc').read().strip()
@@ -135,13 +135,17 @@ def load(n):
         print('FAIL: %s: %s exit %s, stderr %r' % (label, n, rc, err[:300]))
         return None
     return json.loads(open(d + '/' + n).read(), strict=False)
-# A path as memcgtop's JSON gives it: invalid UTF-8 bytes as \u00HH.
-codecs.register_error('byte', lambda e: (e.object[e.start:e.end].decode('latin-1'), e.end))
+# A path as memcgtop writes it (\\xHH for a byte not shown as is, \\\\ for
+# a backslash) back to the directory's bytes, as usages() has them.
+def decode(p):
+    return re.sub(rb'\\\\|\\x([0-9A-Fa-f]{2})',
+                  lambda m: bytes([int(m.group(1), 16)]) if m.group(1) else b'\\',
+                  p.encode())
 def usages(n):
     u = {}
     for line in open(d + '/' + n):
         h, v = line.split()
-        u[bytes.fromhex(h).decode('utf-8', 'byte')] = int(v)
+        u[bytes.fromhex(h)] = int(v)
     return u
 b, f = load('bpf.json'), load('files.json')
 if b is None or f is None:
@@ -170,7 +174,7 @@ check(not bad, 'depth, limit, soft, eff_limit, swappiness, failcnt equal and the
 u0, u1 = usages('u0'), usages('u1')
 out = []
 for g in b['groups']:
-    p = g['path']
+    p = decode(g['path'])
     if p not in u0 or p not in u1:
         out.append((p, 'not read'))
         continue

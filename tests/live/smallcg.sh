@@ -9,7 +9,8 @@
 #     memory cgroup L has X MiB free; loading the program takes about Y
 #     MiB" where Y > X;
 #   - the OOM killer never ran in L (memory.oom_control oom_kill 0).
-# The peak charge of each run is printed (INFO).
+# The peak charge of each run is printed (INFO).  Not run under ASan, whose
+# shadow memory alone is more than these groups hold.
 # Usage (as root):  tests/live/smallcg.sh
 #   MEMCGTOP  the binary to test (default: ./memcgtop of this checkout)
 #   CI=true   a host that cannot run the test is a failure, not a skip
