@@ -2,8 +2,8 @@
 /*
  * bpfcol.h - the BPF collector: every memory cgroup below a start group,
  * read in one kernel pass by a cgroup iterator (Linux 6.1+; the pass in
- * chunks, see struct bpfcol_chunks), as records in
- * tree pre-order.  Values are in bytes, as the files show them.
+ * chunks, see struct bpfcol_chunks), as records in tree pre-order.
+ * Values are in bytes, as the files show them.
  *
  * The program, src/bpf/memcg_iter.bpf.c, is embedded in the binary
  * through its skeleton (memcg_iter.skel.h, made by bpftool gen skeleton).
