@@ -24,7 +24,8 @@
  *    folder, which can seek: cgfs_seek, cgfs_reread);
  *  - the tree: a walk of the directories (cgfs_walk.c), or on a live
  *    tree as root the BPF pass (cgfs_pass.c over bpf/bpfcol.h,
- *    --collector): one cgroup-iterator read a refresh gives every group's
+ *    --collector): one cgroup-iterator pass a refresh (read in chunks:
+ *    bpf/bpfcol.h) gives every group's
  *    id (its inode, as snap_group.ino), level and name, and the values of
  *    the slots it carries, which the group reader takes in place of the
  *    files (a group whose fields need other files has its directory

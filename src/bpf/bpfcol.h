@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bpfcol.h - the BPF collector: every memory cgroup below a start group,
- * read in one kernel pass by a cgroup iterator (Linux 6.1+), as records in
- * tree pre-order.  Values are in bytes, as the files show them.
+ * read in one kernel pass by a cgroup iterator (Linux 6.1+; the pass in
+ * chunks, see struct bpfcol_chunks), as records in tree pre-order.
+ * Values are in bytes, as the files show them.
  *
  * The program, src/bpf/memcg_iter.bpf.c, is embedded in the binary
  * through its skeleton (memcg_iter.skel.h, made by bpftool gen skeleton).
@@ -86,7 +87,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 int bpfcol_want(struct bpfcol *col, uint64_t slots);
 
 /*
- * bpfcol_read: one walk (one iterator read); the first, within 0.1 s of
+ * bpfcol_read: one walk (one pass, in chunks); the first, within 0.1 s of
  * bpfcol_open, gives the walk bpfcol_open made to size the maps.
  * RET_N records, each given by bpfcol_record until the next bpfcol_read or
  * bpfcol_close.

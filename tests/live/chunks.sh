@@ -16,9 +16,8 @@
 #    chain, 200 siblings): memcgtop -b -F csv -r with --collector bpf, one
 #    group per chunk, prints exactly the rows --collector files prints
 #    (paths, usage, limits, swappiness); bpfdump's records one group a
-#    chunk equal those of one read (MEMCGTOP_BPF_CHUNK=0), line for line;
-#    bpfdump says chunks > 1 at one group a chunk and 1 with the default
-#    budget on this small tree.
+#    chunk (chunks > groups) and with the default budget equal those of
+#    one read (MEMCGTOP_BPF_CHUNK=0), line for line.
 # 2. tests/bpf/chunks.py, bpfdump -p pausing between chunks while the tree
 #    changes: the group where a chunk stopped removed (the next goes on
 #    from its parent, after it), it and its parent removed, groups made
@@ -81,7 +80,7 @@ else
 fi
 MEMCGTOP_BPF_CHUNK=0.001 "$BPFDUMP" -w max,soft,swap_max,swappiness "$R" >"$TMPD/chunked" 2>&1
 MEMCGTOP_BPF_CHUNK=0 "$BPFDUMP" -w max,soft,swap_max,swappiness "$R" >"$TMPD/whole" 2>&1
-"$BPFDUMP" -q "$R" >"$TMPD/default" 2>&1
+"$BPFDUMP" -w max,soft,swap_max,swappiness "$R" >"$TMPD/default" 2>&1
 chunks=$(sed -n 's/.* chunks=\([0-9]*\).*/\1/p' "$TMPD/chunked")
 # usage and the like move: the ids, parents, levels, limits and names.
 strip() { grep -v '^#' "$1" | sed 's/ usage=[^ ]*//; s/ swap_usage=[^ ]*//; s/ kmem=[^ ]*//; s/ failcnt=[^ ]*//; s/ peak=[^ ]*//; s/ swap_peak=[^ ]*//'; }
@@ -91,12 +90,13 @@ if [ "${chunks:-0}" -gt "$n" ] && [ "$(strip "$TMPD/chunked" | wc -l)" = "$n" ] 
 else
 	fail "bpfdump chunked ($chunks chunks) against one read: $(diff <(strip "$TMPD/whole") <(strip "$TMPD/chunked") | head -5; tail -q -n 1 "$TMPD/chunked" "$TMPD/whole")"
 fi
-# How many chunks the default budget takes depends on the machine's load
-# (297 groups took 2 beside a CI run): said, not asserted.
-if grep -q "^# groups=$n .* chunks=[1-9][0-9]* restarts=0 " "$TMPD/default"; then
-	pass "the default budget: $n groups, no restart ($(cat "$TMPD/default"))"
+# How many chunks the default budget takes is the machine's speed: not
+# judged, only that it gives the same records.
+if [ "$(strip "$TMPD/default")" = "$(strip "$TMPD/whole")" ] &&
+   grep -q "^# groups=$n .* restarts=0 " "$TMPD/default"; then
+	pass "the default budget: the $n records of one read ($(tail -n 1 "$TMPD/default"))"
 else
-	fail "the default budget on $n groups: $(cat "$TMPD/default")"
+	fail "the default budget on $n groups: $(diff <(strip "$TMPD/whole") <(strip "$TMPD/default") | head -5; tail -n 1 "$TMPD/default")"
 fi
 
 # 2. The tree changed between chunks.
