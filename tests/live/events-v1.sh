@@ -228,6 +228,17 @@ else
 	fail "own flushes with -c anon: '$own' ($(head -c 300 "$TMPD/own"))"
 fi
 
+# The first refresh loads the reclaim events' program: the first printed
+# interval still spans -d (it starts once the baseline sample is taken).
+ivs=$(python3 -c '
+import json, sys
+print(" ".join(str(json.loads(l)["interval_s"]) for l in open(sys.argv[1])))' "$TMPD/own" 2>&1)
+if python3 -c 'import sys; sys.exit(0 if len(sys.argv) == 3 and all(float(x) >= 0.3 for x in sys.argv[1:]) else 1)' $ivs 2>/dev/null; then
+	pass "-d 0.3 -n 2 with prio_min: every interval_s at least 0.3 s ($ivs)"
+else
+	fail "-d 0.3 -n 2 with prio_min: interval_s '$ivs', want 2 values of at least 0.3"
+fi
+
 # progs PID: how many BPF programs the process holds (its fdinfo).
 progs() { cat /proc/"$1"/fdinfo/* 2>/dev/null | grep -c '^prog_id:'; }
 # loaded WHAT ARGS...: runs memcgtop ARGS (-n 2 -d 2), and after its first
