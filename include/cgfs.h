@@ -125,6 +125,10 @@ const char *cgfs_collector(const struct cgfs *cg);
 uint64_t cgfs_free_fields(const struct cgfs *cg);
 /* Why the bpf collector is not in use (one line), or "" when it is. */
 const char *cgfs_bpf_why(const struct cgfs *cg);
+/* Where the collector takes each kind of value from (one line: which
+ * memory.stat values the BPF pass gives, and how their words were
+ * proven), "" for the files collector. */
+const char *cgfs_paths(const struct cgfs *cg);
 /* What the source has to say since last asked (one line: the bpf
  * collector failed mid-run and auto took the files), or NULL.  The
  * caller says it: stderr, the status line. */

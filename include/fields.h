@@ -19,7 +19,12 @@
  *                      number after key on its line; for the pressure file
  *                      "some" or "full" avg10, for cgroup.procs its lines
  *   PASS(cf, key, s)   the same, and the BPF pass (bpf/memcg_rec.h) carries
- *                      it in slot MR_s, so that the file is not read
+ *                      it in slot MR_s, so that the file is not read (a
+ *                      memory.stat slot only once the loader proved its
+ *                      word, cgfs_prove.c; the file until then)
+ *   SLOT(s)            no file has it; the BPF pass carries it in slot
+ *                      MR_s once proven, else the reclaim events give it
+ *                      (EVENTS)
  *   MADE(a, b)         made from FLD_a and FLD_b by the version's own code
  *                      (cgfs_read.c: v1 swap is memsw - usage ...)
  *   EVENTS             given by the reclaim events (BPF tracepoints,
@@ -35,7 +40,7 @@
 #define FF_COUNTER	(1U << 1)
 
 #define FIELDS(X)							\
-	X(USAGE, 0, PASS(USAGE, NULL, USAGE), PASS(USAGE, NULL, USAGE)) \
+	X(USAGE, 0, PASS(USAGE, NULL, USAGE), PASS(USAGE, NULL, USAGE))	\
 	X(LIMIT, FF_MAX, PASS(LIMIT, NULL, MAX), PASS(LIMIT, NULL, MAX)) \
 	X(HIGH, FF_MAX, NONE, PASS(HIGH, NULL, HIGH))			\
 	X(LOW, FF_MAX, NONE, PASS(LOW, NULL, LOW))			\
@@ -44,44 +49,57 @@
 	X(SWAP, 0, MADE(USAGE, USAGE_SWAP), PASS(SWAPCUR, NULL, SWAP_USAGE)) \
 	X(SWAP_LIMIT, FF_MAX, NONE, PASS(SWAPMAX, NULL, SWAP_MAX))	\
 	X(SWAPPINESS, 0, PASS(SWAPPINESS, NULL, SWAPPINESS), NONE)	\
-	X(ANON, 0, IN(STAT, "total_rss"), IN(STAT, "anon"))	\
-	X(FILE, 0, IN(STAT, "total_cache"), IN(STAT, "file"))	\
-	X(SHMEM, 0, IN(STAT, "total_shmem"), IN(STAT, "shmem"))	\
-	X(KERNEL, 0, PASS(KMEM, NULL, KMEM), IN(STAT, "kernel"))	\
-	X(ACTIVE_ANON, 0, IN(STAT, "total_active_anon"),		\
-	  IN(STAT, "active_anon"))					\
-	X(INACTIVE_ANON, 0, IN(STAT, "total_inactive_anon"),		\
-	  IN(STAT, "inactive_anon"))					\
-	X(ACTIVE_FILE, 0, IN(STAT, "total_active_file"),		\
-	  IN(STAT, "active_file"))					\
-	X(INACTIVE_FILE, 0, IN(STAT, "total_inactive_file"),		\
-	  IN(STAT, "inactive_file"))					\
-	X(UNEVICTABLE, 0, IN(STAT, "total_unevictable"),		\
-	  IN(STAT, "unevictable"))					\
-	X(PGSCAN, FF_COUNTER, EVENTS, IN(STAT, "pgscan"))		\
-	X(PGSTEAL, FF_COUNTER, EVENTS, IN(STAT, "pgsteal"))		\
-	X(PGSCAN_KSWAPD, FF_COUNTER, EVENTS, IN(STAT, "pgscan_kswapd")) \
-	X(PGSCAN_DIRECT, FF_COUNTER, EVENTS, IN(STAT, "pgscan_direct")) \
-	X(PGSTEAL_KSWAPD, FF_COUNTER, EVENTS, IN(STAT, "pgsteal_kswapd")) \
-	X(PGSTEAL_DIRECT, FF_COUNTER, EVENTS, IN(STAT, "pgsteal_direct")) \
-	X(REFAULT_ANON, FF_COUNTER, IN(STAT, "total_workingset_refault_anon"), \
-	  IN(STAT, "workingset_refault_anon"))			\
-	X(REFAULT_FILE, FF_COUNTER, IN(STAT, "total_workingset_refault_file"), \
-	  IN(STAT, "workingset_refault_file"))			\
-	X(PGFAULT, FF_COUNTER, IN(STAT, "total_pgfault"), IN(STAT, "pgfault")) \
-	X(PGMAJFAULT, FF_COUNTER, IN(STAT, "total_pgmajfault"),	\
-	  IN(STAT, "pgmajfault"))					\
+	X(ANON, 0, PASS(STAT, "total_rss", ST_ANON), PASS(STAT, "anon", ST_ANON)) \
+	X(FILE, 0, PASS(STAT, "total_cache", ST_FILE),			\
+	  PASS(STAT, "file", ST_FILE))					\
+	X(SHMEM, 0, PASS(STAT, "total_shmem", ST_SHMEM),		\
+	  PASS(STAT, "shmem", ST_SHMEM))				\
+	X(KERNEL, 0, PASS(KMEM, NULL, KMEM), PASS(STAT, "kernel", ST_KERNEL)) \
+	X(ACTIVE_ANON, 0, PASS(STAT, "total_active_anon", ST_ACTIVE_ANON), \
+	  PASS(STAT, "active_anon", ST_ACTIVE_ANON))			\
+	X(INACTIVE_ANON, 0,						\
+	  PASS(STAT, "total_inactive_anon", ST_INACTIVE_ANON),		\
+	  PASS(STAT, "inactive_anon", ST_INACTIVE_ANON))		\
+	X(ACTIVE_FILE, 0, PASS(STAT, "total_active_file", ST_ACTIVE_FILE), \
+	  PASS(STAT, "active_file", ST_ACTIVE_FILE))			\
+	X(INACTIVE_FILE, 0,						\
+	  PASS(STAT, "total_inactive_file", ST_INACTIVE_FILE),		\
+	  PASS(STAT, "inactive_file", ST_INACTIVE_FILE))		\
+	X(UNEVICTABLE, 0,						\
+	  PASS(STAT, "total_unevictable", ST_UNEVICTABLE),		\
+	  PASS(STAT, "unevictable", ST_UNEVICTABLE))			\
+	X(PGSCAN, FF_COUNTER, SLOT(ST_PGSCAN), PASS(STAT, "pgscan", ST_PGSCAN)) \
+	X(PGSTEAL, FF_COUNTER, SLOT(ST_PGSTEAL),			\
+	  PASS(STAT, "pgsteal", ST_PGSTEAL))				\
+	X(PGSCAN_KSWAPD, FF_COUNTER, SLOT(ST_PGSCAN_KSWAPD),		\
+	  PASS(STAT, "pgscan_kswapd", ST_PGSCAN_KSWAPD))		\
+	X(PGSCAN_DIRECT, FF_COUNTER, SLOT(ST_PGSCAN_DIRECT),		\
+	  PASS(STAT, "pgscan_direct", ST_PGSCAN_DIRECT))		\
+	X(PGSTEAL_KSWAPD, FF_COUNTER, SLOT(ST_PGSTEAL_KSWAPD),		\
+	  PASS(STAT, "pgsteal_kswapd", ST_PGSTEAL_KSWAPD))		\
+	X(PGSTEAL_DIRECT, FF_COUNTER, SLOT(ST_PGSTEAL_DIRECT),		\
+	  PASS(STAT, "pgsteal_direct", ST_PGSTEAL_DIRECT))		\
+	X(REFAULT_ANON, FF_COUNTER,					\
+	  PASS(STAT, "total_workingset_refault_anon", ST_REFAULT_ANON),	\
+	  PASS(STAT, "workingset_refault_anon", ST_REFAULT_ANON))	\
+	X(REFAULT_FILE, FF_COUNTER,					\
+	  PASS(STAT, "total_workingset_refault_file", ST_REFAULT_FILE),	\
+	  PASS(STAT, "workingset_refault_file", ST_REFAULT_FILE))	\
+	X(PGFAULT, FF_COUNTER, PASS(STAT, "total_pgfault", ST_PGFAULT),	\
+	  PASS(STAT, "pgfault", ST_PGFAULT))				\
+	X(PGMAJFAULT, FF_COUNTER, PASS(STAT, "total_pgmajfault", ST_PGMAJFAULT), \
+	  PASS(STAT, "pgmajfault", ST_PGMAJFAULT))			\
 	X(EV_LOW, FF_COUNTER, NONE, PASS(EVENTS, "low", EV_LOW))	\
 	X(EV_HIGH, FF_COUNTER, NONE, PASS(EVENTS, "high", EV_HIGH))	\
 	X(EV_MAX, FF_COUNTER, NONE, PASS(EVENTS, "max", EV_MAX))	\
 	X(EV_OOM, FF_COUNTER, NONE, PASS(EVENTS, "oom", EV_OOM))	\
-	X(EV_OOM_KILL, FF_COUNTER, IN(OOMCTL, "oom_kill"),		\
+	X(EV_OOM_KILL, FF_COUNTER, PASS(OOMCTL, "oom_kill", EV_OOM_KILL), \
 	  PASS(EVENTS, "oom_kill", EV_OOM_KILL))			\
 	X(FAILCNT, FF_COUNTER, PASS(FAILCNT, NULL, FAILCNT), NONE)	\
 	/* PSI: hundredths of a percent */				\
 	X(PSI_SOME10, 0, NONE, IN(PRESSURE, "some"))			\
 	X(PSI_FULL10, 0, NONE, IN(PRESSURE, "full"))			\
-	X(PROCS, 0, IN(PROCS, NULL), IN(PROCS, NULL))		\
+	X(PROCS, 0, IN(PROCS, NULL), IN(PROCS, NULL))			\
 	X(PEAK, 0, PASS(PEAK, NULL, PEAK), PASS(PEAK, NULL, PEAK))	\
 	X(SWAP_PEAK, 0, NONE, IN(SWAPPEAK, NULL))			\
 	/* memory + swap */						\
@@ -90,22 +108,24 @@
 	X(ZSWAPPED, 0, NONE, IN(STAT, "zswapped"))			\
 	/* v2 memory.events.local */					\
 	X(EVL_LOW, FF_COUNTER, NONE, IN(EVENTS_LOCAL, "low"))		\
-	X(EVL_HIGH, FF_COUNTER, NONE, IN(EVENTS_LOCAL, "high"))	\
+	X(EVL_HIGH, FF_COUNTER, NONE, IN(EVENTS_LOCAL, "high"))		\
 	X(EVL_MAX, FF_COUNTER, NONE, IN(EVENTS_LOCAL, "max"))		\
 	X(EVL_OOM, FF_COUNTER, NONE, IN(EVENTS_LOCAL, "oom"))		\
-	X(EVL_OOM_KILL, FF_COUNTER, NONE, IN(EVENTS_LOCAL, "oom_kill")) \
+	X(EVL_OOM_KILL, FF_COUNTER, NONE, IN(EVENTS_LOCAL, "oom_kill"))	\
 	/* v2 memory.swap.events */					\
 	X(SWEV_HIGH, FF_COUNTER, NONE, PASS(SWAPEVENTS, "high", EV_SWAP_HIGH)) \
 	X(SWEV_MAX, FF_COUNTER, NONE, PASS(SWAPEVENTS, "max", EV_SWAP_MAX)) \
 	X(SWEV_FAIL, FF_COUNTER, NONE, PASS(SWAPEVENTS, "fail", EV_SWAP_FAIL)) \
-	X(DYING, 0, NONE, IN(CGSTAT, "nr_dying_descendants"))	\
+	X(DYING, 0, NONE, IN(CGSTAT, "nr_dying_descendants"))		\
 	/* The group's own LRU lists, without its descendants' (v1's	\
 	 * memory.stat keys without total_; v2 has none: the model	\
 	 * subtracts the children). */					\
-	X(OWN_ACTIVE_ANON, 0, IN(STAT, "active_anon"), NONE)		\
-	X(OWN_INACTIVE_ANON, 0, IN(STAT, "inactive_anon"), NONE)	\
-	X(OWN_ACTIVE_FILE, 0, IN(STAT, "active_file"), NONE)		\
-	X(OWN_INACTIVE_FILE, 0, IN(STAT, "inactive_file"), NONE)	\
+	X(OWN_ACTIVE_ANON, 0, PASS(STAT, "active_anon", ST_OWN_ACTIVE_ANON), NONE) \
+	X(OWN_INACTIVE_ANON, 0,						\
+	  PASS(STAT, "inactive_anon", ST_OWN_INACTIVE_ANON), NONE)	\
+	X(OWN_ACTIVE_FILE, 0, PASS(STAT, "active_file", ST_OWN_ACTIVE_FILE), NONE) \
+	X(OWN_INACTIVE_FILE, 0,						\
+	  PASS(STAT, "inactive_file", ST_OWN_INACTIVE_FILE), NONE)	\
 	/* memory.swap.max - swap.current, at least 0 */		\
 	X(SWAP_ROOM, 0, NONE, MADE(SWAP, SWAP_LIMIT))			\
 	/* memory.numa_stat kept whole: the value is the offset of its	\

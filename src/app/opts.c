@@ -227,6 +227,8 @@ int opts_version_verbose(struct opts *o)
 		msg_out("collector: files (bpf: %s)", cgfs_bpf_why(cg));
 	else
 		printf("collector: bpf\n");
+	if (*cgfs_paths(cg))
+		msg_out("%s", cgfs_paths(cg));
 	cgfs_close(cg);
 	return 0;
 }

@@ -66,6 +66,13 @@ struct bpfcol {
 	uint64_t want;			/* MR_BIT of the slots asked for */
 	const struct memcg_rec *recs;	/* mapped read-only */
 	size_t recs_len;
+	/* The stats map: one entry until a stat slot is asked for, then
+	 * as many as recs (a load again). */
+	uint32_t stat_cap;
+	const struct memcg_stat *stats;	/* mapped read-only */
+	size_t stats_len;
+	struct memcg_sels sels;		/* the proven words */
+	uint64_t zero;			/* stat slots 0 in every group */
 	const char *names;		/* mapped read-only */
 	size_t names_len;
 	size_t nread;			/* records of the last bpfcol_read */
@@ -166,9 +173,12 @@ static void bpfcol_unload(struct bpfcol *col)
 		munmap((void *)col->recs, col->recs_len);
 	if (col->names)
 		munmap((void *)col->names, col->names_len);
+	if (col->stats)
+		munmap((void *)col->stats, col->stats_len);
 	memcg_iter__destroy(col->skel);
 	col->recs = NULL;
 	col->names = NULL;
+	col->stats = NULL;
 	col->skel = NULL;
 }
 
@@ -196,7 +206,8 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		    .link_info_len = sizeof(linfo));
 	struct memcg_iter *skel;
 	uint64_t maps = (uint64_t)col->rec_cap * sizeof(struct memcg_rec) +
-		col->names_cap;
+		col->names_cap + (uint64_t)col->stat_cap *
+		sizeof(struct memcg_stat);
 	int r;
 
 	/* Charged to this process's memory cgroup as it goes: where that
@@ -221,9 +232,12 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		.v2 = col->v2,
 		.local_events = col->local_events,
 		.inject_refusal = col->inject_refusal,
+		.stat_cap = col->stat_cap,
 	};
 	skel->data_want->want = col->want;
+	skel->data_want->sels = col->sels;
 	if ((r = bpf_map__set_max_entries(skel->maps.recs, col->rec_cap)) ||
+	    (r = bpf_map__set_max_entries(skel->maps.stats, col->stat_cap)) ||
 	    (r = bpf_map__set_value_size(skel->maps.names, col->names_cap))) {
 		why(w, BPFCOL_LOAD_REFUSED, "cannot size the maps: %s",
 		    strerror(-r));
@@ -255,7 +269,11 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	col->recs_len = page_round((size_t)col->rec_cap * sizeof(struct memcg_rec),
 				   col->pagesize);
 	col->names_len = page_round(col->names_cap, col->pagesize);
+	col->stats_len = page_round((size_t)col->stat_cap *
+				    sizeof(struct memcg_stat), col->pagesize);
 	if ((r = map_ro(skel->maps.recs, col->recs_len, (const void **)&col->recs)) ||
+	    (r = map_ro(skel->maps.stats, col->stats_len,
+			(const void **)&col->stats)) ||
 	    (r = map_ro(skel->maps.names, col->names_len,
 			(const void **)&col->names))) {
 		why(w, BPFCOL_LOAD_REFUSED, "cannot map the records: %s",
@@ -286,6 +304,8 @@ static void caps_for(const struct bpfcol *col, uint64_t groups, uint64_t names,
 static void bpfcol_size(struct bpfcol *col, uint64_t groups, uint64_t names)
 {
 	caps_for(col, groups, names, &col->rec_cap, &col->names_cap);
+	if (col->stat_cap > 1)
+		col->stat_cap = col->rec_cap;
 }
 
 /*
@@ -435,6 +455,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	col = xcalloc(1, sizeof(*col));
 	col->dirfd = -1;
 	col->want = ~0ULL;
+	col->stat_cap = 1;
 	col->pagesize = (unsigned long)sysconf(_SC_PAGESIZE);
 	col->counter_max = (uint64_t)LONG_MAX / col->pagesize;
 	r = bpfcol_injected(col, ret_why);
@@ -786,9 +807,10 @@ static int vm_swappiness(void)
  * counter files at all, and memory.swap.peak came after the swap
  * counter's watermark (6.5).
  */
-static void bpfcol_convert(const struct bpfcol *col, const struct memcg_rec *r,
+static void bpfcol_convert(const struct bpfcol *col, size_t i,
 			   struct bpfcol_rec *g)
 {
+	const struct memcg_rec *r = &col->recs[i];
 	uint64_t have;
 
 	g->id = r->id;
@@ -807,14 +829,31 @@ static void bpfcol_convert(const struct bpfcol *col, const struct memcg_rec *r,
 	have = r->have;
 	if (col->v2 && !col->v2_swap_peak)
 		have &= ~MR_BIT(SWAP_PEAK);
+	have &= ~MR_STATS;
 	g->have = have;
 	for (; have; have &= have - 1) {
-		unsigned i = (unsigned)__builtin_ctzll(have);
-		uint64_t v = r->v[i];
+		unsigned k = (unsigned)__builtin_ctzll(have);
+		uint64_t v = r->v[k];
 
-		if ((slots[i].flags & MR_LIMIT) && v >= col->counter_max)
-			g->unlimited |= 1ULL << i;
-		g->v[i] = (slots[i].flags & MR_PAGES) ? v * col->pagesize : v;
+		if ((slots[k].flags & MR_LIMIT) && v >= col->counter_max)
+			g->unlimited |= 1ULL << k;
+		g->v[k] = (slots[k].flags & MR_PAGES) ? v * col->pagesize : v;
+	}
+	if (!(col->want & MR_STATS))
+		return;
+	/* memory.stat shows a sum below 0 (per-CPU deltas not yet folded
+	 * in) as 0. */
+	have = (i < col->stat_cap ? col->stats[i].have : 0) & col->want &
+		MR_STATS;
+	g->have |= (col->zero & col->want) | have;
+	for (uint64_t z = col->zero & col->want & ~have; z; z &= z - 1)
+		g->v[__builtin_ctzll(z)] = 0;
+	for (; have; have &= have - 1) {
+		unsigned k = (unsigned)__builtin_ctzll(have);
+		int64_t v = col->stats[i].v[k - MR_FIRST_STAT];
+
+		g->v[k] = v < 0 ? 0 : (slots[k].flags & MR_PAGES) ?
+			(uint64_t)v * col->pagesize : (uint64_t)v;
 	}
 }
 
@@ -880,9 +919,40 @@ static int bpfcol_fit(struct bpfcol *col, struct memcg_sum *ret_sum,
 int bpfcol_want(struct bpfcol *col, uint64_t want)
 {
 	col->want = want;
+	if ((want & MR_STATS) && col->stat_cap < col->rec_cap) {
+		/* The stats map gets room for every group: a load again,
+		 * once. */
+		col->stat_cap = col->rec_cap;
+		bpfcol_unload(col);
+		col->open_s = 0;
+	}
 	if (col->skel)
 		col->skel->data_want->want = col->want;
 	return 0;
+}
+
+void bpfcol_select(struct bpfcol *col, const struct memcg_sels *sels,
+		   uint64_t zero)
+{
+	col->sels = *sels;
+	col->zero = zero & MR_STATS;
+	if (col->skel)
+		col->skel->data_want->sels = col->sels;
+}
+
+int bpfcol_layout(const struct bpfcol *col, struct memcg_layout *ret_layout,
+		  const int64_t (**ret_raw)[MR_ARR_WORDS])
+{
+	if (!col->skel || !col->skel->bss)
+		return -ENOENT;
+	*ret_layout = col->skel->bss->layout;
+	*ret_raw = (const int64_t (*)[MR_ARR_WORDS])col->skel->bss->raw;
+	return 0;
+}
+
+unsigned long bpfcol_pagesize(const struct bpfcol *col)
+{
+	return col->pagesize;
 }
 
 int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why)
@@ -918,7 +988,7 @@ void bpfcol_record(const struct bpfcol *col, size_t i,
 		ret->name = "";
 		return;
 	}
-	bpfcol_convert(col, &col->recs[i], ret);
+	bpfcol_convert(col, i, ret);
 	if (!col->v2 && col->recs[i].level == 0 &&
 	    (ret->have & MR_BIT(SWAPPINESS)))
 		ret->v[MR_SWAPPINESS] = (uint64_t)vm_swappiness();

@@ -87,6 +87,29 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 int bpfcol_want(struct bpfcol *col, uint64_t slots);
 
 /*
+ * memory.stat in the pass: each stat slot (MR_STATS, memcg_rec.h) is the
+ * sum of words of the memcg's vmstats arrays, which the caller proves
+ * (src/source/cgfs_prove.c) and selects; ZERO's slots are 0 in every
+ * group (the caller knows: 0 in the start group, whose values bound its
+ * descendants').  A slot neither selected nor zero is not in have.
+ * The selection is kept across loads.
+ */
+void bpfcol_select(struct bpfcol *col, const struct memcg_sels *sels,
+		   uint64_t zero);
+
+/*
+ * What the last walk saw of the kernel (the layout CO-RE resolved) and
+ * the start group's vmstats arrays whole (int64_t[MR_NARR][MR_ARR_WORDS],
+ * words past an array's length 0), when a stat slot was asked for: the
+ * proofs' material.  -ENOENT when nothing is loaded.
+ */
+int bpfcol_layout(const struct bpfcol *col, struct memcg_layout *ret_layout,
+		  const int64_t (**ret_raw)[MR_ARR_WORDS]);
+
+/* The page size the kernel's page counts are multiplied by. */
+unsigned long bpfcol_pagesize(const struct bpfcol *col);
+
+/*
  * bpfcol_read: one walk (one pass, in chunks); the first, within 0.1 s of
  * bpfcol_open, gives the walk bpfcol_open made to size the maps.
  * RET_N records, each given by bpfcol_record until the next bpfcol_read or

@@ -121,6 +121,37 @@ struct page_counter {
 	unsigned long max;
 } __pai;
 
+/*
+ * The memcg's own statistics, what memory.stat prints.  The arrays'
+ * lengths are the running kernel's (bpf_core_field_size); which item is
+ * at which index depends on the kernel's version and configuration, and
+ * the loader proves each before it reads it (memcg_rec.h: memcg_sel).
+ * state_local and events_local: 6.5+.
+ */
+struct memcg_vmstats {
+	long state[1];
+	unsigned long events[1];
+	long state_local[1];
+	unsigned long events_local[1];
+} __pai;
+
+/* The values are the kernel's, read with bpf_core_enum_value(). */
+enum vm_event_item {
+	PGPGIN,
+	PGPGOUT,
+	PGFAULT,
+	PGMAJFAULT,
+	PGSCAN_KSWAPD,
+	PGSCAN_DIRECT,
+	PGSCAN_KHUGEPAGED,
+	PGSCAN_PROACTIVE,
+	PGSTEAL_KSWAPD,
+	PGSTEAL_DIRECT,
+	PGSTEAL_KHUGEPAGED,
+	PGSTEAL_PROACTIVE,
+	NR_VM_EVENT_ITEMS,
+};
+
 struct mem_cgroup {
 	struct cgroup_subsys_state css;
 	struct page_counter memory;
@@ -134,6 +165,16 @@ struct mem_cgroup {
 	bool oom_group;
 	atomic_long_t memory_events[16];
 	atomic_long_t memory_events_local[16];
+} __pai;
+
+/* Two flavours of struct mem_cgroup (libbpf drops the ___ suffix):
+ * vmstats a pointer (6.3+) or embedded (6.1, 6.2). */
+struct mem_cgroup___ptr {
+	struct memcg_vmstats *vmstats;
+} __pai;
+
+struct mem_cgroup___emb {
+	struct memcg_vmstats vmstats;
 } __pai;
 
 #undef __pai

@@ -56,6 +56,16 @@ struct {
 	__uint(max_entries, 1);
 } names SEC(".maps");
 
+/* A group's memory.stat values, at its record's index (memcg_rec.h);
+ * one entry until they are asked for. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct memcg_stat);
+	__uint(max_entries, 1);		/* set by the loader */
+} stats SEC(".maps");
+
 /* Set by the loader before load; the verifier sees them as constants. */
 const volatile struct memcg_cfg cfg = {
 	.rec_cap = 1,
@@ -65,6 +75,18 @@ const volatile struct memcg_cfg cfg = {
 /* MR_BIT of the slots a walk reads beyond the memory counter and the
  * name: set by the loader through the mapped section before a walk. */
 __u64 want SEC(".data.want") = ~0ULL;
+
+/* The proven words of each stat slot: set by the loader through the
+ * mapped section (memcg_rec.h). */
+struct memcg_sels sels SEC(".data.want") = {};
+
+/* What this kernel's BTF says (written at each chunk), and the arrays of
+ * the pass's first group whole, for the loader's proofs. */
+struct memcg_layout layout;
+__s64 raw[MR_NARR][MR_ARR_WORDS];
+__u64 raw_id;
+/* A group's words, being summed. */
+__s64 words[MR_NARR][MR_ARR_WORDS];
 
 /* Where this chunk starts and how long it may record: set by the loader
  * through the mapped section before each read. */
@@ -207,6 +229,131 @@ static __always_inline void read_name(struct memcg_rec *r,
 	names_used = off + ((len + 7) & ~7);
 }
 
+#define LAYOUT_EV(i, name)						\
+	(layout.ev[i] = bpf_core_enum_value_exists(enum vm_event_item, name) ? \
+	 (__s32)bpf_core_enum_value(enum vm_event_item, name) : -1)
+#define LAYOUT_ARR(a, field)						\
+	(layout.words[a] = bpf_core_field_exists(struct memcg_vmstats, field) ? \
+	 bpf_core_field_size(struct memcg_vmstats, field) / 8 : 0)
+
+/* The layout as CO-RE resolved it at load, for the loader. */
+static __always_inline void find_layout(void)
+{
+	layout.vmstats = bpf_core_field_exists(struct mem_cgroup___ptr, vmstats) ?
+		1 : bpf_core_field_exists(struct mem_cgroup___emb, vmstats) ?
+		2 : 0;
+	LAYOUT_ARR(MR_ARR_STATE, state);
+	LAYOUT_ARR(MR_ARR_EVENTS, events);
+	LAYOUT_ARR(MR_ARR_STATE_LOCAL, state_local);
+	LAYOUT_ARR(MR_ARR_EVENTS_LOCAL, events_local);
+	LAYOUT_EV(MR_EV_PGPGIN, PGPGIN);
+	LAYOUT_EV(MR_EV_PGPGOUT, PGPGOUT);
+	LAYOUT_EV(MR_EV_PGFAULT, PGFAULT);
+	LAYOUT_EV(MR_EV_PGMAJFAULT, PGMAJFAULT);
+	LAYOUT_EV(MR_EV_PGSCAN_KSWAPD, PGSCAN_KSWAPD);
+	LAYOUT_EV(MR_EV_PGSCAN_DIRECT, PGSCAN_DIRECT);
+	LAYOUT_EV(MR_EV_PGSCAN_KHUGEPAGED, PGSCAN_KHUGEPAGED);
+	LAYOUT_EV(MR_EV_PGSCAN_PROACTIVE, PGSCAN_PROACTIVE);
+	LAYOUT_EV(MR_EV_PGSTEAL_KSWAPD, PGSTEAL_KSWAPD);
+	LAYOUT_EV(MR_EV_PGSTEAL_DIRECT, PGSTEAL_DIRECT);
+	LAYOUT_EV(MR_EV_PGSTEAL_KHUGEPAGED, PGSTEAL_KHUGEPAGED);
+	LAYOUT_EV(MR_EV_PGSTEAL_PROACTIVE, PGSTEAL_PROACTIVE);
+	LAYOUT_EV(MR_EV_NR_VM_EVENT_ITEMS, NR_VM_EVENT_ITEMS);
+}
+
+/* The address of memcg->vmstats, 0 where this kernel has none. */
+static __always_inline __u64 vmstats_of(struct mem_cgroup *memcg)
+{
+	if (bpf_core_field_exists(struct mem_cgroup___ptr, vmstats))
+		return (__u64)BPF_CORE_READ((struct mem_cgroup___ptr *)memcg,
+					    vmstats);
+	if (bpf_core_field_exists(struct mem_cgroup___emb, vmstats))
+		return (__u64)memcg +
+			bpf_core_field_offset(struct mem_cgroup___emb, vmstats);
+	return 0;
+}
+
+/*
+ * The first n words of one array of vmstats at vs into dst: each array
+ * in one helper call.  Returns 0 or -1 (absent, or not read: its words
+ * are then not used).
+ */
+#define READ_ARR(dst, field, want_n)					\
+	({								\
+		int r_ = -1;						\
+		if (bpf_core_field_exists(struct memcg_vmstats, field)) { \
+			__u32 n_ = (want_n);				\
+			__u32 max_ = bpf_core_field_size(struct memcg_vmstats, \
+							 field) / 8;	\
+			if (n_ > max_)					\
+				n_ = max_;				\
+			if (n_ > MR_ARR_WORDS)				\
+				n_ = MR_ARR_WORDS;			\
+			if (n_ > 0 && bpf_probe_read_kernel(		\
+				(dst), n_ * 8, (void *)(vs +		\
+				bpf_core_field_offset(struct memcg_vmstats, \
+						      field))) == 0)	\
+				r_ = 0;					\
+		}							\
+		r_;							\
+	})
+
+static __always_inline void read_arrays(__u64 vs, __s64 (*dst)[MR_ARR_WORDS],
+					const __u32 *n, int *ok)
+{
+	ok[MR_ARR_STATE] = n[MR_ARR_STATE] ?
+		READ_ARR(dst[MR_ARR_STATE], state, n[MR_ARR_STATE]) : -1;
+	ok[MR_ARR_EVENTS] = n[MR_ARR_EVENTS] ?
+		READ_ARR(dst[MR_ARR_EVENTS], events, n[MR_ARR_EVENTS]) : -1;
+	ok[MR_ARR_STATE_LOCAL] = n[MR_ARR_STATE_LOCAL] ?
+		READ_ARR(dst[MR_ARR_STATE_LOCAL], state_local,
+			 n[MR_ARR_STATE_LOCAL]) : -1;
+	ok[MR_ARR_EVENTS_LOCAL] = n[MR_ARR_EVENTS_LOCAL] ?
+		READ_ARR(dst[MR_ARR_EVENTS_LOCAL], events_local,
+			 n[MR_ARR_EVENTS_LOCAL]) : -1;
+}
+
+/*
+ * The group's memory.stat values: the proven words of each stat slot,
+ * summed.  The pass's first group gives its arrays whole too, which the
+ * loader holds against its memory.stat to prove words.
+ */
+static __always_inline void read_stats(struct memcg_rec *r,
+				       struct mem_cgroup *memcg, __u32 idx)
+{
+	static const __u32 all[MR_NARR] = {
+		MR_ARR_WORDS, MR_ARR_WORDS, MR_ARR_WORDS, MR_ARR_WORDS,
+	};
+	struct memcg_stat *st;
+	__u64 vs = vmstats_of(memcg);
+	int ok[MR_NARR];
+
+	if (!vs)
+		return;
+	if (idx == 0) {
+		read_arrays(vs, raw, all, ok);
+		raw_id = r->id;
+	}
+	st = bpf_map_lookup_elem(&stats, &idx);
+	if (!st)
+		return;
+	st->have = 0;
+	read_arrays(vs, words, sels.words, ok);
+	for (__u32 s = 0; s < MR_NSTAT; s++) {
+		const struct memcg_sel *sel = &sels.sel[s];
+		__u32 a = sel->arr & (MR_NARR - 1);
+		__s64 sum = 0;
+
+		if (!sel->n || ok[a])
+			continue;
+		for (__u32 k = 0; k < MR_SEL_WORDS; k++)
+			if (k < sel->n)
+				sum += words[a][sel->idx[k] & (MR_ARR_WORDS - 1)];
+		st->v[s] = sum;
+		st->have |= 1ULL << (s + MR_FIRST_STAT);
+	}
+}
+
 /*
  * Group idx of the pass, at level, into its record.  Every field is read
  * with bpf_probe_read_kernel (BPF_CORE_READ): the walk's pointers are
@@ -283,6 +430,8 @@ static __always_inline void record(struct cgroup *cgrp, __u32 level,
 			put(r, MR_SWAP_USAGE,
 			    BPF_CORE_READ(memcg, swap.usage.counter));
 	}
+	if (w & MR_STATS)
+		read_stats(r, memcg, idx);
 	/* Each hierarchy's own files only: every read is a helper call. */
 	if (cfg.v2) {
 		if ((w & MR_BIT(OOM_GROUP)) &&
@@ -292,6 +441,10 @@ static __always_inline void record(struct cgroup *cgrp, __u32 level,
 			read_events(r, memcg);
 		return;
 	}
+	/* v1 memory.oom_control's oom_kill is memory_events[] as it is
+	 * (v1 counts each event in the group alone). */
+	if (w & MR_BIT(EV_OOM_KILL))
+		read_events(r, memcg);
 	if ((w & MR_BIT(KMEM)) && bpf_core_field_exists(memcg->kmem))
 		put(r, MR_KMEM, BPF_CORE_READ(memcg, kmem.usage.counter));
 	if ((w & MR_BIT(SOFT)) && bpf_core_field_exists(memcg->soft_limit))
@@ -483,6 +636,7 @@ static __always_inline void start_chunk(struct bpf_iter_meta *meta)
 	stopped = 0;
 	w_mode = W_END;
 	__builtin_memset(&sum, 0, sizeof(sum));
+	find_layout();
 }
 
 SEC("iter/cgroup")

@@ -18,6 +18,9 @@
 #define MR_PAGES	(1U << 0)	/* kept in pages: shown in bytes */
 #define MR_LIMIT	(1U << 1)	/* PAGE_COUNTER_MAX or more: "max" */
 #define MR_EVENT	(1U << 2)	/* a v2 memory(.swap).events key */
+#define MR_STAT		(1U << 3)	/* memcg->vmstats: a memory.stat value,
+					 * in the stats map, at the word(s) the
+					 * loader proved (struct memcg_sel) */
 
 /*
  * X(SLOT, key, flags): the slots in record order.  The key is the tests'
@@ -47,7 +50,33 @@
 	X(EV_OOM_GROUP_KILL, "ev_oom_group_kill", MR_EVENT)		\
 	X(EV_SWAP_HIGH, "ev_swap_high", MR_EVENT) /* ... memory.swap.events */ \
 	X(EV_SWAP_MAX, "ev_swap_max", MR_EVENT)				\
-	X(EV_SWAP_FAIL, "ev_swap_fail", MR_EVENT)
+	X(EV_SWAP_FAIL, "ev_swap_fail", MR_EVENT)			\
+	/* memory.stat: v1 total_* (v2 keys), the lists and sizes	\
+	 * in pages, the rest counts; from here on MR_STAT only */	\
+	X(ST_INACTIVE_ANON, "inactive_anon", MR_STAT | MR_PAGES)	\
+	X(ST_ACTIVE_ANON, "active_anon", MR_STAT | MR_PAGES)		\
+	X(ST_INACTIVE_FILE, "inactive_file", MR_STAT | MR_PAGES)	\
+	X(ST_ACTIVE_FILE, "active_file", MR_STAT | MR_PAGES)		\
+	X(ST_UNEVICTABLE, "unevictable", MR_STAT | MR_PAGES)		\
+	/* v1 keys without total_: the group's own lists */		\
+	X(ST_OWN_INACTIVE_ANON, "own_inactive_anon", MR_STAT | MR_PAGES) \
+	X(ST_OWN_ACTIVE_ANON, "own_active_anon", MR_STAT | MR_PAGES)	\
+	X(ST_OWN_INACTIVE_FILE, "own_inactive_file", MR_STAT | MR_PAGES) \
+	X(ST_OWN_ACTIVE_FILE, "own_active_file", MR_STAT | MR_PAGES)	\
+	X(ST_ANON, "anon", MR_STAT | MR_PAGES)	/* v1 total_rss */	\
+	X(ST_FILE, "file", MR_STAT | MR_PAGES)	/* v1 total_cache */	\
+	X(ST_SHMEM, "shmem", MR_STAT | MR_PAGES)			\
+	X(ST_KERNEL, "kernel", MR_STAT | MR_PAGES)	/* v2 */		\
+	X(ST_REFAULT_ANON, "workingset_refault_anon", MR_STAT)		\
+	X(ST_REFAULT_FILE, "workingset_refault_file", MR_STAT)		\
+	X(ST_PGFAULT, "pgfault", MR_STAT)				\
+	X(ST_PGMAJFAULT, "pgmajfault", MR_STAT)				\
+	X(ST_PGSCAN_KSWAPD, "pgscan_kswapd", MR_STAT)			\
+	X(ST_PGSCAN_DIRECT, "pgscan_direct", MR_STAT)			\
+	X(ST_PGSCAN, "pgscan", MR_STAT)	/* every PGSCAN_* summed */	\
+	X(ST_PGSTEAL_KSWAPD, "pgsteal_kswapd", MR_STAT)			\
+	X(ST_PGSTEAL_DIRECT, "pgsteal_direct", MR_STAT)			\
+	X(ST_PGSTEAL, "pgsteal", MR_STAT)
 
 enum mr_slot {
 #define MR_ENUM(slot, key, flags) MR_##slot,
@@ -61,10 +90,74 @@ enum mr_slot {
 /* A slot set is one __u64 (have, want). */
 _Static_assert(MR_NSLOTS <= 64, "more slots than a __u64 has bits");
 
+/* The memory.stat slots: the last ones, in a map of their own (struct
+ * memcg_stat), which has room for every group only while they are asked
+ * for. */
+#define MR_FIRST_STAT	MR_ST_INACTIVE_ANON
+#define MR_BIT_FIRST_STAT MR_BIT(ST_INACTIVE_ANON)
+#define MR_NSTAT	(MR_NSLOTS - MR_FIRST_STAT)
+#define MR_STATS	((~0ULL >> (64 - MR_NSLOTS)) & ~(MR_BIT_FIRST_STAT - 1))
+
 #define MR_EVENTS	(MR_BIT(EV_LOW) | MR_BIT(EV_HIGH) | MR_BIT(EV_MAX) | \
 			 MR_BIT(EV_OOM) | MR_BIT(EV_OOM_KILL) |		 \
 			 MR_BIT(EV_OOM_GROUP_KILL) | MR_BIT(EV_SWAP_HIGH) | \
 			 MR_BIT(EV_SWAP_MAX) | MR_BIT(EV_SWAP_FAIL))
+
+/* A group's memory.stat values (MR_STATS), at the index of its record. */
+struct memcg_stat {
+	__u64 have;		/* MR_BIT of the stat slots read */
+	__s64 v[MR_NSTAT];	/* sums of kernel words: may be below 0 */
+};
+
+/*
+ * The arrays of struct memcg_vmstats (memcg->vmstats: a pointer since
+ * 6.3, embedded in struct mem_cgroup before).  state and events are
+ * hierarchical, what memory.stat shows after a flush (v1: total_*);
+ * state_local and events_local (6.5+) the group's own.
+ */
+enum mr_arr { MR_ARR_STATE, MR_ARR_EVENTS, MR_ARR_STATE_LOCAL,
+	      MR_ARR_EVENTS_LOCAL, MR_NARR };
+
+/* Words of an array the program reads at most (the largest seen: 6.1's
+ * events[], indexed by enum vm_event_item, about 100). */
+#define MR_ARR_WORDS	128
+/* Words a slot may be the sum of (pgscan: kswapd, direct, khugepaged,
+ * proactive). */
+#define MR_SEL_WORDS	4
+
+/*
+ * Where a stat slot is: the loader proves each word against memory.stat
+ * (src/source/cgfs_prove.c) before it selects it; n 0: not read.
+ */
+struct memcg_sel {
+	__u8 arr;			/* enum mr_arr */
+	__u8 n;				/* words summed */
+	__u8 idx[MR_SEL_WORDS];		/* their indexes, < MR_ARR_WORDS */
+};
+
+struct memcg_sels {
+	__u32 words[MR_NARR];		/* of each array to read: the highest
+					 * selected index + 1 */
+	struct memcg_sel sel[MR_NSTAT];
+};
+
+/* enum vm_event_item values the loader's rules need (memcg_layout.ev). */
+enum mr_ev { MR_EV_PGPGIN, MR_EV_PGPGOUT, MR_EV_PGFAULT, MR_EV_PGMAJFAULT,
+	     MR_EV_PGSCAN_KSWAPD, MR_EV_PGSCAN_DIRECT, MR_EV_PGSCAN_KHUGEPAGED,
+	     MR_EV_PGSCAN_PROACTIVE, MR_EV_PGSTEAL_KSWAPD,
+	     MR_EV_PGSTEAL_DIRECT, MR_EV_PGSTEAL_KHUGEPAGED,
+	     MR_EV_PGSTEAL_PROACTIVE, MR_EV_NR_VM_EVENT_ITEMS, MR_NEV };
+
+/*
+ * What the running kernel's BTF says, written by the program at each
+ * chunk (CO-RE relocations, resolved at load): where memcg->vmstats is,
+ * the words of each of its arrays (0: absent) and the enum values.
+ */
+struct memcg_layout {
+	__u32 vmstats;			/* 0 none, 1 a pointer, 2 embedded */
+	__u32 words[MR_NARR];
+	__s32 ev[MR_NEV];		/* -1: not in this kernel's enum */
+};
 
 /* memcg_rec.flags */
 #define MR_NAME		(1U << 0)	/* name read whole */
@@ -150,6 +243,7 @@ struct memcg_cfg {
 	__u32 v2;		/* a cgroup v2 hierarchy (else v1) */
 	__u32 local_events;	/* v2 mounted with memory_localevents */
 	__u32 inject_refusal;	/* tests: make the verifier refuse */
+	__u32 stat_cap;		/* entries of the stats map */
 };
 
 /* Names are packed NUL-terminated, each at an 8-byte aligned offset. */

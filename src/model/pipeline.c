@@ -45,6 +45,8 @@ int pipeline_events_wanted(const struct pipeline *p,
 	 * which cost every page fault, always. */
 	for (size_t i = 0; i < w->ncols; i++)
 		f |= w->cols[i]->fields;
+	/* Nor for what the source gives (the BPF pass's v1 pgscan). */
+	f &= ~cgfs_free_fields(p->cg);
 	return w->events ||
 		(f & reclaim_fields(cgfs_version(p->cg))) != 0;
 }

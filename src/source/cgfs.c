@@ -53,6 +53,16 @@ uint64_t cgfs_free_fields(const struct cgfs *cg)
 	return cg->tree->ops->carried(cg->tree, cg->ver);
 }
 
+const char *cgfs_tree_paths(const struct cgfs_tree *t)
+{
+	return t->ops->paths ? t->ops->paths(t) : "";
+}
+
+const char *cgfs_paths(const struct cgfs *cg)
+{
+	return cgfs_tree_paths(cg->tree);
+}
+
 const char *cgfs_bpf_why(const struct cgfs *cg)
 {
 	return cg->bpf_why;
@@ -205,7 +215,7 @@ static int pick_tree(struct cgfs *cg, enum cgfs_collector collector,
 	} else {
 		path = xmalloc(strlen(cg->root) + strlen(cg->start) + 2);
 		sprintf(path, "%s/%s", cg->root, cg->start);
-		cg->tree = cgfs_pass_new(path, why, sizeof(why));
+		cg->tree = cgfs_pass_new(cg->ver, path, why, sizeof(why));
 		free(path);
 		if (cg->tree) {
 			cg->bpf_why[0] = '\0';

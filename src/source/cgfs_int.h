@@ -186,7 +186,21 @@ uint64_t cgfs_fields_of(const struct cgfs_version *v, unsigned files);
  * has a slot), so that a group whose record has those slots needs none of
  * them read; the fields the pass carries; a file's slots. */
 unsigned cgfs_pass_files(const struct cgfs_version *v);
-uint64_t cgfs_pass_fields(const struct cgfs_version *v);
+/* The fields whose slot is in `slots` (MR_BIT): what the pass carries
+ * when those slots are read (memory.stat's: once proven). */
+uint64_t cgfs_pass_fields(const struct cgfs_version *v, uint64_t slots);
+
+/* A memory.stat value the pass can carry: its slot, its key in the
+ * version's memory.stat (NULL: none, v1 pgscan), and the field. */
+struct cgfs_stat_row {
+	int slot;		/* enum mr_slot */
+	const char *key;
+	int field;		/* enum field */
+};
+/* The version's rows, at most max; returns how many there are. */
+size_t cgfs_stat_rows(const struct cgfs_version *v, struct cgfs_stat_row *ret,
+		      size_t max);
+int cgfs_version_n(const struct cgfs_version *v);
 uint64_t cgfs_file_slots(const struct cgfs_version *v, enum cgfile f);
 
 /*
@@ -212,6 +226,13 @@ struct cgfs_group_src {
 				 * pass's group); 0: any */
 	struct snapshot *snap;	/* memory.numa_stat texts go to its
 				 * numa_text (FLD_NUMA: the offset) */
+	/* memory.stat as read already this refresh (the pass's one read
+	 * of its start group), parsed in place of reading it; NULL: none */
+	const char *stat_text;
+	size_t stat_len;
+	int stat_only;		/* of pass, the memory.stat slots only (a
+				 * hierarchy root, whose counters the files
+				 * give) */
 };
 
 /* Errors that say the process ran short (descriptors, memory), not that a
@@ -253,6 +274,8 @@ struct cgfs_tree_ops {
 	 * a file opened (cgfs_free_fields). */
 	uint64_t (*carried)(const struct cgfs_tree *t,
 			    const struct cgfs_version *v);
+	/* Where the values came from (cgfs_tree_paths); NULL: "" */
+	const char *(*paths)(const struct cgfs_tree *t);
 	void (*free)(struct cgfs_tree *t);
 };
 
@@ -271,9 +294,35 @@ struct cgfs_tree *cgfs_walk_new(int fresh_tree, int kernfs);
 void cgfs_walk_set_kernfs(struct cgfs_tree *t, int kernfs);
 unsigned long cgfs_walk_listings(const struct cgfs_tree *t);
 
-/* The BPF pass below dir (the start group's directory): NULL with the
- * reason in why (one line) when it cannot load. */
-struct cgfs_tree *cgfs_pass_new(const char *dir, char *why, size_t whylen);
+/* The BPF pass below dir (the start group's directory) of a version v
+ * hierarchy: NULL with the reason in why (one line) when it cannot load. */
+struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *dir,
+				char *why, size_t whylen);
+/* What the pass said of where each kind of value came from (one line),
+ * "" for the walk. */
+const char *cgfs_tree_paths(const struct cgfs_tree *t);
+
+/* ---- cgfs_prove.c: the words of memory.stat in the pass ---- */
+struct cgfs_prove;
+struct memcg_layout;
+
+struct cgfs_prove *cgfs_prove_new(const struct cgfs_version *v,
+				  unsigned long pagesize);
+void cgfs_prove_free(struct cgfs_prove *pr);
+/*
+ * The start group's memory.stat TEXT, read just before the walk that
+ * gave RAW (its vmstats arrays) under the layout LAY: the slots it proves
+ * are selected, and those 0 in TEXT known 0.  Returns 1 when a slot was
+ * proven (the walk's other records lack it: walk again), else 0.
+ */
+int cgfs_prove_update(struct cgfs_prove *pr, const char *text, size_t len,
+		      const struct memcg_layout *lay,
+		      const int64_t (*raw)[128]);
+const struct memcg_sels *cgfs_prove_sels(const struct cgfs_prove *pr);
+uint64_t cgfs_prove_proven(const struct cgfs_prove *pr);
+uint64_t cgfs_prove_zero(const struct cgfs_prove *pr);
+/* One line: how many memory.stat values the pass gives, and how proven. */
+void cgfs_prove_describe(const struct cgfs_prove *pr, char *buf, size_t len);
 
 /* ---- cgfs.c ---- */
 

@@ -39,7 +39,67 @@ struct pass {
 	size_t levels_cap;
 	int err;		/* a group's files could not be read for want
 				 * of descriptors or memory (cgfs_short_of) */
+	/* memory.stat in the pass (cgfs_prove.c): the start group's file,
+	 * read once a refresh that wants a stat slot, before the walk. */
+	const struct cgfs_version *ver;
+	struct cgfs_prove *pr;
+	char *stat;
+	size_t stat_len, stat_cap;
+	int stat_ok;		/* stat holds this refresh's file */
+	char paths[400];
 };
+
+/*
+ * The start group's memory.stat, whole, into p->stat.  Reading it makes
+ * the kernel flush the statistics of the group's subtree when enough
+ * updates are pending (64 per online CPU on 6.x; else the periodic flush
+ * every 2 s has them): this read is the refresh's one flush, and the
+ * walk right after reads what it flushed.
+ */
+static int read_start_stat(struct pass *p, int dirfd)
+{
+	int fd = openat(dirfd, cgfs_file_name(p->ver, CF_STAT),
+			O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n;
+
+	p->stat_ok = 0;
+	p->stat_len = 0;
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (p->stat_cap - p->stat_len < 4096) {
+			p->stat_cap = p->stat_cap ? p->stat_cap * 2 : 8192;
+			p->stat = xreallocarray(p->stat, p->stat_cap, 1);
+		}
+		n = read(fd, p->stat + p->stat_len, p->stat_cap - p->stat_len);
+		if (n <= 0)
+			break;
+		p->stat_len += (size_t)n;
+	}
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	p->stat_ok = 1;
+	return 0;
+}
+
+/* The proofs on this refresh's file and walk; 1 when the walk must be
+ * made again for newly proven words. */
+static int prove(struct pass *p)
+{
+	struct memcg_layout lay;
+	const int64_t (*raw)[MR_ARR_WORDS];
+	int more;
+
+	if (!p->stat_ok || bpfcol_layout(p->col, &lay, &raw) < 0)
+		return 0;
+	if (!p->pr)
+		p->pr = cgfs_prove_new(p->ver, bpfcol_pagesize(p->col));
+	more = cgfs_prove_update(p->pr, p->stat, p->stat_len, &lay, raw);
+	bpfcol_select(p->col, cgfs_prove_sels(p->pr), cgfs_prove_zero(p->pr));
+	cgfs_prove_describe(p->pr, p->paths, sizeof(p->paths));
+	return more;
+}
 
 /*
  * Which of the pass's files exist: the same in every group with the
@@ -83,7 +143,16 @@ static int read_one(struct pass *p, struct cgfs *cg, int rootfd,
 	/* The record gives values: not the root's; none until a group with
 	 * the memory controller told which files exist (v2: a group
 	 * without it has no memory files). */
-	if (!src.is_root && (p->probed || (g->have & MR_BIT(USAGE)))) {
+	if (idx == 0 && p->stat_ok) {
+		src.stat_text = p->stat;
+		src.stat_len = p->stat_len;
+	}
+	if (src.is_root) {
+		/* Its memory.stat values only (v1: its total_* are its
+		 * vmstats too); its counters from the files. */
+		src.pass = g;
+		src.stat_only = 1;
+	} else if (p->probed || (g->have & MR_BIT(USAGE))) {
 		if (!p->probed) {
 			int fd = cgfs_open_rel(rootfd, src.rel);
 
@@ -144,6 +213,19 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	int *lv, r;
 
 	p->err = 0;
+	p->stat_ok = 0;
+	if (w->pass_slots & MR_STATS) {
+		int fd = cgfs_open_rel(rootfd, cg->start);
+
+		if (fd >= 0) {
+			read_start_stat(p, fd);
+			close(fd);
+		}
+	} else {
+		/* No zeros known without this refresh's file. */
+		if (p->pr)
+			bpfcol_select(p->col, cgfs_prove_sels(p->pr), 0);
+	}
 	bpfcol_want(p->col, w->pass_slots);
 	r = bpfcol_read(p->col, &n, &why);
 	/* The iterator holds the group it was opened on, whatever its name
@@ -173,6 +255,8 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 			r = bpfcol_read(p->col, &n, &why);
 		}
 	}
+	if (r == 0 && (w->pass_slots & MR_STATS) && prove(p))
+		r = bpfcol_read(p->col, &n, &why);
 	if (r < 0) {
 		snprintf(err, errlen, "bpf collector: %s", why.text);
 		snprintf(t->failed, sizeof(t->failed), "%s", why.text);
@@ -250,6 +334,8 @@ static void pass_free(struct cgfs_tree *t)
 	struct pass *p = (struct pass *)t;
 
 	bpfcol_close(p->col);
+	cgfs_prove_free(p->pr);
+	free(p->stat);
 	free(p->levels);
 	free(p->dir);
 	free(p);
@@ -258,29 +344,57 @@ static void pass_free(struct cgfs_tree *t)
 static uint64_t pass_carried(const struct cgfs_tree *t,
 			     const struct cgfs_version *v)
 {
-	(void)t;
-	return cgfs_pass_fields(v);
+	const struct pass *p = (const struct pass *)t;
+	uint64_t slots = ~MR_STATS;
+
+	if (p->pr)
+		slots |= cgfs_prove_proven(p->pr) | cgfs_prove_zero(p->pr);
+	return cgfs_pass_fields(v, slots);
+}
+
+static const char *pass_paths(const struct cgfs_tree *t)
+{
+	return ((const struct pass *)t)->paths;
 }
 
 static const struct cgfs_tree_ops pass_ops = {
 	.name = "bpf",
 	.walk = pass_walk,
 	.carried = pass_carried,
+	.paths = pass_paths,
 	.free = pass_free,
 };
 
-struct cgfs_tree *cgfs_pass_new(const char *dir, char *why, size_t whylen)
+struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *dir,
+				char *why, size_t whylen)
 {
 	struct pass *p = xcalloc(1, sizeof(*p));
 	struct bpfcol_why w;
+	int fd;
 
 	p->tree.ops = &pass_ops;
+	p->ver = v;
 	p->dir = xstrdup(dir);
+	/*
+	 * The walk bpfcol_open makes reads everything, the start group's
+	 * statistics whole among it, right after this read of its file
+	 * (the flush): what can be proven is, now, so that the first
+	 * refresh knows which values the pass carries (v1's pgscan: no
+	 * reclaim tracepoints loaded for it).  Its zeros are not kept:
+	 * the first refresh reads the file again.
+	 */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		read_start_stat(p, fd);
+		close(fd);
+	}
 	if (bpfcol_open(dir, &p->col, &w) < 0) {
 		snprintf(why, whylen, "%s", w.text);
 		p->col = NULL;
 		pass_free(&p->tree);
 		return NULL;
 	}
+	prove(p);
+	p->stat_ok = 0;
 	return &p->tree;
 }

@@ -17,13 +17,15 @@
 #include "parse.h"
 #include "xalloc.h"
 
-/* Where a version keeps a field (fields.h: NONE, IN, PASS, MADE, EVENTS). */
-enum src_kind { SRC_NONE, SRC_IN, SRC_MADE, SRC_EVENTS };
+/* Where a version keeps a field (fields.h: NONE, IN, PASS, SLOT, MADE,
+ * EVENTS). */
+enum src_kind { SRC_NONE, SRC_IN, SRC_SLOT, SRC_MADE, SRC_EVENTS };
 
 struct src {
 	unsigned char kind;
 	signed char cf;		/* SRC_IN: enum cgfile */
-	signed char slot;	/* SRC_IN: enum mr_slot the pass carries, -1 */
+	signed char slot;	/* SRC_IN, SRC_SLOT: enum mr_slot the pass
+				 * carries, -1 */
 	unsigned char made[2];	/* SRC_MADE: the fields it is made of */
 	const char *key;	/* SRC_IN: NULL for the whole file */
 };
@@ -31,6 +33,7 @@ struct src {
 #define NONE { SRC_NONE, -1, -1, { 0, 0 }, NULL }
 #define IN(f, k) { SRC_IN, CF_##f, -1, { 0, 0 }, k }
 #define PASS(f, k, s) { SRC_IN, CF_##f, MR_##s, { 0, 0 }, k }
+#define SLOT(s) { SRC_SLOT, -1, MR_##s, { 0, 0 }, NULL }
 #define MADE(a, b) { SRC_MADE, -1, -1, { FLD_##a, FLD_##b }, NULL }
 #define EVENTS { SRC_EVENTS, -1, -1, { 0, 0 }, NULL }
 
@@ -49,6 +52,7 @@ static const struct src v2_src[FLD_NR] = {
 #undef NONE
 #undef IN
 #undef PASS
+#undef SLOT
 #undef MADE
 #undef EVENTS
 
@@ -469,14 +473,39 @@ unsigned cgfs_pass_files(const struct cgfs_version *v)
 	return v->pass_files;
 }
 
-uint64_t cgfs_pass_fields(const struct cgfs_version *v)
+uint64_t cgfs_pass_fields(const struct cgfs_version *v, uint64_t slots)
 {
 	uint64_t fields = 0;
 
 	for (int f = 0; f < FLD_NR; f++)
-		if (v->src[f].kind == SRC_IN && v->src[f].slot >= 0)
+		if ((v->src[f].kind == SRC_IN || v->src[f].kind == SRC_SLOT) &&
+		    v->src[f].slot >= 0 && (slots & (1ULL << v->src[f].slot)))
 			fields |= FBIT(f);
 	return fields;
+}
+
+size_t cgfs_stat_rows(const struct cgfs_version *v, struct cgfs_stat_row *ret,
+		      size_t max)
+{
+	size_t n = 0;
+
+	for (int f = 0; f < FLD_NR; f++) {
+		const struct src *s = &v->src[f];
+
+		if (s->slot < 0 || !(MR_STATS & (1ULL << s->slot)) ||
+		    (s->kind == SRC_IN && s->cf != CF_STAT))
+			continue;
+		if (n < max)
+			ret[n] = (struct cgfs_stat_row){
+				s->slot, s->kind == SRC_IN ? s->key : NULL, f };
+		n++;
+	}
+	return n;
+}
+
+int cgfs_version_n(const struct cgfs_version *v)
+{
+	return v->n;
 }
 
 uint64_t cgfs_file_slots(const struct cgfs_version *v, enum cgfile f)
@@ -507,8 +536,12 @@ void cgfs_want_for(const struct cgfs_version *v, uint64_t fields,
 	for (uint64_t r = raw; r; r &= r - 1) {
 		const struct src *s = &v->src[__builtin_ctzll(r)];
 
-		if (s->kind != SRC_IN)
+		if (s->kind != SRC_IN && s->kind != SRC_SLOT)
 			continue;
+		if (s->kind == SRC_SLOT) {
+			ret->pass_slots |= 1ULL << s->slot;
+			continue;
+		}
 		ret->files |= CFBIT(s->cf);
 		if (s->slot >= 0)
 			ret->pass_slots |= 1ULL << s->slot;
@@ -671,6 +704,12 @@ static void read_file(struct gread *g, enum cgfile cf)
 	if ((g->tried & CFBIT(cf)) || !name)
 		return;
 	g->tried |= CFBIT(cf);
+	if (cf == CF_STAT && g->src->stat_text) {
+		struct kvctx c = { g, &v->keys[v->kfirst[cf]], v->kcount[cf] };
+
+		parse_keyvals(g->src->stat_text, g->src->stat_len, kv_store, &c);
+		return;
+	}
 	fd = group_dir(g);
 	if (fd < 0)
 		return;
@@ -719,12 +758,45 @@ static void read_file(struct gread *g, enum cgfile cf)
  * is missing, v1 memsw without swap accounting, v2 memory.peak before
  * 5.19, and then the absence must show, as the files source shows it).
  */
+/*
+ * The memory.stat values of the fields asked for that the record has
+ * (MR_STATS: each slot once its word was proven), and the fields no file
+ * has (SLOT); memory.stat counts as given when no field asked of it is
+ * left.
+ */
+static unsigned take_stat(struct gread *g, unsigned files)
+{
+	const struct cgfs_version *v = g->v;
+	const struct bpfcol_rec *r = g->src->pass;
+	int missing = 0;
+
+	for (uint64_t rest = g->w->fields; rest; rest &= rest - 1) {
+		int f = __builtin_ctzll(rest);
+		const struct src *s = &v->src[f];
+		uint64_t bit;
+
+		if (s->slot < 0 || (s->kind == SRC_IN && s->cf != CF_STAT) ||
+		    (s->kind != SRC_IN && s->kind != SRC_SLOT))
+			continue;
+		bit = 1ULL << s->slot;
+		if ((MR_STATS & bit) && (r->have & bit)) {
+			if (parse_in_range(r->v[s->slot]))
+				set(g, (enum field)f, r->v[s->slot]);
+		} else if (s->kind == SRC_IN) {
+			missing = 1;
+		}
+	}
+	return missing || !(files & CFBIT(CF_STAT)) ? 0 : CFBIT(CF_STAT);
+}
+
 static unsigned take_pass(struct gread *g, unsigned files)
 {
 	const struct cgfs_version *v = g->v;
 	const struct bpfcol_rec *r = g->src->pass;
-	unsigned got = 0;
+	unsigned got = take_stat(g, files);
 
+	if (g->src->stat_only)
+		return got;
 	for (unsigned rest = files & v->pass_files; rest; rest &= rest - 1) {
 		int cf = __builtin_ctz(rest);
 
@@ -861,7 +933,8 @@ uint64_t cgfs_version_events(int version)
 	uint64_t fields = 0;
 
 	for (int f = 0; f < FLD_NR; f++)
-		if (v->src[f].kind == SRC_EVENTS)
+		if (v->src[f].kind == SRC_EVENTS ||
+		    v->src[f].kind == SRC_SLOT)
 			fields |= FBIT(f);
 	return fields;
 }

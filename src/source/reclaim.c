@@ -371,8 +371,10 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		ev = rc->nodes[n - rc->now].ev;
 		own = ngs ? bsearch(&key, gs, ngs, sizeof(*gs), by_group_id) :
 			NULL;
-		/* Where no file has them (v1). */
-		if (reclaim_fields(rc->version) & FBIT(FLD_PGSCAN))
+		/* Where no file has them (v1), and the source did not give
+		 * the kernel's own counters (the BPF pass). */
+		if ((reclaim_fields(rc->version) & FBIT(FLD_PGSCAN)) &&
+		    !sample_has(&g->s, FLD_PGSCAN))
 			set_scans(&g->s, ev);
 		if (own && own->prio_min >= 0)
 			sample_set(&g->s, FLD_PRIO_MIN,

@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# views.sh [COUNT...] - what each view costs with each collector, as ratios
+# measured in one run (make bench).  As root, on the v1 memory hierarchy.
+#
+# For each COUNT (default 8192) it builds a tree of that many groups, 12
+# levels deep (tests/bench/tree.sh), and runs $REPS rounds (default 5); a
+# round runs every view with both collectors, alternately:
+#   default   the v1 default columns (memcgtop -b with no -c)
+#   lru       usage and the five LRU lists
+#   mission   usage, soft, excess, the four LRU lists, pgscan/s, pgsteal/s
+#   json      -F json: every column
+# each with -n 2 and -n 12 at -d 0.05: CPU per refresh = (cpu(12) -
+# cpu(2)) / 10, user + sys of the process (wait4), start-up excluded;
+# medians over the rounds.  Then, once per view and collector, with perf
+# (when present): the kernel's stats flush calls memcgtop made per
+# refresh (memcg:memcg_flush_stats events of its pid, (n12 - n2) / 10),
+# and whether it attached any tracepoint program (the reclaim events);
+# and at the largest COUNT the peak RSS of the bpf mission view.
+# It prints each figure and the ratios the README's table gives:
+#   view(bpf) / view(files)     the pass against the files, same view
+#   view(bpf) / default(bpf)    a view against the default view's cost
+# No figure is judged: the machine is shared and noisy.
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+MEMCGTOP=${MEMCGTOP:-$HERE/../../memcgtop}
+REPS=${REPS:-5}
+COUNTS=${*:-8192}
+NAME=memcgtop-views-$$
+RAW=$(mktemp)
+BIN=$(mktemp)
+
+cleanup() { "$HERE/tree.sh" destroy "$NAME" >/dev/null 2>&1 || true; rm -f "$RAW" "$BIN"; }
+trap cleanup EXIT INT TERM
+
+[ "$(id -u)" = 0 ] || { echo "views.sh: SKIP: needs root"; exit 0; }
+[ -d /sys/fs/cgroup/memory ] || { echo "views.sh: SKIP: no v1 memory hierarchy"; exit 0; }
+# One binary for the whole run: a rebuild meanwhile cannot mix two.
+cp "$MEMCGTOP" "$BIN"
+chmod +x "$BIN"
+
+for COUNT in $COUNTS; do
+	"$HERE/tree.sh" destroy "$NAME" >/dev/null 2>&1 || true
+	"$HERE/tree.sh" create "$NAME" "$COUNT" >/dev/null
+	"$BIN" -b -n 1 "/$NAME" >/dev/null
+	python3 - "$BIN" "/$NAME" "$REPS" "$COUNT" <<'EOF'
+import os, re, shutil, statistics, subprocess, sys, tempfile, time
+binary, tree, reps, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+views = {
+    "default": [],
+    "lru": ["-c", "path,usage,active_anon,inactive_anon,active_file,"
+                  "inactive_file,unevictable"],
+    "mission": ["-c", "path,usage,soft,excess,active_anon,inactive_anon,"
+                      "active_file,inactive_file,pgscan_per_s,pgsteal_per_s"],
+    "json": ["-F", "json"],
+}
+collectors = ("bpf", "files")
+
+def run(coll, view, k, pre=()):
+    cmd = list(pre) + [binary, "--collector", coll, "-b", "-n", str(k),
+                       "-d", "0.05"] + views[view] + [tree]
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    err = p.stderr.read().decode()
+    if status != 0:
+        sys.exit(f"views.sh: {' '.join(cmd)}: status {status}: {err}")
+    return ru, err
+
+cpu = {}
+for _ in range(reps):
+    for view in views:
+        for coll in collectors:
+            lo, _ = run(coll, view, 2)
+            hi, _ = run(coll, view, 12)
+            per = ((hi.ru_utime + hi.ru_stime) - (lo.ru_utime + lo.ru_stime)) / 10 * 1000
+            cpu.setdefault((view, coll), []).append(per)
+med = {k: statistics.median(v) for k, v in cpu.items()}
+print(f"== {count} groups, 12 levels, CPU per refresh (ms, median of {reps})")
+print(f"{'view':8} {'bpf':>8} {'files':>8} {'bpf/files':>10} {'bpf/default(bpf)':>17}")
+for view in views:
+    b, f = med[(view, "bpf")], med[(view, "files")]
+    print(f"{view:8} {b:8.1f} {f:8.1f} {b / f:10.3f} {b / med[('default', 'bpf')]:17.2f}")
+
+perf = shutil.which("perf")
+if perf:
+    print(f"== stats flush calls per refresh (memcg:memcg_flush_stats of memcgtop's pid), tracepoint programs attached")
+    for view in views:
+        for coll in collectors:
+            counts = []
+            for k in (2, 12):
+                with tempfile.NamedTemporaryFile("r") as out:
+                    run(coll, view, k, [perf, "stat", "-x,", "-o", out.name,
+                                        "-e", "memcg:memcg_flush_stats", "--"])
+                    text = out.read()
+                m = re.search(r"^(\d+),+memcg:memcg_flush_stats", text, re.M)
+                counts.append(int(m.group(1)) if m else -1)
+            flush = (counts[1] - counts[0]) / 10 if min(counts) >= 0 else float("nan")
+            # A tracepoint program is attached through a perf_event fd:
+            # count those memcgtop holds while it runs.
+            p = subprocess.Popen([binary, "--collector", coll, "-b", "-n", "3",
+                                  "-d", "0.3"] + views[view] + [tree],
+                                 stdout=subprocess.DEVNULL)
+            time.sleep(0.6)
+            links = 0
+            try:
+                for fd in os.listdir(f"/proc/{p.pid}/fd"):
+                    try:
+                        if "perf_event" in os.readlink(f"/proc/{p.pid}/fd/{fd}"):
+                            links += 1
+                    except OSError:
+                        pass
+            except OSError:
+                pass
+            p.wait()
+            print(f"{view:8} {coll:6} flush calls/refresh {flush:6.1f}  tracepoint links {links}")
+EOF
+done
+# Peak RSS of the mission view with the pass, at the last COUNT.
+/usr/bin/time -f "peak RSS of the bpf mission view: %M KiB" "$BIN" -b -n 3 -d 0.05 \
+	-c path,usage,soft,excess,active_anon,inactive_anon,active_file,inactive_file,pgscan_per_s,pgsteal_per_s \
+	"/$NAME" >/dev/null
