@@ -922,9 +922,15 @@ int bpfcol_want(struct bpfcol *col, uint64_t want)
 	if ((want & MR_STATS) && col->stat_cap < col->rec_cap) {
 		/* The stats map gets room for every group: a load again,
 		 * once. */
+		struct bpfcol_why w;
+
 		col->stat_cap = col->rec_cap;
 		bpfcol_unload(col);
 		col->open_s = 0;
+		/* Now, not in the next read: its walk's time is its
+		 * sample's.  A failure is said again by that read. */
+		if (bpfcol_load(col, &w) < 0)
+			return -EAGAIN;
 	}
 	if (col->skel)
 		col->skel->data_want->want = col->want;

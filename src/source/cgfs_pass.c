@@ -27,6 +27,7 @@
 
 #include "bpf/bpfcol.h"
 #include "cgfs_int.h"
+#include "clock.h"
 #include "xalloc.h"
 
 struct pass {
@@ -185,6 +186,18 @@ static int read_one(struct pass *p, struct cgfs *cg, int rootfd,
 	return r == -ENODEV;
 }
 
+/*
+ * A walk of the pass.  The sample is of its time: a refresh that loads
+ * the program again first (the stats map grown, a group renamed) would
+ * otherwise date its values to before the load.
+ */
+static int pass_read(struct pass *p, struct snapshot *snap, size_t *ret_n,
+		     struct bpfcol_why *why)
+{
+	snap->mono = clock_mono();
+	return bpfcol_read(p->col, ret_n, why);
+}
+
 /* The inode of the directory at rel below rootfd; 0 when there is none. */
 static uint64_t path_ino(int rootfd, const char *rel)
 {
@@ -227,7 +240,7 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 			bpfcol_select(p->col, cgfs_prove_sels(p->pr), 0);
 	}
 	bpfcol_want(p->col, w->pass_slots);
-	r = bpfcol_read(p->col, &n, &why);
+	r = pass_read(p, snap, &n, &why);
 	/* The iterator holds the group it was opened on, whatever its name
 	 * now: the start path must still name it (renamed away, or another
 	 * group made under the name), else the pass follows the path. */
@@ -252,11 +265,11 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		r = bpfcol_open(p->dir, &p->col, &why);
 		if (r == 0) {
 			bpfcol_want(p->col, w->pass_slots);
-			r = bpfcol_read(p->col, &n, &why);
+			r = pass_read(p, snap, &n, &why);
 		}
 	}
 	if (r == 0 && (w->pass_slots & MR_STATS) && prove(p))
-		r = bpfcol_read(p->col, &n, &why);
+		r = pass_read(p, snap, &n, &why);
 	if (r < 0) {
 		snprintf(err, errlen, "bpf collector: %s", why.text);
 		snprintf(t->failed, sizeof(t->failed), "%s", why.text);
