@@ -76,8 +76,12 @@ enum col_set {
 
 const char *col_set_name(int set);
 /* The columns of set on version, path last, into ret (room for max):
- * how many. */
-size_t col_set_columns(int set, int version, const struct column **ret,
+ * how many.  A set's column marked "?" in its table (v1's overview:
+ * pgscan and pgsteal per second) is in only where its field is among
+ * GIVEN (cgfs_free_fields: the BPF pass's kernel counters), not where it
+ * would load the reclaim events, which cost every page fault. */
+size_t col_set_columns(int set, int version, uint64_t given,
+		       const struct column **ret,
 		       size_t max);
 
 struct cval col_value(const struct column *c, const struct mgroup *g);

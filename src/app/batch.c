@@ -27,14 +27,15 @@
  * all of them for the data formats; prio_min only where the reclaim
  * events can be (events): a copy or a recording has none, and --record
  * keeps none (its replay prints what the live run printed). */
-static void default_columns(struct opts *o, int version, int events)
+static void default_columns(struct opts *o, int version, int events,
+			    uint64_t given)
 {
 	if (o->cols)
 		return;
 	o->cols = xcalloc(ncolumns, sizeof(*o->cols));
 	if (o->fmt == FMT_TEXT) {
-		o->ncols = col_set_columns(CSET_OVERVIEW, version, o->cols,
-					   ncolumns);
+		o->ncols = col_set_columns(CSET_OVERVIEW, version, given,
+					   o->cols, ncolumns);
 		return;
 	}
 	/* Every column but numa, which is asked for by name. */
@@ -105,7 +106,8 @@ int batch_run(struct opts *o, struct cgfs *cg)
 
 	pipeline_init(&pl, cg, o->maxdepth, o->record != NULL);
 	default_columns(o, cgfs_version(cg),
-			reclaim_state(pl.rc, NULL, NULL) != RECLAIM_NONE);
+			reclaim_state(pl.rc, NULL, NULL) != RECLAIM_NONE,
+			cgfs_free_fields(cg));
 	want.cols = o->cols;
 	want.ncols = o->ncols;
 	want.sort = o->sort;

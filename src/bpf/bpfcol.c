@@ -46,9 +46,9 @@
  */
 #define BPFCOL_MAX_GROUPS	65536U
 #define BPFCOL_MAX_NAMES	(4U << 20)
-/* Descriptors a load holds at once (measured: BTF, two maps, the data
+/* Descriptors a load holds at once (measured: BTF, three maps, the data
  * sections, the program, its link, libbpf's probes). */
-#define BPFCOL_LOAD_FDS		10
+#define BPFCOL_LOAD_FDS		11
 /* The groups the maps start with below a v1 root (then grown). */
 #define BPFCOL_V1_FIRST		1024U
 
@@ -73,6 +73,7 @@ struct bpfcol {
 	size_t stats_len;
 	struct memcg_sels sels;		/* the proven words */
 	uint64_t zero;			/* stat slots 0 in every group */
+	bool stats_refused;		/* the map could not grow: not again */
 	const char *names;		/* mapped read-only */
 	size_t names_len;
 	size_t nread;			/* records of the last bpfcol_read */
@@ -910,6 +911,49 @@ static int bpfcol_fit(struct bpfcol *col, struct memcg_sum *ret_sum,
 }
 
 /*
+ * The stats map with room for every group: the program loaded again,
+ * beside the one loaded, which stays when the new one cannot load (no
+ * room in memcgtop's memory cgroup for a second load, too few
+ * descriptors): the stat slots are then not read past the first group,
+ * and the caller reads their files, for the rest of the run.  Done when
+ * asked for, not in the next read, whose walk's time is its sample's.
+ */
+static void grow_stats(struct bpfcol *col)
+{
+	struct memcg_iter *skel = col->skel;
+	const struct memcg_rec *recs = col->recs;
+	const struct memcg_stat *stats = col->stats;
+	const char *names = col->names;
+	size_t recs_len = col->recs_len, stats_len = col->stats_len,
+	       names_len = col->names_len;
+	uint32_t stat_cap = col->stat_cap;
+	struct bpfcol_why w;
+
+	col->skel = NULL;
+	col->recs = NULL;
+	col->stats = NULL;
+	col->names = NULL;
+	col->stat_cap = col->rec_cap;
+	if (bpfcol_load(col, &w) < 0) {
+		col->skel = skel;
+		col->recs = recs;
+		col->stats = stats;
+		col->names = names;
+		col->recs_len = recs_len;
+		col->stats_len = stats_len;
+		col->names_len = names_len;
+		col->stat_cap = stat_cap;
+		col->stats_refused = true;
+		return;
+	}
+	munmap((void *)recs, recs_len);
+	munmap((void *)stats, stats_len);
+	munmap((void *)names, names_len);
+	memcg_iter__destroy(skel);
+	col->open_s = 0;
+}
+
+/*
  * The program reads want at each group; the skeleton's data_want is the
  * section's map, mapped by libbpf at the load (.data.* maps are mmap-able
  * since Linux 5.5): a store is what the next walk sees.  A load that
@@ -919,22 +963,17 @@ static int bpfcol_fit(struct bpfcol *col, struct memcg_sum *ret_sum,
 int bpfcol_want(struct bpfcol *col, uint64_t want)
 {
 	col->want = want;
-	if ((want & MR_STATS) && col->stat_cap < col->rec_cap) {
-		/* The stats map gets room for every group: a load again,
-		 * once. */
-		struct bpfcol_why w;
-
-		col->stat_cap = col->rec_cap;
-		bpfcol_unload(col);
-		col->open_s = 0;
-		/* Now, not in the next read: its walk's time is its
-		 * sample's.  A failure is said again by that read. */
-		if (bpfcol_load(col, &w) < 0)
-			return -EAGAIN;
-	}
+	if ((want & MR_STATS) && col->stat_cap < col->rec_cap &&
+	    !col->stats_refused && col->skel)
+		grow_stats(col);
 	if (col->skel)
 		col->skel->data_want->want = col->want;
 	return 0;
+}
+
+void bpfcol_stale(struct bpfcol *col)
+{
+	col->open_s = 0;
 }
 
 void bpfcol_select(struct bpfcol *col, const struct memcg_sels *sels,

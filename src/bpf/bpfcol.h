@@ -106,6 +106,9 @@ void bpfcol_select(struct bpfcol *col, const struct memcg_sels *sels,
 int bpfcol_layout(const struct bpfcol *col, struct memcg_layout *ret_layout,
 		  const int64_t (**ret_raw)[MR_ARR_WORDS]);
 
+/* The next bpfcol_read walks anew, even soon after bpfcol_open. */
+void bpfcol_stale(struct bpfcol *col);
+
 /* The page size the kernel's page counts are multiplied by. */
 unsigned long bpfcol_pagesize(const struct bpfcol *col);
 

@@ -443,8 +443,10 @@ static __always_inline void record(struct cgroup *cgrp, __u32 level,
 	}
 	/* v1 memory.oom_control's oom_kill is memory_events[] as it is
 	 * (v1 counts each event in the group alone). */
-	if (w & MR_BIT(EV_OOM_KILL))
+	if (w & MR_BIT(EV_OOM_KILL)) {
 		read_events(r, memcg);
+		r->have &= ~(MR_EVENTS & ~MR_BIT(EV_OOM_KILL));
+	}
 	if ((w & MR_BIT(KMEM)) && bpf_core_field_exists(memcg->kmem))
 		put(r, MR_KMEM, BPF_CORE_READ(memcg, kmem.usage.counter));
 	if ((w & MR_BIT(SOFT)) && bpf_core_field_exists(memcg->soft_limit))

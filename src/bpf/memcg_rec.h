@@ -170,7 +170,8 @@ struct memcg_rec {
 	__u32 name_off;		/* in the names map's one value */
 	__u32 name_len;		/* without the NUL */
 	__u64 have;		/* MR_BIT of the slots the kernel has here */
-	__u64 v[MR_NSLOTS];	/* as the kernel keeps them (MR_PAGES: pages) */
+	__u64 v[MR_FIRST_STAT];	/* as the kernel keeps them (MR_PAGES: pages);
+				 * the stat slots are in the stats map */
 };
 
 /*

@@ -85,34 +85,35 @@ const struct column columns[] = {
 	    "unevictable LRU list (mlocked, ramfs): v1 memory.stat "
 	    "total_unevictable, v2 unevictable"),
 	RAW("pgscan", "PGSCAN", 8, U_COUNT, FLD_PGSCAN,
-	    "pages scanned by reclaim, the group's and its descendants': v2 "
-	    "memory.stat pgscan; v1 (whose memory.stat has none) the kernel's "
-	    "count_memcg_events events (BPF, Linux 6.13+, root) since "
-	    "memcgtop loaded them, 0 when none"),
+	    "pages scanned by reclaim, the group's and its descendants', since "
+	    "the group was made: v2 memory.stat pgscan; v1 (whose memory.stat "
+	    "has none) the kernel's own per-group counters, read by the BPF "
+	    "pass (bpf collector); else its count_memcg_events events (BPF, "
+	    "Linux 6.13+, root) since memcgtop loaded them"),
 	RATE("pgscan", "SCAN/s", FLD_PGSCAN, "pages scanned per second"),
 	RAW("pgsteal", "PGSTEAL", 8, U_COUNT, FLD_PGSTEAL,
 	    "pages reclaimed, the group's and its descendants': v2 "
-	    "memory.stat pgsteal; v1 the kernel's events (BPF, as pgscan) "
-	    "since memcgtop loaded them"),
+	    "memory.stat pgsteal; v1 the kernel's counters or events, as "
+	    "pgscan"),
 	RATE("pgsteal", "STEAL/s", FLD_PGSTEAL, "pages reclaimed per second"),
 	RAW("pgscan_kswapd", "SCANKSW", 8, U_COUNT, FLD_PGSCAN_KSWAPD,
-	    "pages scanned by kswapd (v2 memory.stat pgscan_kswapd; v1 BPF "
-	    "events since loaded, as pgscan)"),
+	    "pages scanned by kswapd (v2 memory.stat pgscan_kswapd; v1 the "
+	    "kernel's counters or events, as pgscan)"),
 	RATE("pgscan_kswapd", "SCNK/s", FLD_PGSCAN_KSWAPD,
 	     "pages scanned by kswapd per second"),
 	RAW("pgscan_direct", "SCANDIR", 8, U_COUNT, FLD_PGSCAN_DIRECT,
 	    "pages scanned by direct reclaim (v2 memory.stat pgscan_direct; "
-	    "v1 BPF events since loaded, as pgscan)"),
+	    "v1 the kernel's counters or events, as pgscan)"),
 	RATE("pgscan_direct", "SCND/s", FLD_PGSCAN_DIRECT,
 	     "pages scanned by direct reclaim per second"),
 	RAW("pgsteal_kswapd", "STLKSW", 8, U_COUNT, FLD_PGSTEAL_KSWAPD,
-	    "pages reclaimed by kswapd (v2 memory.stat pgsteal_kswapd; v1 BPF "
-	    "events since loaded, as pgscan)"),
+	    "pages reclaimed by kswapd (v2 memory.stat pgsteal_kswapd; v1 the "
+	    "kernel's counters or events, as pgscan)"),
 	RATE("pgsteal_kswapd", "STLK/s", FLD_PGSTEAL_KSWAPD,
 	     "pages reclaimed by kswapd per second"),
 	RAW("pgsteal_direct", "STLDIR", 8, U_COUNT, FLD_PGSTEAL_DIRECT,
 	    "pages reclaimed by direct reclaim (v2 memory.stat pgsteal_direct; "
-	    "v1 BPF events since loaded, as pgscan)"),
+	    "v1 the kernel's counters or events, as pgscan)"),
 	RATE("pgsteal_direct", "STLD/s", FLD_PGSTEAL_DIRECT,
 	     "pages reclaimed by direct reclaim per second"),
 	DER("reclaim_eff", "EFF", 5, U_RATIO, D_RECLAIM_EFF,
@@ -296,7 +297,7 @@ static const struct {
 		{ "usage", "limit", "low", "excess", "use_pct", "swap",
 		  "pgscan_per_s", "pgsteal_per_s" },
 		{ "usage", "limit", "soft", "excess", "use_pct", "swap",
-		  "failcnt_per_s" } },
+		  "?pgscan_per_s", "?pgsteal_per_s", "failcnt_per_s" } },
 	[CSET_MEMORY] = { "memory",
 		{ "usage", "peak", "workingset", "swap", "usage_swap", "zswap",
 		  "anon", "file" }, { NULL } },
@@ -329,15 +330,21 @@ const char *col_set_name(int set)
 	return set >= 0 && set < CSET_NR ? sets[set].name : NULL;
 }
 
-size_t col_set_columns(int set, int version, const struct column **ret,
-		       size_t max)
+size_t col_set_columns(int set, int version, uint64_t given,
+		       const struct column **ret, size_t max)
 {
 	const char *const *keys = version == 1 && sets[set].v1_keys[0] ?
 		sets[set].v1_keys : sets[set].keys;
 	size_t n = 0;
 
 	for (size_t i = 0; i < 16 && keys[i] && n + 1 < max; i++) {
-		const struct column *c = col_find(keys[i]);
+		const char *key = keys[i] + (keys[i][0] == '?');
+		const struct column *c = col_find(key);
+
+		/* "?key": only where the source gives it as it reads. */
+		if (c && keys[i][0] == '?' && c->field >= 0 &&
+		    !(given & FBIT(c->field)))
+			continue;
 
 		if (c && col_on_version(c, version))
 			ret[n++] = c;

@@ -321,6 +321,8 @@ int cgfs_prove_update(struct cgfs_prove *pr, const char *text, size_t len,
 const struct memcg_sels *cgfs_prove_sels(const struct cgfs_prove *pr);
 uint64_t cgfs_prove_proven(const struct cgfs_prove *pr);
 uint64_t cgfs_prove_zero(const struct cgfs_prove *pr);
+/* Whether every slot of the version's rows is proven. */
+int cgfs_prove_complete(const struct cgfs_prove *pr);
 /* One line: how many memory.stat values the pass gives, and how proven. */
 void cgfs_prove_describe(const struct cgfs_prove *pr, char *buf, size_t len);
 

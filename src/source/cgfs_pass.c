@@ -389,25 +389,35 @@ struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *dir,
 	p->ver = v;
 	p->dir = xstrdup(dir);
 	/*
-	 * The walk bpfcol_open makes reads everything, the start group's
-	 * statistics whole among it, right after this read of its file
-	 * (the flush): what can be proven is, now, so that the first
-	 * refresh knows which values the pass carries (v1's pgscan: no
-	 * reclaim tracepoints loaded for it).  Its zeros are not kept:
-	 * the first refresh reads the file again.
+	 * A walk right after a read of the start group's memory.stat (the
+	 * flush), reading everything, the group's statistics whole among
+	 * it: what can be proven is, now, so that the first refresh knows
+	 * which values the pass carries (v1's pgscan: no reclaim
+	 * tracepoints loaded for it).  Its zeros are not kept: the first
+	 * refresh reads the file again.
 	 */
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		read_start_stat(p, fd);
-		close(fd);
-	}
 	if (bpfcol_open(dir, &p->col, &w) < 0) {
 		snprintf(why, whylen, "%s", w.text);
 		p->col = NULL;
 		pass_free(&p->tree);
 		return NULL;
 	}
-	prove(p);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* Twice at most: a value that moved between the read and the walk
+	 * (a flush by another reader) proves nothing that time. */
+	for (int tries = 0; fd >= 0 && tries < 2; tries++) {
+		size_t n;
+
+		bpfcol_stale(p->col);
+		if (read_start_stat(p, fd) < 0 ||
+		    bpfcol_read(p->col, &n, &w) < 0)
+			break;
+		prove(p);
+		if (cgfs_prove_complete(p->pr))
+			break;
+	}
+	if (fd >= 0)
+		close(fd);
 	p->stat_ok = 0;
 	return &p->tree;
 }

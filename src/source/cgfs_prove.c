@@ -401,6 +401,14 @@ uint64_t cgfs_prove_proven(const struct cgfs_prove *pr)
 	return pr->proven;
 }
 
+int cgfs_prove_complete(const struct cgfs_prove *pr)
+{
+	for (size_t i = 0; i < pr->nrows; i++)
+		if (!(pr->proven & (1ULL << pr->rows[i].slot)))
+			return 0;
+	return 1;
+}
+
 uint64_t cgfs_prove_zero(const struct cgfs_prove *pr)
 {
 	return pr->zero;
@@ -408,19 +416,15 @@ uint64_t cgfs_prove_zero(const struct cgfs_prove *pr)
 
 void cgfs_prove_describe(const struct cgfs_prove *pr, char *buf, size_t len)
 {
-	size_t n = 0, rule = 0, keyed = 0, off;
+	size_t n = 0, rule = (size_t)__builtin_popcountll(pr->by_rule), off;
 
-	for (size_t i = 0; i < pr->nrows; i++) {
-		if (pr->rows[i].key)
-			keyed++;
+	for (size_t i = 0; i < pr->nrows; i++)
 		if (pr->proven & (1ULL << pr->rows[i].slot))
 			n++;
-	}
-	rule = (size_t)__builtin_popcountll(pr->by_rule);
 	off = (size_t)snprintf(buf, len,
-			       "memory.stat: %zu of %zu values from the pass (CO-RE reads of memcg->vmstats, %zu proven by value, %zu by the events rule)",
+			       "memory.stat: %zu of %zu values from the pass (memcg->vmstats: %zu words proven against the start group's memory.stat, %zu by the events rule)",
 			       n, pr->nrows, n - rule, rule);
 	if (off < len && n < pr->nrows)
-		snprintf(buf + off, len - off, "; the rest from the files (or 0 where the start group has 0)");
-	(void)keyed;
+		snprintf(buf + off, len - off,
+			 "; the others from the files, or 0 while the start group has 0");
 }

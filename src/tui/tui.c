@@ -103,7 +103,8 @@ void tui_message_clear(struct tui *t)
 static void init_sets(struct tui *t)
 {
 	for (int s = 0; s < CSET_NR; s++)
-		t->setn[s] = col_set_columns(s, cgfs_version(t->cg), t->set[s],
+		t->setn[s] = col_set_columns(s, cgfs_version(t->cg),
+					     cgfs_free_fields(t->cg), t->set[s],
 					     SET_MAX_COLS);
 	if (t->o->custom) {
 		size_t n = t->o->ncustom < SET_MAX_COLS ? t->o->ncustom :

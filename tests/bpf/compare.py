@@ -33,10 +33,12 @@ V1 = {
     "peak": ("memory.max_usage_in_bytes", True),
     "swap_peak": ("memory.memsw.max_usage_in_bytes", True),
     "swappiness": ("memory.swappiness", False),
+    # memory.oom_control's oom_kill line (memory_events[] on v1).
+    "ev_oom_kill": ("memory.oom_control:oom_kill", True),
 }
 # v2-only values: "-" on v1.
 V2_ONLY = ["high", "low", "min", "swap_high", "oom_group", "ev_low",
-           "ev_high", "ev_max", "ev_oom", "ev_oom_kill", "ev_oom_group_kill",
+           "ev_high", "ev_max", "ev_oom", "ev_oom_group_kill",
            "ev_swap_high", "ev_swap_max", "ev_swap_fail"]
 
 npass = nfail = 0
@@ -82,10 +84,14 @@ def read_files(cgm, start):
              "parent": os.stat(os.path.dirname(d)).st_ino if rel != b"." else 0,
              "level": 0 if rel == b"." else rel.count(b"/") + 1}
         for key, (f, _) in V1.items():
+            f, _, k = f.partition(":")
             try:
                 with open(os.path.join(d, os.fsencode(f)), "rb") as fh:
-                    g[key] = int(fh.read())
-            except OSError:
+                    text = fh.read()
+                if k:
+                    text = dict(l.split() for l in text.decode().splitlines())[k]
+                g[key] = int(text)
+            except (OSError, KeyError, ValueError):
                 g[key] = None
         groups[st.st_ino] = g
     return groups

@@ -15,7 +15,7 @@
 #   - compares every record with the files (tests/bpf/compare.py): the same
 #     groups (inode numbers), names, parents, levels, pre-order; limits,
 #     soft limits, memsw limits and swappiness equal; usage, memsw usage,
-#     kmem, failcnt and the peaks between the values two reads of each
+#     kmem, failcnt, oom_kill and the peaks between the values two reads of each
 #     file showed, one just before the walk and one just after; "max" where
 #     the file shows PAGE_COUNTER_MAX; v2-only values "-";
 #   - asked for the soft limit only (bpfdump -w soft, bpfcol_want), a walk

@@ -19,5 +19,6 @@ Suite *sysinfo_suite(void);
 Suite *edit_suite(void);
 Suite *reclaim_suite(void);
 Suite *xalloc_suite(void);
+Suite *prove_suite(void);
 
 #endif

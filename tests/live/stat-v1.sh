@@ -1,0 +1,307 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# stat-v1.sh - memory.stat inside the BPF pass (src/source/cgfs_prove.c,
+# src/bpf/memcg_iter.bpf.c) on the live cgroup v1 host.
+#
+# Usage (as root):  tests/live/stat-v1.sh
+#   MEMCGTOP  the binary to test (default: ./memcgtop of this checkout)
+#   CI=true   a host that cannot run the test is a failure, not a skip
+#
+# It makes /memcgtop-stat-PID-N with a/x (a process holding 24 MiB of
+# anonymous memory and a file of 16 MiB in its page cache, on /dev/shm as
+# shmem and on disk), b (16M limit, 64 MiB written through it with dd:
+# reclaimed), c (idle) and d (8M limit, a process that asks for 64 MiB:
+# OOM-killed), then checks:
+#   - at rest, every memory.stat column of every group from the pass
+#     (--collector bpf) equals the group's memory.stat read just before and
+#     just after memcgtop (a key that moved between the two is left out
+#     with an INFO line): the LRU lists, anon, file, shmem, refaults,
+#     pgfault, pgmajfault; scan_prio (made from the group's own lists, v1's
+#     keys without total_) equal to the files collector's;
+#   - memcgtop -VV: every memory.stat value the pass can carry is proven on
+#     this kernel (the line "memory.stat: N of N values from the pass");
+#   - v1 pgscan and pgsteal, which v1's memory.stat lacks, from the
+#     kernel's counters: b's > 0, pgsteal <= pgscan, kswapd + direct <=
+#     pgscan, the top's equal to the sum of its children's, the same in
+#     two separate -n 1 runs (cumulative, not since memcgtop started),
+#     memcgtop_pgscan_total in OpenMetrics equal to JSON's pgscan; the
+#     root's (every group's) equal to /proc/vmstat's pgscan_anon +
+#     pgscan_file (and pgsteal's) at rest;
+#   - d's ev_oom_kill from the pass equal to its memory.oom_control's
+#     oom_kill (1);
+#   - the LRU view and the mission view (usage, soft, excess, four LRU
+#     lists, pgscan/s, pgsteal/s) attach one BPF program (the iterator; no
+#     reclaim tracepoint) and make at most one stats flush call per refresh
+#     (perf stat -e memcg:memcg_flush_stats, (n=11 - n=1) / 10), where the
+#     files collector makes one per group.
+# PASS:/FAIL: lines, then "live-stat-v1: N passed, M failed".  Not root, no
+# writable v1 memory mount, no perf: SKIP, exit 77 (CI=true: FAIL).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+CGM=/sys/fs/cgroup/memory
+NAME="live stat v1"
+. "$here/lib.sh"
+live_tree_setup stat
+command -v perf >/dev/null || cannot_run "no perf (Debian's linux-perf)"
+pids=()
+finish() {
+	stop_pids "${pids[@]}"
+	live_tree_cleanup
+}
+trap finish EXIT
+abort() { fail "$NAME: $*"; finish; summary; exit 1; }
+
+T=$CGM/$TNAME
+mkdir -p "$T/a/x" "$T/b" "$T/c" "$T/d" || abort "cannot make $T"
+echo 16M >"$T/b/memory.limit_in_bytes" || abort "cannot set b's limit"
+echo 8M >"$T/d/memory.limit_in_bytes" || abort "cannot set d's limit"
+
+# a/x: anonymous memory, a shmem file and a disk file in the page cache,
+# held while the test runs.
+SHM=$(mktemp /dev/shm/memcgtop-stat.XXXXXX)
+DISK=$TMPD/disk
+trap 'rm -f "$SHM"; finish' EXIT
+sh -c 'echo $$ >"$1/cgroup.procs" && exec python3 -c "
+import sys, time
+a = bytearray(b\"x\" * (24 << 20))
+for p in sys.argv[1:]:
+    with open(p, \"wb\") as f:
+        f.write(b\"y\" * (16 << 20))
+    with open(p, \"rb\") as f:
+        f.read()
+print(\"ready\", flush=True)
+time.sleep(3600)
+" "$2" "$3"' sh "$T/a/x" "$SHM" "$DISK" >"$TMPD/x.out" 2>&1 &
+pids+=("$!")
+for i in $(seq 300); do
+	grep -q ready "$TMPD/x.out" && break
+	sleep 0.1
+done
+grep -q ready "$TMPD/x.out" || abort "a/x's load not ready: $(cat "$TMPD/x.out")"
+# b: reclaimed at its limit.
+sh -c 'echo $$ >"$1/cgroup.procs" && exec dd if=/dev/zero of="$2" bs=1M count=64 2>/dev/null' \
+	sh "$T/b" "$TMPD/b.file" || abort "dd in b failed"
+rm -f "$TMPD/b.file"
+# d: an OOM kill (the host has no swap: anonymous memory cannot go).
+sh -c 'echo $$ >"$1/cgroup.procs" && exec python3 -c "a = bytearray(b\"x\" * (64 << 20))"' \
+	sh "$T/d" >/dev/null 2>&1
+sync
+sleep 1
+
+STATCOLS=active_anon,inactive_anon,active_file,inactive_file,unevictable,anon,file,shmem,refault_anon,refault_file,pgfault,pgmajfault
+snap_files() {
+	local d
+	for d in "" /a /a/x /b /c /d; do
+		echo "== /$TNAME$d"
+		cat "$T$d/memory.stat"
+		grep '^oom_kill ' "$T$d/memory.oom_control"
+	done
+}
+for try in 1 2 3; do
+	snap_files >"$TMPD/A"
+	"$MEMCGTOP" --collector bpf -b -F json -n 1 -d 0.2 \
+		-c "path,$STATCOLS,scan_prio,ev_oom_kill" "/$TNAME" >"$TMPD/bpf.json" 2>"$TMPD/bpf.err" ||
+		abort "memcgtop --collector bpf failed: $(cat "$TMPD/bpf.err")"
+	snap_files >"$TMPD/B"
+	cmp -s "$TMPD/A" "$TMPD/B" && break
+done
+"$MEMCGTOP" --collector files -b -F json -n 1 -d 0.2 -c path,scan_prio "/$TNAME" \
+	>"$TMPD/files.json" 2>&1 || abort "memcgtop --collector files failed"
+
+python3 - "$TMPD/A" "$TMPD/B" "$TMPD/bpf.json" "$TMPD/files.json" "$STATCOLS" \
+	>"$TMPD/checks1" 2>&1 <<'EOF'
+import json, sys
+a_path, b_path, bpf_path, files_path, cols = sys.argv[1:]
+def ok(m): print("PASS: " + m)
+def bad(m): print("FAIL: " + m)
+def info(m): print("INFO: " + m)
+def snaps(path):
+    out, cur = {}, None
+    for line in open(path):
+        line = line.rstrip("\n")
+        if line.startswith("== "):
+            cur = out.setdefault(line[3:], {})
+        else:
+            k, v = line.split()
+            cur[k] = int(v)
+    return out
+A, B = snaps(a_path), snaps(b_path)
+# The column and its v1 key (hierarchical: total_*).
+key = {"active_anon": "total_active_anon", "inactive_anon": "total_inactive_anon",
+       "active_file": "total_active_file", "inactive_file": "total_inactive_file",
+       "unevictable": "total_unevictable", "anon": "total_rss",
+       "file": "total_cache", "shmem": "total_shmem",
+       "refault_anon": "total_workingset_refault_anon",
+       "refault_file": "total_workingset_refault_file",
+       "pgfault": "total_pgfault", "pgmajfault": "total_pgmajfault"}
+it = json.load(open(bpf_path))
+groups = {g["path"]: g for g in it["groups"]}
+if it["collector"] != "bpf":
+    bad("the run used the %s collector" % it["collector"])
+checked = moved = 0
+wrong = []
+for path, fa in A.items():
+    g = groups.get(path)
+    if g is None:
+        wrong.append((path, "missing"))
+        continue
+    for col in cols.split(","):
+        k = key[col]
+        if fa.get(k) != B[path].get(k):
+            moved += 1
+            info("%s %s moved between the two reads (%s, %s)" % (path, k, fa.get(k), B[path].get(k)))
+            continue
+        checked += 1
+        if g[col] != fa[k]:
+            wrong.append((path, col, g[col], fa[k]))
+if wrong:
+    bad("pass values against memory.stat: %s" % wrong)
+elif checked < 6 * len(cols.split(",")) - 6:
+    bad("only %d values at rest (%d moved)" % (checked, moved))
+else:
+    ok("%d memory.stat values of 6 groups from the pass equal the files at rest (%d moved)" % (checked, moved))
+x = groups[[p for p in groups if p.endswith("/a/x")][0]]
+if x["anon"] >= 24 << 20 and x["shmem"] >= 16 << 20 and x["file"] >= 32 << 20:
+    ok("a/x's load shows: anon %d, shmem %d, file %d" % (x["anon"], x["shmem"], x["file"]))
+else:
+    bad("a/x's load: anon %s, shmem %s, file %s" % (x["anon"], x["shmem"], x["file"]))
+d = groups[[p for p in groups if p.endswith("/d")][0]]
+dpath = [p for p in groups if p.endswith("/d")][0]
+if d["ev_oom_kill"] == A[dpath]["oom_kill"] == 1:
+    ok("d's ev_oom_kill from the pass: 1, as memory.oom_control says")
+else:
+    bad("d's ev_oom_kill %s, memory.oom_control %s" % (d["ev_oom_kill"], A[dpath]["oom_kill"]))
+fg = {g["path"]: g["scan_prio"] for g in json.load(open(files_path))["groups"]}
+bg = {p: g["scan_prio"] for p, g in groups.items()}
+if fg == bg and any(v is not None for v in bg.values()):
+    ok("scan_prio (the group's own lists) equal with both collectors: %s" % sorted(bg.values(), key=str))
+else:
+    bad("scan_prio: bpf %s, files %s" % (bg, fg))
+EOF
+[ $? = 0 ] || fail "the value checks ended with an error"
+tally "$TMPD/checks1"
+
+# Every value the pass can carry is proven on this kernel.
+line=$("$MEMCGTOP" -VV / 2>&1 | grep '^memory.stat:')
+if [[ $line =~ ^memory.stat:\ ([0-9]+)\ of\ ([0-9]+)\ values ]] &&
+   [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && [ "${BASH_REMATCH[1]}" -ge 20 ]; then
+	pass "-VV: $line"
+else
+	fail "-VV: '$line'"
+fi
+
+# v1 pgscan and pgsteal: the kernel's counters.
+SCOLS=path,pgscan,pgsteal,pgscan_kswapd,pgscan_direct,pgsteal_kswapd,pgsteal_direct
+for n in 1 2; do
+	"$MEMCGTOP" -b -F json -n 1 -d 0.2 -c "$SCOLS" "/$TNAME" >"$TMPD/scan$n.json" 2>&1 ||
+		abort "memcgtop -c $SCOLS failed: $(cat "$TMPD/scan$n.json")"
+	sleep 0.5
+done
+"$MEMCGTOP" -b -F openmetrics -n 1 -d 0.2 -c "$SCOLS" "/$TNAME" >"$TMPD/scan.om" 2>&1 ||
+	abort "memcgtop -F openmetrics failed"
+python3 - "$TMPD/scan1.json" "$TMPD/scan2.json" "$TMPD/scan.om" "/$TNAME" \
+	>"$TMPD/checks2" 2>&1 <<'EOF'
+import json, re, sys
+p1, p2, om, top = sys.argv[1:]
+def ok(m): print("PASS: " + m)
+def bad(m): print("FAIL: " + m)
+g1 = {g["path"]: g for g in json.load(open(p1))["groups"]}
+g2 = {g["path"]: g for g in json.load(open(p2))["groups"]}
+b = g1[top + "/b"]
+if b["pgscan"] > 0 and 0 < b["pgsteal"] <= b["pgscan"] and \
+   b["pgscan_kswapd"] + b["pgscan_direct"] <= b["pgscan"] and \
+   b["pgsteal_kswapd"] + b["pgsteal_direct"] <= b["pgsteal"]:
+    ok("b reclaimed: pgscan %d, pgsteal %d (kswapd %d + direct %d scanned)" %
+       (b["pgscan"], b["pgsteal"], b["pgscan_kswapd"], b["pgscan_direct"]))
+else:
+    bad("b: %s" % b)
+kids = [top + s for s in ("/a", "/b", "/c", "/d")]
+for k in ("pgscan", "pgsteal"):
+    s = sum(g1[p][k] for p in kids)
+    if g1[top][k] == s:
+        ok("the top's %s (%d) is its children's sum" % (k, s))
+    else:
+        bad("the top's %s %d, its children's %d" % (k, g1[top][k], s))
+same = all(g1[p]["pgscan"] == g2[p]["pgscan"] for p in g1)
+if same and b["pgscan"] > 0:
+    ok("two -n 1 runs give the same cumulative pgscan")
+else:
+    bad("two -n 1 runs: %s / %s" % ({p: g1[p]["pgscan"] for p in g1}, {p: g2[p]["pgscan"] for p in g2}))
+m = re.search(r'^memcgtop_pgscan_total\{cgroup="%s/b"\} (\d+)' % re.escape(top), open(om).read(), re.M)
+if m and int(m.group(1)) == b["pgscan"]:
+    ok("OpenMetrics memcgtop_pgscan_total of b: %s" % m.group(1))
+else:
+    bad("OpenMetrics memcgtop_pgscan_total of b: %s, JSON %d" % (m and m.group(1), b["pgscan"]))
+EOF
+[ $? = 0 ] || fail "the pgscan checks ended with an error"
+tally "$TMPD/checks2"
+
+# The events rule against the kernel's own global counters: the root's
+# hierarchical pgscan and pgsteal are every group's, which is what
+# /proc/vmstat counts (each reclaim counts both).  After the periodic
+# flush (2 s) at rest they are equal; /proc/vmstat is read around the run.
+# (pgscan_anon + pgscan_file: its pgscan_kswapd and _direct count global
+# reclaim only, not a group's limit reclaim.)
+vm_sum() { awk -v p="$1" '$1 == p "_anon" || $1 == p "_file" { s += $2 }
+	END { print s + 0 }' /proc/vmstat; }
+sleep 2.5
+sa=$(vm_sum pgscan) ta=$(vm_sum pgsteal)
+"$MEMCGTOP" -b -F json -n 1 -d 0.2 --depth 0 -c path,pgscan,pgsteal / >"$TMPD/root.json" 2>&1
+sb=$(vm_sum pgscan) tb=$(vm_sum pgsteal)
+read -r rs rt < <(python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+print(g["pgscan"], g["pgsteal"])' "$TMPD/root.json")
+if [ "$sa" = "$sb" ] && [ "$ta" = "$tb" ]; then
+	if [ "$rs" = "$sa" ] && [ "$rt" = "$ta" ]; then
+		pass "the root's pgscan $rs and pgsteal $rt equal /proc/vmstat's sums"
+	else
+		fail "the root's pgscan $rs and pgsteal $rt, /proc/vmstat's $sa and $ta"
+	fi
+else
+	echo "INFO: the host reclaimed during the check (/proc/vmstat pgscan $sa..$sb): root $rs"
+	[ "$rs" -le "$sb" ] && [ "$rt" -le "$tb" ] && pass "the root's pgscan $rs <= /proc/vmstat's $sb" ||
+		fail "the root's pgscan $rs above /proc/vmstat's $sb"
+fi
+
+# The LRU and mission views: one program, at most one flush a refresh.
+# Its distinct programs (a program's fd and its link's both name it).
+progs() { cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -u | wc -l; }
+LRU=path,usage,active_anon,inactive_anon,active_file,inactive_file,unevictable
+MISSION=path,usage,soft,excess,active_anon,inactive_anon,active_file,inactive_file,pgscan_per_s,pgsteal_per_s
+flushes() {	# COLLECTOR COLUMNS N: memcg_flush_stats events of the run
+	perf stat -x, -e memcg:memcg_flush_stats -o "$TMPD/perf" -- \
+		"$MEMCGTOP" --collector "$1" -b -n "$3" -d 0.05 -c "$2" "/$TNAME" >/dev/null 2>&1
+	awk -F, '/memcg:memcg_flush_stats/ { print $1 }' "$TMPD/perf"
+}
+for view in LRU MISSION; do
+	cols=${!view}
+	"$MEMCGTOP" -b -n 2 -d 2 -c "$cols" "/$TNAME" >"$TMPD/lo" 2>&1 &
+	pid=$!
+	pids+=("$pid")
+	for i in $(seq 600); do
+		[ -s "$TMPD/lo" ] && break
+		sleep 0.05
+	done
+	np=$(progs "$pid")
+	wait "$pid"
+	if [ "$np" = 1 ]; then
+		pass "$view view: one BPF program (the iterator), no reclaim tracepoint"
+	else
+		fail "$view view: $np BPF programs"
+	fi
+	f1=$(flushes bpf "$cols" 1) f11=$(flushes bpf "$cols" 11)
+	g1=$(flushes files "$cols" 1) g11=$(flushes files "$cols" 11)
+	if [[ $f1 =~ ^[0-9]+$ && $f11 =~ ^[0-9]+$ && $g1 =~ ^[0-9]+$ && $g11 =~ ^[0-9]+$ ]] &&
+	   [ $((f11 - f1)) -le 10 ] && [ $((g11 - g1)) -ge 60 ]; then
+		pass "$view view: $((f11 - f1)) stats flush calls in 10 refreshes with the pass, $((g11 - g1)) with the files (6 groups)"
+	else
+		fail "$view view: flush calls bpf n=1 '$f1' n=11 '$f11', files n=1 '$g1' n=11 '$g11'"
+	fi
+done
+
+stop_pids "${pids[@]}"
+pids=()
+rm -f "$SHM"
+trap - EXIT
+live_tree_done
