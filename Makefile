@@ -64,8 +64,8 @@ BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev \
 TEST_DEBS  := $(BUILD_DEBS) libclang-rt-14-dev check tmux python3 util-linux \
               qemu-system-x86 busybox-static cpio xz-utils prometheus \
               prometheus-node-exporter curl dpkg-dev debhelper lintian \
-              openssh-server openssh-client valgrind
-BENCH_DEBS := $(BUILD_DEBS) python3 tmux systemd strace liburing-dev
+              openssh-server openssh-client valgrind linux-perf
+BENCH_DEBS := $(BUILD_DEBS) python3 tmux systemd strace liburing-dev linux-perf
 
 all: memcgtop
 
@@ -185,14 +185,16 @@ check: deps-test
 	@BUILD=$(BUILD) tests/run-all.sh
 
 # Benchmarks on live v1 trees of 512 to 8,192 groups (root; see
-# tests/bench/run.sh for SIZES and REPS), and other processes' mkdir
-# beside memcgtop at 8,192 and 30,000 (tests/bench/lock.sh); no pass or
-# fail, ratios only.
+# tests/bench/run.sh for SIZES and REPS), each view with each collector
+# and its stats flushes at 8,192 and 32,768 groups (tests/bench/views.sh),
+# and other processes' mkdir beside memcgtop at 8,192 and 30,000
+# (tests/bench/lock.sh); no pass or fail, ratios only.
 bench: deps-bench memcgtop
 	@$(MAKE) --no-print-directory $(BUILD)/faultbench $(BUILD)/bpfevdump \
 	  $(BUILD)/lockprobe $(BUILD)/bpfdump
 	MEMCGTOP=./memcgtop BUILD=$(BUILD) tests/bench/run.sh
 	MEMCGTOP=./memcgtop tests/bench/screen.sh 512
+	MEMCGTOP=./memcgtop tests/bench/views.sh 8192 32768
 	MEMCGTOP=./memcgtop BUILD=$(BUILD) BPFDUMP=$(BUILD)/bpfdump tests/bench/lock.sh
 
 # libFuzzer targets for the parsers, 60 s each (make check runs 3 s each).

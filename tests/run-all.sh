@@ -100,6 +100,8 @@ suite "reclaim events (bpfev subtree sums)" "$BUILD/check_bpfev"
 suite "reclaim events (bpfev subtree sums, ASan+UBSan)" build/asan/check_bpfev
 suite "reclaim events: pgscan/pgsteal, priority, flushes (live v1)" env BPFEVDUMP=$BUILD/bpfevdump tests/live/reclaim-v1.sh
 suite "reclaim events (live v1, ASan+UBSan)" env BPFEVDUMP=build/asan/bpfevdump tests/live/reclaim-v1.sh
+suite "memory.stat in the BPF pass: proven words, v1 pgscan, one flush (live v1)" tests/live/stat-v1.sh
+suite "memory.stat in the BPF pass (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/stat-v1.sh
 suite "reclaim events in memcgtop's output (live v1)" tests/live/events-v1.sh
 suite "reclaim events in memcgtop's output (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/events-v1.sh
 suite "reclaim events on the screen (tmux, live v1)" tests/tui/events.sh
