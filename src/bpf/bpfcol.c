@@ -58,6 +58,7 @@ struct bpfcol {
 	bool v2_swap_peak;	/* the kernel has memory.swap.peak (6.5+) */
 	bool local_events;
 	bool inject_refusal;
+	bool inject_unproven;	/* tests: no word is proven */
 	unsigned long pagesize;
 	uint64_t counter_max;	/* PAGE_COUNTER_MAX: "no limit" */
 	uint32_t rec_cap;
@@ -198,6 +199,8 @@ static int map_ro(struct bpf_map *map, size_t len, const void **ret)
 	return 0;
 }
 
+static void apply_sels(struct bpfcol *col);
+
 /* Opens the object with the current capacities, loads and attaches it;
  * on failure nothing of it is left (col->skel NULL). */
 static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
@@ -236,7 +239,7 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		.stat_cap = col->stat_cap,
 	};
 	skel->data_want->want = col->want;
-	skel->data_want->sels = col->sels;
+	apply_sels(col);
 	if ((r = bpf_map__set_max_entries(skel->maps.recs, col->rec_cap)) ||
 	    (r = bpf_map__set_max_entries(skel->maps.stats, col->stat_cap)) ||
 	    (r = bpf_map__set_value_size(skel->maps.names, col->names_cap))) {
@@ -435,8 +438,12 @@ static int bpfcol_injected(struct bpfcol *col, struct bpfcol_why *w)
 	else if (strcmp(f, "load") == 0) {
 		col->inject_refusal = true;
 		return 0;
+	} else if (strcmp(f, "unproven") == 0) {
+		/* As a kernel whose statistics have no vmstats. */
+		col->inject_unproven = true;
+		return 0;
 	} else {
-		why(w, BPFCOL_LOAD_REFUSED, "MEMCGTOP_BPF_FAIL=%s: not perm, btf, old or load", f);
+		why(w, BPFCOL_LOAD_REFUSED, "MEMCGTOP_BPF_FAIL=%s: not perm, btf, old, load or unproven", f);
 		return -EINVAL;
 	}
 	return w->reason == BPFCOL_NOT_PERMITTED ? -EPERM : -EOPNOTSUPP;
@@ -968,6 +975,7 @@ int bpfcol_want(struct bpfcol *col, uint64_t want)
 		grow_stats(col);
 	if (col->skel)
 		col->skel->data_want->want = col->want;
+	apply_sels(col);
 	return 0;
 }
 
@@ -976,13 +984,39 @@ void bpfcol_stale(struct bpfcol *col)
 	col->open_s = 0;
 }
 
+/*
+ * The selection the program reads: the slots asked for only, and of each
+ * array the words up to their last (a view of the LRU lists reads five
+ * words of state[] a group, not every word proven).
+ */
+static void apply_sels(struct bpfcol *col)
+{
+	struct memcg_sels *to;
+
+	if (!col->skel)
+		return;
+	to = &col->skel->data_want->sels;
+	memset(to->words, 0, sizeof(to->words));
+	for (unsigned k = 0; k < MR_NSTAT; k++) {
+		const struct memcg_sel *s = &col->sels.sel[k];
+
+		to->sel[k] = *s;
+		if (!(col->want & (1ULL << (k + MR_FIRST_STAT)))) {
+			to->sel[k].n = 0;
+			continue;
+		}
+		for (unsigned i = 0; i < s->n && s->arr < MR_NARR; i++)
+			if (to->words[s->arr] < (__u32)s->idx[i] + 1)
+				to->words[s->arr] = (__u32)s->idx[i] + 1;
+	}
+}
+
 void bpfcol_select(struct bpfcol *col, const struct memcg_sels *sels,
 		   uint64_t zero)
 {
 	col->sels = *sels;
 	col->zero = zero & MR_STATS;
-	if (col->skel)
-		col->skel->data_want->sels = col->sels;
+	apply_sels(col);
 }
 
 int bpfcol_layout(const struct bpfcol *col, struct memcg_layout *ret_layout,
@@ -991,6 +1025,8 @@ int bpfcol_layout(const struct bpfcol *col, struct memcg_layout *ret_layout,
 	if (!col->skel || !col->skel->bss)
 		return -ENOENT;
 	*ret_layout = col->skel->bss->layout;
+	if (col->inject_unproven)
+		ret_layout->vmstats = 0;
 	*ret_raw = (const int64_t (*)[MR_ARR_WORDS])col->skel->bss->raw;
 	return 0;
 }

@@ -72,7 +72,9 @@ const char *bpfcol_slot_key(enum mr_slot slot);
  * cgroup v1 memory or cgroup v2 directory).  On failure returns -errno and
  * fills RET_WHY.  MEMCGTOP_BPF_FAIL=perm|btf|old|load in the environment
  * makes it fail as if not permitted, without BTF, on an old kernel, or has
- * the kernel's verifier really refuse the program (for tests).
+ * the kernel's verifier really refuse the program (for tests);
+ * MEMCGTOP_BPF_FAIL=unproven loads it but has bpfcol_layout say the
+ * kernel has no vmstats, so that no memory.stat word is proven.
  */
 int bpfcol_open(const char *start, struct bpfcol **ret_col,
 		struct bpfcol_why *ret_why);

@@ -48,6 +48,7 @@ struct pass {
 	size_t stat_len, stat_cap;
 	int stat_ok;		/* stat holds this refresh's file */
 	char paths[400];
+	int said_unproven;	/* say_unproven said it */
 };
 
 /*
@@ -198,6 +199,38 @@ static int pass_read(struct pass *p, struct snapshot *snap, size_t *ret_n,
 	return bpfcol_read(p->col, ret_n, why);
 }
 
+/*
+ * Under --collector bpf, what the pass does not carry of what is shown
+ * is said, once a run (auto takes the files for it quietly): the
+ * memory.stat values whose words are not proven on this kernel (not
+ * those known 0 this refresh).
+ */
+static void say_unproven(struct pass *p, struct cgfs *cg, uint64_t slots)
+{
+	uint64_t left = slots & MR_STATS;
+	char keys[200];
+	size_t off = 0;
+
+	if (cg->collector != CGFS_COLLECT_BPF || p->said_unproven || !p->pr)
+		return;
+	left &= ~(cgfs_prove_proven(p->pr) | cgfs_prove_zero(p->pr));
+	if (!left)
+		return;
+	keys[0] = '\0';
+	for (uint64_t l = left; l && off < sizeof(keys) - 1; l &= l - 1) {
+		int n = snprintf(keys + off, sizeof(keys) - off, "%s%s",
+				 off ? ", " : "",
+				 bpfcol_slot_key((enum mr_slot)__builtin_ctzll(l)));
+
+		off += n > 0 ? (size_t)n : 0;
+	}
+	snprintf(cg->note, sizeof(cg->note), "bpf collector: memory.stat's "
+		 "%.200s read from the files (not proven in the kernel's "
+		 "statistics)", keys);
+	cg->note_new = 1;
+	p->said_unproven = 1;
+}
+
 /* The inode of the directory at rel below rootfd; 0 when there is none. */
 static uint64_t path_ino(int rootfd, const char *rel)
 {
@@ -270,6 +303,8 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	}
 	if (r == 0 && (w->pass_slots & MR_STATS) && prove(p))
 		r = pass_read(p, snap, &n, &why);
+	if (r == 0 && (w->pass_slots & MR_STATS))
+		say_unproven(p, cg, w->pass_slots);
 	if (r < 0) {
 		snprintf(err, errlen, "bpf collector: %s", why.text);
 		snprintf(t->failed, sizeof(t->failed), "%s", why.text);

@@ -20,6 +20,9 @@
 #     keys without total_) equal to the files collector's;
 #   - memcgtop -VV: every memory.stat value the pass can carry is proven on
 #     this kernel (the line "memory.stat: N of N values from the pass");
+#   - nothing proven (MEMCGTOP_BPF_FAIL=unproven): the values from the
+#     files, auto silent, --collector bpf saying once which it read so,
+#     -VV "0 of N";
 #   - v1 pgscan and pgsteal, which v1's memory.stat lacks, from the
 #     kernel's counters: b's > 0, pgsteal <= pgscan, kswapd + direct <=
 #     pgscan, the top's equal to the sum of its children's, the same in
@@ -189,6 +192,36 @@ if [[ $line =~ ^memory.stat:\ ([0-9]+)\ of\ ([0-9]+)\ values ]] &&
 else
 	fail "-VV: '$line'"
 fi
+
+# Nothing proven (MEMCGTOP_BPF_FAIL=unproven: as a kernel without
+# vmstats): the files give the values; auto says nothing, bpf says which
+# values it read from the files, once.
+for c in auto bpf; do
+	MEMCGTOP_BPF_FAIL=unproven "$MEMCGTOP" --collector $c -b -F json -n 2 -d 0.2 \
+		-c path,anon,active_file "/$TNAME" >"$TMPD/un.json" 2>"$TMPD/un.err"
+	rc=$?
+	err=$(cat "$TMPD/un.err")
+	want=
+	[ $c = bpf ] && want="memcgtop: bpf collector: memory.stat's active_file, anon read from the files (not proven in the kernel's statistics)"
+	same=$(python3 -c '
+import json, sys
+its = [json.loads(l) for l in open(sys.argv[1])]
+g = {x["path"]: x for x in its[-1]["groups"]}
+x = [p for p in g if p.endswith("/a/x")][0]
+stat = dict(l.split() for l in open(sys.argv[2]))
+print("ok" if its[-1]["collector"] == "bpf" and g[x]["anon"] == int(stat["total_rss"]) else
+      "%s %s" % (g[x]["anon"], stat["total_rss"]))' "$TMPD/un.json" "$T/a/x/memory.stat" 2>&1)
+	if [ $rc = 0 ] && [ "$err" = "$want" ] && [ "$same" = ok ]; then
+		pass "nothing proven, --collector $c: a/x's anon from its memory.stat, stderr '${err:-}'"
+	else
+		fail "nothing proven, --collector $c: exit $rc, stderr '$err', anon: $same"
+	fi
+done
+line=$(MEMCGTOP_BPF_FAIL=unproven "$MEMCGTOP" -VV / 2>&1 | grep '^memory.stat:')
+case $line in
+"memory.stat: 0 of "*) pass "nothing proven, -VV: ${line:0:60}..." ;;
+*) fail "nothing proven, -VV: '$line'" ;;
+esac
 
 # v1 pgscan and pgsteal: the kernel's counters.
 SCOLS=path,pgscan,pgsteal,pgscan_kswapd,pgscan_direct,pgsteal_kswapd,pgsteal_direct
