@@ -438,17 +438,20 @@ struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *dir,
 		return NULL;
 	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	/* Twice at most: a value that moved between the read and the walk
-	 * (a flush by another reader) proves nothing that time. */
-	for (int tries = 0; fd >= 0 && tries < 2; tries++) {
+	/* A search proves a word the second time it finds it; a value that
+	 * moved between the read and the walk (a flush by another reader)
+	 * proves nothing that time: three times at most, and no third
+	 * when the second proved nothing. */
+	for (int tries = 0; fd >= 0 && tries < 3; tries++) {
 		size_t n;
+		int more;
 
 		bpfcol_stale(p->col);
 		if (read_start_stat(p, fd) < 0 ||
 		    bpfcol_read(p->col, &n, &w) < 0)
 			break;
-		prove(p);
-		if (cgfs_prove_complete(p->pr))
+		more = prove(p);
+		if (cgfs_prove_complete(p->pr) || (tries > 0 && !more))
 			break;
 	}
 	if (fd >= 0)

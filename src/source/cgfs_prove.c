@@ -13,9 +13,11 @@
  * the refresh); the pass gives the start group's arrays whole; a slot is
  * proven when
  *   - by value: exactly one word, times the slot's unit (a page for
- *     sizes), equals the file's value, and that value is not 0 (the LRU
- *     lists are the first five words of state[] on every kernel from 6.1
- *     on: that word, when it holds the value, wins over a coincidence);
+ *     sizes), equals the file's value, that value is not 0, and the same
+ *     word was the one found the time before too (the LRU lists are the
+ *     first five words of state[] on every kernel from 6.1 on: that
+ *     word, when it holds the value, is taken at once); never for a sum
+ *     (pgscan, pgsteal), which has no word of its own;
  *   - by rule, v1's pgscan and pgsteal, which memory.stat does not show:
  *     the word of PGFAULT proven by value in events[], then the enum's
  *     own index where events[] is indexed by the enum (its length is
@@ -59,6 +61,10 @@ struct cgfs_prove {
 	uint64_t has;
 	uint64_t pgpg[2];	/* v1 total_pgpgin, total_pgpgout */
 	int has_pgpg;
+	/* The one word a search found last time, by slot: a search proves
+	 * a word only when it finds the same one twice running (below). */
+	signed char cand_arr[MR_NSLOTS];
+	short cand_idx[MR_NSLOTS];
 };
 
 static const struct {
@@ -108,6 +114,7 @@ struct cgfs_prove *cgfs_prove_new(const struct cgfs_version *v,
 
 	pr->v = v;
 	pr->unit = pagesize;
+	memset(pr->cand_arr, -1, sizeof(pr->cand_arr));
 	pr->nrows = cgfs_stat_rows(v, pr->rows, ROWS_MAX);
 	if (pr->nrows > ROWS_MAX)
 		pr->nrows = ROWS_MAX;
@@ -183,20 +190,39 @@ static void by_value(struct cgfs_prove *pr, int slot,
 		select_words(pr, slot, arrs[0], &lru, 1);
 		return;
 	}
-	for (int a = 0; a < 2; a++) {
-		unsigned words = lay->words[arrs[a]];
-
-		if (words > MR_ARR_WORDS)
-			words = MR_ARR_WORDS;
-		for (unsigned i = 0; i < words; i++)
+	/*
+	 * A search.  A sum (pgscan: every PGSCAN_* item) has no word of its
+	 * own: one of its parts alone may hold the sum (no kswapd yet), and
+	 * would be taken for it.  An array longer than the words read may
+	 * hold the value's word past them, and a coincidence inside them
+	 * would be taken for it.
+	 */
+	if (slot == MR_ST_PGSCAN || slot == MR_ST_PGSTEAL ||
+	    lay->words[arrs[0]] > MR_ARR_WORDS ||
+	    lay->words[arrs[1]] > MR_ARR_WORDS)
+		return;
+	for (int a = 0; a < 2; a++)
+		for (unsigned i = 0; i < lay->words[arrs[a]]; i++)
 			if (raw[arrs[a]][i] == want) {
 				found_arr = arrs[a];
 				found = (int)i;
 				n++;
 			}
-	}
-	if (n == 1)
+	/*
+	 * The value's own word holds it, unless the value moved between the
+	 * file's read and the walk (another reader's flush in between):
+	 * then a word of another item that happens to hold the old value
+	 * would be the one found.  So the same word must be the one found
+	 * twice running, at two reads of a moving value or of a value at
+	 * rest (which does not move between the read and the walk).
+	 */
+	if (n == 1 && pr->cand_arr[slot] == found_arr &&
+	    pr->cand_idx[slot] == found) {
 		select_words(pr, slot, found_arr, &found, 1);
+		return;
+	}
+	pr->cand_arr[slot] = (signed char)(n == 1 ? found_arr : -1);
+	pr->cand_idx[slot] = (short)(n == 1 ? found : -1);
 }
 
 /*
