@@ -599,6 +599,10 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 			s += l + (s[l] == '\n');
 		}
 	}
+	/* Where the table's values came from (the bpf collector's pass:
+	 * which memory.stat values, and how their words were proven). */
+	if (*cgfs_paths(t->cg))
+		pline(p, t->attr[TE_DIM], "Source: %s", cgfs_paths(t->cg));
 }
 
 static void proc_lines(struct pane_out *p, const struct mgroup *g)
