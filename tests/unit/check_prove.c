@@ -51,6 +51,18 @@ static void layout_618(void)
 	raw[2][0] = 0; raw[2][1] = 374; raw[2][2] = 83; raw[2][3] = 150;
 }
 
+/* Arrays of zeros, a layout with no enum value and no local arrays. */
+static void layout_bare(unsigned vmstats, unsigned state, unsigned events)
+{
+	memset(&lay, 0, sizeof(lay));
+	memset(raw, 0, sizeof(raw));
+	lay.vmstats = vmstats;
+	lay.words[MR_ARR_STATE] = state;
+	lay.words[MR_ARR_EVENTS] = events;
+	for (int i = 0; i < MR_NEV; i++)
+		lay.ev[i] = -1;
+}
+
 /* The v1 memory.stat those arrays make (the root's own keys beside). */
 static size_t text_v1(long pgpgin)
 {
@@ -197,13 +209,7 @@ START_TEST(v2_61_enum_indexed)
 	struct cgfs_prove *pr = cgfs_prove_new(cgfs_version_of(2), PG);
 	size_t n;
 
-	memset(&lay, 0, sizeof(lay));
-	memset(raw, 0, sizeof(raw));
-	lay.vmstats = 2;
-	lay.words[MR_ARR_STATE] = 48;
-	lay.words[MR_ARR_EVENTS] = 90;
-	for (int i = 0; i < MR_NEV; i++)
-		lay.ev[i] = -1;
+	layout_bare(2, 48, 90);
 	lay.ev[MR_EV_PGFAULT] = 20;
 	lay.ev[MR_EV_PGMAJFAULT] = 21;
 	lay.ev[MR_EV_PGSCAN_KSWAPD] = 40;
@@ -251,13 +257,7 @@ START_TEST(sum_not_one_word)
 	struct cgfs_prove *pr = cgfs_prove_new(cgfs_version_of(2), PG);
 	size_t n;
 
-	memset(&lay, 0, sizeof(lay));
-	memset(raw, 0, sizeof(raw));
-	lay.vmstats = 1;
-	lay.words[MR_ARR_STATE] = 60;
-	lay.words[MR_ARR_EVENTS] = 20;
-	for (int i = 0; i < MR_NEV; i++)
-		lay.ev[i] = -1;		/* 7.x: not vm events any more */
+	layout_bare(1, 60, 20);		/* 7.x: no PGSCAN_* vm event */
 	raw[0][0] = 10; raw[0][1] = 20; raw[0][2] = 30; raw[0][3] = 40;
 	raw[0][41] = 6413;		/* PGSCAN_DIRECT */
 	raw[0][35] = 2346;		/* PGSTEAL_DIRECT */
