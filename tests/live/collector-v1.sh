@@ -418,14 +418,15 @@ else
 	exec 8>&-
 	ngroups=$(wc -l <"$TMPD/ids")
 	# -n 3 is 4 refreshes: the start group's memory.stat read once each
-	# (the v1 default shows pgscan/s from the pass), and twice at start
-	# (the proof of its words); never a read of the groups below.
-	if [ -n "$f0" ] && [ "$((f1 - f0))" -le 6 ]; then
-		pass "flushes: 3 refreshes of the default view with bpf caused $((f1 - f0)) flush calls on the tree's $ngroups groups (at most one a refresh, two at start)"
+	# (the v1 default shows pgscan/s from the pass), and up to three
+	# times at start (the proof of its words); never a read of the
+	# groups below.
+	if [ -n "$f0" ] && [ "$((f1 - f0))" -le 7 ]; then
+		pass "flushes: 3 refreshes of the default view with bpf caused $((f1 - f0)) flush calls on the tree's $ngroups groups (at most one a refresh, three at start)"
 	else
 		fail "flushes: the default view with bpf: '$f0' -> '$f1' ($(tail -n 3 "$TMPD/evout"))"
 	fi
-	if [ -n "$f1" ] && [ "$((f2 - f1))" -le 6 ]; then
+	if [ -n "$f1" ] && [ "$((f2 - f1))" -le 7 ]; then
 		pass "flushes: 3 refreshes showing anon (memory.stat) with bpf caused $((f2 - f1))"
 	else
 		fail "flushes: -c anon with bpf caused '$f1' -> '$f2'"
