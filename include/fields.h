@@ -105,7 +105,7 @@
 	/* memory + swap */						\
 	X(USAGE_SWAP, 0, PASS(MEMSW, NULL, SWAP_USAGE), MADE(USAGE, SWAP)) \
 	X(ZSWAP, 0, NONE, IN(ZSWAP, NULL))				\
-	X(ZSWAPPED, 0, NONE, IN(STAT, "zswapped"))			\
+	X(ZSWAPPED, 0, NONE, PASS(STAT, "zswapped", ST_ZSWAPPED))	\
 	/* v2 memory.events.local */					\
 	X(EVL_LOW, FF_COUNTER, NONE, IN(EVENTS_LOCAL, "low"))		\
 	X(EVL_HIGH, FF_COUNTER, NONE, IN(EVENTS_LOCAL, "high"))		\

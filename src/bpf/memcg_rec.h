@@ -76,7 +76,8 @@
 	X(ST_PGSCAN, "pgscan", MR_STAT)	/* every PGSCAN_* summed */	\
 	X(ST_PGSTEAL_KSWAPD, "pgsteal_kswapd", MR_STAT)			\
 	X(ST_PGSTEAL_DIRECT, "pgsteal_direct", MR_STAT)			\
-	X(ST_PGSTEAL, "pgsteal", MR_STAT)
+	X(ST_PGSTEAL, "pgsteal", MR_STAT)				\
+	X(ST_ZSWAPPED, "zswapped", MR_STAT | MR_PAGES)	/* v2 */
 
 enum mr_slot {
 #define MR_ENUM(slot, key, flags) MR_##slot,

@@ -775,9 +775,13 @@ static unsigned take_stat(struct gread *g, unsigned files)
 		const struct src *s = &v->src[f];
 		uint64_t bit;
 
-		if (s->slot < 0 || (s->kind == SRC_IN && s->cf != CF_STAT) ||
+		if ((s->kind == SRC_IN && s->cf != CF_STAT) ||
 		    (s->kind != SRC_IN && s->kind != SRC_SLOT))
 			continue;
+		if (s->slot < 0) {
+			missing = 1;	/* a memory.stat key the pass lacks */
+			continue;
+		}
 		bit = 1ULL << s->slot;
 		if ((MR_STATS & bit) && (r->have & bit)) {
 			if (parse_in_range(r->v[s->slot]))
