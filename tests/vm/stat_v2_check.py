@@ -40,7 +40,7 @@ KEY = {
     "pgfault": "pgfault", "pgmajfault": "pgmajfault",
     "usage": "memory.current",
 }
-GROUPS = ["/bv", "/bv/d", "/bv/k"]
+GROUPS = ["/bv", "/bv/d", "/bv/k", "/bv/a"]
 
 npass = nfail = 0
 
@@ -145,20 +145,27 @@ def main():
     out, niter = sys.argv[1], int(sys.argv[2])
     long_cols = [c for c in sys.argv[3].split(",") if c != "path"]
     fresh_cols = [c for c in sys.argv[4].split(",") if c != "path"]
-    info("kernel %s" % read(out, "uname").strip())
+    info("kernel %s, lru_gen %s" % (read(out, "uname").strip(),
+                                    read(out, "lru_gen", "(none)\n").strip()))
 
     # 1: the scenario
-    start, stopped = stats(out, "start.stat"), stats(out, "stopped.stat")
-    s, e = start.get("/bv", {}), stopped.get("/bv", {})
+    start, kswapd = stats(out, "start.stat"), stats(out, "kswapd.stat")
+    stopped = stats(out, "stopped.stat")
+    s, e = start.get("/bv", {}), kswapd.get("/bv", {})
     check(s.get("pgscan_direct", 0) > 0 and s.get("pgscan_kswapd") == 0 and
           parts(s, "pgscan") == s.get("pgscan_direct"),
           "1: /bv had direct reclaim only when the long run started (pgscan %s, "
           "pgscan_direct %s, pgscan_kswapd %s)"
           % (s.get("pgscan"), s.get("pgscan_direct"), s.get("pgscan_kswapd")))
     check(e.get("pgscan_kswapd", 0) > 0 and e.get("pgscan_direct", 0) > 0,
-          "1: /bv had kswapd reclaim too when the loads stopped (pgscan %s, "
+          "1: /bv had kswapd reclaim too when k stopped (pgscan %s, "
           "pgscan_direct %s, pgscan_kswapd %s)"
           % (e.get("pgscan"), e.get("pgscan_direct"), e.get("pgscan_kswapd")))
+    a0, a1 = kswapd.get("/bv/a", {}), stopped.get("/bv/a", {})
+    check(a1.get("pgscan", 0) > a0.get("pgscan", 0) and a1.get("memory.current", 0) > 0,
+          "1: then anonymous memory reclaimed in /bv/a (pgscan %s to %s, "
+          "pgscan_direct %s to %s)" % (a0.get("pgscan"), a1.get("pgscan"),
+                                      a0.get("pgscan_direct"), a1.get("pgscan_direct")))
 
     # 1: the long run
     its = iterations(out, "long.json")
