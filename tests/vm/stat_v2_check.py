@@ -253,7 +253,7 @@ def main():
             check(files >= 10 * len(GROUPS),
                   "4: the count sees the files collector's flushes: %d in 10 refreshes "
                   "of the LRU view (%d groups; at least %d)" % (files, len(GROUPS), 10 * len(GROUPS)))
-        for view in ("LRU", "MISSION", "COLS"):
+        for view in ("LRU", "MISSION"):
             if (view, "bpf", 11) not in runs or (view, "bpf", 1) not in runs:
                 bad("4: %s: runs missing: %s" % (view, runs))
                 continue
