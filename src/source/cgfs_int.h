@@ -16,6 +16,8 @@
  *                          directories it keeps (the files collector);
  * src/source/cgfs_pass.c   the tree by the BPF pass (bpf/bpfcol.h), whose
  *                          records give the values they carry;
+ * src/source/cgfs_prove.c  which words of the kernel's statistics the pass
+ *                          reads for which memory.stat values, proven;
  * src/source/cgfs_replay.c a recorded series: its timestamps, info and
  *                          seeking, and its source ops (source.h);
  * src/source/cgfs_group.c  a shown group of either source: detail, pids;
