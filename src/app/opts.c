@@ -119,7 +119,8 @@ static const char usage_text[] =
 "      --ascii              ASCII glyphs only, for terminals without UTF-8\n"
 "  -h, --help               show this help\n"
 "  -V, --version            show the version (-VV: and which collector\n"
-"                           this host allows, or why not bpf)\n"
+"                           this host allows, or why not bpf, and how\n"
+"                           many memory.stat values its pass carries)\n"
 "\n"
 "Exit status: 0 ok, 1 runtime failure, 2 usage error.\n";
 
