@@ -22,9 +22,10 @@
  *                      it in slot MR_s, so that the file is not read (a
  *                      memory.stat slot only once the loader proved its
  *                      word, cgfs_prove.c; the file until then)
- *   SLOT(s)            no file has it; the BPF pass carries it in slot
+ *   SLOT(s, key)       no file has it; the BPF pass carries it in slot
  *                      MR_s once proven, else the reclaim events give it
- *                      (EVENTS)
+ *                      (EVENTS); a recording keeps the pass's value as
+ *                      memory.stat's line `key`, where replay reads it
  *   MADE(a, b)         made from FLD_a and FLD_b by the version's own code
  *                      (cgfs_read.c: v1 swap is memsw - usage ...)
  *   EVENTS             given by the reclaim events (BPF tracepoints,
@@ -68,16 +69,21 @@
 	X(UNEVICTABLE, 0,						\
 	  PASS(STAT, "total_unevictable", ST_UNEVICTABLE),		\
 	  PASS(STAT, "unevictable", ST_UNEVICTABLE))			\
-	X(PGSCAN, FF_COUNTER, SLOT(ST_PGSCAN), PASS(STAT, "pgscan", ST_PGSCAN)) \
-	X(PGSTEAL, FF_COUNTER, SLOT(ST_PGSTEAL),			\
+	X(PGSCAN, FF_COUNTER, SLOT(ST_PGSCAN, "total_pgscan"),		\
+	  PASS(STAT, "pgscan", ST_PGSCAN))				\
+	X(PGSTEAL, FF_COUNTER, SLOT(ST_PGSTEAL, "total_pgsteal"),		\
 	  PASS(STAT, "pgsteal", ST_PGSTEAL))				\
-	X(PGSCAN_KSWAPD, FF_COUNTER, SLOT(ST_PGSCAN_KSWAPD),		\
+	X(PGSCAN_KSWAPD, FF_COUNTER,					\
+	  SLOT(ST_PGSCAN_KSWAPD, "total_pgscan_kswapd"),		\
 	  PASS(STAT, "pgscan_kswapd", ST_PGSCAN_KSWAPD))		\
-	X(PGSCAN_DIRECT, FF_COUNTER, SLOT(ST_PGSCAN_DIRECT),		\
+	X(PGSCAN_DIRECT, FF_COUNTER,					\
+	  SLOT(ST_PGSCAN_DIRECT, "total_pgscan_direct"),		\
 	  PASS(STAT, "pgscan_direct", ST_PGSCAN_DIRECT))		\
-	X(PGSTEAL_KSWAPD, FF_COUNTER, SLOT(ST_PGSTEAL_KSWAPD),		\
+	X(PGSTEAL_KSWAPD, FF_COUNTER,					\
+	  SLOT(ST_PGSTEAL_KSWAPD, "total_pgsteal_kswapd"),		\
 	  PASS(STAT, "pgsteal_kswapd", ST_PGSTEAL_KSWAPD))		\
-	X(PGSTEAL_DIRECT, FF_COUNTER, SLOT(ST_PGSTEAL_DIRECT),		\
+	X(PGSTEAL_DIRECT, FF_COUNTER,					\
+	  SLOT(ST_PGSTEAL_DIRECT, "total_pgsteal_direct"),		\
 	  PASS(STAT, "pgsteal_direct", ST_PGSTEAL_DIRECT))		\
 	X(REFAULT_ANON, FF_COUNTER,					\
 	  PASS(STAT, "total_workingset_refault_anon", ST_REFAULT_ANON),	\

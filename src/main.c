@@ -30,8 +30,8 @@ int main(int argc, char **argv)
 	}
 	if (!o.batch && !o.nsets)
 		opts_config_collector(&o);
-	/* --set reads no values, and the recorder the files' bytes. */
-	if (o.nsets || o.record)
+	/* --set reads no values. */
+	if (o.nsets)
 		o.cg.collector = CGFS_COLLECT_FILES;
 
 	if (cgfs_open(&o.cg, &cg, err, sizeof(err)) < 0) {

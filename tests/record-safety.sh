@@ -266,9 +266,10 @@ fi
 O=$TMPD/old
 "$MEMCGTOP" -b -F json -n 2 -d 0.05 --record "$O" "${FIX[@]}" >"$TMPD/o.live" 2>&1
 if [ "$(head -1 "$O/info")" = "format memcgtop-recording 1" ] &&
-	[ "$(sed -n '2p;3p' "$O/info")" = "mode v1
+	[ "$(sed -n '2,4p' "$O/info")" = "mode v1
+collector files
 root $FIXCG" ]; then
-	pass "info begins with the format line, then mode and root"
+	pass "info begins with the format line, then mode, collector (files: a copy) and root"
 else
 	fail "info: $(cat "$O/info")"
 fi

@@ -98,7 +98,7 @@ static const char usage_text[] =
 "      --proc DIR           read system figures from DIR instead of /proc\n"
 "      --collector C        auto | bpf | files: how the live tree is read\n"
 "                           (default auto: bpf where it can load, else the\n"
-"                           files; --record and --root copies read files)\n"
+"                           files; --root copies and recordings: files)\n"
 "      --list-columns       list the column keys with their meaning\n"
 "      --list-keys          list the keys of the interactive screen\n"
 "      --set PATH:KNOB=VALUE  change one knob of one group and exit\n"
@@ -109,7 +109,8 @@ static const char usage_text[] =
 "      --audit-log FILE     also append each change's audit line to FILE\n"
 "                           (a regular file, else refused before any change)\n"
 "      --record DIR         also write every refresh's files to DIR, a series\n"
-"                           that --root DIR replays exactly\n"
+"                           that --root DIR replays exactly (what the BPF\n"
+"                           pass gave: as its files' text)\n"
 "      --record-max N       keep only the newest N samples in DIR\n"
 "      --output FILE        batch: replace FILE with each iteration, atomically\n"
 "                           (for node_exporter's textfile collector)\n"
@@ -385,8 +386,6 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		die_usage("--set: refused by --readonly");
 	if (o->record_max && !o->record)
 		die_usage("--record-max needs --record DIR");
-	if (o->record && o->cg.collector == CGFS_COLLECT_BPF)
-		die_usage("--record reads the files: not with --collector bpf");
 	if (o->output) {
 		struct stat st;
 

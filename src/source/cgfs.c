@@ -45,11 +45,17 @@ int cgfs_is_series(const struct cgfs *cg)
 
 const char *cgfs_collector(const struct cgfs *cg)
 {
+	/* A recording says how it was read live, as its mode and root. */
+	if (cg->src->series && cg->replay_bpf)
+		return "bpf";
 	return cg->tree->ops->name;
 }
 
 uint64_t cgfs_free_fields(const struct cgfs *cg)
 {
+	/* A recording the pass made: what it carried, as it was live. */
+	if (cg->src->series && cg->replay_bpf)
+		return cgfs_pass_fields(cg->ver, ~0ULL);
 	return cg->tree->ops->carried(cg->tree, cg->ver);
 }
 
@@ -241,13 +247,12 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 			 "recorded again; record the live hierarchy");
 		return -EINVAL;
 	}
-	r = record_open(dir, max, cgfs_mode(cg), cgfs_root(cg), cg->start,
-			&rec, err, errlen);
+	r = record_open(dir, max, cgfs_mode(cg), cgfs_collector(cg),
+			cgfs_root(cg), cg->start, &rec, err, errlen);
 	if (r < 0)
 		return r;
-	/* A recording keeps the files' bytes: they are read. */
-	if (strcmp(cg->tree->ops->name, "files") != 0)
-		use_walk(cg, "--record reads the files");
+	/* A recording keeps the files' bytes as read, and what the BPF
+	 * pass gave in their place as their text (cgfs_read.c). */
 	sink = record_sink(rec);
 	cg->rd = cgfs_tee_reader(cg->rd, sink);
 	/* The system figures come from the files themselves while recording
@@ -297,7 +302,8 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 		cgfs_close(cg);
 		return r;
 	}
-	cg->ver = cgfs_version_of(cg->version);
+	cg->ver = cg->src->series ? cgfs_version_replay(cg->version) :
+		cgfs_version_of(cg->version);
 	/* Hybrid is a property of the host: only its own hierarchy (no
 	 * --root) can be one. */
 	cg->mode = !opts->root ? cgfs_host_mode(cg->root) :

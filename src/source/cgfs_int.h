@@ -111,6 +111,11 @@ struct cgfs_reader_ops {
 	void (*group)(struct cgfs_reader *rd, const char *path);
 	/* A file of the group, into rd->io->buf: its length or -errno. */
 	ssize_t (*read)(struct cgfs_reader *rd, int dirfd, const char *name);
+	/* What the BPF pass gave in place of the group's file name, as
+	 * that file's text (the values shown, in its form), to be kept;
+	 * NULL: nothing is kept (no recording), the text is not made. */
+	void (*kept)(struct cgfs_reader *rd, const char *name,
+		     const char *text, size_t len);
 	/* The lines of cgroup.procs: streamed, or read whole to be kept. */
 	int (*count_lines)(struct cgfs_reader *rd, int dirfd, const char *name,
 			   uint64_t *ret_n);
@@ -148,6 +153,9 @@ void cgfs_drop_last(struct snapshot *snap);
 
 /* The descriptor of cgroup version n (1 or 2). */
 const struct cgfs_version *cgfs_version_of(int n);
+/* The same, as a recording is read: a SLOT row's value is memory.stat's
+ * line of its key (what the recorder kept of the pass, fields.h). */
+const struct cgfs_version *cgfs_version_replay(int n);
 /* Whether v1 can rename a group (v2 cannot): a kept directory's name
  * must be checked to still lead to it. */
 int cgfs_version_renames(const struct cgfs_version *v);
@@ -340,6 +348,7 @@ struct cgfs {
 	const struct source_ops *src;	/* live files or a series */
 	void *priv;			/* the source's own (a series') */
 	char *shown_mode, *shown_root;	/* a recording's DIR/info */
+	int replay_bpf;			/* its "collector bpf" */
 	int proc_given;		/* --proc */
 	int sys_is_trees;	/* the system figures are the tree's host's */
 	struct sysinfo_src *sys;

@@ -329,6 +329,14 @@ static ssize_t tee_read(struct cgfs_reader *rd, int dirfd, const char *name)
 	return n;
 }
 
+static void tee_kept(struct cgfs_reader *rd, const char *name,
+		     const char *text, size_t len)
+{
+	struct tee *t = (struct tee *)rd;
+
+	t->sink->ops->file(t->sink, name, text, len);
+}
+
 /* Recorded: read whole (up to 1 MiB) so that the file is kept. */
 static int tee_count(struct cgfs_reader *rd, int dirfd, const char *name,
 		     uint64_t *ret_n)
@@ -370,6 +378,7 @@ static const struct cgfs_reader_ops tee_ops = {
 	.begin = tee_begin,
 	.group = tee_group,
 	.read = tee_read,
+	.kept = tee_kept,
 	.count_lines = tee_count,
 	.end = tee_end,
 	.free = tee_free,

@@ -6,6 +6,8 @@
  * the group. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,21 +35,23 @@ struct src {
 #define NONE { SRC_NONE, -1, -1, { 0, 0 }, NULL }
 #define IN(f, k) { SRC_IN, CF_##f, -1, { 0, 0 }, k }
 #define PASS(f, k, s) { SRC_IN, CF_##f, MR_##s, { 0, 0 }, k }
-#define SLOT(s) { SRC_SLOT, -1, MR_##s, { 0, 0 }, NULL }
+#define SLOT(s, k) { SRC_SLOT, -1, MR_##s, { 0, 0 }, k }
 #define MADE(a, b) { SRC_MADE, -1, -1, { FLD_##a, FLD_##b }, NULL }
 #define EVENTS { SRC_EVENTS, -1, -1, { 0, 0 }, NULL }
 
-static const struct src v1_src[FLD_NR] = {
 #define V1_SRC(name, flags, v1, v2) [FLD_##name] = v1,
-	FIELDS(V1_SRC)
-#undef V1_SRC
-};
-
-static const struct src v2_src[FLD_NR] = {
 #define V2_SRC(name, flags, v1, v2) [FLD_##name] = v2,
-	FIELDS(V2_SRC)
+static const struct src v1_src[FLD_NR] = { FIELDS(V1_SRC) };
+static const struct src v2_src[FLD_NR] = { FIELDS(V2_SRC) };
+
+/* A recording's: what the pass carried of a SLOT row is its memory.stat
+ * line (keep_pass). */
+#undef SLOT
+#define SLOT(s, k) { SRC_IN, CF_STAT, MR_##s, { 0, 0 }, k }
+static const struct src v1_replay_src[FLD_NR] = { FIELDS(V1_SRC) };
+static const struct src v2_replay_src[FLD_NR] = { FIELDS(V2_SRC) };
+#undef V1_SRC
 #undef V2_SRC
-};
 
 #undef NONE
 #undef IN
@@ -333,7 +337,9 @@ static const char *const v2_numa_pane_titles[] = {
 
 #define N(t) (sizeof(t) / sizeof((t)[0]))
 
-static struct cgfs_version versions[2] = {
+static struct cgfs_version versions[2], replays[2];
+
+static const struct cgfs_version version_rows[2] = {
 	{
 		.n = 1, .files = v1_files, .nfiles = N(v1_files),
 		.src = v1_src, .extras = v1_extras, .nextras = N(v1_extras),
@@ -435,8 +441,22 @@ const struct cgfs_version *cgfs_version_of(int n)
 {
 	struct cgfs_version *v = &versions[n == 2];
 
-	if (!v->ready)
+	if (!v->ready) {
+		*v = version_rows[n == 2];
 		version_derive(v);
+	}
+	return v;
+}
+
+const struct cgfs_version *cgfs_version_replay(int n)
+{
+	struct cgfs_version *v = &replays[n == 2];
+
+	if (!v->ready) {
+		*v = version_rows[n == 2];
+		v->src = n == 2 ? v2_replay_src : v1_replay_src;
+		version_derive(v);
+	}
 	return v;
 }
 
@@ -694,6 +714,113 @@ static void take_psi(struct gread *g, enum cgfile cf, const char *buf,
 }
 
 /* Reads control file cf of the group, once. */
+/* ---- what a recording keeps of the pass ---- */
+
+/*
+ * "key value" lines of the group's values of key file cf, and for
+ * memory.stat its SLOT rows (fields.h), appended to buf at n: the new
+ * length.  Only the values the group has; in the fields' order.
+ */
+static size_t key_lines(const struct gread *g, enum cgfile cf, char *buf,
+			size_t n, size_t cap)
+{
+	for (int f = 0; f < FLD_NR; f++) {
+		const struct src *s = &g->v->src[f];
+		int k;
+
+		if (!s->key || !has(g, (enum field)f) ||
+		    !((s->kind == SRC_IN && s->cf == (int)cf) ||
+		      (s->kind == SRC_SLOT && cf == CF_STAT)))
+			continue;
+		k = snprintf(buf + n, cap - n, "%s %" PRIu64 "\n", s->key,
+			     get(g, (enum field)f));
+		if (k < 0 || (size_t)k >= cap - n)
+			break;
+		n += (size_t)k;
+	}
+	return n;
+}
+
+/* The SLOT rows' lines alone (the values the pass gave that no file
+ * has). */
+static size_t slot_lines(const struct gread *g, char *buf, size_t cap)
+{
+	size_t n = 0;
+
+	for (int f = 0; f < FLD_NR; f++) {
+		const struct src *s = &g->v->src[f];
+		int k;
+
+		if (s->kind != SRC_SLOT || !has(g, (enum field)f))
+			continue;
+		k = snprintf(buf + n, cap - n, "%s %" PRIu64 "\n", s->key,
+			     get(g, (enum field)f));
+		if (k < 0 || (size_t)k >= cap - n)
+			break;
+		n += (size_t)k;
+	}
+	return n;
+}
+
+/*
+ * Each file of got (given by the pass, not read) that the group has, kept
+ * as its text: a value file's number ("max", or v1's largest page count
+ * in bytes, when unlimited), a key file's lines of the values shown.
+ * Replay parses them as it parses the kernel's files.
+ */
+static void keep_pass(struct gread *g, unsigned got)
+{
+	const struct cgfs_version *v = g->v;
+	char buf[4096];
+
+	for (; got; got &= got - 1) {
+		enum cgfile cf = (enum cgfile)__builtin_ctz(got);
+		int f = v->value_field[cf], k;
+		size_t n;
+
+		if (!v->name_of[cf])
+			continue;
+		if (v->kind_of[cf] == FK_KEYS) {
+			n = key_lines(g, cf, buf, 0, sizeof(buf));
+		} else if (v->kind_of[cf] == FK_VALUE && f >= 0 &&
+			   has(g, (enum field)f)) {
+			uint64_t val = get(g, (enum field)f);
+			long ps = sysconf(_SC_PAGESIZE);
+
+			if (val == VAL_MAX && v->n == 2)
+				k = snprintf(buf, sizeof(buf), "max\n");
+			else
+				k = snprintf(buf, sizeof(buf), "%" PRIu64 "\n",
+					     val != VAL_MAX ? val : ps > 0 ?
+					     (uint64_t)(INT64_MAX / ps) *
+					     (uint64_t)ps : (uint64_t)INT64_MAX);
+			n = k > 0 ? (size_t)k : 0;
+		} else {
+			continue;
+		}
+		if (n > 0)
+			g->rd->ops->kept(g->rd, v->name_of[cf], buf, n);
+	}
+}
+
+/* memory.stat as read, kept with the SLOT rows' lines after the kernel's
+ * (recording only; text is what was parsed). */
+static void keep_stat(struct gread *g, const char *text, size_t len,
+		      int read)
+{
+	char lines[1024], *all;
+	size_t n = slot_lines(g, lines, sizeof(lines));
+
+	/* Read through the recorder: kept as it was, unless lines follow. */
+	if (read && n == 0)
+		return;
+	all = xmalloc(len + n);
+	memcpy(all, text, len);
+	memcpy(all + len, lines, n);
+	g->rd->ops->kept(g->rd, g->v->name_of[CF_STAT], all, len + n);
+	free(all);
+}
+
 static void read_file(struct gread *g, enum cgfile cf)
 {
 	const struct cgfs_version *v = g->v;
@@ -708,6 +835,8 @@ static void read_file(struct gread *g, enum cgfile cf)
 		struct kvctx c = { g, &v->keys[v->kfirst[cf]], v->kcount[cf] };
 
 		parse_keyvals(g->src->stat_text, g->src->stat_len, kv_store, &c);
+		if (g->rd->ops->kept)
+			keep_stat(g, g->src->stat_text, g->src->stat_len, 0);
 		return;
 	}
 	fd = group_dir(g);
@@ -737,6 +866,8 @@ static void read_file(struct gread *g, enum cgfile cf)
 		struct kvctx c = { g, &v->keys[v->kfirst[cf]], v->kcount[cf] };
 
 		parse_keyvals(g->rd->io->buf, (size_t)n, kv_store, &c);
+		if (cf == CF_STAT && g->rd->ops->kept)
+			keep_stat(g, g->rd->io->buf, (size_t)n, 1);
 		break;
 	}
 	case FK_PSI:
@@ -853,8 +984,17 @@ int cgfs_read_group(const struct cgfs_version *v, struct cgfs_reader *rd,
 	memset(g.all, 0, sizeof(g.all));
 	g.s = (struct sample){ 0, FIELDS_ALL, g.all };
 	g.files = files;
-	if (src->pass)
-		files &= ~take_pass(&g, files);
+	if (src->pass) {
+		unsigned got = take_pass(&g, files);
+
+		if (rd->ops->kept)
+			keep_pass(&g, got);
+		files &= ~got;
+		/* The SLOT rows' values when memory.stat is neither read
+		 * nor given: kept as its only lines. */
+		if (rd->ops->kept && !((files | got) & CFBIT(CF_STAT)))
+			keep_stat(&g, "", 0, 1);
+	}
 	for (size_t i = 0; i < v->nfiles; i++)
 		if (files & CFBIT(v->files[i].cf))
 			read_file(&g, v->files[i].cf);

@@ -215,6 +215,8 @@ static void read_info(struct cgfs *cg, char **ret_start)
 			 (!strcmp(line + 5, "v1") || !strcmp(line + 5, "v2") ||
 			  !strcmp(line + 5, "hybrid")))
 			cg->shown_mode = xstrdup(line + 5);
+		else if (!strcmp(line, "collector bpf"))
+			cg->replay_bpf = 1;
 		else if (!strncmp(line, "root ", 5) && !root)
 			root = xstrdup(line + 5);
 		else if (!strncmp(line, "start /", 7) && !start)

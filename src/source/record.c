@@ -39,7 +39,7 @@ struct recorder {
 	long max, count, slot;
 	long base;		/* slots of this recording start here */
 	int replaced;		/* the earlier recording is gone */
-	char *mode, *root, *start;	/* for DIR/info */
+	char *mode, *collector, *root, *start;	/* for DIR/info */
 	struct stamp *stamps;	/* in order, the newest last */
 	size_t nstamps, capstamps;
 	char **paths;		/* the groups written in this sample */
@@ -290,8 +290,9 @@ static int write_info(struct recorder *r)
 	 * byte but NUL, a newline too, and must read back as one line. */
 	root = escaped(r->root);
 	start = escaped(r->start);
-	fprintf(f, FORMAT_LINE "\nmode %s\nroot %s\nstart /%s\n"
-		"paths escaped\n", r->mode, root, start);
+	fprintf(f, FORMAT_LINE "\nmode %s\ncollector %s\nroot %s\n"
+		"start /%s\npaths escaped\n", r->mode, r->collector, root,
+		start);
 	free(root);
 	free(start);
 	if (fclose(f) != 0)
@@ -338,8 +339,8 @@ static int refuse(struct recorder *r, int e, char *err, size_t errlen,
 }
 
 int record_open(const char *dir, long max, const char *mode,
-		const char *root, const char *start, struct recorder **ret,
-		char *err, size_t errlen)
+		const char *collector, const char *root, const char *start,
+		struct recorder **ret, char *err, size_t errlen)
 {
 	struct recorder *r = xcalloc(1, sizeof(*r));
 	struct statfs sf;
@@ -350,6 +351,7 @@ int record_open(const char *dir, long max, const char *mode,
 	r->max = max;
 	r->dir = xstrdup(dir);
 	r->mode = xstrdup(mode);
+	r->collector = xstrdup(collector);
 	r->root = xstrdup(root);
 	r->start = xstrdup(start);
 	if (on_cgroupfs(dir)) {
@@ -452,6 +454,7 @@ void record_close(struct recorder *r)
 	free(r->cur);
 	free(r->stamps);
 	free(r->mode);
+	free(r->collector);
 	free(r->root);
 	free(r->start);
 	free(r->dir);

@@ -28,10 +28,12 @@ struct sink;
  * a DIR inside a cgroup file system, one another process records into
  * (-EBUSY), and one that holds anything but an earlier recording (info
  * with the format line, and only a recording's names) (-EEXIST).  start:
- * the start group, "" for the root, else "a/b". */
+ * the start group, "" for the root, else "a/b"; collector: the tree that
+ * reads the live hierarchy ("bpf": memory.stat may hold the pass's SLOT
+ * lines, fields.h), said in DIR/info. */
 int record_open(const char *dir, long max, const char *mode,
-		const char *root, const char *start, struct recorder **ret,
-		char *err, size_t errlen);
+		const char *collector, const char *root, const char *start,
+		struct recorder **ret, char *err, size_t errlen);
 void record_close(struct recorder *r);
 
 /* The recorder as the live source's sink (sink.h): record_begin,
