@@ -140,7 +140,9 @@
 	/* the lowest priority its own lists were scanned at in the	\
 	 * interval, 0..12 */						\
 	X(PRIO_MIN, 0, EVENTS, EVENTS)					\
-	/* stats flush requests on it */				\
-	X(FLUSHES, FF_COUNTER, EVENTS, EVENTS)
+	/* stats flushes of it that flushed (forced, or past the	\
+	 * kernel's threshold), and every request */			\
+	X(FLUSHES, FF_COUNTER, EVENTS, EVENTS)				\
+	X(FLUSH_CALLS, FF_COUNTER, EVENTS, EVENTS)
 
 #endif

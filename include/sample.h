@@ -137,6 +137,8 @@ enum sysfield {
 	/* stats flush requests */
 	SYS_FLUSHES = SYS_SCAN_PRIO + SYS_NPRIO,
 	SYS_OWN_FLUSHES,		/* of them, memcgtop's own reads' */
+	SYS_FLUSH_CALLS,		/* requests, flushing or not */
+	SYS_OWN_FLUSH_CALLS,		/* of them, memcgtop's own */
 	SYS_NR
 };
 

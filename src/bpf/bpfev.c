@@ -371,6 +371,7 @@ static int read_sys(struct bpfev *ev, struct bpfev_sys *s)
 		s->flushes += p->flushes;
 		s->flushes_done += p->flushes_done;
 		s->own_flushes += p->own_flushes;
+		s->own_flushes_done += p->own_flushes_done;
 		s->dropped += p->dropped;
 	}
 	return 0;
@@ -461,6 +462,7 @@ int bpfev_read(struct bpfev *ev, const struct bpfev_count **ret_groups,
 		for (k = 0; k < BPFEV_NITEMS; k++)
 			g->ev[k] = v->ev[k];
 		g->flushes = v->flushes;
+		g->flushes_done = v->flushes_done;
 		g->prio_min = v->prio[e & 1] >> 8 == e ?
 			(int)(v->prio[e & 1] & 0xff) : -1;
 	}

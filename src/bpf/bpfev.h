@@ -62,6 +62,8 @@ struct bpfev_count {
 	uint64_t ev[BPFEV_NITEMS];	/* pages, since bpfev_open */
 	int prio_min;			/* 0..12 since the last read; -1: not scanned */
 	uint64_t flushes;		/* flush requests on it, since bpfev_open */
+	uint64_t flushes_done;		/* of them, that flushed (forced or
+					 * past the kernel's threshold) */
 };
 
 /* System-wide, since bpfev_open. */
@@ -73,6 +75,7 @@ struct bpfev_sys {
 	uint64_t flushes;	/* memcg_flush_stats requests */
 	uint64_t flushes_done;	/* of them, forced or with updates to flush */
 	uint64_t own_flushes;	/* requests by this process */
+	uint64_t own_flushes_done;	/* of them, that flushed */
 	uint64_t dropped;	/* events lost: the group map was full */
 };
 

@@ -227,15 +227,23 @@ int BPF_PROG(flush_stats, struct mem_cgroup *memcg, __s64 stats_updates,
 
 	if (!s)
 		return 0;
+	/* The kernel flushes only when forced or past its threshold
+	 * (__mem_cgroup_flush_stats returns at once otherwise). */
 	s->flushes++;
 	if (force || needs_flush)
 		s->flushes_done++;
-	if (cfg.own_tgid && bpf_get_current_pid_tgid() >> 32 == cfg.own_tgid)
+	if (cfg.own_tgid && bpf_get_current_pid_tgid() >> 32 == cfg.own_tgid) {
 		s->own_flushes++;
+		if (force || needs_flush)
+			s->own_flushes_done++;
+	}
 	if (!memcg)
 		return 0;
 	v = group(memcg->css.cgroup->kn->id);
-	if (v)
+	if (v) {
 		__sync_fetch_and_add(&v->flushes, 1);
+		if (force || needs_flush)
+			__sync_fetch_and_add(&v->flushes_done, 1);
+	}
 	return 0;
 }

@@ -37,6 +37,7 @@ enum re_slot {
 struct reclaim_val {
 	__u64 ev[RE_NSLOTS];
 	__u64 flushes;		/* memcg_flush_stats requests on this group */
+	__u64 flushes_done;	/* of them, forced or needing a flush */
 	__u64 prio[2];
 };
 
@@ -50,6 +51,7 @@ struct reclaim_sys {
 	__u64 flushes;			/* memcg_flush_stats requests */
 	__u64 flushes_done;		/* of them, forced or needing a flush */
 	__u64 own_flushes;		/* requests by cfg.own_tgid */
+	__u64 own_flushes_done;		/* of them, forced or needing a flush */
 	__u64 dropped;			/* events of groups the map had no room for */
 };
 

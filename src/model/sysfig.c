@@ -103,15 +103,33 @@ const struct sysfig sysfigs[] = {
 		.unit = SU_COUNTER, .n = 1, .flags = SF_LOADED,
 		.json = "flushes_per_s",
 		.om = "memcgtop_system_flushes",
-		.help = "memory cgroup stats flush requests, system-wide, "
-			"since memcgtop loaded its BPF events "
-			"(memcg:memcg_flush_stats)",
+		.help = "memory cgroup stats flushes that flushed (forced, or "
+			"with more pending updates than the kernel's "
+			"threshold), system-wide, since memcgtop loaded its "
+			"BPF events (memcg:memcg_flush_stats with force or "
+			"needs_flush)",
 		SCREEN(2, "  Flushes ", "/s"),
 	},
 	[SYS_OWN_FLUSHES] = {
 		.unit = SU_COUNTER, .n = 1, .flags = SF_LOADED,
 		.json = "own_flushes_per_s",
 		.om = "memcgtop_system_own_flushes",
+		.help = "of them, those memcgtop's own reads made",
+		SCREEN(2, " (own ", "/s)"),
+	},
+	[SYS_FLUSH_CALLS] = {
+		.unit = SU_COUNTER, .n = 1, .flags = SF_LOADED,
+		.json = "flush_calls_per_s",
+		.om = "memcgtop_system_flush_calls",
+		.help = "memory cgroup stats flush requests, flushing or not "
+			"(most return at once: too few pending updates), "
+			"system-wide (memcg:memcg_flush_stats)",
+		SCREEN(2, " of ", " calls/s"),
+	},
+	[SYS_OWN_FLUSH_CALLS] = {
+		.unit = SU_COUNTER, .n = 1, .flags = SF_LOADED,
+		.json = "own_flush_calls_per_s",
+		.om = "memcgtop_system_own_flush_calls",
 		.help = "of them, those memcgtop's own reads made",
 		SCREEN(2, " (own ", "/s)"),
 	},

@@ -379,16 +379,20 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		if (own && own->prio_min >= 0)
 			sample_set(&g->s, FLD_PRIO_MIN,
 				   (uint64_t)own->prio_min);
-		sample_set(&g->s, FLD_FLUSHES, own ? own->flushes : 0);
+		sample_set(&g->s, FLD_FLUSHES, own ? own->flushes_done : 0);
+		sample_set(&g->s, FLD_FLUSH_CALLS, own ? own->flushes : 0);
 	}
 	/* The counts since the load; the model rates them. */
 	for (int p = 0; p < BPFEV_NPRIO; p++) {
 		fig->v[SYS_SCAN_PRIO + p] = sys->scanned[p];
 		fig->valid |= FBIT(SYS_SCAN_PRIO + p);
 	}
-	fig->v[SYS_FLUSHES] = sys->flushes;
-	fig->v[SYS_OWN_FLUSHES] = sys->own_flushes;
-	fig->valid |= FBIT(SYS_FLUSHES) | FBIT(SYS_OWN_FLUSHES);
+	fig->v[SYS_FLUSHES] = sys->flushes_done;
+	fig->v[SYS_OWN_FLUSHES] = sys->own_flushes_done;
+	fig->v[SYS_FLUSH_CALLS] = sys->flushes;
+	fig->v[SYS_OWN_FLUSH_CALLS] = sys->own_flushes;
+	fig->valid |= FBIT(SYS_FLUSHES) | FBIT(SYS_OWN_FLUSHES) |
+		FBIT(SYS_FLUSH_CALLS) | FBIT(SYS_OWN_FLUSH_CALLS);
 }
 
 void reclaim_fill(struct reclaim *rc, struct snapshot *snap)

@@ -539,9 +539,16 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	else
 		pline(p, A_NORMAL, "  %-28s -  (own lists not scanned in the "
 		      "interval)", "lowest scan priority");
-	if (g->rate_valid & FBIT(FLD_FLUSHES)) {
+	if (g->rate_valid & FBIT(FLD_FLUSHES) &&
+	    g->rate_valid & FBIT(FLD_FLUSH_CALLS)) {
+		char calls[32];
+
+		/* Most requests return at once: too few pending updates. */
 		fmt_rate(rate, sizeof(rate), mgroup_rate(g, FLD_FLUSHES));
-		pline(p, A_NORMAL, "  %-28s %s/s", "stats flushes", rate);
+		fmt_rate(calls, sizeof(calls),
+			 mgroup_rate(g, FLD_FLUSH_CALLS));
+		pline(p, A_NORMAL, "  %-28s %s/s of %s requests/s",
+		      "stats flushes", rate, calls);
 	} else {
 		pline(p, A_NORMAL, "  %-28s -  (a rate after the next refresh)",
 		      "stats flushes");

@@ -5,10 +5,11 @@
  * prints "ready", then for each line read from stdin one report:
  *
  *   items scan_kswapd=1 ... (1: the kernel has the item)
- *   group id=INODE scan_kswapd=P scan_direct=P ... prio_min=N|- flushes=N
+ *   group id=INODE scan_kswapd=P scan_direct=P ... prio_min=N|-
+ *       flushes_done=N flushes=N   (flushes: requests; _done: that flushed)
  *   tree id=INODE scan_kswapd=P ... path=RELATIVE   (with -t DIR)
  *   sys scanned=P,P,...(13) shrinks=N attributed=N exact=N flushes=N
- *       flushes_done=N own_flushes=N dropped=N
+ *       flushes_done=N own_flushes=N own_flushes_done=N dropped=N
  *   all scan=P steal=P   (every group the kernel counted in)
  *   end
  *
@@ -196,7 +197,9 @@ static void report(struct bpfev *ev, const unsigned long long *ids, int nids,
 			printf(" prio_min=-");
 		else
 			printf(" prio_min=%d", g[i].prio_min);
-		printf(" flushes=%llu\n", (unsigned long long)g[i].flushes);
+		printf(" flushes_done=%llu flushes=%llu\n",
+		       (unsigned long long)g[i].flushes_done,
+		       (unsigned long long)g[i].flushes);
 	}
 	if (dir)
 		print_tree(dir, g, n);
@@ -204,11 +207,14 @@ static void report(struct bpfev *ev, const unsigned long long *ids, int nids,
 	for (k = 0; k < BPFEV_NPRIO; k++)
 		printf("%s%llu", k ? "," : "", (unsigned long long)s.scanned[k]);
 	printf(" shrinks=%llu attributed=%llu exact=%llu flushes=%llu"
-	       " flushes_done=%llu own_flushes=%llu dropped=%llu\n",
+	       " flushes_done=%llu own_flushes=%llu own_flushes_done=%llu"
+	       " dropped=%llu\n",
 	       (unsigned long long)s.shrinks, (unsigned long long)s.attributed,
 	       (unsigned long long)s.exact, (unsigned long long)s.flushes,
 	       (unsigned long long)s.flushes_done,
-	       (unsigned long long)s.own_flushes, (unsigned long long)s.dropped);
+	       (unsigned long long)s.own_flushes,
+	       (unsigned long long)s.own_flushes_done,
+	       (unsigned long long)s.dropped);
 	printf("all scan=%llu steal=%llu\nend\n", scan, steal);
 }
 

@@ -165,7 +165,7 @@ else
 fi
 tm send-keys -t s Tab Tab Tab
 has "reclaim set: the header line of pages scanned per priority and flushes" \
-	'^Scan by priority/s:( [0-9]+:[0-9.]+[kM]?)*( none)?  Flushes [0-9.]+[kM]?/s \(own [0-9.]+[kM]?/s\)$'
+	'^Scan by priority/s:( [0-9]+:[0-9.]+[kM]?)*( none)?  Flushes [0-9.]+[kM]?/s \(own [0-9.]+[kM]?/s\) of [0-9.]+[kM]? calls/s \(own [0-9.]+[kM]?/s\)$'
 has "reclaim set: SCAN/s and STEAL/s of a are 0.0, not -" '^ +0\.0 +0\.0 +- +- .* a$'
 tm send-keys -t s d
 has "loaded: the detail pane says since when they count" \
@@ -174,7 +174,7 @@ has "loaded: v1 pgscan and pgsteal count since then, hierarchically" \
 	"^  v1 pgscan and pgsteal: pages since then, the group's and its descendants'\$"
 has "loaded: a's lowest scan priority (not scanned)" \
 	'^  lowest scan priority +-  \(own lists not scanned in the interval\)$'
-has "loaded: a's stats flushes per second" '^  stats flushes +[0-9.]+[kM]?/s$'
+has "loaded: a's stats flushes per second, of its flush requests" '^  stats flushes +[0-9.]+[kM]?/s of [0-9.]+[kM]? requests/s$'
 quit loaded
 
 cleanup

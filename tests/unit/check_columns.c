@@ -210,22 +210,27 @@ START_TEST(system_lines)
 	ck_assert_int_eq(col_sys_line(&m, SYS_AT_SCREEN, 2, 1, NULL, 0), 0);
 	ck_assert_int_eq(col_sys_line(&m, SYS_AT_TEXT, 3, 1, NULL, 0), 0);
 	m.sys.valid |= sysfig_ids(SYS_SCAN_PRIO) | FBIT(SYS_FLUSHES) |
-		FBIT(SYS_OWN_FLUSHES);
+		FBIT(SYS_OWN_FLUSHES) | FBIT(SYS_FLUSH_CALLS) |
+		FBIT(SYS_OWN_FLUSH_CALLS);
 	ck_assert_int_eq(col_sys_line(&m, SYS_AT_SCREEN, 2, 1, line,
-				      sizeof(line)), 3);
-	ck_assert_str_eq(line, "Scan by priority/s: -  Flushes -/s (own -/s)");
+				      sizeof(line)), 5);
+	ck_assert_str_eq(line, "Scan by priority/s: -  Flushes -/s (own -/s) "
+			 "of - calls/s (own -/s)");
 	m.sys_rate_valid |= sysfig_ids(SYS_SCAN_PRIO) | FBIT(SYS_FLUSHES) |
-		FBIT(SYS_OWN_FLUSHES);
+		FBIT(SYS_OWN_FLUSHES) | FBIT(SYS_FLUSH_CALLS) |
+		FBIT(SYS_OWN_FLUSH_CALLS);
 	col_sys_line(&m, SYS_AT_SCREEN, 2, 1, line, sizeof(line));
 	ck_assert_str_eq(line, "Scan by priority/s: none  Flushes 0.0/s (own "
-			 "0.0/s)");
+			 "0.0/s) of 0.0 calls/s (own 0.0/s)");
 	m.sys_rate[SYS_SCAN_PRIO + 12] = 100.0;
 	m.sys_rate[SYS_SCAN_PRIO + 0] = 4.0;
 	m.sys_rate[SYS_FLUSHES] = 5.0;
 	m.sys_rate[SYS_OWN_FLUSHES] = 1.0;
+	m.sys_rate[SYS_FLUSH_CALLS] = 4200.0;
+	m.sys_rate[SYS_OWN_FLUSH_CALLS] = 12.0;
 	col_sys_line(&m, SYS_AT_SCREEN, 2, 1, line, sizeof(line));
 	ck_assert_str_eq(line, "Scan by priority/s: 12:100 0:4.0  Flushes "
-			 "5.0/s (own 1.0/s)");
+			 "5.0/s (own 1.0/s) of 4.2k calls/s (own 12.0/s)");
 	/* The data formats' texts: a counter's rate or its count. */
 	m.sys.v[SYS_FLUSHES] = 40;
 	ck_assert(col_sys_format(&m, SYS_FLUSHES, 0, 0, line, sizeof(line)));

@@ -53,7 +53,8 @@ static void tree(struct tree *t, int has_a, int has_x)
 
 /* The reclaim events' system figures. */
 #define EV_IDS \
-	(sysfig_ids(SYS_SCAN_PRIO) | FBIT(SYS_FLUSHES) | FBIT(SYS_OWN_FLUSHES))
+	(sysfig_ids(SYS_SCAN_PRIO) | FBIT(SYS_FLUSHES) | FBIT(SYS_OWN_FLUSHES) | \
+	 FBIT(SYS_FLUSH_CALLS) | FBIT(SYS_OWN_FLUSH_CALLS))
 
 /* The model takes in the system figures of t's snapshot (its groups have
  * no paths, so it gets none of them). */
@@ -102,6 +103,7 @@ START_TEST(v1_subtree_sums)
 
 	memset(&sys, 0, sizeof(sys));
 	gs[1].flushes = 7;
+	gs[1].flushes_done = 2;
 	tree(&t, 1, 1);
 	reclaim_fill_from(rc, &t.snap, gs, 2, &sys);
 	ck_assert_uint_eq(sample_get(of(&t, 1), FLD_PGSCAN), 110);
@@ -122,9 +124,13 @@ START_TEST(v1_subtree_sums)
 	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_PRIO_MIN), 5);
 	ck_assert(!sample_has(of(&t, 2), FLD_PRIO_MIN));
 	ck_assert(!sample_has(of(&t, 1), FLD_PRIO_MIN));
-	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_FLUSHES), 7);
+	/* FLUSHES: the requests that flushed; FLUSH_CALLS: every one. */
+	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_FLUSHES), 2);
+	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_FLUSH_CALLS), 7);
 	ck_assert(sample_has(of(&t, 4), FLD_FLUSHES));
 	ck_assert_uint_eq(sample_get(of(&t, 4), FLD_FLUSHES), 0);
+	ck_assert(sample_has(of(&t, 4), FLD_FLUSH_CALLS));
+	ck_assert_uint_eq(sample_get(of(&t, 4), FLD_FLUSH_CALLS), 0);
 	/* Loaded: the system figures are there, without rates yet. */
 	ck_assert_uint_eq(t.snap.sys.valid & EV_IDS, EV_IDS);
 	model_init(&m, 1);
@@ -152,7 +158,8 @@ START_TEST(v2_keeps_memory_stat)
 	}
 	ck_assert(sample_has(of(&t, 3), FLD_PRIO_MIN));
 	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_PRIO_MIN), 0);
-	ck_assert_uint_eq(reclaim_fields(2), FBIT(FLD_PRIO_MIN) | FBIT(FLD_FLUSHES));
+	ck_assert_uint_eq(reclaim_fields(2), FBIT(FLD_PRIO_MIN) | FBIT(FLD_FLUSHES) |
+			  FBIT(FLD_FLUSH_CALLS));
 	ck_assert(reclaim_fields(1) & FBIT(FLD_PGSTEAL_DIRECT));
 	reclaim_free(rc);
 }
@@ -223,19 +230,24 @@ START_TEST(system_rates)
 	t.snap.mono = 10.0;
 	sys.scanned[12] = 100;
 	sys.scanned[3] = 7;
-	sys.flushes = 40;
-	sys.own_flushes = 4;
+	sys.flushes = 400;
+	sys.flushes_done = 40;
+	sys.own_flushes = 30;
+	sys.own_flushes_done = 4;
 	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys);
 	model_take(&m, &t);
 	ck_assert_uint_eq(m.sys_rate_valid & EV_IDS, 0);
 	ck_assert_uint_eq(m.sys.v[SYS_SCAN_PRIO + 12], 100);
 	ck_assert_uint_eq(m.sys.v[SYS_FLUSHES], 40);
+	ck_assert_uint_eq(m.sys.v[SYS_FLUSH_CALLS], 400);
 	tree(&t, 1, 1);
 	t.snap.mono = 12.0;
 	sys.scanned[12] = 300;
 	sys.scanned[0] = 8;
-	sys.flushes = 50;
-	sys.own_flushes = 6;
+	sys.flushes = 1000;
+	sys.flushes_done = 50;
+	sys.own_flushes = 50;
+	sys.own_flushes_done = 6;
 	reclaim_fill_from(rc, &t.snap, NULL, 0, &sys);
 	model_take(&m, &t);
 	ck_assert_uint_eq(m.sys_rate_valid & EV_IDS, EV_IDS);
@@ -245,6 +257,8 @@ START_TEST(system_rates)
 	ck_assert(m.sys_rate[SYS_FLUSHES] == 5.0);
 	ck_assert(m.sys_rate[SYS_OWN_FLUSHES] == 1.0);
 	ck_assert_uint_eq(m.sys.v[SYS_OWN_FLUSHES], 6);
+	ck_assert(m.sys_rate[SYS_FLUSH_CALLS] == 300.0);
+	ck_assert(m.sys_rate[SYS_OWN_FLUSH_CALLS] == 10.0);
 	/* Nothing loaded: nothing filled, the system figures off. */
 	tree(&t, 1, 1);
 	t.snap.mono = 14.0;
