@@ -921,6 +921,11 @@ static unsigned take_stat(struct gread *g, unsigned files)
 			missing = 1;
 		}
 	}
+	/* A root whose usage the version makes of memory.stat (v2: anon +
+	 * file + kernel + sock, and no slot carries sock) reads it. */
+	if (g->src->is_root && (g->want & CFBIT(CF_USAGE)) &&
+	    (v->root_files(CFBIT(CF_USAGE)) & CFBIT(CF_STAT)))
+		missing = 1;
 	return missing || !(files & CFBIT(CF_STAT)) ? 0 : CFBIT(CF_STAT);
 }
 
