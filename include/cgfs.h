@@ -97,6 +97,7 @@ struct snapshot {
 	size_t numa_len, numa_cap;
 	int cut_depth1;		/* 1 + the depth of groups whose subgroups
 				 * were not read (maxdepth); 0: none */
+	int recursiveprot;	/* cgfs_recursiveprot_of at the refresh */
 	struct sysinfo sys;
 };
 
@@ -120,6 +121,9 @@ const char *cgfs_root(const struct cgfs *cg);	/* what is shown as root */
 int cgfs_is_series(const struct cgfs *cg);
 /* The collector in use: "bpf" or "files". */
 const char *cgfs_collector(const struct cgfs *cg);
+/* v2's memory_recursiveprot mount option: 1, 0, or -1 not known (a copy
+ * without --proc, a recording made before it was kept, v1). */
+int cgfs_recursiveprot_of(const struct cgfs *cg);
 /* The fields the collector gives every group below the hierarchy root
  * without opening a file (the BPF pass's; none for the files). */
 uint64_t cgfs_free_fields(const struct cgfs *cg);

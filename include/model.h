@@ -21,6 +21,8 @@ enum derived {
 	D_RECLAIM_EFF,
 	D_WORKINGSET,
 	D_SCAN_PRIO,
+	D_EFF_MIN,
+	D_EFF_LOW,
 	D_NR
 };
 
@@ -43,6 +45,11 @@ struct mgroup {
 	uint64_t rate_valid;	/* FBIT(field) */
 	void *buf;
 	uint64_t excess, eff_limit;
+	/* Effective protection (v2), bytes; what its children claim of
+	 * their parent's, min(usage, setting) summed, in pages. */
+	uint64_t eff_min, eff_low;
+	uint64_t kid_min, kid_low;
+	int kid_prot_ok;
 	double use_pct, reclaim_eff;
 	uint64_t chain_limit;	/* smallest limit on the path (v2) */
 	uint64_t workingset;
@@ -78,6 +85,7 @@ struct model {
 	double sys_rate[SYS_NR];	/* per second, valid when sys_rate_valid
 				 * has FBIT(sysfield) */
 	uint64_t sys_rate_valid;
+	int recursiveprot;	/* the snapshot's (cgfs.h) */
 };
 
 /* Which fields are counters (rates are computed for those). */
@@ -99,6 +107,18 @@ void model_replace(struct model *m, const struct snapshot *snap);
 
 /* The per-second rate between two counter readings; -1 if not defined. */
 double model_rate(uint64_t prev, uint64_t cur, double dt);
+
+/*
+ * The kernel's effective protection of a group (mm/page_counter.c
+ * effective_protection), in pages: usage, its parent's usage, its own
+ * setting (memory.min or memory.low), its parent's effective value, what
+ * all its siblings (itself too) claim (min(usage, setting) summed) and
+ * whether memory_recursiveprot is on.  Unsigned long arithmetic, as the
+ * kernel's on 64-bit.
+ */
+uint64_t model_effective_protection(uint64_t usage, uint64_t parent_usage,
+				    uint64_t setting, uint64_t parent_eff,
+				    uint64_t siblings, int recursive);
 
 /* min(12, floor(log2(pages))), or -1 for no pages. */
 int model_scan_prio(uint64_t pages);

@@ -41,10 +41,24 @@ const struct column columns[] = {
 	    "v1 memory.soft_limit_in_bytes: reclaimed down toward it first "
 	    "under global pressure"),
 	DER("excess", "EXCESS", 6, U_BYTES, D_EXCESS,
-	    FBIT(FLD_USAGE) | FBIT(FLD_SOFT) | FBIT(FLD_LOW),
-	    "memory that reclaim takes first: v1 usage above the soft limit "
-	    "(0 when the soft limit is unlimited), v2 usage above memory.low "
-	    "(all of it when low is 0)"),
+	    FBIT(FLD_USAGE) | FBIT(FLD_SOFT) | FBIT(FLD_LOW) | FBIT(FLD_MIN),
+	    "v1: usage above the soft limit (0 when unlimited), what "
+	    "soft-limit reclaim aims at, which runs only in global reclaim "
+	    "of order-0 pages on the classic LRU; v2: what reclaim may take, "
+	    "usage above its effective low (eff_low; above memory.low where "
+	    "that is not known: a start group below the top level)"),
+	DER("eff_min", "EMIN", 6, U_BYTES, D_EFF_MIN,
+	    FBIT(FLD_USAGE) | FBIT(FLD_MIN) | FBIT(FLD_LOW),
+	    "v2 effective memory.min: the hard protection reclaim from the "
+	    "root gives the group now, computed top-down by the kernel's rules "
+	    "(a top-level group its own; below, its share of its parent's, "
+	    "shared in proportion to protected usage when overcommitted, "
+	    "with memory_recursiveprot the unclaimed rest in proportion to "
+	    "unprotected usage); 0 when it uses nothing"),
+	DER("eff_low", "ELOW", 6, U_BYTES, D_EFF_LOW,
+	    FBIT(FLD_USAGE) | FBIT(FLD_MIN) | FBIT(FLD_LOW),
+	    "v2 effective memory.low: the best-effort protection reclaim "
+	    "from the root gives the group now, as eff_min computes it"),
 	DER("eff_limit", "EFFLIM", 6, U_BYTES, D_EFF_LIMIT,
 	    FBIT(FLD_LIMIT),
 	    "effective limit, the smallest memory limit on the path to the "
@@ -270,6 +284,10 @@ int col_on_version(const struct column *c, int version)
 
 	if (c->field >= 0)
 		return (kept & FBIT(c->field)) != 0;
+	/* Effective protection needs the protections (v2), not only the
+	 * usage every version has. */
+	if (c->derived == D_EFF_MIN || c->derived == D_EFF_LOW)
+		return (kept & FBIT(FLD_LOW)) != 0;
 	return c->fields == 0 || (c->fields & kept) != 0;
 }
 
@@ -321,8 +339,9 @@ static const struct {
 		  "swap_ev_max_per_s", "swap_ev_fail_per_s", "failcnt",
 		  "failcnt_per_s" }, { NULL } },
 	[CSET_LIMITS] = { "limits",
-		{ "usage", "limit", "high", "low", "min", "soft", "eff_limit",
-		  "swap_limit", "swappiness" }, { NULL } },
+		{ "usage", "limit", "high", "low", "min", "eff_low", "eff_min",
+		  "soft", "eff_limit", "swap_limit", "swappiness" },
+		{ NULL } },
 };
 
 const char *col_set_name(int set)
@@ -397,6 +416,12 @@ struct cval col_value(const struct column *c, const struct mgroup *g)
 			v.kind = CV_NUM;
 			v.u = (uint64_t)g->scan_prio;
 			return v;
+		case D_EFF_MIN:
+			v.u = g->eff_min;
+			break;
+		case D_EFF_LOW:
+			v.u = g->eff_low;
+			break;
 		}
 		v.kind = v.u == VAL_MAX ? CV_MAX : CV_NUM;
 		return v;

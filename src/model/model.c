@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model.h"
 #include "hash.h"
@@ -143,6 +144,116 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 			(double)g->eff_limit;
 		g->derived_valid |= 1u << D_USE_PCT;
 	}
+}
+
+uint64_t model_effective_protection(uint64_t usage, uint64_t parent_usage,
+				    uint64_t setting, uint64_t parent_eff,
+				    uint64_t siblings, int recursive)
+{
+	uint64_t prot = usage < setting ? usage : setting, ep, unclaimed;
+
+	/* The siblings claim more than the parent has: shares in
+	 * proportion to what each claims. */
+	if (siblings > parent_eff)
+		return prot * parent_eff / siblings;
+	ep = prot;
+	if (!recursive)
+		return ep;
+	/* Protection the parent has and no child claims: shared in
+	 * proportion to the children's unprotected usage. */
+	if (parent_eff > siblings && parent_usage > siblings &&
+	    usage > prot) {
+		unclaimed = parent_eff - siblings;
+		unclaimed *= usage - prot;
+		unclaimed /= parent_usage - siblings;
+		ep += unclaimed;
+	}
+	return ep;
+}
+
+/*
+ * eff_min and eff_low (v2): the protection reclaim from the hierarchy
+ * root gives each group now, top-down as the kernel computes it at each
+ * reclaim (page_counter_calculate_protection): a top-level group its own
+ * settings, a group below its share of its parent's effective value.  A
+ * group whose parent's is not known (the start group below the top
+ * level, a sibling unread) has none.  v2's excess is then what reclaim may
+ * take: usage above eff_low.
+ */
+static void protection_all(struct model *m, const struct snapshot *snap)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	uint64_t page = ps > 0 ? (uint64_t)ps : 4096;
+	uint64_t pcmax = (uint64_t)INT64_MAX / page;	/* PAGE_COUNTER_MAX */
+	const uint64_t need = FBIT(FLD_USAGE) | FBIT(FLD_MIN) | FBIT(FLD_LOW);
+
+	m->recursiveprot = snap->recursiveprot;
+	if (m->version != 2)
+		return;
+#define PAGES(v) ((v) == VAL_MAX ? pcmax : (v) / page)
+	for (size_t i = 0; i < m->n; i++) {
+		struct mgroup *g = m->groups[i];
+
+		g->kid_min = g->kid_low = 0;
+		g->kid_prot_ok = !(snap->cut_depth1 &&
+				   g->depth + 1 >= snap->cut_depth1);
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		struct mgroup *g = m->groups[i], *p;
+		uint64_t use, mn, lo;
+
+		if (g->parent < 0)
+			continue;
+		p = m->groups[g->parent];
+		if ((g->cur.valid & need) != need) {
+			p->kid_prot_ok = 0;
+			continue;
+		}
+		use = PAGES(sample_get(&g->cur, FLD_USAGE));
+		mn = PAGES(sample_get(&g->cur, FLD_MIN));
+		lo = PAGES(sample_get(&g->cur, FLD_LOW));
+		p->kid_min += use < mn ? use : mn;
+		p->kid_low += use < lo ? use : lo;
+	}
+	/* Parents come before their children. */
+	for (size_t i = 0; i < m->n; i++) {
+		struct mgroup *g = m->groups[i];
+		const struct mgroup *p = g->parent >= 0 ?
+			m->groups[g->parent] : NULL;
+		const struct sample *s = &g->cur;
+		uint64_t use, emin, elow;
+
+		if ((s->valid & need) != need || g->depth == 0)
+			continue;
+		use = PAGES(sample_get(s, FLD_USAGE));
+		if (use == 0) {
+			emin = elow = 0;
+		} else if (g->depth == 1) {
+			emin = PAGES(sample_get(s, FLD_MIN));
+			elow = PAGES(sample_get(s, FLD_LOW));
+		} else if (p && mgroup_derived(p, D_EFF_MIN) &&
+			   mgroup_derived(p, D_EFF_LOW) && p->kid_prot_ok) {
+			uint64_t pu = PAGES(sample_get(&p->cur, FLD_USAGE));
+
+			emin = model_effective_protection(use, pu,
+				PAGES(sample_get(s, FLD_MIN)),
+				PAGES(p->eff_min), p->kid_min,
+				m->recursiveprot > 0);
+			elow = model_effective_protection(use, pu,
+				PAGES(sample_get(s, FLD_LOW)),
+				PAGES(p->eff_low), p->kid_low,
+				m->recursiveprot > 0);
+		} else {
+			continue;
+		}
+		g->eff_min = emin >= pcmax ? VAL_MAX : emin * page;
+		g->eff_low = elow >= pcmax ? VAL_MAX : elow * page;
+		g->derived_valid |= 1u << D_EFF_MIN | 1u << D_EFF_LOW;
+		g->excess = sample_get(s, FLD_USAGE) > g->eff_low ?
+			sample_get(s, FLD_USAGE) - g->eff_low : 0;
+		g->derived_valid |= 1u << D_EXCESS;
+	}
+#undef PAGES
 }
 
 static const enum field lru_fields[4] = {
@@ -370,6 +481,7 @@ void model_replace(struct model *m, const struct snapshot *snap)
 		       snap->above_limit);
 	}
 	scan_prio_all(m, snap);
+	protection_all(m, snap);
 }
 
 void model_update(struct model *m, const struct snapshot *snap)
@@ -446,6 +558,7 @@ void model_update(struct model *m, const struct snapshot *snap)
 		       snap->above_limit);
 	}
 	scan_prio_all(m, snap);
+	protection_all(m, snap);
 
 	m->sys_prev = m->sys;
 	m->sys = snap->sys;

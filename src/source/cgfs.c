@@ -140,6 +140,7 @@ static int refresh_once(struct cgfs *cg, uint64_t fields, int maxdepth,
 		cgfs_fields_of(cg->ver, w.files | w.root_files) |
 		snap->more_slots;
 	snap->above_limit = VAL_MAX;
+	snap->recursiveprot = cg->recursiveprot;
 	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0) {
 		r = -errno;
@@ -235,6 +236,36 @@ static int pick_tree(struct cgfs *cg, enum cgfs_collector collector,
 	return -EOPNOTSUPP;
 }
 
+/*
+ * v2's memory_recursiveprot, which effective protection follows: the
+ * mount's super options, from --proc's self/mountinfo (else its mounts)
+ * where given, else this host's for a live tree; a recording's info says
+ * it (cgfs_replay.c); else not known.
+ */
+static void find_recursiveprot(struct cgfs *cg, const char *proc)
+{
+	char path[PATH_MAX];
+
+	if (cg->version != 2)
+		return;
+	if (proc) {
+		snprintf(path, sizeof(path), "%s/self/mountinfo", proc);
+		cg->recursiveprot = cgfs_recursiveprot(path, NULL);
+		if (cg->recursiveprot < 0) {
+			snprintf(path, sizeof(path), "%s/mounts", proc);
+			cg->recursiveprot = cgfs_recursiveprot(path, NULL);
+		}
+	} else if (cg->kernfs) {
+		cg->recursiveprot =
+			cgfs_recursiveprot("/proc/self/mountinfo", cg->root);
+	}
+}
+
+int cgfs_recursiveprot_of(const struct cgfs *cg)
+{
+	return cg->recursiveprot;
+}
+
 int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 		size_t errlen)
 {
@@ -248,7 +279,8 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 		return -EINVAL;
 	}
 	r = record_open(dir, max, cgfs_mode(cg), cgfs_collector(cg),
-			cgfs_root(cg), cg->start, &rec, err, errlen);
+			cg->recursiveprot, cgfs_root(cg), cg->start, &rec,
+			err, errlen);
 	if (r < 0)
 		return r;
 	/* A recording keeps the files' bytes as read, and what the BPF
@@ -282,6 +314,8 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	      char *err, size_t errlen)
 {
 	struct cgfs *cg = xcalloc(1, sizeof(*cg));
+
+	cg->recursiveprot = -1;
 	char path[PATH_MAX];
 	int r;
 
@@ -331,6 +365,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	 * and a recording replays its own or none (cgfs_replay.c). */
 	cg->sys_is_trees = cg->kernfs || cg->proc_given || cg->src->series;
 	cg->src->open_sys(cg, opts->proc);
+	find_recursiveprot(cg, opts->proc);
 	cg->collector = opts->collector;
 	r = pick_tree(cg, opts->collector, err, errlen);
 	if (r < 0) {

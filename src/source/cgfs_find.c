@@ -96,6 +96,47 @@ int cgfs_find_version(struct cgfs *cg, const char *dir, char *err,
 }
 
 /*
+ * Whether the cgroup2 mount in a mountinfo (or mounts) file at path has
+ * the super option memory_recursiveprot: 1 or 0; -1 when the file cannot
+ * be read or has no cgroup2 mount.  at: the mount point to match (NULL:
+ * the first cgroup2 mount, as in a copy's --proc).
+ */
+int cgfs_recursiveprot(const char *path, const char *at)
+{
+	char line[4096];
+	int r = -1;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -1;
+	while (r < 0 && fgets(line, sizeof(line), f)) {
+		char point[PATH_MAX], fstype[64], opts[1024];
+		const char *sep = strstr(line, " - ");
+
+		/* mountinfo: id parent maj:min root point opts [tags] -
+		 * fstype src sopts; mounts: src point fstype opts 0 0 */
+		if (sep) {
+			if (sscanf(line, "%*s %*s %*s %*s %4095s", point) != 1 ||
+			    sscanf(sep + 3, "%63s %*s %1023s", fstype,
+				   opts) != 2)
+				continue;
+		} else if (sscanf(line, "%*s %4095s %63s %1023s", point, fstype,
+				  opts) != 3) {
+			continue;
+		}
+		if (strcmp(fstype, "cgroup2") != 0 ||
+		    (at && strcmp(point, at) != 0))
+			continue;
+		r = 0;
+		for (char *o = strtok(opts, ","); o; o = strtok(NULL, ","))
+			if (strcmp(o, "memory_recursiveprot") == 0)
+				r = 1;
+	}
+	fclose(f);
+	return r;
+}
+
+/*
  * The memory hierarchy of the live host.  libcgroup reads /proc/cgroups
  * and /proc/mounts; where it cannot initialise (no /proc/cgroups, an odd
  * container), /proc/self/mountinfo is read instead.

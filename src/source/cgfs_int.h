@@ -349,6 +349,8 @@ struct cgfs {
 	void *priv;			/* the source's own (a series') */
 	char *shown_mode, *shown_root;	/* a recording's DIR/info */
 	int replay_bpf;			/* its "collector bpf" */
+	/* v2's memory_recursiveprot: 1, 0, -1 not known (taken as 0) */
+	int recursiveprot;
 	int proc_given;		/* --proc */
 	int sys_is_trees;	/* the system figures are the tree's host's */
 	struct sysinfo_src *sys;
@@ -375,6 +377,7 @@ int cgfs_find_version(struct cgfs *cg, const char *dir, char *err,
 		      size_t errlen);
 const char *cgfs_host_mode(const char *mnt);
 int cgfs_on_cgroupfs(const char *dir);
+int cgfs_recursiveprot(const char *path, const char *at);
 
 /* cgfs_group.c: opens the directory of a shown path ("/a/b") in the
  * current sample: the fd or -errno. */

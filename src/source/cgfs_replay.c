@@ -217,6 +217,10 @@ static void read_info(struct cgfs *cg, char **ret_start)
 			cg->shown_mode = xstrdup(line + 5);
 		else if (!strcmp(line, "collector bpf"))
 			cg->replay_bpf = 1;
+		else if (!strcmp(line, "memory_recursiveprot 1"))
+			cg->recursiveprot = 1;
+		else if (!strcmp(line, "memory_recursiveprot 0"))
+			cg->recursiveprot = 0;
 		else if (!strncmp(line, "root ", 5) && !root)
 			root = xstrdup(line + 5);
 		else if (!strncmp(line, "start /", 7) && !start)

@@ -40,6 +40,7 @@ struct recorder {
 	long base;		/* slots of this recording start here */
 	int replaced;		/* the earlier recording is gone */
 	char *mode, *collector, *root, *start;	/* for DIR/info */
+	int recursiveprot;
 	struct stamp *stamps;	/* in order, the newest last */
 	size_t nstamps, capstamps;
 	char **paths;		/* the groups written in this sample */
@@ -290,9 +291,11 @@ static int write_info(struct recorder *r)
 	 * byte but NUL, a newline too, and must read back as one line. */
 	root = escaped(r->root);
 	start = escaped(r->start);
-	fprintf(f, FORMAT_LINE "\nmode %s\ncollector %s\nroot %s\n"
-		"start /%s\npaths escaped\n", r->mode, r->collector, root,
-		start);
+	fprintf(f, FORMAT_LINE "\nmode %s\ncollector %s\n", r->mode,
+		r->collector);
+	if (r->recursiveprot >= 0)
+		fprintf(f, "memory_recursiveprot %d\n", r->recursiveprot);
+	fprintf(f, "root %s\nstart /%s\npaths escaped\n", root, start);
 	free(root);
 	free(start);
 	if (fclose(f) != 0)
@@ -339,8 +342,9 @@ static int refuse(struct recorder *r, int e, char *err, size_t errlen,
 }
 
 int record_open(const char *dir, long max, const char *mode,
-		const char *collector, const char *root, const char *start,
-		struct recorder **ret, char *err, size_t errlen)
+		const char *collector, int recursiveprot, const char *root,
+		const char *start, struct recorder **ret, char *err,
+		size_t errlen)
 {
 	struct recorder *r = xcalloc(1, sizeof(*r));
 	struct statfs sf;
@@ -352,6 +356,7 @@ int record_open(const char *dir, long max, const char *mode,
 	r->dir = xstrdup(dir);
 	r->mode = xstrdup(mode);
 	r->collector = xstrdup(collector);
+	r->recursiveprot = recursiveprot;
 	r->root = xstrdup(root);
 	r->start = xstrdup(start);
 	if (on_cgroupfs(dir)) {

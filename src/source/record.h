@@ -30,10 +30,12 @@ struct sink;
  * with the format line, and only a recording's names) (-EEXIST).  start:
  * the start group, "" for the root, else "a/b"; collector: the tree that
  * reads the live hierarchy ("bpf": memory.stat may hold the pass's SLOT
- * lines, fields.h), said in DIR/info. */
+ * lines, fields.h), said in DIR/info; recursiveprot: v2's
+ * memory_recursiveprot (1, 0; -1 not known: no line). */
 int record_open(const char *dir, long max, const char *mode,
-		const char *collector, const char *root, const char *start,
-		struct recorder **ret, char *err, size_t errlen);
+		const char *collector, int recursiveprot, const char *root,
+		const char *start, struct recorder **ret, char *err,
+		size_t errlen);
 void record_close(struct recorder *r);
 
 /* The recorder as the live source's sink (sink.h): record_begin,

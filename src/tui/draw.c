@@ -593,7 +593,7 @@ static void help_legend(struct helpctx *h)
 		const char *what;
 	} legend[] = {
 		{ TE_NEAR_LIMIT, "USAGE, USE%: 90% or more of the effective limit" },
-		{ TE_EXCESS, "EXCESS over a set soft limit (v1) or memory.low" },
+		{ TE_EXCESS, "EXCESS where a soft limit (v1) or memory.low (v2) is set" },
 		{ TE_RECLAIM, "pages scanned or stolen per second: reclaim now" },
 		{ TE_OOM, "the name, KILL/s: OOM kills in the last interval" },
 		{ TE_TAGGED, "the name and *: tagged with Space" },

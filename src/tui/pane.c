@@ -555,6 +555,41 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	}
 }
 
+/* v2's effective protection (model.c), and what it rests on. */
+static void protection_lines(struct pane_out *p, const struct mgroup *g)
+{
+	const struct model *m = &p->t->pl.m;
+	char mn[32], lo[32];
+
+	if (m->version != 2 || g->depth == 0)
+		return;
+	if (!mgroup_derived(g, D_EFF_LOW)) {
+		const struct mgroup *top = g;
+
+		while (top->parent >= 0)
+			top = m->groups[top->parent];
+		pline(p, p->t->attr[TE_DIM], "  %-28s -  (%s)",
+		      "effective protection", top->depth >= 2 ?
+		      "the start group's parent is not read: start at / or "
+		      "a top-level group" :
+		      "a value of it or of a sibling is missing");
+		return;
+	}
+	if (g->eff_min == VAL_MAX)
+		snprintf(mn, sizeof(mn), "max");
+	else
+		fmt_bytes(mn, sizeof(mn), g->eff_min);
+	if (g->eff_low == VAL_MAX)
+		snprintf(lo, sizeof(lo), "max");
+	else
+		fmt_bytes(lo, sizeof(lo), g->eff_low);
+	/* memory_recursiveprot: the mount's option; not known (a copy
+	 * without --proc) counts as off. */
+	pline(p, A_NORMAL, "  %-28s min %s, low %s, recursiveprot %s",
+	      "effective protection", mn, lo, m->recursiveprot > 0 ? "on" :
+	      m->recursiveprot == 0 ? "off" : "assumed off");
+}
+
 static void detail_lines(struct pane_out *p, const struct mgroup *g)
 {
 	struct tui *t = p->t;
@@ -562,6 +597,7 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 	ptitle(p, t->attr[TE_HEADER], "Detail of %s  (J/K scroll, d closes)",
 	       g->path);
 	blank_lines(p, g);
+	protection_lines(p, g);
 	events_lines(p, g);
 	for (size_t i = 0; i < t->detail.n; i++) {
 		const char *name = t->detail.file[i].name;

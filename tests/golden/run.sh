@@ -273,5 +273,25 @@ for f in "${FIXTURES[@]}"; do
 	fi
 done
 
+# memory_recursiveprot, from --proc's mounts: a parent's protection that no
+# child claims goes to its children by unprotected usage.  v2-live's
+# work/deep (low 0) then gets a share of work's 32M, and deep/leaf one of
+# deep's; verify.py --recursiveprot computes it.
+rp=$OUT/recursiveprot
+rm -rf "$rp" && mkdir -p "$rp" && cp -r "$ROOT/tests/fixtures/v2-live/cg" "$ROOT/tests/fixtures/v2-live/proc" "$rp/"
+echo "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec,relatime,nsdelegate,memory_recursiveprot 0 0" >"$rp/proc/mounts"
+n=$(($(wc -l <"$rp/cg/timestamps") - 1))
+if "$BIN" -b --root "$rp/cg" --proc "$rp/proc" -n "$n" -F json >"$rp.json" 2>"$rp.err" && [ ! -s "$rp.err" ] &&
+   python3 "$HERE/verify.py" "$rp" --json "$rp.json" --recursiveprot >"$rp.verify" 2>&1; then
+	leaf=$(python3 -c 'import json,sys; print([g["eff_low"] for g in json.loads(open(sys.argv[1]).readline())["groups"] if g["path"] == "/fixture/work/deep/leaf"][0])' "$rp.json")
+	if [ "${leaf:-0}" != 0 ] && [ "$leaf" != None ]; then
+		ok "memory_recursiveprot (--proc mounts): $(tail -n 1 "$rp.verify"); deep/leaf's eff_low $leaf (0 without it)"
+	else
+		bad "memory_recursiveprot: deep/leaf's eff_low '$leaf'"
+	fi
+else
+	bad "memory_recursiveprot: $(head -c 300 "$rp.err") $(tail -n 3 "$rp.verify" 2>/dev/null)"
+fi
+
 echo "golden: $pass passed, $fail failed"
 [ $fail -eq 0 ]

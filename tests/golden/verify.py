@@ -3,7 +3,7 @@
 """verify.py - independent checker for memcgtop batch output on a fixture.
 
 Usage: verify.py FIXTURE_DIR --json FILE [--csv FILE] [--om FILE]
-                 [--root-arg STR] [--iterations N]
+                 [--root-arg STR] [--iterations N] [--recursiveprot]
 
 FIXTURE_DIR holds cg/ and proc/ series (cg/timestamps, cg/0, cg/1, ...).
 The checker reads the fixture's raw kernel-shaped files itself and recomputes
@@ -36,7 +36,8 @@ V1_MAX = 0x7FFFFFFFFFF00000
 U64 = 1 << 64
 MAX = 'max'
 
-KEYS = """path depth usage limit high low min soft excess eff_limit use_pct
+KEYS = """path depth usage limit high low min soft excess eff_min eff_low
+eff_limit use_pct
 swap swap_limit swappiness anon file shmem kernel active_anon inactive_anon
 active_file inactive_file unevictable pgscan pgscan_per_s pgsteal
 pgsteal_per_s pgscan_kswapd pgscan_kswapd_per_s pgscan_direct
@@ -58,7 +59,8 @@ pgsteal_direct refault_anon refault_file pgfault pgmajfault ev_low ev_high
 ev_max ev_oom ev_oom_kill failcnt ev_low_local ev_high_local ev_max_local
 ev_oom_local ev_oom_kill_local swap_ev_high swap_ev_max swap_ev_fail""".split()
 
-BYTES = """usage limit high low min soft excess eff_limit swap swap_limit anon
+BYTES = """usage limit high low min soft excess eff_min eff_low eff_limit swap
+swap_limit anon
 file shmem kernel active_anon inactive_anon active_file inactive_file
 unevictable peak swap_peak usage_swap workingset zswap zswapped""".split()
 GAUGES = """swappiness procs use_pct reclaim_eff psi_some_avg10 psi_full_avg10
@@ -420,6 +422,70 @@ def v2_group(d, path, limits):
     else:
         g['_room'] = None
     return g
+
+
+def protection(v1, groups, recursive=False):
+    """eff_min and eff_low of every v2 group: what reclaim from the
+    hierarchy root protects, top-down as the kernel's page_counter.c does
+    it, in 4 KiB pages with unsigned 64-bit arithmetic: a top-level group
+    its own memory.min/low; below, min(usage, setting), scaled down by
+    parent_eff / (what all siblings claim) when they claim more than the
+    parent has, and with memory_recursiveprot the parent's unclaimed rest
+    shared by unprotected usage.  0 for a group using nothing; None for v1,
+    the root and where a parent's or a sibling's values are missing.  v2's
+    excess then becomes usage - eff_low."""
+    page, pcmax = 4096, (2 ** 63 - 1) // 4096
+    for g in groups.values():
+        g['eff_min'] = g['eff_low'] = None
+    if v1:
+        return
+
+    def pages(v):
+        return pcmax if v == MAX else v // page
+
+    def eff(usage, pusage, setting, peff, sib):
+        prot = min(usage, setting)
+        if sib > peff:
+            return (prot * peff % U64) // sib
+        if not recursive:
+            return prot
+        ep = prot
+        if peff > sib and pusage > sib and usage > prot:
+            ep = (ep + ((peff - sib) * (usage - prot) % U64) // (pusage - sib)) % U64
+        return ep
+
+    def known(g):
+        return all(is_int(g[k]) or (k != 'usage' and g[k] == MAX)
+                   for k in ('usage', 'min', 'low'))
+    kids = {}
+    for p in groups:
+        if p != '/':
+            kids.setdefault(parent_of(p), []).append(p)
+    claim = {}
+    for p, ks in kids.items():
+        if all(known(groups[k]) for k in ks):
+            claim[p] = [sum(min(pages(groups[k]['usage']), pages(groups[k][w]))
+                            for k in ks) for w in ('min', 'low')]
+    ep = {}
+    for p in sorted(groups, key=lambda x: 0 if x == '/' else x.count('/')):
+        g = groups[p]
+        if p == '/' or not known(g):
+            continue
+        use = pages(g['usage'])
+        par = parent_of(p)
+        if use == 0:
+            e = [0, 0]
+        elif par == '/':
+            e = [pages(g['min']), pages(g['low'])]
+        elif par in ep and par in claim:
+            pu = pages(groups[par]['usage'])
+            e = [eff(use, pu, pages(g[w]), ep[par][i], claim[par][i])
+                 for i, w in enumerate(('min', 'low'))]
+        else:
+            continue
+        ep[p] = e
+        g['eff_min'], g['eff_low'] = [MAX if x >= pcmax else x * page for x in e]
+        g['excess'] = 0 if g['eff_low'] == MAX else max(0, g['usage'] - g['eff_low'])
 
 
 def scan_prio(v1, groups, system):
@@ -872,6 +938,8 @@ def main():
     ap.add_argument('--om')
     ap.add_argument('--root-arg')
     ap.add_argument('--iterations', type=int)
+    ap.add_argument('--recursiveprot', action='store_true',
+                    help='the v2 mount has memory_recursiveprot')
     a = ap.parse_args()
     F = a.fixture
     root_arg = a.root_arg if a.root_arg is not None else os.path.join(F, 'cg')
@@ -890,6 +958,7 @@ def main():
             if is_int(total) and is_int(g['swap']) and g['swap'] > total:
                 g['swap'] = total
         scan_prio(v1, groups, system)
+        protection(v1, groups, a.recursiveprot)
         samples.append((v1, groups, system))
     exp = [expected_iteration(k, samples, ts, root_arg)
            for k in range(1, nit + 1)]

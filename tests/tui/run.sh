@@ -299,8 +299,7 @@ v2_load() {
 		L[$path]=$(readv "$dir/memory.max")
 		LO[$path]=$(readv "$dir/memory.low")
 		S[$path]=$(readv "$dir/memory.swap.current")
-		a=${U[$path]} e=${LO[$path]}
-		X[$path]=$(( a > e ? a - e : 0 ))
+		# excess: usage above the effective low (below)
 		# effective limit: the smallest memory.max up to the root
 		e=max s=$path
 		while [ "$s" != "" ]; do
@@ -317,6 +316,22 @@ v2_load() {
 			P[$path]=$(awk -v u="${U[$path]}" -v e="$e" 'BEGIN { printf "%.1f", 100 * u / e }')
 		fi
 	done < <(groups_of "$d")
+	# v2 excess is usage above the effective low, which the golden
+	# checker computes top-down from the files by the kernel's rules
+	# (tests/golden/verify.py: protection()).
+	while IFS=$'\t' read -r path e; do
+		X[$path]=$e
+	done < <(python3 - "$top/tests/golden" "$d" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import verify
+v1, groups = verify.read_sample(sys.argv[2])
+verify.protection(v1, groups)
+for p, g in groups.items():
+    if p != '/':
+        print("%s\t%s" % (p, g['excess']))
+EOF
+)
 }
 hrate() { if [ "$1" = - ]; then echo -; else human_rate "$1"; fi; }
 
@@ -598,7 +613,21 @@ dl() {
 	printf '%-28s %s%s\n' "$1" "$v" "$h"
 }
 check_line $A 14 "Detail of /fixture/work  (J/K scroll, d closes)" "detail: d opens 'Detail of /fixture/work'"
-for f in memory.current memory.max memory.high memory.low memory.min memory.swap.current memory.swap.max; do
+# First its effective protection, computed top-down from the files by
+# the golden checker (tests/golden/verify.py: protection()).
+EP=$(python3 - "$top/tests/golden" "$V2/cg/1" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import verify
+v1, groups = verify.read_sample(sys.argv[2])
+verify.protection(v1, groups)
+g = groups["/fixture/work"]
+print("%s %s" % (g["eff_min"], g["eff_low"]))
+EOF
+)
+EPLINE=$(printf '  %-28s min %s, low %s, recursiveprot assumed off' "effective protection" "$(human ${EP% *})" "$(human ${EP#* })")
+check_line $A 15 "$EPLINE" "detail: the effective protection first (eff_min ${EP% *}, eff_low ${EP#* } from the files)"
+for f in memory.current memory.max memory.high memory.low memory.min memory.swap.current; do
 	want=$(dl $f)
 	if wait_for $A "^$(sed 's/[].()[*^$]/\\&/g' <<<"$want")\$" 2; then
 		pass "detail: line '$want'"
@@ -607,13 +636,13 @@ for f in memory.current memory.max memory.high memory.low memory.min memory.swap
 	fi
 done
 check_lines $A 5 "$(rows / /fixture /fixture/bulk /fixture/work /fixture/work/reclaim /fixture/work/cache /fixture/work/deep /fixture/work/deep/leaf /fixture/protected)" "detail: the tree keeps 9 rows above the pane"
-check_line $A 15 "$(dl memory.current)" "detail: memory.current is the first line below the title"
+check_line $A 16 "$(dl memory.current)" "detail: memory.current is the first file below the title and the protection line"
 lit $A J
 check_lines $A 14 "Detail of /fixture/work  (J/K scroll, d closes)
-$(dl memory.peak)" "detail: J scrolls the pane below its title, which stays"
+$(dl memory.current)" "detail: J scrolls the pane below its title, which stays"
 lit $A K
 check_lines $A 14 "Detail of /fixture/work  (J/K scroll, d closes)
-$(dl memory.current)" "detail: K scrolls back"
+$EPLINE" "detail: K scrolls back"
 lit $A d
 lit $A p
 check_line $A 14 "Processes of /fixture/work" "process pane: p opens 'Processes of /fixture/work'"
@@ -717,7 +746,7 @@ TITLES=(
 '  ▼USAGE A-ANON I-ANON A-FILE I-FILE UNEVIC   RFA/s   RFF/s GROUP'
 '   SCNK/s  SCND/s  STLK/s  STLD/s   EFF   RFA/s   RFF/s  PSI-S  PSI-F SPRIO PRIO GROUP'
 '   EVOOM OOMKILL  KILL/s   KILLL   EVMAX   MAX/s  MAXL/s  EVHIGH  HIGH/s  SWMX/s  SWFL/s GROUP'
-'  ▼USAGE  LIMIT   HIGH    LOW    MIN EFFLIM SWPMAX GROUP'
+'  ▼USAGE  LIMIT   HIGH    LOW    MIN   ELOW   EMIN EFFLIM SWPMAX GROUP'
 '  GROUP'
 )
 for i in 1 2 3 4 5 6 0; do
@@ -880,7 +909,7 @@ HELP_ALL=$("$MEMCGTOP" --list-keys | sed 's/^/ /')
 LEGEND=' 
  Colours
  near_limit       USAGE, USE%: 90% or more of the effective limit
- excess           EXCESS over a set soft limit (v1) or memory.low
+ excess           EXCESS where a soft limit (v1) or memory.low (v2) is set
  reclaim          pages scanned or stolen per second: reclaim now
  oom              the name, KILL/s: OOM kills in the last interval
  tagged           the name and *: tagged with Space'

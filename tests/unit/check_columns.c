@@ -12,7 +12,7 @@
 /* The keys scripts rely on, in the order JSON and CSV print them. */
 static const char *const required[] = {
 	"path", "depth", "usage", "limit", "high", "low", "min", "soft",
-	"excess", "eff_limit", "use_pct", "swap", "swap_limit", "swappiness",
+	"excess", "eff_min", "eff_low", "eff_limit", "use_pct", "swap", "swap_limit", "swappiness",
 	"anon", "file", "shmem", "kernel", "active_anon", "inactive_anon",
 	"active_file", "inactive_file", "unevictable",
 	"pgscan", "pgscan_per_s", "pgsteal", "pgsteal_per_s",

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model.h"
 #include "parse.h"
@@ -264,6 +265,69 @@ START_TEST(excess_v1_and_v2)
 	ck_assert(!mgroup_derived(find(&m2, "/"), D_EXCESS));
 	model_free(&m1);
 	model_free(&m2);
+	snapshot_free(&s);
+}
+END_TEST
+
+START_TEST(effective_protection)
+{
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+	struct snapshot s = { 0 };
+	struct model m;
+	int a, x, y, z;
+
+	/* The kernel's arithmetic (mm/page_counter.c), in pages. */
+	ck_assert_uint_eq(model_effective_protection(100, 400, 150, 200, 300, 0), 66);
+	ck_assert_uint_eq(model_effective_protection(100, 400, 0, 200, 50, 0), 0);
+	ck_assert_uint_eq(model_effective_protection(100, 400, 0, 200, 50, 1), 42);
+	ck_assert_uint_eq(model_effective_protection(100, 400, 80, 200, 150, 1), 80 + 50 * 20 / 250);
+
+	/* /a claims 200 pages at the top; x and y claim 100 + 200 of it:
+	 * shares in proportion (66, 133); z uses nothing (0); a's excess is
+	 * over its own low, x's over its share. */
+	model_init(&m, 2);
+	snap_reset(&s, 1.0);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	x = snap_add(&s, "/a/x", a);
+	y = snap_add(&s, "/a/y", a);
+	z = snap_add(&s, "/a/z", a);
+	sample_set(smp(&s, a), FLD_USAGE, 400 * pg);
+	sample_set(smp(&s, a), FLD_LOW, 200 * pg);
+	sample_set(smp(&s, a), FLD_MIN, 0);
+	sample_set(smp(&s, x), FLD_USAGE, 100 * pg);
+	sample_set(smp(&s, x), FLD_LOW, 300 * pg);
+	sample_set(smp(&s, x), FLD_MIN, VAL_MAX);
+	sample_set(smp(&s, y), FLD_USAGE, 300 * pg);
+	sample_set(smp(&s, y), FLD_LOW, 200 * pg);
+	sample_set(smp(&s, y), FLD_MIN, 0);
+	sample_set(smp(&s, z), FLD_USAGE, 0);
+	sample_set(smp(&s, z), FLD_LOW, 50 * pg);
+	sample_set(smp(&s, z), FLD_MIN, 0);
+	model_update(&m, &s);
+	ck_assert(!mgroup_derived(find(&m, "/"), D_EFF_LOW));
+	ck_assert_uint_eq(find(&m, "/a")->eff_low, 200 * pg);
+	ck_assert_uint_eq(find(&m, "/a")->excess, 200 * pg);
+	ck_assert_uint_eq(find(&m, "/a/x")->eff_low, 66 * pg);
+	ck_assert_uint_eq(find(&m, "/a/x")->excess, 34 * pg);
+	ck_assert_uint_eq(find(&m, "/a/y")->eff_low, 133 * pg);
+	/* a's eff_min 0: nothing to share, though x's min is max. */
+	ck_assert_uint_eq(find(&m, "/a/x")->eff_min, 0);
+	ck_assert_uint_eq(find(&m, "/a/z")->eff_low, 0);
+	ck_assert(mgroup_derived(find(&m, "/a/z"), D_EFF_LOW));
+	model_free(&m);
+
+	/* A start group below the top level: its parent's is not known. */
+	model_init(&m, 2);
+	snap_reset(&s, 1.0);
+	x = snap_add(&s, "/a/x", -1);
+	sample_set(smp(&s, x), FLD_USAGE, 100 * pg);
+	sample_set(smp(&s, x), FLD_LOW, 300 * pg);
+	sample_set(smp(&s, x), FLD_MIN, 0);
+	model_update(&m, &s);
+	ck_assert(!mgroup_derived(find(&m, "/a/x"), D_EFF_LOW));
+	ck_assert_uint_eq(find(&m, "/a/x")->excess, 0);
+	model_free(&m);
 	snapshot_free(&s);
 }
 END_TEST
@@ -750,6 +814,7 @@ Suite *model_suite(void)
 	tcase_add_test(t, identity_over_many_groups);
 	tcase_add_test(t, excess_v1_and_v2);
 	tcase_add_test(t, effective_limit);
+	tcase_add_test(t, effective_protection);
 	tcase_add_test(t, tree_order);
 	tcase_add_test(t, system_rates);
 	tcase_add_test(t, system_swap_used);

@@ -241,7 +241,7 @@ tar -C "$share/out/ref" -xf "$share/out/ref.tar" || fail_early "cannot unpack $s
 
 # --------------------------------------------------------------- checks --
 set +e
-python3 - "$share/out" <<'PYEOF'
+MEMCGTOP_SRC=$ROOT python3 - "$share/out" <<'PYEOF'
 import json, os, sys
 
 out = sys.argv[1]
@@ -629,23 +629,33 @@ for p in want:
             probs.append("%s eff_limit %s, expected %s" % (p, fmt(cell(i, p, "eff_limit")), fmt(lim)))
 report(not probs, "eff_limit = min(memory.max of group and ancestors)", "; ".join(probs[:6]))
 
-# ---- excess = max(0, usage - low), per row
+# ---- effective protection, and excess = max(0, usage - eff_low), per row:
+# computed top-down from each row's usage, min and low by the golden
+# checker (tests/golden/verify.py: protection()), with memory_recursiveprot
+# on as vm.sh mounts the guest's cgroup2.
+sys.path.insert(0, os.path.join(os.environ["MEMCGTOP_SRC"], "tests", "golden"))
+import verify
 probs = []
 n = 0
 for i in range(len(rows)):
+    gs = {p: {k: r.get(k) for k in ("usage", "min", "low")} for p, r in rows[i].items()}
+    verify.protection(False, gs, True)
     for p, r in rows[i].items():
         if p == "/":
             continue
-        u, lo, ex = r.get("usage"), r.get("low"), r.get("excess")
         n += 1
-        if not isinstance(u, int) or lo is None:
-            probs.append("%s it%d: usage %s low %s" % (p, i + 1, fmt(u), fmt(lo)))
-            continue
-        e = 0 if lo == "max" else max(0, u - lo)
-        if ex != e:
-            probs.append("%s it%d: excess %s, usage %d low %s -> %d" % (p, i + 1, fmt(ex), u, lo, e))
-report(not probs and n > 0, "excess == max(0, usage - low) in every non-root row (%d rows)" % n,
+        for k in ("eff_min", "eff_low", "excess"):
+            if r.get(k) != gs[p].get(k):
+                probs.append("%s it%d: %s %s, expected %s (usage %s min %s low %s)" % (
+                    p, i + 1, k, fmt(r.get(k)), fmt(gs[p].get(k)), fmt(r.get("usage")),
+                    fmt(r.get("min")), fmt(r.get("low"))))
+report(not probs and n > 0, "eff_min, eff_low and excess = max(0, usage - eff_low) as the kernel's "
+       "rules give them (memory_recursiveprot) in every non-root row (%d rows)" % n,
        "; ".join(probs[:6]))
+# /live/work/deep/leaf has low 16M under deep (low 0): with
+# memory_recursiveprot it gets a share of work's unclaimed 32M.
+lf = cell(0, "/live/work/deep/leaf", "eff_low")
+report(isinstance(lf, int) and lf > 0, "deep/leaf's eff_low under recursiveprot: %s" % fmt(lf), "")
 
 # ---- PSI
 probs = []
