@@ -239,13 +239,15 @@ const struct column columns[] = {
 	RAW("dying", "DYING", 5, U_INT, FLD_DYING,
 	    "v2 cgroup.stat nr_dying_descendants: removed groups the kernel "
 	    "still holds"),
-	DER("scan_prio", "SPRIO", 5, U_INT, D_SCAN_PRIO,
+	DER("scan_prio", "PFLOOR", 6, U_INT, D_SCAN_PRIO,
 	    FBIT(FLD_ACTIVE_ANON) | FBIT(FLD_INACTIVE_ANON) |
 	    FBIT(FLD_ACTIVE_FILE) | FBIT(FLD_INACTIVE_FILE) |
 	    FBIT(FLD_OWN_ACTIVE_ANON) | FBIT(FLD_OWN_INACTIVE_ANON) |
 	    FBIT(FLD_OWN_ACTIVE_FILE) | FBIT(FLD_OWN_INACTIVE_FILE) |
 	    FBIT(FLD_SWAP_ROOM),
-	    "scan-priority floor: min(12, floor(log2(P))), P the largest of "
+	    "scan-priority floor, computed from list sizes, not a priority "
+	    "reclaim was seen at (that is PRIO): min(12, floor(log2(P))), P "
+	    "the largest of "
 	    "the group's own evictable LRU lists in 4 KiB pages (anon lists "
 	    "only where swap can take pages); the highest priority at which "
 	    "classic LRU reclaim scans any of them (not available under the "
