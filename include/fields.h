@@ -140,6 +140,9 @@
 	/* the lowest priority its own lists were scanned at in the	\
 	 * interval, 0..12 */						\
 	X(PRIO_MIN, 0, EVENTS, EVENTS)					\
+	/* ... of it, kswapd's, and the other tasks' (direct) */	\
+	X(PRIO_MIN_KSWAPD, 0, EVENTS, EVENTS)				\
+	X(PRIO_MIN_DIRECT, 0, EVENTS, EVENTS)				\
 	/* stats flushes of it that flushed (forced, or past the	\
 	 * kernel's threshold), and every request */			\
 	X(FLUSHES, FF_COUNTER, EVENTS, EVENTS)				\

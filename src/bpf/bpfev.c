@@ -465,6 +465,10 @@ int bpfev_read(struct bpfev *ev, const struct bpfev_count **ret_groups,
 		g->flushes_done = v->flushes_done;
 		g->prio_min = v->prio[e & 1] >> 8 == e ?
 			(int)(v->prio[e & 1] & 0xff) : -1;
+		g->prio_min_kswapd = v->prio_kswapd[e & 1] >> 8 == e ?
+			(int)(v->prio_kswapd[e & 1] & 0xff) : -1;
+		g->prio_min_direct = v->prio_direct[e & 1] >> 8 == e ?
+			(int)(v->prio_direct[e & 1] & 0xff) : -1;
 	}
 	if (n)
 		qsort(ev->groups, n, sizeof(*ev->groups), by_id);

@@ -61,6 +61,8 @@ struct bpfev_count {
 	uint64_t id;			/* cgroup id = the directory's inode */
 	uint64_t ev[BPFEV_NITEMS];	/* pages, since bpfev_open */
 	int prio_min;			/* 0..12 since the last read; -1: not scanned */
+	int prio_min_kswapd;		/* of it, by kswapd */
+	int prio_min_direct;		/* by the other tasks */
 	uint64_t flushes;		/* flush requests on it, since bpfev_open */
 	uint64_t flushes_done;		/* of them, that flushed (forced or
 					 * past the kernel's threshold) */

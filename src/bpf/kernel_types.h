@@ -55,6 +55,11 @@ struct bpf_iter_meta {
 	__u64 seq_num;
 };
 
+/* Only flags, PF_KSWAPD (0x00020000 since ever) for who reclaims. */
+struct task_struct {
+	unsigned int flags;
+} __pai;
+
 struct kernfs_node {
 	const char *name;
 	__u64 id;

@@ -35,6 +35,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define RE_MAP_PERCPU_ARRAY	6
 #define RE_F_NO_PREALLOC	1U
 #define RE_NOEXIST		1
+#define RE_PF_KSWAPD		0x00020000U
 
 struct {
 	__uint(type, RE_MAP_HASH);
@@ -157,11 +158,12 @@ int BPF_PROG(lruvec_state, struct mem_cgroup *memcg, int item, long val)
 	return note_event(memcg, item, (unsigned long)val);
 }
 
-/* prio[s] = epoch << 8 | lowest priority; exact under concurrent CPUs. */
-static __always_inline void lower_prio(struct reclaim_val *v, __u64 prio)
+/* slots[e & 1] = epoch << 8 | lowest priority; exact under concurrent
+ * CPUs. */
+static __always_inline void lower_prio(__u64 *slots, __u64 prio)
 {
 	__u64 e = epoch, old, want;
-	__u64 *p = &v->prio[e & 1];
+	__u64 *p = &slots[e & 1];
 	int tries;
 
 	for (tries = 0; tries < 4; tries++) {
@@ -213,8 +215,15 @@ int BPF_PROG(shrink_inactive, int nid, unsigned long nr_scanned,
 	l->steal_seen = 0;
 	l->scan_seen = 0;
 	v = group(l->id);
-	if (v)
-		lower_prio(v, p);
+	if (!v)
+		return 0;
+	lower_prio(v->prio, p);
+	/* Who reclaims: kswapd, or the allocating task itself (direct
+	 * reclaim, a group's limit or high, proactive memory.reclaim). */
+	if (bpf_get_current_task_btf()->flags & RE_PF_KSWAPD)
+		lower_prio(v->prio_kswapd, p);
+	else
+		lower_prio(v->prio_direct, p);
 	return 0;
 }
 

@@ -39,6 +39,8 @@ struct reclaim_val {
 	__u64 flushes;		/* memcg_flush_stats requests on this group */
 	__u64 flushes_done;	/* of them, forced or needing a flush */
 	__u64 prio[2];
+	__u64 prio_kswapd[2];	/* of them, kswapd's; the others' */
+	__u64 prio_direct[2];
 };
 
 /* The per-CPU array "sys", one entry, summed over the CPUs by the loader. */

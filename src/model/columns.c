@@ -258,6 +258,11 @@ const struct column columns[] = {
 	    "vmscan:mm_vmscan_lru_shrink_inactive events (BPF, Linux 6.13+, "
 	    "root; either version); not available when they were not "
 	    "scanned"),
+	RAW("prio_min_kswapd", "PRIOK", 5, U_INT, FLD_PRIO_MIN_KSWAPD,
+	    "prio_min of kswapd's scans alone (global background reclaim)"),
+	RAW("prio_min_direct", "PRIOD", 5, U_INT, FLD_PRIO_MIN_DIRECT,
+	    "prio_min of the other tasks' scans alone: direct reclaim, the "
+	    "reclaim of a group's own limit or high, memory.reclaim"),
 	{ "numa", "NUMA", 4, U_NUMA, -1, -1, FBIT(FLD_NUMA),
 	  "memory.numa_stat in JSON only (-F json -c ...,numa): an object "
 	  "keyed by node (\"N0\") of bytes: anon, file and unevictable (v1: "

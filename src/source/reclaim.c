@@ -379,6 +379,12 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		if (own && own->prio_min >= 0)
 			sample_set(&g->s, FLD_PRIO_MIN,
 				   (uint64_t)own->prio_min);
+		if (own && own->prio_min_kswapd >= 0)
+			sample_set(&g->s, FLD_PRIO_MIN_KSWAPD,
+				   (uint64_t)own->prio_min_kswapd);
+		if (own && own->prio_min_direct >= 0)
+			sample_set(&g->s, FLD_PRIO_MIN_DIRECT,
+				   (uint64_t)own->prio_min_direct);
 		sample_set(&g->s, FLD_FLUSHES, own ? own->flushes_done : 0);
 		sample_set(&g->s, FLD_FLUSH_CALLS, own ? own->flushes : 0);
 	}

@@ -539,6 +539,18 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	else
 		pline(p, A_NORMAL, "  %-28s -  (own lists not scanned in the "
 		      "interval)", "lowest scan priority");
+	if (sample_has(&g->cur, FLD_PRIO_MIN)) {
+		char k[8] = "-", d[8] = "-";
+
+		if (sample_has(&g->cur, FLD_PRIO_MIN_KSWAPD))
+			snprintf(k, sizeof(k), "%" PRIu64,
+				 sample_get(&g->cur, FLD_PRIO_MIN_KSWAPD));
+		if (sample_has(&g->cur, FLD_PRIO_MIN_DIRECT))
+			snprintf(d, sizeof(d), "%" PRIu64,
+				 sample_get(&g->cur, FLD_PRIO_MIN_DIRECT));
+		pline(p, A_NORMAL, "  %-28s kswapd %s, the tasks' own %s",
+		      "  of it", k, d);
+	}
 	if (g->rate_valid & FBIT(FLD_FLUSHES) &&
 	    g->rate_valid & FBIT(FLD_FLUSH_CALLS)) {
 		char calls[32];

@@ -21,7 +21,9 @@
 #   the load  within  [va, vb]  within  [s1, sL]
 # and the checks are:
 #   - leaf: pgscan/s and pgsteal/s > 0 in an interval of the load, its
-#     reclaim_eff there in [0,1] and prio_min 0-12 in one; no scan and
+#     reclaim_eff there in [0,1] and prio_min 0-12 in one (and as
+#     prio_min_direct: the task at the limit reclaims, kswapd none, its
+#     prio_min_kswapd null); no scan and
 #     prio_min null in the last interval (it began after dd ended);
 #   - idle: pgscan, pgsteal and their rates 0 (numbers, not null) in every
 #     line, prio_min null;
@@ -66,7 +68,7 @@ T=$CGM/$TNAME
 mkdir -p "$T/busy/leaf" "$T/idle" || abort "cannot make $T"
 echo 16M >"$T/busy/memory.limit_in_bytes" || abort "cannot set busy's limit"
 
-COLS=pgscan,pgscan_per_s,pgsteal,pgsteal_per_s,pgscan_direct,pgsteal_direct,reclaim_eff,prio_min,path
+COLS=pgscan,pgscan_per_s,pgsteal,pgsteal_per_s,pgscan_direct,pgsteal_direct,reclaim_eff,prio_min,prio_min_kswapd,prio_min_direct,path
 "$MEMCGTOP" -b -F json -n 1 -d 0.1 -c "$COLS" "/$TNAME" >"$TMPD/probe" 2>"$TMPD/probe.err" ||
 	abort "memcgtop failed: $(cat "$TMPD/probe.err")"
 [ -s "$TMPD/probe.err" ] && fail "probe: standard error: $(cat "$TMPD/probe.err")"
@@ -146,6 +148,15 @@ if any(isinstance(p, int) and 0 <= p <= 12 for p in prios) and \
     ok("leaf: prio_min in the load's intervals: %s" % prios)
 else:
     bad("leaf: prio_min %s" % prios)
+# leaf is reclaimed by busy's limit, by the writing task itself: its
+# priorities are the direct ones; kswapd (the host is far from its
+# watermarks) scans none of it.
+kp = [g(it, leaf)["prio_min_kswapd"] for it in its]
+dp = [g(it, leaf)["prio_min_direct"] for it in its]
+if all(k is None for k in kp) and dp == [g(it, leaf)["prio_min"] for it in its]:
+    ok("leaf: prio_min_direct is prio_min in every interval (%s), prio_min_kswapd null" % dp)
+else:
+    bad("leaf: prio_min %s, _direct %s, _kswapd %s" % ([g(it, leaf)["prio_min"] for it in its], dp, kp))
 lg = g(last, leaf)
 if lg["pgscan_per_s"] == 0 and lg["prio_min"] is None and g(its[0], leaf)["pgscan_per_s"] == 0:
     ok("leaf: no scan and prio_min null in the first and last intervals (around the load)")

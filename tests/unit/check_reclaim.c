@@ -89,6 +89,7 @@ static struct bpfev_count grp(uint64_t id, uint64_t scan_direct,
 	g.ev[BPFEV_SCAN_KSWAPD] = scan_kswapd;
 	g.ev[BPFEV_STEAL_KSWAPD] = scan_kswapd;
 	g.prio_min = prio;
+	g.prio_min_kswapd = g.prio_min_direct = -1;
 	return g;
 }
 
@@ -103,6 +104,8 @@ START_TEST(v1_subtree_sums)
 
 	memset(&sys, 0, sizeof(sys));
 	gs[1].flushes = 7;
+	gs[1].prio_min_kswapd = -1;
+	gs[1].prio_min_direct = 5;
 	gs[1].flushes_done = 2;
 	tree(&t, 1, 1);
 	reclaim_fill_from(rc, &t.snap, gs, 2, &sys);
@@ -122,6 +125,8 @@ START_TEST(v1_subtree_sums)
 	/* The priority is the group's own lists', not summed. */
 	ck_assert(sample_has(of(&t, 3), FLD_PRIO_MIN));
 	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_PRIO_MIN), 5);
+	ck_assert(!sample_has(of(&t, 3), FLD_PRIO_MIN_KSWAPD));
+	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_PRIO_MIN_DIRECT), 5);
 	ck_assert(!sample_has(of(&t, 2), FLD_PRIO_MIN));
 	ck_assert(!sample_has(of(&t, 1), FLD_PRIO_MIN));
 	/* FLUSHES: the requests that flushed; FLUSH_CALLS: every one. */
@@ -158,8 +163,9 @@ START_TEST(v2_keeps_memory_stat)
 	}
 	ck_assert(sample_has(of(&t, 3), FLD_PRIO_MIN));
 	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_PRIO_MIN), 0);
-	ck_assert_uint_eq(reclaim_fields(2), FBIT(FLD_PRIO_MIN) | FBIT(FLD_FLUSHES) |
-			  FBIT(FLD_FLUSH_CALLS));
+	ck_assert_uint_eq(reclaim_fields(2), FBIT(FLD_PRIO_MIN) |
+			  FBIT(FLD_PRIO_MIN_KSWAPD) | FBIT(FLD_PRIO_MIN_DIRECT) |
+			  FBIT(FLD_FLUSHES) | FBIT(FLD_FLUSH_CALLS));
 	ck_assert(reclaim_fields(1) & FBIT(FLD_PGSTEAL_DIRECT));
 	reclaim_free(rc);
 }
