@@ -24,7 +24,8 @@
 #include "msg.h"
 
 /* The default columns: the overview for text (columns.c: this version's),
- * all of them for the data formats; prio_min only where the reclaim
+ * all of them for the data formats; prio_min (and its kswapd and
+ * direct parts) only where the reclaim
  * events can be (events): a copy or a recording has none, and --record
  * keeps none (its replay prints what the live run printed). */
 static void default_columns(struct opts *o, int version, int events,
@@ -42,7 +43,9 @@ static void default_columns(struct opts *o, int version, int events,
 	o->ncols = 0;
 	for (size_t i = 0; i < ncolumns; i++)
 		if (columns[i].unit != U_NUMA &&
-		    (events || columns[i].field != FLD_PRIO_MIN))
+		    (events || (columns[i].field != FLD_PRIO_MIN &&
+				columns[i].field != FLD_PRIO_MIN_KSWAPD &&
+				columns[i].field != FLD_PRIO_MIN_DIRECT)))
 			o->cols[o->ncols++] = &columns[i];
 }
 
