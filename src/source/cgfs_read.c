@@ -717,33 +717,13 @@ static void take_psi(struct gread *g, enum cgfile cf, const char *buf,
 /* ---- what a recording keeps of the pass ---- */
 
 /*
- * "key value" lines of the group's values of key file cf, and for
- * memory.stat its SLOT rows (fields.h), appended to buf at n: the new
- * length.  Only the values the group has; in the fields' order.
+ * "key value" lines of the group's values of key file cf and, for
+ * memory.stat, of its SLOT rows (fields.h); with cf CF_NR the SLOT rows'
+ * alone (the values the pass gave that no file has).  Appended to buf:
+ * the new length.  Only the values the group has; in the fields' order.
  */
 static size_t key_lines(const struct gread *g, enum cgfile cf, char *buf,
-			size_t n, size_t cap)
-{
-	for (int f = 0; f < FLD_NR; f++) {
-		const struct src *s = &g->v->src[f];
-		int k;
-
-		if (!s->key || !has(g, (enum field)f) ||
-		    !((s->kind == SRC_IN && s->cf == (int)cf) ||
-		      (s->kind == SRC_SLOT && cf == CF_STAT)))
-			continue;
-		k = snprintf(buf + n, cap - n, "%s %" PRIu64 "\n", s->key,
-			     get(g, (enum field)f));
-		if (k < 0 || (size_t)k >= cap - n)
-			break;
-		n += (size_t)k;
-	}
-	return n;
-}
-
-/* The SLOT rows' lines alone (the values the pass gave that no file
- * has). */
-static size_t slot_lines(const struct gread *g, char *buf, size_t cap)
+			size_t cap)
 {
 	size_t n = 0;
 
@@ -751,7 +731,10 @@ static size_t slot_lines(const struct gread *g, char *buf, size_t cap)
 		const struct src *s = &g->v->src[f];
 		int k;
 
-		if (s->kind != SRC_SLOT || !has(g, (enum field)f))
+		if (!s->key || !has(g, (enum field)f) ||
+		    !((s->kind == SRC_IN && s->cf == (int)cf) ||
+		      (s->kind == SRC_SLOT &&
+		       (cf == CF_STAT || cf == CF_NR))))
 			continue;
 		k = snprintf(buf + n, cap - n, "%s %" PRIu64 "\n", s->key,
 			     get(g, (enum field)f));
@@ -781,7 +764,7 @@ static void keep_pass(struct gread *g, unsigned got)
 		if (!v->name_of[cf])
 			continue;
 		if (v->kind_of[cf] == FK_KEYS) {
-			n = key_lines(g, cf, buf, 0, sizeof(buf));
+			n = key_lines(g, cf, buf, sizeof(buf));
 		} else if (v->kind_of[cf] == FK_VALUE && f >= 0 &&
 			   has(g, (enum field)f)) {
 			uint64_t val = get(g, (enum field)f);
@@ -809,7 +792,7 @@ static void keep_stat(struct gread *g, const char *text, size_t len,
 		      int read)
 {
 	char lines[1024], *all;
-	size_t n = slot_lines(g, lines, sizeof(lines));
+	size_t n = key_lines(g, CF_NR, lines, sizeof(lines));
 
 	/* Read through the recorder: kept as it was, unless lines follow. */
 	if (read && n == 0)
