@@ -316,19 +316,21 @@ static void seek(struct tui *t, long k)
 		tui_message(t, 1, "stepping needs a recording (--root DIR)");
 		return;
 	}
-	if (k < 1)
-		k = n > 1 ? 1 : 0;
+	if (k < 0)
+		k = 0;
 	if ((size_t)k >= n)
 		k = (long)n - 1;
 	t->paused = 1;
+	/* The sample before gives the rates; the first has none: they show
+	 * "-" (going back, the interval would be negative). */
 	if (k > 0) {
 		cgfs_seek(t->cg, (size_t)k - 1);
 		tui_refresh_now(t);
 	}
 	cgfs_seek(t->cg, (size_t)k);
 	tui_refresh_now(t);
-	tui_message(t, 0, "sample %ld of %zu (paused; t T step, { } first and "
-		    "last)", k + 1, n);
+	tui_message(t, 0, "sample %ld of %zu (paused; %st T step, { } first "
+		    "and last)", k + 1, n, k ? "" : "no rates: none before it; ");
 }
 
 static void k_step_back(struct tui *t)
@@ -345,7 +347,7 @@ static void k_step_fwd(struct tui *t)
 	seek(t, (long)cur + 1);
 }
 
-static void k_first(struct tui *t) { seek(t, 1); }
+static void k_first(struct tui *t) { seek(t, 0); }
 static void k_last(struct tui *t) { seek(t, 1L << 30); }
 
 static void k_quit(struct tui *t) { t->quit = 1; }

@@ -861,9 +861,13 @@ r=$(awk -v a="$(statkey "$V2/cg/$((last - 2))/fixture/work/reclaim" pgscan)" \
 	'BEGIN { print (b - a) / (t1 - t0) }')
 check_has $B " $(human_rate "$r") +[^ ]+         reclaim$" "t: reclaim's SCAN/s is $(human_rate "$r"), from samples $((last - 1)) and $last"
 lit $B '{'
-check_has $B "^memcgtop $(clock "$V2" 1)  every 60\.0s \[paused\]  sample 2/$((last + 1))  " "{: the first sample with rates (the second one)"
+check_has $B "^memcgtop $(clock "$V2" 0)  every 60\.0s \[paused\]  sample 1/$((last + 1))  " "{: the first sample"
+check_line $B 24 "sample 1 of $((last + 1)) (paused; no rates: none before it; t T step, { } first and last)" "{: the status says the first sample has no rates"
+check_has $B "^ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +- +- +reclaim$" "{: reclaim's SCAN/s and STEAL/s are - (no sample before the first)"
+lit $B t
+check_has $B "^memcgtop $(clock "$V2" 0)  every 60\.0s \[paused\]  sample 1/$((last + 1))  " "t: at the first sample it stays"
 lit $B T
-check_has $B "^memcgtop $(clock "$V2" 2)  every 60\.0s \[paused\]  sample 3/$((last + 1))  " "T: one sample forward"
+check_has $B "^memcgtop $(clock "$V2" 1)  every 60\.0s \[paused\]  sample 2/$((last + 1))  " "T: one sample forward, the first with rates"
 tm kill-session -t $B
 
 echo "== panes, search, status line and help"
