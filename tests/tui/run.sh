@@ -868,6 +868,11 @@ lit $B t
 check_has $B "^memcgtop $(clock "$V2" 0)  every 60\.0s \[paused\]  sample 1/$((last + 1))  " "t: at the first sample it stays"
 lit $B T
 check_has $B "^memcgtop $(clock "$V2" 1)  every 60\.0s \[paused\]  sample 2/$((last + 1))  " "T: one sample forward, the first with rates"
+# A set with new columns while paused: the sample and the one before are
+# read again with them, so their rates show (not -), the sample stays.
+keys $B Tab Tab
+check_has $B " [0-9.]+[kM]? +[0-9.]+[kM]? +reclaim$" "paused, Tab to LRU: reclaim's RFA/s and RFF/s are rates, not -"
+check_has $B "^memcgtop $(clock "$V2" 1)  every 60\.0s \[paused\]  sample 2/$((last + 1))  " "paused, Tab to LRU: still sample 2"
 tm kill-session -t $B
 
 echo "== panes, search, status line and help"
