@@ -340,8 +340,16 @@ void tui_dialog_value(struct tui *t)
 {
 	char err[600], first[600] = "";
 	struct edit_plan probe;
-	size_t bad = 0;
+	size_t bad = 0, l = strspn(t->line, " \t");
 
+	/* Nothing typed: the value stays, as Esc leaves it. */
+	if (!t->line[l]) {
+		t->input = IN_NONE;
+		t->ed.stage = ED_NONE;
+		tui_message(t, 0, "nothing changed: %s stays as it is",
+			    t->ed.k->name);
+		return;
+	}
 	/* A value refused for every group alike (malformed, say) is refused
 	 * at once, said once, the line kept for fixing.  Reasons that differ
 	 * between groups are listed per group in the confirmation. */

@@ -344,8 +344,16 @@ start $S "" --audit-log "$AUD" -d 60 "$T" ||
 check_has $S "^ .* ▾ $T\$" "start: memcgtop shows $T at ${W}x$H"
 check_has $S '^ .*     load$' "start: the tree shows load"
 
-# ---- soft=32M on load --------------------------------------------------------------
+# ---- an empty Enter keeps the value -------------------------------------------------
 search $S /load
+keys $S e
+keys $S Down Enter
+check_status $S "soft of $T/load (now max): " "empty Enter: the prompt for soft"
+keys $S Enter
+check_status $S "nothing changed: soft stays as it is" "empty Enter: nothing changed, said so (no error)"
+check_file "$T/load" soft max "empty Enter: soft stays max"
+
+# ---- soft=32M on load --------------------------------------------------------------
 keys $S e
 check_pick $S "$T/load" "$T/load" "" "e on load: Edit $T/load lists limit, soft, memsw, swappiness with their values and help"
 keys $S Down Enter
