@@ -413,12 +413,20 @@ void tui_draw_dialog(struct tui *t)
 		attrset(A_NORMAL);
 		for (size_t i = 0; i < t->ed.nknobs && y < LINES - 1; i++) {
 			const struct knob *k = t->ed.knobs[i];
-			const char *why = t->ed.why[i];
+			const char *why = t->ed.why[i], *help = k->help;
+			const struct sysinfo *sys = &t->pl.m.sys;
 			char now[64], line[400];
 
+			/* Swappiness weighs anon against file pages: with no
+			 * swap anon cannot go, whatever it says. */
+			if (k->kind == KNOB_SWAPPINESS &&
+			    (sys->valid & FBIT(SYS_SWAP_TOTAL)) &&
+			    sys->v[SYS_SWAP_TOTAL] == 0)
+				help = "the host has no swap: a new value "
+					"changes nothing until swap exists";
 			show_value(k, t->ed.now[i], now, sizeof(now));
 			snprintf(line, sizeof(line), " %-11s %-28s %-20s %s",
-				 k->name, k->file, now, why ? why : k->help);
+				 k->name, k->file, now, why ? why : help);
 			attrset((int)i == t->ed.sel ? t->attr[TE_SELECTED] :
 				why ? t->attr[TE_DIM] : (int)A_NORMAL);
 			mvhline(y, 0, ' ', COLS);

@@ -347,6 +347,14 @@ check_has $S '^ .*     load$' "start: the tree shows load"
 # ---- an empty Enter keeps the value -------------------------------------------------
 search $S /load
 keys $S e
+# The swappiness row says when the host has no swap (this one has none
+# or some: /proc/meminfo decides what it must say).
+if [ "$(awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo)" = 0 ]; then
+	check_has $S '^ swappiness .* the host has no swap' \
+		"swappiness, no swap on the host: the knob's line says a new value changes nothing"
+else
+	check_has $S '^ swappiness ' "swappiness: listed (the host has swap)"
+fi
 keys $S Down Enter
 check_status $S "soft of $T/load (now max): " "empty Enter: the prompt for soft"
 keys $S Enter
