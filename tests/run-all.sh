@@ -145,6 +145,8 @@ suite "memory.stat in the BPF pass against the files (v2, VM, Debian 12's 6.1)" 
 suite "memory.stat in the BPF pass against the files (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/stat-v2.sh
 suite "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 12's 6.1)" tests/vm/record-v2.sh
 suite "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/record-v2.sh
+suite "effective protection under global reclaim (v2, VM, Debian 12's 6.1)" tests/vm/protect-v2.sh
+suite "effective protection under global reclaim (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/protect-v2.sh
 suite "reclaim events: none before 6.13 (v2, VM, Debian 12's 6.1)" env BPFEVDUMP=$BUILD/bpfevdump tests/vm/reclaim-v2.sh
 suite "reclaim events against memory.stat, the seed's scenario (v2, VM, Debian 7.x)" env VM_KERNEL=7 BPFEVDUMP=$BUILD/bpfevdump tests/vm/reclaim-v2.sh
 suite "live cgroup v2 (VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/live-v2.sh
