@@ -123,6 +123,11 @@ static inline void sample_copy(struct sample *dst, const struct sample *src)
 enum sysfield {
 	SYS_MEM_TOTAL,
 	SYS_MEM_AVAILABLE,
+	SYS_MEM_FREE,
+	/* kswapd's watermarks, bytes: /proc/zoneinfo's low and high of
+	 * every zone, summed (kswapd wakes below low, sleeps above high) */
+	SYS_WMARK_LOW,
+	SYS_WMARK_HIGH,
 	SYS_SWAP_USED,		/* SwapTotal - SwapFree, derived by the model */
 	SYS_SWAP_TOTAL,
 	SYS_SWAP_FREE,

@@ -9,9 +9,11 @@
 #define SCREEN(l, pre, post) .at[SYS_AT_SCREEN] = { l, pre, post }
 
 /*
- * The text header reads "Mem: 457M total, 259M available  Swap: 33.0M
- * used of 256M", then "Reclaim: pgscan 3.2k/s, pgsteal 3.1k/s  Pressure:
- * some 0.87 full 0.00"; the screen has them on one line, shorter, and the
+ * The text header reads "Mem: 457M total, 259M available, 120M free
+ * (watermarks low 82.6M high 99.1M)  Swap: 33.0M used of 256M", then
+ * "Reclaim: pgscan 3.2k/s, pgsteal 3.1k/s  Pressure: some 0.87 full
+ * 0.00"; the screen has them on one line, shorter, without
+ * free memory and the watermarks (80 columns hold no more), and the
  * reclaim events' on a line of their own while they are loaded.
  */
 const struct sysfig sysfigs[] = {
@@ -30,6 +32,31 @@ const struct sysfig sysfigs[] = {
 		.help = "MemAvailable from /proc/meminfo",
 		TEXT(1, ", ", " available"),
 		SCREEN(1, " avail ", ""),
+	},
+	[SYS_MEM_FREE] = {
+		.unit = SU_BYTES, .n = 1,
+		.json = "mem_free",
+		.om = "memcgtop_system_mem_free_bytes",
+		.help = "MemFree from /proc/meminfo",
+		TEXT(1, ", ", " free"),
+	},
+	[SYS_WMARK_LOW] = {
+		.unit = SU_BYTES, .n = 1,
+		.json = "wmark_low",
+		.om = "memcgtop_system_wmark_low_bytes",
+		.help = "the low watermarks of every zone (/proc/zoneinfo), "
+			"summed: kswapd wakes when a zone's free memory falls "
+			"below its low",
+		TEXT(1, " (watermarks low ", ""),
+	},
+	[SYS_WMARK_HIGH] = {
+		.unit = SU_BYTES, .n = 1,
+		.json = "wmark_high",
+		.om = "memcgtop_system_wmark_high_bytes",
+		.help = "the high watermarks of every zone (/proc/zoneinfo), "
+			"summed: kswapd reclaims until free memory is above "
+			"them",
+		TEXT(1, " high ", ")"),
 	},
 	[SYS_SWAP_USED] = {
 		.unit = SU_BYTES, .n = 1,

@@ -110,6 +110,7 @@ static const struct {
 } meminfo_figs[] = {
 	{ "MemTotal", MEMINFO_MEM_TOTAL, SYS_MEM_TOTAL },
 	{ "MemAvailable", MEMINFO_MEM_AVAILABLE, SYS_MEM_AVAILABLE },
+	{ "MemFree", MEMINFO_MEM_FREE, SYS_MEM_FREE },
 	{ "SwapTotal", MEMINFO_SWAP_TOTAL, SYS_SWAP_TOTAL },
 	{ "SwapFree", MEMINFO_SWAP_FREE, SYS_SWAP_FREE },
 };
@@ -289,6 +290,73 @@ static void read_lru_gen(struct sysinfo_src *s, const char *base,
 	sys->valid |= FBIT(SYS_LRU_GEN);
 }
 
+/*
+ * kswapd's watermarks: the "low" and "high" lines (pages) of every zone
+ * of zoneinfo, summed, in bytes.  The per-CPU pagesets' "high:" has a
+ * colon and is not one.  Read whole however many CPUs it lists.
+ */
+static void read_zoneinfo(struct sysinfo_src *s, const char *path,
+			  struct sysinfo *sys)
+{
+	size_t len = 0, cap = 65536;
+	char *buf = xmalloc(cap);
+	uint64_t low = 0, high = 0, page;
+	long ps = sysconf(_SC_PAGESIZE);
+	int fd, nzones = 0, ok = 1;
+	ssize_t n;
+
+	page = ps > 0 ? (uint64_t)ps : 4096;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0) {
+		free(buf);
+		return;
+	}
+	while ((n = read(fd, buf + len, cap - len)) > 0) {
+		len += (size_t)n;
+		if (len == cap) {
+			if (cap >= (64u << 20))
+				break;
+			cap *= 2;
+			buf = xreallocarray(buf, cap, 1);
+		}
+	}
+	close(fd);
+	if (s->sink)
+		s->sink->ops->proc(s->sink, "zoneinfo", buf, len);
+	for (size_t i = 0; i < len;) {
+		size_t e = i;
+		char key[16];
+		uint64_t v;
+		int k = 0;
+
+		while (e < len && buf[e] != '\n')
+			e++;
+		while (i < e && buf[i] == ' ')
+			i++;
+		while (i < e && buf[i] != ' ' && k < (int)sizeof(key) - 1)
+			key[k++] = buf[i++];
+		key[k] = '\0';
+		while (i < e && buf[i] == ' ')
+			i++;
+		if (!strcmp(key, "low") || !strcmp(key, "high")) {
+			if (parse_u64(buf + i, e - i, &v) < 0 ||
+			    v > UINT64_MAX / page / 4096)
+				ok = 0;
+			else if (key[0] == 'l')
+				low += v, nzones++;
+			else
+				high += v;
+		}
+		i = e + 1;
+	}
+	free(buf);
+	if (!ok || !nzones)
+		return;
+	sys->v[SYS_WMARK_LOW] = low * page;
+	sys->v[SYS_WMARK_HIGH] = high * page;
+	sys->valid |= FBIT(SYS_WMARK_LOW) | FBIT(SYS_WMARK_HIGH);
+}
+
 void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
 {
 	struct sysctx c = { .sys = sys };
@@ -300,6 +368,7 @@ void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
 		return;
 	if (!s->dir) {
 		read_live(s, sys);
+		read_zoneinfo(s, "/proc/zoneinfo", sys);
 		if (s->want_lru_gen)
 			read_lru_gen(s, NULL, sys);
 		return;
@@ -320,6 +389,8 @@ void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
 	}
 	snprintf(path, sizeof(path), "%s/pressure/memory", base);
 	read_psi(s, path, sys);
+	snprintf(path, sizeof(path), "%s/zoneinfo", base);
+	read_zoneinfo(s, path, sys);
 	if (s->want_lru_gen)
 		read_lru_gen(s, base, sys);
 }

@@ -280,14 +280,18 @@ done
 rp=$OUT/recursiveprot
 rm -rf "$rp" && mkdir -p "$rp" && cp -r "$ROOT/tests/fixtures/v2-live/cg" "$ROOT/tests/fixtures/v2-live/proc" "$rp/"
 echo "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec,relatime,nsdelegate,memory_recursiveprot 0 0" >"$rp/proc/mounts"
+# ... and this host's zoneinfo in each sample (its per-CPU "high:" lines
+# are no watermark): verify.py sums the zones' low and high itself.
+for d in "$rp"/proc/[0-9]*; do cp /proc/zoneinfo "$d/zoneinfo"; done
 n=$(($(wc -l <"$rp/cg/timestamps") - 1))
 if "$BIN" -b --root "$rp/cg" --proc "$rp/proc" -n "$n" -F json >"$rp.json" 2>"$rp.err" && [ ! -s "$rp.err" ] &&
    python3 "$HERE/verify.py" "$rp" --json "$rp.json" --recursiveprot >"$rp.verify" 2>&1; then
 	leaf=$(python3 -c 'import json,sys; print([g["eff_low"] for g in json.loads(open(sys.argv[1]).readline())["groups"] if g["path"] == "/fixture/work/deep/leaf"][0])' "$rp.json")
-	if [ "${leaf:-0}" != 0 ] && [ "$leaf" != None ]; then
-		ok "memory_recursiveprot (--proc mounts): $(tail -n 1 "$rp.verify"); deep/leaf's eff_low $leaf (0 without it)"
+	wl=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["system"]["wmark_low"])' "$rp.json")
+	if [ "${leaf:-0}" != 0 ] && [ "$leaf" != None ] && [ "$wl" != None ]; then
+		ok "memory_recursiveprot (--proc mounts): $(tail -n 1 "$rp.verify"); deep/leaf's eff_low $leaf (0 without it); wmark_low $wl from zoneinfo"
 	else
-		bad "memory_recursiveprot: deep/leaf's eff_low '$leaf'"
+		bad "memory_recursiveprot: deep/leaf's eff_low '$leaf', wmark_low '$wl'"
 	fi
 else
 	bad "memory_recursiveprot: $(head -c 300 "$rp.err") $(tail -n 3 "$rp.verify" 2>/dev/null)"

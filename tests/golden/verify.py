@@ -69,7 +69,8 @@ LRU = ('active_anon', 'inactive_anon', 'active_file', 'inactive_file')
 LOCAL_EVENTS = ('low', 'high', 'max', 'oom', 'oom_kill')
 SWAP_EVENTS = ('high', 'max', 'fail')
 
-SYSTEM_KEYS = """mem_total mem_available swap_total swap_free pgscan_per_s
+SYSTEM_KEYS = """mem_total mem_available mem_free wmark_low wmark_high
+swap_total swap_free pgscan_per_s
 pgsteal_per_s psi_some_avg10 psi_full_avg10""".split()
 TOP_KEYS = "time iteration interval_s mode memcg collector root system groups".split()
 
@@ -551,8 +552,20 @@ def read_system(d):
                 v *= 1024
             mi[p[0][:-1]] = v
     for k, m in (('mem_total', 'MemTotal'), ('mem_available', 'MemAvailable'),
+                 ('mem_free', 'MemFree'),
                  ('swap_total', 'SwapTotal'), ('swap_free', 'SwapFree')):
         s[k] = mi.get(m)
+    # kswapd's watermarks: every zone's "low" and "high" pages of zoneinfo
+    # (not the per-CPU "high:"), summed, in 4 KiB pages.
+    wl = wh = None
+    for l in read_lines(os.path.join(d, 'zoneinfo')) or []:
+        p = l.split()
+        if len(p) == 2 and p[0] in ('low', 'high') and parse_u64(p[1]) is not None:
+            if p[0] == 'low':
+                wl = (wl or 0) + parse_u64(p[1]) * 4096
+            else:
+                wh = (wh or 0) + parse_u64(p[1]) * 4096
+    s['wmark_low'], s['wmark_high'] = wl, wh
     vm = read_kv(os.path.join(d, 'vmstat')) or {}
 
     def total(kind):
@@ -645,7 +658,8 @@ def expected_iteration(k, samples, ts, root_arg):
     it['root'] = encode_name(root_arg)
     sc, sp = samples[k][2], samples[k - 1][2]
     sysd = {}
-    for key in ('mem_total', 'mem_available', 'swap_total', 'swap_free'):
+    for key in ('mem_total', 'mem_available', 'mem_free', 'wmark_low',
+                'wmark_high', 'swap_total', 'swap_free'):
         sysd[key] = jval(sc[key])
     sysd['pgscan_per_s'] = rate(sc['pgscan'], sp['pgscan'], dt)
     sysd['pgsteal_per_s'] = rate(sc['pgsteal'], sp['pgsteal'], dt)
@@ -833,7 +847,8 @@ def expected_om(it):
     """[(family, type, unit, [sample lines])] for one iteration."""
     fams = []
     sc = it['system_raw']
-    for key in ('mem_total', 'mem_available', 'swap_total', 'swap_free'):
+    for key in ('mem_total', 'mem_available', 'mem_free', 'wmark_low',
+                'wmark_high', 'swap_total', 'swap_free'):
         if sc[key] is not None:
             n = 'memcgtop_system_%s_bytes' % key
             fams.append((n, 'gauge', 'bytes', ['%s %s' % (n, sc[key])]))

@@ -185,19 +185,25 @@ START_TEST(system_lines)
 	m.sys.v[SYS_SWAP_TOTAL] = 4096;
 	m.sys.v[SYS_SWAP_USED] = 3072;
 	m.sys.v[SYS_PSI_SOME10] = 450;
+	m.sys.v[SYS_MEM_FREE] = 268435456;
+	m.sys.v[SYS_WMARK_LOW] = 86622208;
 	m.sys.valid = FBIT(SYS_MEM_TOTAL) | FBIT(SYS_MEM_AVAILABLE) |
-		FBIT(SYS_SWAP_TOTAL) | FBIT(SYS_SWAP_USED) | FBIT(SYS_PSI_SOME10);
+		FBIT(SYS_SWAP_TOTAL) | FBIT(SYS_SWAP_USED) | FBIT(SYS_PSI_SOME10) |
+		FBIT(SYS_MEM_FREE) | FBIT(SYS_WMARK_LOW);
 	m.sys_rate[SYS_PGSCAN] = 1234.5678;
 	m.sys_rate_valid = FBIT(SYS_PGSCAN);
+	/* The watermarks summed from zoneinfo: a high not read is "-". */
 	ck_assert_int_eq(col_sys_line(&m, SYS_AT_TEXT, 1, 1, line,
-				      sizeof(line)), 4);
-	ck_assert_str_eq(line, "Mem: 1.5G total, 512M available  Swap: 3.0K "
-			 "used of 4.0K");
+				      sizeof(line)), 7);
+	ck_assert_str_eq(line, "Mem: 1.5G total, 512M available, 256M free "
+			 "(watermarks low 82.6M high -)  Swap: 3.0K used of "
+			 "4.0K");
 	/* -r: exact rates, sizes still scaled. */
 	ck_assert_int_eq(col_sys_line(&m, SYS_AT_TEXT, 1, 0, line,
-				      sizeof(line)), 4);
-	ck_assert_str_eq(line, "Mem: 1.5G total, 512M available  Swap: 3.0K "
-			 "used of 4.0K");
+				      sizeof(line)), 7);
+	ck_assert_str_eq(line, "Mem: 1.5G total, 512M available, 256M free "
+			 "(watermarks low 82.6M high -)  Swap: 3.0K used of "
+			 "4.0K");
 	col_sys_line(&m, SYS_AT_TEXT, 2, 0, line, sizeof(line));
 	ck_assert_str_eq(line, "Reclaim: pgscan 1234.568/s, pgsteal -/s  "
 			 "Pressure: some 4.50 full -");
