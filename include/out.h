@@ -30,6 +30,7 @@ struct out_ctx {
 	const int *rows;	/* model group indices to print, in order */
 	size_t nrows;
 	int start_depth;	/* depth of the start group (text indent) */
+	int flat;		/* text: full paths, no indentation */
 };
 
 int out_format_parse(const char *name, enum out_format *ret_fmt);

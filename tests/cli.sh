@@ -45,6 +45,8 @@ expect 2 "memcgtop: -d: '1s' is not a number of seconds from 0.05 to 86400" -d 1
 expect 2 "memcgtop: --depth: 'deep' is not a whole number from 0 to 4096" --depth deep
 expect 2 "memcgtop: -F: unknown format 'xml' (text, csv, json, openmetrics or prometheus)" -F xml
 expect 2 "memcgtop: --collector: 'kernel' is not auto, bpf or files" --collector kernel
+expect 2 "memcgtop: --top: '0' is not a whole number from 1 to 100000000" -b --top 0
+expect 2 "memcgtop: --top: 'x' is not a whole number from 1 to 100000000" -b --top x
 # A copy or a recording is read from files: auto takes them, bpf is refused.
 expect 1 "memcgtop: bpf collector: $FIX/v1-live/cg is a recording, not a mounted cgroup hierarchy" --collector bpf -b $V1
 mkdir -p "$tmp/copy/a" && echo 4096 >"$tmp/copy/memory.usage_in_bytes"

@@ -236,5 +236,40 @@ else
 	echo "SKIP: strace not installed (files opened per column)"
 fi
 
+# --flat: every group of the tree, full paths, sorted by the sort column
+# across the tree (ties by path); --top N: its first N.  The order is
+# checked against the usage each group's own memory.current gives (the
+# root: memory.stat's anon + file + kernel + sock).
+for fx in v2-live; do
+	args=(-b -n 1 --root "$FIX/$fx/cg" --proc "$FIX/$fx/proc")
+	"$BIN" "${args[@]}" -F csv -c path,usage --flat >"$tmp/flat.csv" 2>"$tmp/err"
+	"$BIN" "${args[@]}" -F csv -c path,usage >"$tmp/tree.csv" 2>>"$tmp/err"
+	"$BIN" "${args[@]}" -F csv -c path,usage --top 3 >"$tmp/top.csv" 2>>"$tmp/err"
+	"$BIN" "${args[@]}" -c usage --top 3 >"$tmp/top.txt" 2>>"$tmp/err"
+	got=$(python3 - "$FIX/$fx/cg/1" "$tmp/flat.csv" "$tmp/tree.csv" "$tmp/top.csv" "$tmp/top.txt" <<'EOF'
+import csv, os, sys
+d, flat, tree, top, toptxt = sys.argv[1:]
+def rows(f):
+    return [r["path"] for r in csv.DictReader(l for l in open(f) if l.strip())]
+def usage(p):
+    g = os.path.join(d, p.lstrip("/"))
+    if p == "/":
+        st = dict(l.split() for l in open(os.path.join(g, "memory.stat")))
+        return sum(int(st[k]) for k in ("anon", "file", "kernel", "sock"))
+    return int(open(os.path.join(g, "memory.current")).read())
+f, t = rows(flat), rows(tree)
+want = sorted(t, key=lambda p: (-usage(p), p))
+names = [l.split()[-1] for l in open(toptxt).read().split("\n\n", 1)[1].splitlines()[1:] if l.strip()]
+print("ok" if f == want and sorted(f) == sorted(t) and rows(top) == want[:3] and names == want[:3]
+      else "flat %s, want %s, top %s, text %s" % (f, want, rows(top), names))
+EOF
+)
+	if [ "$got" = ok ] && [ ! -s "$tmp/err" ]; then
+		pass "$fx: --flat lists every group by usage across the tree, --top 3 its first 3 (text: full paths)"
+	else
+		fail "$fx: --flat/--top: $got $(head -c 200 "$tmp/err")"
+	fi
+done
+
 echo "fixture-columns: $npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]

@@ -56,6 +56,19 @@ static int sort_cmp(const struct mgroup *a, const struct mgroup *b, void *ctx)
 	return col_compare(o->sort, a, b, o->sort_desc);
 }
 
+/* --flat: the rows by the sort column across the tree, ties by path. */
+static const struct opts *flat_o;
+static const struct model *flat_m;
+
+static int flat_cmp(const void *a, const void *b)
+{
+	const struct mgroup *ga = flat_m->groups[*(const int *)a];
+	const struct mgroup *gb = flat_m->groups[*(const int *)b];
+	int r = col_compare(flat_o->sort, ga, gb, flat_o->sort_desc);
+
+	return r ? r : strcmp(ga->path, gb->path);
+}
+
 /* Batch runs that write files (--output, --record) stop between
  * iterations on SIGINT, SIGTERM or SIGHUP, so nothing is left half
  * written; then they die of the signal, as the shell expects. */
@@ -124,6 +137,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	out.collector = cgfs_collector(cg);
 	out.version = cgfs_version(cg);
 	out.m = m;
+	out.flat = o->flat;
 
 	/* Every printed iteration has rates: the first one comes from two
 	 * samples one interval apart.  The reclaim events (which cost every
@@ -192,6 +206,13 @@ int batch_run(struct opts *o, struct cgfs *cg)
 			if (o->filter && !match[order[i]])
 				continue;
 			rows[k++] = order[i];
+		}
+		if (o->flat) {
+			flat_o = o;
+			flat_m = m;
+			qsort(rows, k, sizeof(*rows), flat_cmp);
+			if (o->top && (size_t)o->top < k)
+				k = (size_t)o->top;
 		}
 		out.rows = rows;
 		out.nrows = k;

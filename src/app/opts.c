@@ -41,6 +41,8 @@ enum {
 	OPT_RECORD_MAX,
 	OPT_OUTPUT,
 	OPT_COLLECTOR,
+	OPT_FLAT,
+	OPT_TOP,
 };
 
 static const struct option long_options[] = {
@@ -65,6 +67,8 @@ static const struct option long_options[] = {
 	{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "record-max", required_argument, NULL, OPT_RECORD_MAX },
+	{ "flat", no_argument, NULL, OPT_FLAT },
+	{ "top", required_argument, NULL, OPT_TOP },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "collector", required_argument, NULL, OPT_COLLECTOR },
 	{ "help", no_argument, NULL, 'h' },
@@ -92,6 +96,9 @@ static const char usage_text[] =
 "      --depth N            show groups at most N levels below the start\n"
 "  -f, --filter TEXT        show only groups whose path contains TEXT, and\n"
 "                           their ancestors\n"
+"      --flat               batch: every group in one list, full paths, sorted\n"
+"                           by the sort column across the whole tree\n"
+"      --top N              batch: the first N groups of --flat's list\n"
 "  -r, --raw                exact numbers (bytes, per-second) in text output\n"
 "      --root DIR           read the cgroup hierarchy at DIR (a fixture, a\n"
 "                           recorded series or a container's mount)\n"
@@ -321,6 +328,13 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case OPT_RECORD:
 			o->record = optarg;
 			break;
+		case OPT_FLAT:
+			o->flat = 1;
+			break;
+		case OPT_TOP:
+			o->top = parse_long_arg("--top", optarg, 1, 100000000);
+			o->flat = 1;
+			break;
 		case OPT_RECORD_MAX:
 			o->record_max = parse_long_arg("--record-max", optarg, 2,
 						       10000000);
@@ -488,6 +502,9 @@ void opts_parse(int argc, char **argv, struct opts *o)
 		    (!o->batch || o->fmt != FMT_JSON))
 			die_usage("-c: column '%s' is only in JSON output "
 				  "(-b -F json)", o->cols[i]->key);
+	if (o->flat && !o->batch)
+		die_usage("%s: batch mode only (-b); the screen's tree sorts "
+			  "within siblings", o->top ? "--top" : "--flat");
 	if (o->iterations < 0)
 		o->iterations = o->batch ? 1 : 0;
 }

@@ -26,6 +26,8 @@ struct opts {
 	enum out_format fmt;
 	int maxdepth;
 	const char *filter;
+	int flat;		/* --flat: every group, sorted globally */
+	long top;		/* --top N: the first N of them; 0: all */
 	int raw;
 	const char *theme;
 	int no_color, ascii;

@@ -38,13 +38,17 @@ static int indent_of(const struct out_ctx *o, const struct mgroup *g)
 {
 	int indent = 2 * (g->depth - o->start_depth);
 
+	if (o->flat)
+		return 0;
 	return indent > 0 ? indent : 0;
 }
 
-/* The group's name as printed; returns its width on the terminal. */
-static size_t name_of(const struct mgroup *g, char *buf, size_t len)
+/* The group's name as printed (its path in a flat list); returns its
+ * width on the terminal. */
+static size_t name_of(const struct out_ctx *o, const struct mgroup *g,
+		      char *buf, size_t len)
 {
-	const char *shown = g->parent < 0 ? g->path : g->name;
+	const char *shown = g->parent < 0 || o->flat ? g->path : g->name;
 
 	return fmt_escape(buf, len, shown, strlen(shown));
 }
@@ -167,7 +171,7 @@ void out_text(struct out_ctx *o)
 	cells_fill(&cs, o, w);
 	for (size_t r = 0; !last && r < o->nrows; r++) {
 		const struct mgroup *g = o->m->groups[o->rows[r]];
-		size_t cw = (size_t)indent_of(o, g) + name_of(g, name, nlen);
+		size_t cw = (size_t)indent_of(o, g) + name_of(o, g, name, nlen);
 
 		gw = cw > gw ? cw : gw;
 	}
@@ -188,7 +192,7 @@ void out_text(struct out_ctx *o)
 	for (size_t r = 0; r < o->nrows; r++) {
 		const struct mgroup *g = o->m->groups[o->rows[r]];
 		int indent = indent_of(o, g), first = 1;
-		size_t cw = (size_t)indent + name_of(g, name, nlen);
+		size_t cw = (size_t)indent + name_of(o, g, name, nlen);
 
 		ln.n = 0;
 		for (size_t i = 0; i < n; i++) {
