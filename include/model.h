@@ -23,6 +23,8 @@ enum derived {
 	D_SCAN_PRIO,
 	D_EFF_MIN,
 	D_EFF_LOW,
+	D_FAILCNT_TREE,
+	D_FAILCNT_TREE_RATE,
 	D_NR
 };
 
@@ -50,6 +52,11 @@ struct mgroup {
 	uint64_t eff_min, eff_low;
 	uint64_t kid_min, kid_low;
 	int kid_prot_ok;
+	/* v1 failcnt of the group and its descendants, and its rate: the
+	 * members' rates that are known, summed */
+	uint64_t failcnt_tree;
+	double failcnt_tree_rate;
+	int tree_ok;
 	double use_pct, reclaim_eff;
 	uint64_t chain_limit;	/* smallest limit on the path (v2) */
 	uint64_t workingset;

@@ -174,6 +174,15 @@ const struct column columns[] = {
 	RAW("failcnt", "FAILCNT", 8, U_COUNT, FLD_FAILCNT,
 	    "v1 memory.failcnt: times usage hit the limit"),
 	RATE("failcnt", "FAIL/s", FLD_FAILCNT, "memory.failcnt per second"),
+	DER("failcnt_tree", "HFAILS", 8, U_COUNT, D_FAILCNT_TREE,
+	    FBIT(FLD_FAILCNT),
+	    "v1 memory.failcnt of the group and its descendants (the file "
+	    "counts the group's own limit hits only): a parent leads to the "
+	    "group below it that hits its limit; not with --depth's cut"),
+	DER("failcnt_tree_per_s", "HFAIL/s", 7, U_RATE, D_FAILCNT_TREE_RATE,
+	    FBIT(FLD_FAILCNT),
+	    "failcnt_tree per second: the known rates of the group and its "
+	    "descendants, summed"),
 	RAW("psi_some_avg10", "PSI-S", 6, U_PSI, FLD_PSI_SOME10,
 	    "v2 memory.pressure some avg10: percent of the last 10 s in which "
 	    "some task waited for memory"),
@@ -344,7 +353,8 @@ static const struct {
 		  "ev_oom_kill_local", "ev_max", "ev_max_per_s",
 		  "ev_max_local_per_s", "ev_high", "ev_high_per_s",
 		  "swap_ev_max_per_s", "swap_ev_fail_per_s", "failcnt",
-		  "failcnt_per_s" }, { NULL } },
+		  "failcnt_per_s", "failcnt_tree", "failcnt_tree_per_s" },
+		{ NULL } },
 	[CSET_LIMITS] = { "limits",
 		{ "usage", "limit", "high", "low", "min", "eff_low", "eff_min",
 		  "soft", "eff_limit", "swap_limit", "swappiness" },
@@ -391,7 +401,7 @@ struct cval col_value(const struct column *c, const struct mgroup *g)
 		v.u = (uint64_t)g->depth;
 		return v;
 	}
-	if (c->unit == U_RATE) {
+	if (c->unit == U_RATE && c->field >= 0) {
 		if (g->rate_valid & FBIT(c->field)) {
 			v.kind = CV_DBL;
 			v.d = mgroup_rate(g, (enum field)c->field);
@@ -429,6 +439,13 @@ struct cval col_value(const struct column *c, const struct mgroup *g)
 		case D_EFF_LOW:
 			v.u = g->eff_low;
 			break;
+		case D_FAILCNT_TREE:
+			v.u = g->failcnt_tree;
+			break;
+		case D_FAILCNT_TREE_RATE:
+			v.kind = CV_DBL;
+			v.d = g->failcnt_tree_rate;
+			return v;
 		}
 		v.kind = v.u == VAL_MAX ? CV_MAX : CV_NUM;
 		return v;

@@ -256,6 +256,45 @@ static void protection_all(struct model *m, const struct snapshot *snap)
 #undef PAGES
 }
 
+/*
+ * failcnt_tree (v1, whose memory.failcnt counts only the group's own
+ * limit hits): the group's with its descendants', so that a parent's row
+ * leads to the offender below it.  Only over a whole subtree: a group
+ * whose subtree was cut (--depth) or has a member without failcnt has
+ * none.  Its rate: the members' own rates summed, those known (a group
+ * new in the interval has none yet).
+ */
+static void failcnt_tree_all(struct model *m, const struct snapshot *snap)
+{
+	if (!(m->kept & FBIT(FLD_FAILCNT)))
+		return;
+	for (size_t i = 0; i < m->n; i++) {
+		struct mgroup *g = m->groups[i];
+
+		g->tree_ok = sample_has(&g->cur, FLD_FAILCNT) &&
+			!(snap->cut_depth1 && g->depth + 1 >= snap->cut_depth1);
+		g->failcnt_tree = sample_get(&g->cur, FLD_FAILCNT);
+		g->failcnt_tree_rate = mgroup_rate(g, FLD_FAILCNT);
+	}
+	/* Children come after their parents: backwards, each subtree is
+	 * whole before it is added to its parent. */
+	for (size_t i = m->n; i-- > 0;) {
+		struct mgroup *g = m->groups[i], *p;
+
+		if (g->tree_ok) {
+			g->derived_valid |= 1u << D_FAILCNT_TREE;
+			if (g->rate_valid & FBIT(FLD_FAILCNT))
+				g->derived_valid |= 1u << D_FAILCNT_TREE_RATE;
+		}
+		if (g->parent < 0)
+			continue;
+		p = m->groups[g->parent];
+		p->tree_ok &= g->tree_ok;
+		p->failcnt_tree += g->failcnt_tree;
+		p->failcnt_tree_rate += g->failcnt_tree_rate;
+	}
+}
+
 static const enum field lru_fields[4] = {
 	FLD_ACTIVE_ANON, FLD_INACTIVE_ANON, FLD_ACTIVE_FILE, FLD_INACTIVE_FILE,
 };
@@ -482,6 +521,7 @@ void model_replace(struct model *m, const struct snapshot *snap)
 	}
 	scan_prio_all(m, snap);
 	protection_all(m, snap);
+	failcnt_tree_all(m, snap);
 }
 
 void model_update(struct model *m, const struct snapshot *snap)
@@ -559,6 +599,7 @@ void model_update(struct model *m, const struct snapshot *snap)
 	}
 	scan_prio_all(m, snap);
 	protection_all(m, snap);
+	failcnt_tree_all(m, snap);
 
 	m->sys_prev = m->sys;
 	m->sys = snap->sys;

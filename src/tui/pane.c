@@ -365,6 +365,12 @@ static void blank_reason(struct tui *t, const struct mgroup *g,
 	if (events_reason(t, g, c, buf, len))
 		return;
 
+	if (c->derived == D_FAILCNT_TREE || c->derived == D_FAILCNT_TREE_RATE) {
+		snprintf(buf, len, "%s", !g->tree_ok ? "its subtree is not "
+			 "whole: cut by --depth, or a group without "
+			 "memory.failcnt" : "a rate after the next refresh");
+		return;
+	}
 	if (c->unit == U_RATE) {
 		const char *r = rate_reason(t, g, (enum field)c->field);
 

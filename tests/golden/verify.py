@@ -45,7 +45,8 @@ pgscan_direct_per_s pgsteal_kswapd pgsteal_kswapd_per_s pgsteal_direct
 pgsteal_direct_per_s reclaim_eff refault_anon refault_anon_per_s refault_file
 refault_file_per_s pgfault pgfault_per_s pgmajfault pgmajfault_per_s ev_low
 ev_low_per_s ev_high ev_high_per_s ev_max ev_max_per_s ev_oom ev_oom_per_s
-ev_oom_kill ev_oom_kill_per_s failcnt failcnt_per_s psi_some_avg10
+ev_oom_kill ev_oom_kill_per_s failcnt failcnt_per_s failcnt_tree
+failcnt_tree_per_s psi_some_avg10
 psi_full_avg10 procs peak swap_peak usage_swap workingset zswap zswapped
 ev_low_local ev_low_local_per_s ev_high_local ev_high_local_per_s
 ev_max_local ev_max_local_per_s ev_oom_local ev_oom_local_per_s
@@ -56,7 +57,7 @@ scan_prio""".split()
 # counters: each has a <key>_per_s rate column right after it
 COUNTERS = """pgscan pgsteal pgscan_kswapd pgscan_direct pgsteal_kswapd
 pgsteal_direct refault_anon refault_file pgfault pgmajfault ev_low ev_high
-ev_max ev_oom ev_oom_kill failcnt ev_low_local ev_high_local ev_max_local
+ev_max ev_oom ev_oom_kill failcnt failcnt_tree ev_low_local ev_high_local ev_max_local
 ev_oom_local ev_oom_kill_local swap_ev_high swap_ev_max swap_ev_fail""".split()
 
 BYTES = """usage limit high low min soft excess eff_min eff_low eff_limit swap
@@ -489,6 +490,20 @@ def protection(v1, groups, recursive=False):
         g['excess'] = 0 if g['eff_low'] == MAX else max(0, g['usage'] - g['eff_low'])
 
 
+def failcnt_tree(v1, groups):
+    """v1: each group's memory.failcnt with its descendants', None unless
+    every member of the subtree has one; None on v2."""
+    for g in groups.values():
+        g['failcnt_tree'] = None if v1 is False else 0
+    if not v1:
+        return
+    for path, g in groups.items():
+        for a in ancestors(path):
+            if a in groups and groups[a]['failcnt_tree'] is not None:
+                groups[a]['failcnt_tree'] = groups[a]['failcnt_tree'] + g['failcnt'] \
+                    if is_int(g['failcnt']) else None
+
+
 def scan_prio(v1, groups, system):
     """scan_prio of every group: min(12, floor(log2(P))), P the largest own
     evictable list in 4 KiB pages; file lists always, anon lists where swap
@@ -667,6 +682,16 @@ def expected_iteration(k, samples, ts, root_arg):
     sysd['psi_full_avg10'] = sc['psi_full_avg10']
     it['system'] = sysd
     it['system_raw'] = sc
+    # failcnt_tree's rate: the members' own rates that are known (present
+    # in both samples, not gone back), summed.
+    fr = {p: 0.0 for p in cur}
+    for path, g in cur.items():
+        p = prev.get(path)
+        if p is not None and is_int(g['failcnt']) and is_int(p['failcnt']) \
+                and g['failcnt'] >= p['failcnt']:
+            for a in ancestors(path):
+                if a in fr:
+                    fr[a] += (g['failcnt'] - p['failcnt']) / dt
     groups = []
     for path in tree_order(cur):
         g = cur[path]
@@ -678,6 +703,9 @@ def expected_iteration(k, samples, ts, root_arg):
             e[key] = jval(g[key])
         for c in COUNTERS:
             e[c + '_per_s'] = rate(g[c], p[c], dt) if p is not None else None
+        e['failcnt_tree_per_s'] = num('%.3f' % fr[path]) if (
+            v1 and g['failcnt_tree'] is not None and
+            e['failcnt_per_s'] is not None) else None
         u, el = g['usage'], g['eff_limit']
         if is_int(u) and is_int(el) and el > 0:
             e['use_pct'] = num('%.2f' % (100.0 * u / el))
@@ -974,6 +1002,7 @@ def main():
                 g['swap'] = total
         scan_prio(v1, groups, system)
         protection(v1, groups, a.recursiveprot)
+        failcnt_tree(v1, groups)
         samples.append((v1, groups, system))
     exp = [expected_iteration(k, samples, ts, root_arg)
            for k in range(1, nit + 1)]
