@@ -317,8 +317,10 @@ int col_on_version(const struct column *c, int version)
  *    reclaim events that give v1 pgscan cost every page fault, and
  *    refaults would need memory.stat of every group at every refresh:
  *    about twice the kernel time, and an rstat flush each);
- *  - the v1 reclaim set, chosen on purpose, loads the events (reclaim.h)
- *    and has the limit hits and refaults beside them.
+ *  - the v1 reclaim set mirrors v2's kswapd/direct split (the BPF pass's
+ *    kernel counters, else the events, reclaim.h, which it loads on
+ *    purpose) and has the refaults beside them (the limit hits are in
+ *    the overview and the events set; 80 columns hold no more).
  * The overview has no room for workingset: with it, 65 of 80 columns go
  * to values and 15 are left for the indented tree of names.
  */
@@ -345,9 +347,10 @@ static const struct {
 		  "reclaim_eff", "refault_anon_per_s", "refault_file_per_s",
 		  "psi_some_avg10", "psi_full_avg10", "scan_prio",
 		  "prio_min" },
-		{ "pgscan_per_s", "pgsteal_per_s", "reclaim_eff", "prio_min",
-		  "failcnt_per_s", "refault_anon_per_s", "refault_file_per_s",
-		  "pgmajfault_per_s", "scan_prio" } },
+		{ "pgscan_kswapd_per_s", "pgscan_direct_per_s",
+		  "pgsteal_kswapd_per_s", "pgsteal_direct_per_s",
+		  "reclaim_eff", "prio_min", "refault_anon_per_s",
+		  "refault_file_per_s", "scan_prio" } },
 	[CSET_EVENTS] = { "events",
 		{ "ev_oom", "ev_oom_kill", "ev_oom_kill_per_s",
 		  "ev_oom_kill_local", "ev_max", "ev_max_per_s",

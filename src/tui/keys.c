@@ -167,10 +167,18 @@ static void k_prev(struct tui *t)
 
 static void change_set(struct tui *t, int by)
 {
+	size_t values = 0;
+
 	t->cur_set = (t->cur_set + by + SET_NR) % SET_NR;
 	t->hscroll = 0;
 	tui_set_changed(t);
-	tui_message(t, 0, "columns: %s", tui_set_name(t->cur_set));
+	for (size_t i = 0; i < t->setn[t->cur_set]; i++)
+		values += t->set[t->cur_set][i]->kind == CK_VALUE;
+	if (values == 0)
+		tui_message(t, 0, "columns: %s, empty: S (setup) chooses its "
+			    "columns", tui_set_name(t->cur_set));
+	else
+		tui_message(t, 0, "columns: %s", tui_set_name(t->cur_set));
 }
 
 static void k_next_set(struct tui *t) { change_set(t, 1); }

@@ -130,10 +130,10 @@ has "perm: the detail pane says why the reclaim events are not there" \
 	"^Reclaim events \(BPF\): $PERM\$"
 has "perm: and what stays blank" "^  v1 pgscan and pgsteal, PRIO and flushes stay blank\$"
 tm send-keys -t s Tab Tab Tab
-has "perm: the reclaim set's columns" '^ +SCAN/s STEAL/s +EFF PRIO +FAIL/s'
-has "perm: SCAN/s and STEAL/s of a are -" '^ +- +- +- +- +[0-9.]+ .* a$'
-has "perm: the blank line of pgscan_per_s gives the reason" \
-	"^  pgscan_per_s +reclaim events \(BPF\) $PERM\$"
+has "perm: the reclaim set's columns (v1 mirrors v2's kswapd/direct split)" '^ +SCNK/s +SCND/s +STLK/s +STLD/s +EFF PRIO +RFA/s'
+has "perm: the split scan and steal rates of a are -" '^ +- +- +- +- +- +- +[0-9.]+[kM]? .* a$'
+has "perm: the blank line of pgscan_kswapd_per_s gives the reason" \
+	"^  pgscan_kswapd_per_s +reclaim events \(BPF\) $PERM\$"
 SCREEN=$(cap)
 if grep -q '^Scan by priority' <<<"$SCREEN"; then
 	fail "perm: a header line of the events"
@@ -166,7 +166,7 @@ fi
 tm send-keys -t s Tab Tab Tab
 has "reclaim set: the header line of pages scanned per priority and flushes" \
 	'^Scan by priority/s:( [0-9]+:[0-9.]+[kM]?)*( none)?  Flushes [0-9.]+[kM]?/s \(own [0-9.]+[kM]?/s\) of [0-9.]+[kM]? calls/s \(own [0-9.]+[kM]?/s\)$'
-has "reclaim set: SCAN/s and STEAL/s of a are 0.0, not -" '^ +0\.0 +0\.0 +- +- .* a$'
+has "reclaim set: the split scan and steal rates of a are 0.0, not -" '^ +0\.0 +0\.0 +0\.0 +0\.0 +- +- .* a$'
 tm send-keys -t s d
 has "loaded: the detail pane says since when they count" \
 	'^Reclaim events \(BPF\), counting since [0-2][0-9]:[0-5][0-9]:[0-5][0-9]$'

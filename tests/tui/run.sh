@@ -753,6 +753,8 @@ for i in 1 2 3 4 5 6 0; do
 	keys $B Tab
 	check_line $B 4 "${TITLES[$i]}" "sets: Tab to ${SETS[$i]}: column titles"
 	check_line $B 3 "Columns: ${SETS[$i]}  Sort: usage desc  Groups: 11 shown of 11" "sets: header names ${SETS[$i]}"
+	# The custom set starts empty: the status line says how to fill it.
+	[ "${SETS[$i]}" = custom ] && check_line $B 24 "columns: custom, empty: S (setup) chooses its columns" "sets: the empty custom set says how to add columns"
 done
 if [ "$(sed -n 1p <<<"$SCREEN" | cut -c1-17)" = "memcgtop $T0" ]; then
 	pass "sets: Tab does not consume samples of the recorded series (still $T0)"
@@ -1039,7 +1041,7 @@ V1_TITLES=(
 '  ▼USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  FAIL/s GROUP'
 '  ▼USAGE   PEAK   WSET   SWAP MEM+SW   ANON   FILE GROUP'
 '  ▼USAGE A-ANON I-ANON A-FILE I-FILE UNEVIC   RFA/s   RFF/s GROUP'
-'   SCAN/s STEAL/s   EFF PRIO  FAIL/s   RFA/s   RFF/s   MAJ/s PFLOOR GROUP'
+'   SCNK/s  SCND/s  STLK/s  STLD/s   EFF PRIO   RFA/s   RFF/s PFLOOR GROUP'
 '  OOMKILL  KILL/s  FAILCNT  FAIL/s   HFAILS HFAIL/s GROUP'
 '  ▼USAGE  LIMIT   SOFT EFFLIM SWPNS GROUP'
 '  GROUP'
