@@ -146,6 +146,8 @@
 	/* stats flushes of it that flushed (forced, or past the	\
 	 * kernel's threshold), and every request */			\
 	X(FLUSHES, FF_COUNTER, EVENTS, EVENTS)				\
-	X(FLUSH_CALLS, FF_COUNTER, EVENTS, EVENTS)
+	X(FLUSH_CALLS, FF_COUNTER, EVENTS, EVENTS)				\
+	/* milliseconds its tasks spent in direct and memcg reclaim */	\
+	X(STALL, FF_COUNTER, EVENTS, EVENTS)
 
 #endif

@@ -104,6 +104,8 @@ suite "memory.stat in the BPF pass: proven words, v1 pgscan, one flush (live v1)
 suite "memory.stat in the BPF pass (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/stat-v1.sh
 suite "reclaim events in memcgtop's output (live v1)" tests/live/events-v1.sh
 suite "reclaim events in memcgtop's output (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/events-v1.sh
+suite "reclaim stalls against perf (live v1)" tests/live/stall-v1.sh
+suite "reclaim stalls against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/stall-v1.sh
 suite "stats flushes that flushed against perf (live v1)" tests/live/flushes-v1.sh
 suite "stats flushes that flushed against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/flushes-v1.sh
 suite "reclaim events on the screen (tmux, live v1)" tests/tui/events.sh

@@ -25,7 +25,7 @@
 
 /* The default columns: the overview for text (columns.c: this version's),
  * all of them for the data formats; prio_min (and its kswapd and
- * direct parts) only where the reclaim
+ * direct parts) and the reclaim stalls only where the reclaim
  * events can be (events): a copy or a recording has none, and --record
  * keeps none (its replay prints what the live run printed). */
 static void default_columns(struct opts *o, int version, int events,
@@ -45,7 +45,8 @@ static void default_columns(struct opts *o, int version, int events,
 		if (columns[i].unit != U_NUMA &&
 		    (events || (columns[i].field != FLD_PRIO_MIN &&
 				columns[i].field != FLD_PRIO_MIN_KSWAPD &&
-				columns[i].field != FLD_PRIO_MIN_DIRECT)))
+				columns[i].field != FLD_PRIO_MIN_DIRECT &&
+				columns[i].field != FLD_STALL)))
 			o->cols[o->ncols++] = &columns[i];
 }
 

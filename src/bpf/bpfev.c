@@ -61,6 +61,14 @@ static const char *const tp_names[] = {
 };
 #define NTPS (sizeof(tp_names) / sizeof(tp_names[0]))
 
+/* What reclaim stalls need; without them the stall figures are not
+ * available and the rest loads. */
+static const char *const stall_tps[] = {
+	"mm_vmscan_direct_reclaim_begin", "mm_vmscan_direct_reclaim_end",
+	"mm_vmscan_memcg_reclaim_begin", "mm_vmscan_memcg_reclaim_end",
+};
+#define NSTALL_TPS (sizeof(stall_tps) / sizeof(stall_tps[0]))
+
 struct bpfev {
 	struct reclaim *skel;	/* the object, its maps, programs and links */
 	int groups_fd;
@@ -68,6 +76,7 @@ struct bpfev {
 	uint64_t epoch;		/* the prio_min interval now counting */
 	uint32_t items;		/* bits of enum bpfev_item the kernel has */
 	bool node_items;	/* they are enum node_stat_item (7.3+) */
+	bool stalls;		/* the vmscan reclaim begin/end tracepoints */
 	int ncpus;
 	struct reclaim_sys *percpu;	/* one lookup of the per-CPU "sys" */
 	struct bpfev_count *groups;
@@ -184,6 +193,13 @@ static int inspect_kernel(struct bpfev *ev, struct reclaim_cfg *cfg,
 			return -EOPNOTSUPP;
 		}
 	}
+	/* Reclaim stalls where the kernel has all four (optional). */
+	ev->stalls = true;
+	for (i = 0; i < NSTALL_TPS; i++) {
+		snprintf(name, sizeof(name), "btf_trace_%s", stall_tps[i]);
+		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0)
+			ev->stalls = false;
+	}
 	r = resolve_items(ev, btf, cfg, w);
 	if (!r && ev->node_items &&
 	    btf__find_by_name_kind(btf, "btf_trace_mod_memcg_lruvec_state",
@@ -264,6 +280,10 @@ static int load(struct bpfev *ev, const struct reclaim_cfg *cfg,
 	/* One of count_event and lruvec_state, as the kernel counts. */
 	bpf_program__set_autoload(skel->progs.count_event, !ev->node_items);
 	bpf_program__set_autoload(skel->progs.lruvec_state, ev->node_items);
+	bpf_program__set_autoload(skel->progs.direct_begin, ev->stalls);
+	bpf_program__set_autoload(skel->progs.direct_end, ev->stalls);
+	bpf_program__set_autoload(skel->progs.memcg_begin, ev->stalls);
+	bpf_program__set_autoload(skel->progs.memcg_end, ev->stalls);
 	r = reclaim__load(skel);
 	if (r) {
 		why(w, r == -EPERM ? BPFEV_NOT_PERMITTED : BPFEV_LOAD_REFUSED,
@@ -341,6 +361,11 @@ fail:
 uint32_t bpfev_items(const struct bpfev *ev)
 {
 	return ev->items;
+}
+
+int bpfev_stalls(const struct bpfev *ev)
+{
+	return ev->stalls;
 }
 
 static int by_id(const void *a, const void *b)
@@ -463,6 +488,7 @@ int bpfev_read(struct bpfev *ev, const struct bpfev_count **ret_groups,
 			g->ev[k] = v->ev[k];
 		g->flushes = v->flushes;
 		g->flushes_done = v->flushes_done;
+		g->stall_ns = v->stall_ns;
 		g->prio_min = v->prio[e & 1] >> 8 == e ?
 			(int)(v->prio[e & 1] & 0xff) : -1;
 		g->prio_min_kswapd = v->prio_kswapd[e & 1] >> 8 == e ?

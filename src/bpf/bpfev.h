@@ -63,6 +63,7 @@ struct bpfev_count {
 	int prio_min;			/* 0..12 since the last read; -1: not scanned */
 	int prio_min_kswapd;		/* of it, by kswapd */
 	int prio_min_direct;		/* by the other tasks */
+	uint64_t stall_ns;		/* its tasks' time in reclaim */
 	uint64_t flushes;		/* flush requests on it, since bpfev_open */
 	uint64_t flushes_done;		/* of them, that flushed (forced or
 					 * past the kernel's threshold) */
@@ -94,6 +95,9 @@ int bpfev_open(struct bpfev **ret_ev, struct bpfev_why *ret_why);
  * kernel has (e.g. PGSCAN_PROACTIVE is 6.13+); the others stay 0.
  */
 uint32_t bpfev_items(const struct bpfev *ev);
+/* Whether the reclaim stalls are counted (the kernel has the vmscan
+ * direct and memcg reclaim begin/end tracepoints). */
+int bpfev_stalls(const struct bpfev *ev);
 
 /*
  * bpfev_read: the groups the kernel counted in, sorted by id, and the

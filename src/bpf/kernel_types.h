@@ -55,9 +55,13 @@ struct bpf_iter_meta {
 	__u64 seq_num;
 };
 
-/* Only flags, PF_KSWAPD (0x00020000 since ever) for who reclaims. */
+struct css_set;
+
+/* flags: PF_KSWAPD (0x00020000 since ever), who reclaims; cgroups: its
+ * css_set, whose memory css is the task's memory cgroup. */
 struct task_struct {
 	unsigned int flags;
+	struct css_set *cgroups;
 } __pai;
 
 struct kernfs_node {
@@ -101,6 +105,11 @@ struct bpf_iter__cgroup {
 enum cgroup_subsys_id {
 	memory_cgrp_id = 4,
 };
+
+/* Indexed by enum cgroup_subsys_id, as cgroup.subsys. */
+struct css_set {
+	struct cgroup_subsys_state *subsys[16];
+} __pai;
 
 /* The values are the kernel's, read with bpf_core_enum_value(). */
 enum memcg_memory_event {

@@ -23,6 +23,7 @@
 #include "kernel_types.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 #include "reclaim_rec.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -59,6 +60,15 @@ struct {
 	__type(value, struct reclaim_last);
 	__uint(max_entries, 1);
 } last SEC(".maps");
+
+/* Reclaim stalls: when each task began its direct or memcg reclaim. */
+struct {
+	__uint(type, RE_MAP_HASH);
+	__uint(map_flags, RE_F_NO_PREALLOC);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(max_entries, RE_MAX_STALLERS);
+} stall_start SEC(".maps");
 
 const volatile struct reclaim_cfg cfg = { .item_lo = 0 };
 
@@ -255,4 +265,68 @@ int BPF_PROG(flush_stats, struct mem_cgroup *memcg, __s64 stats_updates,
 			__sync_fetch_and_add(&v->flushes_done, 1);
 	}
 	return 0;
+}
+
+/*
+ * Reclaim stalls: the time a task spends in direct reclaim (the page
+ * allocator's, try_to_free_pages) and in memcg reclaim (a group's limit,
+ * high or memory.reclaim: try_to_free_mem_cgroup_pages), given to the
+ * task's own memory cgroup.  The begin and end events bracket each.
+ */
+static __always_inline int stall_begin(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 now = bpf_ktime_get_ns();
+
+	bpf_map_update_elem(&stall_start, &tid, &now, 0);
+	return 0;
+}
+
+static __always_inline int stall_end(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct cgroup_subsys_state *css;
+	struct reclaim_val *v;
+	__u64 *t0, d;
+	int ssid;
+
+	t0 = bpf_map_lookup_elem(&stall_start, &tid);
+	if (!t0)
+		return 0;
+	d = bpf_ktime_get_ns() - *t0;
+	bpf_map_delete_elem(&stall_start, &tid);
+	ssid = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
+	if (ssid < 0 || ssid >= 16)
+		return 0;
+	css = bpf_get_current_task_btf()->cgroups->subsys[ssid];
+	if (!css)
+		return 0;
+	v = group(css->cgroup->kn->id);
+	if (v)
+		__sync_fetch_and_add(&v->stall_ns, d);
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_direct_reclaim_begin")
+int BPF_PROG(direct_begin)
+{
+	return stall_begin();
+}
+
+SEC("tp_btf/mm_vmscan_direct_reclaim_end")
+int BPF_PROG(direct_end)
+{
+	return stall_end();
+}
+
+SEC("tp_btf/mm_vmscan_memcg_reclaim_begin")
+int BPF_PROG(memcg_begin)
+{
+	return stall_begin();
+}
+
+SEC("tp_btf/mm_vmscan_memcg_reclaim_end")
+int BPF_PROG(memcg_end)
+{
+	return stall_end();
 }

@@ -23,6 +23,7 @@ enum re_slot {
 
 #define RE_NPRIO	13	/* priorities 0..DEF_PRIORITY (12) */
 #define RE_MAX_GROUPS	65536	/* memcg ids are 16 bits */
+#define RE_MAX_STALLERS	16384	/* tasks in reclaim at once */
 /*
  * item - cfg.item_lo indexes cfg.slot_of[]: the counted items lie within
  * this many of each other (8 consecutive numbers on 6.13 to 6.18).
@@ -41,6 +42,7 @@ struct reclaim_val {
 	__u64 prio[2];
 	__u64 prio_kswapd[2];	/* of them, kswapd's; the others' */
 	__u64 prio_direct[2];
+	__u64 stall_ns;		/* its tasks' time in direct and memcg reclaim */
 };
 
 /* The per-CPU array "sys", one entry, summed over the CPUs by the loader. */

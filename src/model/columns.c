@@ -267,6 +267,13 @@ const struct column columns[] = {
 	    "vmscan:mm_vmscan_lru_shrink_inactive events (BPF, Linux 6.13+, "
 	    "root; either version); not available when they were not "
 	    "scanned"),
+	RAW("reclaim_stall", "STALLMS", 8, U_COUNT, FLD_STALL,
+	    "milliseconds the group's own tasks spent in reclaim: direct "
+	    "reclaim and memcg reclaim (a limit, high, memory.reclaim), "
+	    "from the kernel's vmscan begin and end events (BPF, root; either "
+	    "version); v1's stand-in for per-group pressure"),
+	RATE("reclaim_stall", "STALL/s", FLD_STALL,
+	     "reclaim_stall per second: milliseconds of reclaim a second"),
 	RAW("prio_min_kswapd", "PRIOK", 5, U_INT, FLD_PRIO_MIN_KSWAPD,
 	    "prio_min of kswapd's scans alone (global background reclaim)"),
 	RAW("prio_min_direct", "PRIOD", 5, U_INT, FLD_PRIO_MIN_DIRECT,

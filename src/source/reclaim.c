@@ -48,6 +48,7 @@ struct reclaim {
 	int live;
 	int recording;
 	struct bpfev *ev;
+	int stalls;		/* bpfev_stalls: FLD_STALL has values */
 	enum reclaim_state state;
 	struct bpfev_why why;
 	char text[320];
@@ -143,6 +144,7 @@ enum reclaim_state reclaim_want(struct reclaim *rc, int want)
 			return rc->state;
 		}
 		set_state(rc, RECLAIM_ON);
+		rc->stalls = bpfev_stalls(rc->ev);
 		rc->since = (int64_t)time(NULL);
 		forget_tree(rc);
 	}
@@ -387,6 +389,9 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 				   (uint64_t)own->prio_min_direct);
 		sample_set(&g->s, FLD_FLUSHES, own ? own->flushes_done : 0);
 		sample_set(&g->s, FLD_FLUSH_CALLS, own ? own->flushes : 0);
+		if (rc->stalls)
+			sample_set(&g->s, FLD_STALL,
+				   own ? own->stall_ns / 1000000 : 0);
 	}
 	/* The counts since the load; the model rates them. */
 	for (int p = 0; p < BPFEV_NPRIO; p++) {

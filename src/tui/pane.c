@@ -567,6 +567,14 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 			 mgroup_rate(g, FLD_FLUSH_CALLS));
 		pline(p, A_NORMAL, "  %-28s %s/s of %s requests/s",
 		      "stats flushes", rate, calls);
+		/* Its tasks' time in direct and memcg reclaim. */
+		if (g->rate_valid & FBIT(FLD_STALL)) {
+			fmt_rate(rate, sizeof(rate),
+				 mgroup_rate(g, FLD_STALL));
+			pline(p, A_NORMAL, "  %-28s %s ms/s (%" PRIu64
+			      " ms since loaded)", "its tasks in reclaim", rate,
+			      sample_get(&g->cur, FLD_STALL));
+		}
 	} else {
 		pline(p, A_NORMAL, "  %-28s -  (a rate after the next refresh)",
 		      "stats flushes");
