@@ -197,7 +197,7 @@ compare "hostile start" "$TNAME/lim/${HOSTILE[0]}"
 # time and the system figures.
 same_lines() {
 	cut -d, -f2- "$1" | grep -av -e '^memcgtop ' -e '^memcgtop_system' \
-		-e '^[0-9:-]*T[0-9:]*Z' -e ' available  Swap: '
+		-e '^[0-9:-]*T[0-9:]*Z' -e '^Mem: .* available, .* free '
 }
 for fmt in csv text openmetrics; do
 	run bpf "$TMPD/b.$fmt" -F "$fmt" -r -o +path -c limit,soft,swappiness,eff_limit,path "/$TNAME"
