@@ -169,10 +169,14 @@ def half_read(docs, flash):
     v1-only columns, reclaim_eff, use_pct and rates may be null.  A group
     removed while memcgtop reads it must be left out, not shown half read."""
     # swap_peak: memory.swap.peak is 6.5+; scan_prio: null where a group's
-    # own evictable lists are empty; prio_min: null where its own lists
-    # were not scanned in the interval (or without the reclaim events).
-    maybe_null = {"soft", "swappiness", "failcnt", "reclaim_eff", "use_pct",
-                  "swap_peak", "scan_prio", "prio_min"}
+    # own evictable lists are empty; prio_min and its kswapd and direct
+    # parts: null where its own lists were not scanned in the interval (or
+    # without the reclaim events), as reclaim_stall is without them;
+    # failcnt_tree: v1's.
+    maybe_null = {"soft", "swappiness", "failcnt", "failcnt_tree",
+                  "reclaim_eff", "use_pct", "swap_peak", "scan_prio",
+                  "prio_min", "prio_min_kswapd", "prio_min_direct",
+                  "reclaim_stall"}
     half, keys = [], set()
     for x in docs:
         for r in x["groups"]:
