@@ -124,6 +124,9 @@ const char *cgfs_collector(const struct cgfs *cg);
 /* v2's memory_recursiveprot mount option: 1, 0, or -1 not known (a copy
  * without --proc, a recording made before it was kept, v1). */
 int cgfs_recursiveprot_of(const struct cgfs *cg);
+/* The refreshes are for the screen, whose header shows no watermarks:
+ * /proc/zoneinfo is not read. */
+void cgfs_for_screen(struct cgfs *cg);
 /* The fields the collector gives every group below the hierarchy root
  * without opening a file (the BPF pass's; none for the files). */
 uint64_t cgfs_free_fields(const struct cgfs *cg);

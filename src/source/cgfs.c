@@ -149,6 +149,7 @@ static int refresh_once(struct cgfs *cg, uint64_t fields, int maxdepth,
 	}
 	cg->rd->ops->begin(cg->rd, rootfd, cgfs_version_file(cg->ver));
 	/* Only scan_prio asks for the own LRU lists. */
+	sysinfo_want_zoneinfo(cg->sys, !cg->screen);
 	sysinfo_want_lru_gen(cg->sys,
 			     (fields & FBIT(FLD_OWN_INACTIVE_FILE)) != 0);
 	sysinfo_read(cg->sys, cg->src->sys_slot(cg), &snap->sys);
@@ -259,6 +260,11 @@ static void find_recursiveprot(struct cgfs *cg, const char *proc)
 		cg->recursiveprot =
 			cgfs_recursiveprot("/proc/self/mountinfo", cg->root);
 	}
+}
+
+void cgfs_for_screen(struct cgfs *cg)
+{
+	cg->screen = 1;
 }
 
 int cgfs_recursiveprot_of(const struct cgfs *cg)

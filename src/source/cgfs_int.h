@@ -351,6 +351,7 @@ struct cgfs {
 	int replay_bpf;			/* its "collector bpf" */
 	/* v2's memory_recursiveprot: 1, 0, -1 not known (taken as 0) */
 	int recursiveprot;
+	int screen;		/* cgfs_for_screen: no watermarks read */
 	int proc_given;		/* --proc */
 	int sys_is_trees;	/* the system figures are the tree's host's */
 	struct sysinfo_src *sys;

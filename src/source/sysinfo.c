@@ -23,6 +23,7 @@ struct sysinfo_src {
 	struct vmstat_info *vm;
 	struct sink *sink;	/* --record: what is read goes there too */
 	int want_lru_gen;
+	int no_zoneinfo;
 	char buf[16384];
 };
 
@@ -30,6 +31,12 @@ void sysinfo_want_lru_gen(struct sysinfo_src *s, int want)
 {
 	if (s)
 		s->want_lru_gen = want;
+}
+
+void sysinfo_want_zoneinfo(struct sysinfo_src *s, int want)
+{
+	if (s)
+		s->no_zoneinfo = !want;
 }
 
 void sysinfo_sink(struct sysinfo_src *s, struct sink *sink)
@@ -368,7 +375,8 @@ void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
 		return;
 	if (!s->dir) {
 		read_live(s, sys);
-		read_zoneinfo(s, "/proc/zoneinfo", sys);
+		if (!s->no_zoneinfo)
+			read_zoneinfo(s, "/proc/zoneinfo", sys);
 		if (s->want_lru_gen)
 			read_lru_gen(s, NULL, sys);
 		return;
@@ -389,8 +397,10 @@ void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
 	}
 	snprintf(path, sizeof(path), "%s/pressure/memory", base);
 	read_psi(s, path, sys);
-	snprintf(path, sizeof(path), "%s/zoneinfo", base);
-	read_zoneinfo(s, path, sys);
+	if (!s->no_zoneinfo) {
+		snprintf(path, sizeof(path), "%s/zoneinfo", base);
+		read_zoneinfo(s, path, sys);
+	}
 	if (s->want_lru_gen)
 		read_lru_gen(s, base, sys);
 }

@@ -24,6 +24,9 @@ void sysinfo_sink(struct sysinfo_src *src, struct sink *sink);
 /* Whether sysinfo_read also reads whether the multi-gen LRU runs
  * (SYS_LRU_GEN; only the scan_prio column needs it). */
 void sysinfo_want_lru_gen(struct sysinfo_src *src, int want);
+/* Whether /proc/zoneinfo (the watermarks) is read: by default yes; the
+ * screen, whose header has no room for them, says no. */
+void sysinfo_want_zoneinfo(struct sysinfo_src *src, int want);
 
 /* Reads the sample in folder `sample` of a series, or the current
  * figures. */

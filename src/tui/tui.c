@@ -521,6 +521,7 @@ int tui_run(const struct tui_opts *o)
 	t.sort_desc = o->sort_desc;
 	if (o->filter)
 		snprintf(t.filter, sizeof(t.filter), "%s", o->filter);
+	cgfs_for_screen(o->cg);
 	pipeline_init(&t.pl, o->cg, o->maxdepth, o->recording);
 	init_sets(&t);
 

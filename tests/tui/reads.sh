@@ -92,6 +92,15 @@ for lab in default files; do
 		abort "pid $MPID is not memcgtop"
 	wait_for "^Columns: overview" || fail "$lab: not on the overview"
 	trace_for 1.5 "$TMPD/t1" && same "the overview" "$TMPD/t1"
+	# The watermarks are the text header's, not the screen's: batch reads
+	# /proc/zoneinfo each refresh, the screen never.
+	if [ -s "$TMPD/t1" ]; then
+		nb=$(grep -c 'zoneinfo' "$TMPD/batch")
+		ns=$(grep -c 'zoneinfo' "$TMPD/t1")
+		[ "$nb" -ge 3 ] && [ "$ns" = 0 ] &&
+			pass "$lab: zoneinfo read by batch ($nb times), not by the screen" ||
+			fail "$lab: zoneinfo: batch $nb, screen $ns"
+	fi
 
 	tm send-keys -t s Tab Tab
 	if wait_for "^Columns: LRU"; then
