@@ -133,6 +133,10 @@ enum sysfield {
 	SYS_SWAP_FREE,
 	SYS_PGSCAN,
 	SYS_PGSTEAL,
+	/* of global reclaim only (memcg limit reclaim counts in neither):
+	 * /proc/vmstat's pgscan_kswapd and pgscan_direct */
+	SYS_PGSCAN_KSWAPD,
+	SYS_PGSCAN_DIRECT,
 	SYS_PSI_SOME10,		/* hundredths of a percent */
 	SYS_PSI_FULL10,
 	SYS_LRU_GEN,		/* /sys/kernel/mm/lru_gen/enabled */

@@ -61,6 +61,8 @@ suite "interactive screen (tmux)" tests/tui/run.sh
 suite "interactive screen (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/run.sh
 suite "blank reasons (tmux)" tests/tui/blanks.sh
 suite "blank reasons (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/blanks.sh
+suite "detail pane verdict (tmux)" tests/tui/verdict.sh
+suite "detail pane verdict (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/verdict.sh
 suite "live cgroup v1" tests/live/v1.sh
 suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/v1.sh
 suite "live cgroup v1 (the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/v1.sh
@@ -110,6 +112,8 @@ suite "stats flushes that flushed against perf (live v1)" tests/live/flushes-v1.
 suite "stats flushes that flushed against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/flushes-v1.sh
 suite "reclaim events on the screen (tmux, live v1)" tests/tui/events.sh
 suite "reclaim events on the screen (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/events.sh
+suite "detail pane verdict (tmux, live v1)" tests/tui/verdict-live.sh
+suite "detail pane verdict (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/verdict-live.sh
 suite "edit dialog (tmux, live v1)" tests/tui/edit.sh
 suite "edit dialog (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/edit.sh
 suite "views read no file to draw (tmux, strace, live v1)" tests/tui/noread.sh

@@ -94,6 +94,19 @@ const struct sysfig sysfigs[] = {
 		TEXT(2, ", pgsteal ", "/s"),
 		SCREEN(1, " Steal ", "/s"),
 	},
+	[SYS_PGSCAN_KSWAPD] = {
+		.unit = SU_COUNTER, .n = 1,
+		.json = "pgscan_kswapd_per_s",
+		.om = "memcgtop_system_pgscan_kswapd",
+		.help = "pages scanned by kswapd (/proc/vmstat pgscan_kswapd)",
+	},
+	[SYS_PGSCAN_DIRECT] = {
+		.unit = SU_COUNTER, .n = 1,
+		.json = "pgscan_direct_per_s",
+		.om = "memcgtop_system_pgscan_direct",
+		.help = "pages scanned by tasks in global direct reclaim, not "
+			"in memcg limit reclaim (/proc/vmstat pgscan_direct)",
+	},
 	[SYS_PSI_SOME10] = {
 		.unit = SU_PSI, .n = 1,
 		.json = "psi_some_avg10",

@@ -99,6 +99,7 @@ static ssize_t slurp(struct sysinfo_src *s, const char *path,
 struct sysctx {
 	struct sysinfo *sys;
 	uint64_t scan_kd, steal_kd;	/* kswapd + direct */
+	uint64_t scan_k, scan_d;	/* pgscan_kswapd, pgscan_direct */
 	uint64_t scan_af, steal_af;	/* anon + file */
 	int has_kd, has_af;
 	int bad_kd, bad_af;		/* a term out of range: no sum */
@@ -144,6 +145,10 @@ static void vmstat_kv(const char *k, size_t kl, uint64_t v, void *ctx)
 	int in = parse_in_range(v);
 
 	if (keyis(k, kl, "pgscan_kswapd") || keyis(k, kl, "pgscan_direct")) {
+		if (keyis(k, kl, "pgscan_kswapd"))
+			c->scan_k = v;
+		else
+			c->scan_d = v;
 		c->scan_kd += v;
 		c->has_kd = 1;
 		c->bad_kd |= !in;
@@ -179,6 +184,12 @@ static void set_reclaim(struct sysctx *c)
 	if (c->bad_af) {
 		c->has_af = 0;
 		c->scan_af = c->steal_af = 0;
+	}
+	if (c->has_kd) {
+		c->sys->v[SYS_PGSCAN_KSWAPD] = c->scan_k;
+		c->sys->v[SYS_PGSCAN_DIRECT] = c->scan_d;
+		c->sys->valid |= FBIT(SYS_PGSCAN_KSWAPD) |
+			FBIT(SYS_PGSCAN_DIRECT);
 	}
 	if (!c->has_kd && !c->has_af)
 		return;
@@ -245,8 +256,9 @@ static void read_live(struct sysinfo_src *s, struct sysinfo *sys)
 				else
 					c.bad_af = 1;
 			}
-		c.scan_kd = vs->head[0].result.ul_int +
-			vs->head[1].result.ul_int;
+		c.scan_k = vs->head[0].result.ul_int;
+		c.scan_d = vs->head[1].result.ul_int;
+		c.scan_kd = c.scan_k + c.scan_d;
 		c.steal_kd = vs->head[2].result.ul_int +
 			vs->head[3].result.ul_int;
 		c.scan_af = vs->head[4].result.ul_int +

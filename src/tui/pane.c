@@ -15,6 +15,7 @@
 #include "procs.h"
 #include "reclaim.h"
 #include "tui_int.h"
+#include "verdict.h"
 #include "xalloc.h"
 
 void tui_pane_free(struct tui *t)
@@ -50,6 +51,82 @@ static void kv_add(const char *k, size_t kl, uint64_t v, void *ctx)
 	b->kv[b->n].key[kl] = '\0';
 	b->kv[b->n].val = v;
 	b->n++;
+}
+
+/* The text of detail file name, or NULL. */
+static const char *detail_text(const struct tui *t, const char *name)
+{
+	for (size_t i = 0; i < t->detail.n; i++)
+		if (!strcmp(t->detail.file[i].name, name))
+			return t->detail.file[i].text;
+	return NULL;
+}
+
+/* The verdict's figures that the group's detail files hold, into
+ * vfile_cur: a value file's number, or the number after a key at the
+ * start of a line ("max" is VAL_MAX). */
+static void verdict_files(struct tui *t)
+{
+	int v = cgfs_version(t->cg);
+
+	t->vfile_cur.have = 0;
+	t->vfile_cur.mono = t->pl.m.mono;
+	for (int f = 0; f < FLD_NR; f++) {
+		const char *file, *key, *text, *s;
+		size_t kl;
+		uint64_t val;
+
+		if (!(VERDICT_FIELDS & FBIT(f)) ||
+		    !cgfs_field_source(v, (enum field)f, &file, &key) ||
+		    !(text = detail_text(t, file)))
+			continue;
+		s = text;
+		if (key) {
+			kl = strlen(key);
+			while (s && (strncmp(s, key, kl) || s[kl] != ' ')) {
+				s = strchr(s, '\n');
+				s = s ? s + 1 : NULL;
+			}
+			if (!s)
+				continue;
+			s += kl + 1;
+		}
+		if (parse_value(s, strcspn(s, "\n"), &val) < 0)
+			continue;
+		t->vfile_cur.have |= FBIT(f);
+		t->vfile_cur.v[f] = val;
+	}
+}
+
+/* The verdict's figures of g: the model's, and where it has none, the
+ * detail files' (their counters rated between two of the pane's reads). */
+static void verdict_figs_pane(const struct tui *t, const struct mgroup *g,
+			      struct verdict_figs *f)
+{
+	double dt = t->vfile_cur.mono - t->vfile_prev.mono;
+
+	verdict_figs_of(g, f);
+	for (int i = 0; i < FLD_NR; i++) {
+		uint64_t b = FBIT(i);
+		double r;
+
+		if (!(t->vfile_cur.have & b) || (f->have & b))
+			continue;
+		f->have |= b;
+		f->v[i] = t->vfile_cur.v[i];
+		if (!(t->vfile_prev.have & b) || (f->rated & b) ||
+		    !field_is_counter((enum field)i))
+			continue;
+		r = model_rate(t->vfile_prev.v[i], t->vfile_cur.v[i], dt);
+		if (r >= 0) {
+			f->rated |= b;
+			f->r[i] = r;
+		}
+		if (i == FLD_EV_OOM_KILL && !f->have_before) {
+			f->oom_before = t->vfile_prev.v[i];
+			f->have_before = 1;
+		}
+	}
 }
 
 /* Reads the selected group's files when the pane opens, when the
@@ -91,6 +168,10 @@ void tui_pane_load(struct tui *t)
 	}
 	if (cgfs_detail(t->cg, g->path, &t->detail) < 0)
 		return;
+	t->vfile_prev = t->vfile_cur;
+	if (!same)
+		t->vfile_prev.have = 0;
+	verdict_files(t);
 	for (size_t i = 0; i < t->detail.n; i++) {
 		struct kvbuild b = { 0 };
 
@@ -616,12 +697,26 @@ static void protection_lines(struct pane_out *p, const struct mgroup *g)
 	      m->recursiveprot == 0 ? "off" : "assumed off");
 }
 
+static void verdict_line(const char *line, void *ctx)
+{
+	struct pane_out *p = ctx;
+
+	pline(p, A_NORMAL, "  %s", line);
+}
+
 static void detail_lines(struct pane_out *p, const struct mgroup *g)
 {
 	struct tui *t = p->t;
+	struct verdict_figs f;
 
 	ptitle(p, t->attr[TE_HEADER], "Detail of %s  (J/K scroll, d closes)",
 	       g->path);
+	pline(p, A_BOLD, "Verdict%s", t->pl.m.dt > 0 ? "" :
+	      "  (rates after the next refresh)");
+	verdict_figs_pane(t, g, &f);
+	if (!verdict(&t->pl.m, g, &f, verdict_line, p))
+		pline(p, t->attr[TE_DIM], "  nothing to say: this view read "
+		      "none of its figures");
 	blank_lines(p, g);
 	protection_lines(p, g);
 	events_lines(p, g);

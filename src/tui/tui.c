@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "stopsig.h"
 #include "tui_int.h"
+#include "verdict.h"
 #include "xalloc.h"
 #include "msg.h"
 
@@ -123,7 +124,7 @@ static void init_sets(struct tui *t)
 }
 
 /* What the screen needs of a refresh: the set shown, the sort, the
- * detail pane's reclaim events, and for the colours the effective limit
+ * detail pane's reclaim events and its verdict's figures, and for the colours the effective limit
  * (near the limit) and the OOM kills (the name's mark), where the
  * collector gives them without opening a file: the screen reads what
  * batch reads for the same columns. */
@@ -133,6 +134,9 @@ void tui_want(const struct tui *t, struct pipeline_want *ret)
 	ret->ncols = t->setn[t->cur_set];
 	ret->sort = t->sort;
 	ret->if_free = FBIT(FLD_LIMIT) | FBIT(FLD_EV_OOM_KILL);
+	/* The verdict's figures, where they cost no file. */
+	if (t->pane == PANE_DETAIL)
+		ret->if_free |= VERDICT_FIELDS;
 	ret->events = t->pane == PANE_DETAIL;
 }
 

@@ -124,6 +124,13 @@ struct tui {
 	struct statkv *stat_cur, *stat_prev;
 	size_t nstat_cur, nstat_prev;
 	double stat_cur_mono, stat_prev_mono;
+	/* The verdict's figures as the detail files give them (FBIT(field)
+	 * in have), this refresh's and the one before (same group). */
+	struct {
+		uint64_t have;
+		uint64_t v[FLD_NR];
+		double mono;
+	} vfile_cur, vfile_prev;
 	struct proc_row *procs;
 	size_t nprocs;
 	char *kids;		/* by group index: it has children */

@@ -72,7 +72,8 @@ SWAP_EVENTS = ('high', 'max', 'fail')
 
 SYSTEM_KEYS = """mem_total mem_available mem_free wmark_low wmark_high
 swap_total swap_free pgscan_per_s
-pgsteal_per_s psi_some_avg10 psi_full_avg10""".split()
+pgsteal_per_s pgscan_kswapd_per_s pgscan_direct_per_s psi_some_avg10
+psi_full_avg10""".split()
 TOP_KEYS = "time iteration interval_s mode memcg collector root system groups".split()
 
 # Names of control files: a directory with one of these names is not a group
@@ -594,6 +595,11 @@ def read_system(d):
         return max(cands) if cands else None
     s['pgscan'] = total('pgscan')
     s['pgsteal'] = total('pgsteal')
+    # global reclaim's own: memcg limit reclaim counts in neither
+    for k in ('pgscan_kswapd', 'pgscan_direct'):
+        s[k] = vm.get(k) if is_int(vm.get(k)) and \
+            is_int(vm.get('pgscan_kswapd')) and \
+            is_int(vm.get('pgscan_direct')) else None
     psi = read_psi(os.path.join(d, 'pressure', 'memory'))
     s['psi_some_avg10'] = psi['some']
     s['psi_full_avg10'] = psi['full']
@@ -678,6 +684,8 @@ def expected_iteration(k, samples, ts, root_arg):
         sysd[key] = jval(sc[key])
     sysd['pgscan_per_s'] = rate(sc['pgscan'], sp['pgscan'], dt)
     sysd['pgsteal_per_s'] = rate(sc['pgsteal'], sp['pgsteal'], dt)
+    for k in ('pgscan_kswapd', 'pgscan_direct'):
+        sysd[k + '_per_s'] = rate(sc[k], sp[k], dt)
     sysd['psi_some_avg10'] = sc['psi_some_avg10']
     sysd['psi_full_avg10'] = sc['psi_full_avg10']
     it['system'] = sysd
@@ -880,7 +888,7 @@ def expected_om(it):
         if sc[key] is not None:
             n = 'memcgtop_system_%s_bytes' % key
             fams.append((n, 'gauge', 'bytes', ['%s %s' % (n, sc[key])]))
-    for key in ('pgscan', 'pgsteal'):
+    for key in ('pgscan', 'pgsteal', 'pgscan_kswapd', 'pgscan_direct'):
         if sc[key] is not None:
             n = 'memcgtop_system_' + key
             fams.append((n, 'counter', None, ['%s_total %s' % (n, sc[key])]))

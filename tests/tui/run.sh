@@ -626,9 +626,30 @@ print("%s %s" % (g["eff_min"], g["eff_low"]))
 EOF
 )
 EPLINE=$(printf '  %-28s min %s, low %s, recursiveprot assumed off' "effective protection" "$(human ${EP% *})" "$(human ${EP#* })")
-check_line $A 15 "$EPLINE" "detail: the effective protection first (eff_min ${EP% *}, eff_low ${EP#* } from the files)"
+# The pane opens with the verdict (tests/tui/verdict.sh checks its words).
+check_line $A 15 "Verdict" "detail: the verdict first"
+VLINE=$(printf '  Below its limit: usage %s of %s (%s%%).' "$(human $(cat $W/memory.current))" "$(human $(cat $W/memory.max))" "$(awk -v u=$(cat $W/memory.current) -v l=$(cat $W/memory.max) 'BEGIN { printf "%.1f", 100 * u / l }')")
+check_line $A 16 "$VLINE" "detail: the verdict's first sentence"
+# J until the effective protection shows (the verdict's lines above it
+# wrap at 80 columns), then memory.current right below it.
+for ((i = 0; i < 12; i++)); do
+	SCREEN=$(cap $A)
+	grep -qxF -- "$EPLINE" <<<"$SCREEN" &&
+		grep -qxF -- "$(dl memory.current)" <<<"$SCREEN" && break
+	lit $A J
+done
+n=$(grep -nxF -- "$EPLINE" <<<"$SCREEN" | cut -d: -f1)
+if [ -n "$n" ] && [ "$(sed -n "$((n + 1))p" <<<"$SCREEN")" = "$(dl memory.current)" ]; then
+	pass "detail: the effective protection (eff_min ${EP% *}, eff_low ${EP#* } from the files), then memory.current"
+else
+	fail "detail: no '$EPLINE' followed by '$(dl memory.current)' after $i J"
+fi
 for f in memory.current memory.max memory.high memory.low memory.min memory.swap.current; do
 	want=$(dl $f)
+	for ((i = 0; i < 12; i++)); do
+		grep -qxF -- "$want" <<<"$(cap $A)" && break
+		lit $A J
+	done
 	if wait_for $A "^$(sed 's/[].()[*^$]/\\&/g' <<<"$want")\$" 2; then
 		pass "detail: line '$want'"
 	else
@@ -636,13 +657,18 @@ for f in memory.current memory.max memory.high memory.low memory.min memory.swap
 	fi
 done
 check_lines $A 5 "$(rows / /fixture /fixture/bulk /fixture/work /fixture/work/reclaim /fixture/work/cache /fixture/work/deep /fixture/work/deep/leaf /fixture/protected)" "detail: the tree keeps 9 rows above the pane"
-check_line $A 16 "$(dl memory.current)" "detail: memory.current is the first file below the title and the protection line"
+# K back to the top, then one J, one K.
+for ((i = 0; i < 40; i++)); do
+	lit $A K
+done
+check_lines $A 14 "Detail of /fixture/work  (J/K scroll, d closes)
+Verdict" "detail: K scrolls back to the verdict"
 lit $A J
 check_lines $A 14 "Detail of /fixture/work  (J/K scroll, d closes)
-$(dl memory.current)" "detail: J scrolls the pane below its title, which stays"
+$VLINE" "detail: J scrolls the pane below its title, which stays"
 lit $A K
 check_lines $A 14 "Detail of /fixture/work  (J/K scroll, d closes)
-$EPLINE" "detail: K scrolls back"
+Verdict" "detail: K scrolls back"
 lit $A d
 lit $A p
 check_line $A 14 "Processes of /fixture/work" "process pane: p opens 'Processes of /fixture/work'"
@@ -973,6 +999,11 @@ check_has $P "^memcgtop $(clock "$V1" 1)  " "v1 pane: the screen comes up"
 keys $P Down Down
 lit $P d
 check_line $P 14 "Detail of /fixture/web  (J/K scroll, d closes)" "v1 pane: d opens the detail of /fixture/web"
+# below the verdict: J until the memsw limit shows
+for ((i = 0; i < 12; i++)); do
+	grep -q '^memory\.memsw\.limit_in_bytes ' <<<"$(cap $P)" && break
+	lit $P J
+done
 if [ "$(cat "$VW/memory.memsw.limit_in_bytes")" -ge 9223372036854771712 ]; then
 	check_has $P "^memory\.memsw\.limit_in_bytes  max\$" "v1 pane: memsw limit $(cat "$VW/memory.memsw.limit_in_bytes") (no limit) shows as max"
 	if grep -q 9223372036854771712 <<<"$SCREEN"; then fail "v1 pane: the raw no-limit number is shown"; else pass "v1 pane: the raw no-limit number is not shown"; fi

@@ -9,6 +9,7 @@
 #include "model.h"
 #include "parse.h"
 #include "units.h"
+#include "verdict.h"
 
 /* A snapshot built by hand: groups appended parent first, each with a
  * sample of s->slots. */
@@ -804,6 +805,262 @@ START_TEST(model_slots_change)
 }
 END_TEST
 
+/* The verdict's sentences of one group, joined by newlines. */
+struct vtext {
+	char buf[4096];
+	size_t len;
+};
+
+static void vcollect(const char *line, void *ctx)
+{
+	struct vtext *v = ctx;
+
+	v->len += (size_t)snprintf(v->buf + v->len, sizeof(v->buf) - v->len,
+				   "%s\n", line);
+}
+
+static const char *verdict_of(const struct model *m, const char *path,
+			      struct vtext *v)
+{
+	const struct mgroup *g = find(m, path);
+	struct verdict_figs f;
+
+	v->len = 0;
+	v->buf[0] = '\0';
+	verdict_figs_of(g, &f);
+	verdict(m, g, &f, vcollect, v);
+	return v->buf;
+}
+
+#define MIB (1024ULL * 1024)
+
+/* v1: a group reclaimed at its own limit, over its soft limit, without
+ * swap, with an OOM kill in the interval; a child of a full parent. */
+static void v1_tree(struct snapshot *s, double mono, uint64_t k,
+		    int lru_gen, uint64_t host_direct)
+{
+	int a, b, c, r;
+
+	snap_reset(s, mono);
+	snap_add(s, "/", -1);
+	sample_set(smp(s, 0), FLD_USAGE, 500 * MIB);
+	sample_set(smp(s, 0), FLD_LIMIT, VAL_MAX);
+	sample_set(smp(s, 0), FLD_PGSCAN, 2000 + 5000 * k);
+	a = snap_add(s, "/a", 0);
+	sample_set(smp(s, a), FLD_USAGE, 99 * MIB);
+	sample_set(smp(s, a), FLD_LIMIT, 100 * MIB);
+	sample_set(smp(s, a), FLD_SOFT, 10 * MIB);
+	sample_set(smp(s, a), FLD_ANON, 60 * MIB);
+	sample_set(smp(s, a), FLD_FILE, 39 * MIB);
+	sample_set(smp(s, a), FLD_FAILCNT, 50 * k);
+	sample_set(smp(s, a), FLD_PGSCAN, 1000 + 2000 * k);
+	sample_set(smp(s, a), FLD_PGSTEAL, 500 + 1000 * k);
+	sample_set(smp(s, a), FLD_PGSCAN_KSWAPD, 7);
+	sample_set(smp(s, a), FLD_PGSCAN_DIRECT, 993 + 2000 * k);
+	sample_set(smp(s, a), FLD_EV_OOM_KILL, k);
+	b = snap_add(s, "/a/b", a);
+	sample_set(smp(s, b), FLD_USAGE, 20 * MIB);
+	sample_set(smp(s, b), FLD_LIMIT, VAL_MAX);
+	sample_set(smp(s, b), FLD_SOFT, 30 * MIB);
+	sample_set(smp(s, b), FLD_PGSCAN, 5);
+	c = snap_add(s, "/q", 0);
+	sample_set(smp(s, c), FLD_USAGE, 3 * MIB);
+	sample_set(smp(s, c), FLD_LIMIT, VAL_MAX);
+	sample_set(smp(s, c), FLD_SOFT, 1 * MIB);
+	sample_set(smp(s, c), FLD_PGSCAN, 100 + 400 * k);
+	sample_set(smp(s, c), FLD_PGSCAN_KSWAPD, 100 + 400 * k);
+	sample_set(smp(s, c), FLD_PGSCAN_DIRECT, 0);
+	sample_set(smp(s, c), FLD_PRIO_MIN, 9);
+	sample_set(smp(s, c), FLD_PRIO_MIN_KSWAPD, 9);
+	sample_set(smp(s, c), FLD_STALL, 0);
+	/* close to its limit, scanned by tasks, no limit hit counted */
+	r = snap_add(s, "/r", 0);
+	sample_set(smp(s, r), FLD_USAGE, 95 * MIB);
+	sample_set(smp(s, r), FLD_LIMIT, 100 * MIB);
+	sample_set(smp(s, r), FLD_FAILCNT, 0);
+	sample_set(smp(s, r), FLD_PGSCAN, 600 * k);
+	sample_set(smp(s, r), FLD_PGSCAN_KSWAPD, 0);
+	sample_set(smp(s, r), FLD_PGSCAN_DIRECT, 600 * k);
+	s->sys.v[SYS_SWAP_TOTAL] = 0;
+	s->sys.v[SYS_LRU_GEN] = lru_gen ? 7 : 0;
+	s->sys.v[SYS_PGSCAN_DIRECT] = host_direct * k;
+	s->sys.valid = FBIT(SYS_SWAP_TOTAL) | FBIT(SYS_LRU_GEN) |
+		FBIT(SYS_PGSCAN_DIRECT);
+}
+
+START_TEST(verdict_v1)
+{
+	struct snapshot s = { 0 };
+	struct model m;
+	struct vtext v;
+
+	model_init(&m, 1);
+	v1_tree(&s, 1.0, 0, 0, 0);
+	model_update(&m, &s);
+	/* One sample: no rates, so no reclaim sentence, and the OOM kills
+	 * have no interval. */
+	ck_assert_str_eq(verdict_of(&m, "/a", &v),
+		"At its limit: usage 99.0M of 100M (99.0%).\n"
+		"Over its soft limit by 89.0M (usage 99.0M, soft 10.0M): "
+		"global reclaim takes from the largest excess first, but only "
+		"for single-page allocations; larger ones (such as "
+		"readahead's) skip soft-limit reclaim.\n"
+		"No swap on the host: its anon (60.0M) cannot be reclaimed; "
+		"only its file pages (39.0M) can.\n");
+	v1_tree(&s, 3.0, 1, 0, 0);
+	model_update(&m, &s);
+	/* Two seconds later: 4000 pages scanned, 2000 taken, 50 limit hits,
+	 * one kill. */
+	ck_assert_str_eq(verdict_of(&m, "/a", &v),
+		"At its limit: usage 99.0M of 100M (99.0%).\n"
+		"Over its soft limit by 89.0M (usage 99.0M, soft 10.0M): "
+		"global reclaim takes from the largest excess first, but only "
+		"for single-page allocations; larger ones (such as "
+		"readahead's) skip soft-limit reclaim.\n"
+		"Reclaimed, it and its descendants: 1.0k pages/s scanned, "
+		"500/s taken (50%); kswapd scanned 0.0/s, allocating tasks "
+		"(direct) 1.0k/s.\n"
+		"Reclaimed by: its own limit (25.0 limit hits/s).\n"
+		"No swap on the host: its anon (60.0M) cannot be reclaimed; "
+		"only its file pages (39.0M) can.\n"
+		"OOM killer: 1 kill in the interval, 1 since the group was "
+		"made (its own).\n");
+	/* Its child: no limit of its own, under a full parent; within its
+	 * soft limit; not scanned. */
+	ck_assert_str_eq(verdict_of(&m, "/a/b", &v),
+		"No limit of its own (usage 20.0M); the fullest above it is "
+		"/a's: 99.0M of 100M (99.0%).\n"
+		"Within its soft limit: usage 20.0M, soft 30.0M.\n"
+		"Not reclaimed in the interval: 0 pages scanned, it and its "
+		"descendants.\n");
+	/* The root: its pages scanned are its descendants', and one of them
+	 * is at its limit. */
+	ck_assert_ptr_nonnull(strstr(verdict_of(&m, "/", &v),
+		"Reclaimed, it and its descendants: 2.5k pages/s scanned.\n"
+		"Reclaimed by: the limit of /a below it.\n"));
+	/* kswapd alone, no limit on the path: the host's reclaim. */
+	ck_assert_str_eq(verdict_of(&m, "/q", &v),
+		"No limit on its path: only the host's memory bounds it "
+		"(usage 3.0M).\n"
+		"Over its soft limit by 2.0M (usage 3.0M, soft 1.0M): global "
+		"reclaim takes from the largest excess first, but only for "
+		"single-page allocations; larger ones (such as readahead's) "
+		"skip soft-limit reclaim.\n"
+		"Reclaimed, it and its descendants: 200 pages/s scanned; "
+		"kswapd scanned 200/s, allocating tasks (direct) 0.0/s.\n"
+		"Reclaimed by: kswapd (the host's free memory is below the "
+		"low watermark).\n"
+		"Its own lists were scanned at priority 9 at the lowest "
+		"(kswapd 9, direct -): reclaim starts at 12; lower means it "
+		"had to scan harder.\n"
+		"Its tasks spent 0.0 ms per second in reclaim.\n");
+	/* No global direct reclaim on the host: a group close to its limit
+	 * scanned by its tasks is reclaimed by its limit. */
+	ck_assert_ptr_nonnull(strstr(verdict_of(&m, "/r", &v),
+		"Close to its limit: usage 95.0M of 100M (95.0%).\n"
+		"Reclaimed, it and its descendants: 300 pages/s scanned; "
+		"kswapd scanned 0.0/s, allocating tasks (direct) 300/s.\n"
+		"Reclaimed by: its own limit.\n"));
+	/* With global direct reclaim (400 pages/s) the same figures may be
+	 * either. */
+	model_free(&m);
+	model_init(&m, 1);
+	v1_tree(&s, 1.0, 0, 0, 800);
+	model_update(&m, &s);
+	v1_tree(&s, 3.0, 1, 0, 800);
+	model_update(&m, &s);
+	ck_assert_ptr_nonnull(strstr(verdict_of(&m, "/r", &v),
+		"Reclaimed by: tasks short of memory host-wide (global direct "
+		"reclaim: the host's 400 pages/s).\n"));
+	ck_assert_ptr_nonnull(strstr(verdict_of(&m, "/a", &v),
+		"Reclaimed by: its own limit (25.0 limit hits/s), perhaps tasks "
+		"short of memory host-wide (global direct reclaim: the host's "
+		"400 pages/s).\n"));
+	/* The multi-gen LRU: no soft-limit reclaim at all. */
+	model_free(&m);
+	model_init(&m, 1);
+	v1_tree(&s, 1.0, 0, 1, 0);
+	model_update(&m, &s);
+	ck_assert_ptr_nonnull(strstr(verdict_of(&m, "/q", &v),
+		"Over its soft limit by 2.0M (usage 3.0M, soft 1.0M), but the "
+		"multi-gen LRU runs: the kernel does no soft-limit reclaim.\n"));
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
+/* v2: protection as reclaim from the root counts it; a limit above. */
+START_TEST(verdict_v2)
+{
+	struct snapshot s = { 0 };
+	struct model m;
+	struct vtext v;
+	int p, c, t, u, k;
+
+	model_init(&m, 2);
+	snap_reset(&s, 1.0);
+	snap_add(&s, "/", -1);
+	sample_set(smp(&s, 0), FLD_USAGE, 900 * MIB);
+	p = snap_add(&s, "/p", 0);
+	c = snap_add(&s, "/p/c", p);
+	t = snap_add(&s, "/t", 0);
+	u = snap_add(&s, "/u", 0);
+	k = snap_add(&s, "/u/k", u);
+	for (int i = 1; i <= 5; i++) {
+		sample_set(smp(&s, i), FLD_LIMIT, VAL_MAX);
+		sample_set(smp(&s, i), FLD_HIGH, VAL_MAX);
+		sample_set(smp(&s, i), FLD_LOW, 0);
+		sample_set(smp(&s, i), FLD_MIN, 0);
+	}
+	sample_set(smp(&s, p), FLD_USAGE, 200 * MIB);
+	sample_set(smp(&s, c), FLD_USAGE, 30 * MIB);
+	sample_set(smp(&s, c), FLD_LOW, 40 * MIB);
+	sample_set(smp(&s, t), FLD_USAGE, 40 * MIB);
+	sample_set(smp(&s, t), FLD_LOW, 50 * MIB);
+	sample_set(smp(&s, u), FLD_USAGE, 95 * MIB);
+	sample_set(smp(&s, u), FLD_LIMIT, 100 * MIB);
+	sample_set(smp(&s, u), FLD_HIGH, 90 * MIB);
+	sample_set(smp(&s, u), FLD_MIN, 10 * MIB);
+	sample_set(smp(&s, k), FLD_USAGE, 95 * MIB);
+	sample_set(smp(&s, k), FLD_SWAP_LIMIT, 0);
+	sample_set(smp(&s, k), FLD_ANON, 80 * MIB);
+	sample_set(smp(&s, k), FLD_FILE, 15 * MIB);
+	model_update(&m, &s);
+	ck_assert_str_eq(verdict_of(&m, "/p/c", &v),
+		"No limit on its path: only the host's memory bounds it "
+		"(usage 30.0M).\n"
+		"Its memory.low 40.0M protects nothing here: effective low 0, "
+		"as its parent's protection does not reach it.\n"
+		"Reclaim: no pgscan figure in this view; the reclaim set (Tab) "
+		"shows it where it can be had.\n");
+	ck_assert_str_eq(verdict_of(&m, "/t", &v),
+		"No limit on its path: only the host's memory bounds it "
+		"(usage 40.0M).\n"
+		"Protected by memory.low: usage 40.0M within its effective "
+		"low 50.0M: reclaim takes from it only when no unprotected "
+		"memory is left.\n"
+		"Reclaim: no pgscan figure in this view; the reclaim set (Tab) "
+		"shows it where it can be had.\n");
+	ck_assert_str_eq(verdict_of(&m, "/u", &v),
+		"Close to its limit: usage 95.0M of 100M (95.0%).\n"
+		"Above memory.high: usage 95.0M over 90.0M: its tasks are "
+		"throttled and reclaim on their way back to user space.\n"
+		"Partly protected: usage 95.0M, effective min 10.0M: the "
+		"85.0M above it may be reclaimed.\n"
+		"Reclaim: no pgscan figure in this view; the reclaim set (Tab) "
+		"shows it where it can be had.\n");
+	ck_assert_str_eq(verdict_of(&m, "/u/k", &v),
+		"No limit of its own (usage 95.0M); the fullest above it is "
+		"/u's: 95.0M of 100M (95.0%).\n"
+		"Reclaim: no pgscan figure in this view; the reclaim set (Tab) "
+		"shows it where it can be had.\n"
+		"memory.swap.max is 0: its anon (80.0M) cannot be reclaimed; "
+		"only its file pages (15.0M) can.\n");
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
 Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -824,6 +1081,8 @@ Suite *model_suite(void)
 	tcase_add_test(t, sample_sparse_slots);
 	tcase_add_test(t, snapshot_more_slots);
 	tcase_add_test(t, model_slots_change);
+	tcase_add_test(t, verdict_v1);
+	tcase_add_test(t, verdict_v2);
 	suite_add_tcase(s, t);
 	return s;
 }
