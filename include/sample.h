@@ -139,6 +139,9 @@ enum sysfield {
 	SYS_PGSCAN_DIRECT,
 	SYS_PSI_SOME10,		/* hundredths of a percent */
 	SYS_PSI_FULL10,
+	/* the CPU time of kswapd's threads, ms (/proc/PID/stat utime +
+	 * stime) */
+	SYS_KSWAPD_MS,
 	SYS_LRU_GEN,		/* /sys/kernel/mm/lru_gen/enabled */
 	/* From the reclaim events, counts since they were loaded: */
 	SYS_SCAN_PRIO,		/* SYS_NPRIO of them: pages scanned at

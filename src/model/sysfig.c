@@ -123,6 +123,15 @@ const struct sysfig sysfigs[] = {
 		TEXT(2, " full ", ""),
 		SCREEN(1, "/", ""),
 	},
+	[SYS_KSWAPD_MS] = {
+		.unit = SU_COUNTER, .n = 1, .flags = SF_LOADED,
+		.json = "kswapd_ms_per_s",
+		.om = "memcgtop_system_kswapd_ms",
+		.help = "CPU time of the kswapd threads, milliseconds "
+			"(/proc/PID/stat utime + stime)",
+		TEXT(2, "  kswapd ", " ms/s"),
+		SCREEN(1, " kswapd ", "ms/s"),
+	},
 	[SYS_LRU_GEN] = {
 		.unit = SU_FLAG, .n = 1,
 		.help = "/sys/kernel/mm/lru_gen/enabled: non-zero while the "

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysinfo.c - system memory, vmstat reclaim counters and PSI. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libproc2/meminfo.h>
@@ -24,6 +25,10 @@ struct sysinfo_src {
 	struct sink *sink;	/* --record: what is read goes there too */
 	int want_lru_gen;
 	int no_zoneinfo;
+	/* kswapd's threads (live): their pids, found once in /proc and
+	 * again when one is gone */
+	int kswapd[64];
+	int nkswapd;
 	char buf[16384];
 };
 
@@ -376,6 +381,166 @@ static void read_zoneinfo(struct sysinfo_src *s, const char *path,
 	sys->valid |= FBIT(SYS_WMARK_LOW) | FBIT(SYS_WMARK_HIGH);
 }
 
+
+/* Whether a /proc/PID/stat line is a kswapd thread's ("(kswapdN)"). */
+static int is_kswapd_stat(const char *line, size_t len)
+{
+	const char *open = memchr(line, '(', len), *close;
+	size_t i;
+
+	if (!open)
+		return 0;
+	close = memchr(open, ')', len - (size_t)(open - line));
+	if (!close || close - open < 8 || strncmp(open + 1, "kswapd", 6))
+		return 0;
+	for (i = 7; open + i < close; i++)
+		if (open[i] < '0' || open[i] > '9')
+			return 0;
+	return 1;
+}
+
+/*
+ * utime + stime (fields 14 and 15, clock ticks) of a /proc/PID/stat line,
+ * counted from after the command's closing parenthesis, which the command
+ * itself cannot fake (the last ')' of the line).  -1 if malformed.
+ */
+static int64_t stat_ticks(const char *line, size_t len)
+{
+	const char *p = NULL, *end = line + len;
+	uint64_t v, sum = 0;
+	int field = 2;
+
+	for (const char *c = line; c < end; c++)
+		if (*c == ')')
+			p = c;
+	if (!p)
+		return -1;
+	for (p++; p < end && field < 15;) {
+		const char *w;
+
+		while (p < end && *p == ' ')
+			p++;
+		w = p;
+		while (p < end && *p != ' ' && *p != '\n')
+			p++;
+		field++;
+		if (field >= 14) {
+			if (parse_u64(w, (size_t)(p - w), &v) < 0 ||
+			    v > UINT64_MAX / 4 - sum)
+				return -1;
+			sum += v;
+		}
+	}
+	return field == 15 ? (int64_t)sum : -1;
+}
+
+/* The kswapd threads in /proc, into s->kswapd. */
+static void find_kswapd(struct sysinfo_src *s)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	s->nkswapd = 0;
+	if (!d)
+		return;
+	while ((e = readdir(d)) && s->nkswapd < (int)(sizeof(s->kswapd) /
+						      sizeof(s->kswapd[0]))) {
+		char path[64], line[512];
+		ssize_t n;
+		int fd;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/stat", e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, line, sizeof(line));
+		close(fd);
+		if (n > 0 && is_kswapd_stat(line, (size_t)n))
+			s->kswapd[s->nkswapd++] = atoi(e->d_name);
+	}
+	closedir(d);
+}
+
+/*
+ * The CPU time of kswapd's threads, in ms, from their /proc/PID/stat
+ * lines in text (live: read here; a copy or a recording: its kswapd_stat
+ * file of those lines).
+ */
+static void kswapd_ms(const char *text, size_t len, struct sysinfo *sys)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t ticks = 0;
+	int n = 0;
+
+	if (hz <= 0)
+		return;
+	for (size_t i = 0; i < len;) {
+		size_t e = i;
+		int64_t t;
+
+		while (e < len && text[e] != '\n')
+			e++;
+		if (e > i) {
+			if (!is_kswapd_stat(text + i, e - i) ||
+			    (t = stat_ticks(text + i, e - i)) < 0)
+				return;
+			ticks += (uint64_t)t;
+			n++;
+		}
+		i = e + 1;
+	}
+	if (!n)
+		return;
+	sys->v[SYS_KSWAPD_MS] = ticks * 1000 / (uint64_t)hz;
+	sys->valid |= FBIT(SYS_KSWAPD_MS);
+}
+
+static void read_kswapd_live(struct sysinfo_src *s, struct sysinfo *sys)
+{
+	size_t len = 0;
+
+	for (int tries = 0; tries < 2; tries++) {
+		int gone = 0;
+
+		if (!s->nkswapd || tries)
+			find_kswapd(s);
+		len = 0;
+		for (int i = 0; i < s->nkswapd && !gone; i++) {
+			char path[64];
+			ssize_t n;
+			int fd;
+
+			snprintf(path, sizeof(path), "/proc/%d/stat",
+				 s->kswapd[i]);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0) {
+				gone = 1;
+				break;
+			}
+			n = read(fd, s->buf + len, sizeof(s->buf) - len - 1);
+			close(fd);
+			/* a pid taken by another task since */
+			if (n <= 0 || !is_kswapd_stat(s->buf + len, (size_t)n)) {
+				gone = 1;
+				break;
+			}
+			len += (size_t)n;
+			if (s->buf[len - 1] != '\n')
+				s->buf[len++] = '\n';
+		}
+		if (!gone)
+			break;
+		len = 0;
+	}
+	if (!len)
+		return;
+	if (s->sink)
+		s->sink->ops->proc(s->sink, "kswapd_stat", s->buf, len);
+	kswapd_ms(s->buf, len, sys);
+}
+
 void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
 {
 	struct sysctx c = { .sys = sys };
@@ -387,6 +552,7 @@ void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
 		return;
 	if (!s->dir) {
 		read_live(s, sys);
+		read_kswapd_live(s, sys);
 		if (!s->no_zoneinfo)
 			read_zoneinfo(s, "/proc/zoneinfo", sys);
 		if (s->want_lru_gen)
@@ -406,6 +572,16 @@ void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
 	if (n >= 0) {
 		parse_keyvals(s->buf, (size_t)n, vmstat_kv, &c);
 		set_reclaim(&c);
+	}
+	/* The live /proc (a recording reads it as files): its threads'
+	 * lines, which the recording keeps as kswapd_stat. */
+	if (!s->series && strcmp(s->dir, "/proc") == 0) {
+		read_kswapd_live(s, sys);
+	} else {
+		snprintf(path, sizeof(path), "%s/kswapd_stat", base);
+		n = slurp(s, path, "kswapd_stat");
+		if (n > 0)
+			kswapd_ms(s->buf, (size_t)n, sys);
 	}
 	snprintf(path, sizeof(path), "%s/pressure/memory", base);
 	read_psi(s, path, sys);

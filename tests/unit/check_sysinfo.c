@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "source/sink.h"
 #include "source/sysinfo.h"
@@ -102,6 +103,49 @@ START_TEST(plain)
 	put(dir, "lru_gen/enabled", "0x\n");
 	sysinfo_read(src, 0, &s);
 	ck_assert(!has(&s, SYS_LRU_GEN));
+	/* Global reclaim's own: kswapd and direct as the kernel counts. */
+	ck_assert_uint_eq(s.v[SYS_PGSCAN_KSWAPD], 10);
+	ck_assert_uint_eq(s.v[SYS_PGSCAN_DIRECT], 20);
+	/* No kswapd_stat: no kswapd time (a copy without it). */
+	ck_assert(!has(&s, SYS_KSWAPD_MS));
+	sysinfo_close(src);
+	rmtree(dir);
+}
+END_TEST
+
+/* kswapd_stat: the kswapd threads' /proc/PID/stat lines; their utime and
+ * stime (fields 14 and 15) summed, in ms. */
+START_TEST(kswapd)
+{
+	char dir[] = "/tmp/memcgtop-proc-XXXXXX";
+	struct sysinfo_src *src = NULL;
+	struct sysinfo s;
+	long hz = sysconf(_SC_CLK_TCK);
+	/* fields 3..13, then utime 150 and stime 50, then the rest */
+	const char *k0 = "97 (kswapd0) S 2 0 0 0 -1 2129984 0 0 0 0 150 50 "
+		"0 0 20 0 1 0 300 0 0 18446744073709551615 0 0 0 0 0 0 0 "
+		"2147483647 0 1 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+	const char *k1 = "98 (kswapd1) S 2 0 0 0 -1 2129984 0 0 0 0 7 3 0 0 "
+		"20 0 1 0 300 0 0 18446744073709551615 0 0 0 0 0 0 0 "
+		"2147483647 0 1 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+	char both[1024];
+
+	ck_assert_int_gt(hz, 0);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(both, sizeof(both), "%s%s", k0, k1);
+	put(dir, "kswapd_stat", both);
+	ck_assert_int_eq(sysinfo_open(dir, &src), 0);
+	sysinfo_read(src, 0, &s);
+	ck_assert(has(&s, SYS_KSWAPD_MS));
+	ck_assert_uint_eq(s.v[SYS_KSWAPD_MS], (150 + 50 + 7 + 3) * 1000 /
+			  (uint64_t)hz);
+	/* A line of another task, or one cut short: no figure at all. */
+	put(dir, "kswapd_stat", "99 (bash) S 1 0 0 0 -1 0 0 0 0 0 1 1\n");
+	sysinfo_read(src, 0, &s);
+	ck_assert(!has(&s, SYS_KSWAPD_MS));
+	put(dir, "kswapd_stat", "97 (kswapd0) S 2 0 0 0 -1 2129984 0 0\n");
+	sysinfo_read(src, 0, &s);
+	ck_assert(!has(&s, SYS_KSWAPD_MS));
 	sysinfo_close(src);
 	rmtree(dir);
 }
@@ -178,6 +222,7 @@ Suite *sysinfo_suite(void)
 
 	tcase_add_test(tc, series);
 	tcase_add_test(tc, plain);
+	tcase_add_test(tc, kswapd);
 	tcase_add_test(tc, sink);
 	suite_add_tcase(s, tc);
 	return s;

@@ -200,8 +200,11 @@ sleep $SETTLE
 snap $CG live $O/before $O/proc-before 2> /tmp/snap.err || fail "snap before: $(cat /tmp/snap.err)"
 statloop $CG/memory.stat /tmp/stop-statloop > $O/rootspan 2> /tmp/statloop.err &
 sl=$!
+# kswapd's threads' stat lines around the run (its CPU time)
+cat /proc/[0-9]*/stat 2>/dev/null | grep '^[0-9]* (kswapd[0-9]*) ' > $O/kswapd-before
 $MEMCGTOP -b -F json -n 3 -d 1 > $H/out/memcgtop.json 2> $H/out/memcgtop.err
 echo $? > $H/out/memcgtop.rc
+cat /proc/[0-9]*/stat 2>/dev/null | grep '^[0-9]* (kswapd[0-9]*) ' > $O/kswapd-after
 touch /tmp/stop-statloop
 wait $sl || fail "statloop failed: $(cat /tmp/statloop.err)"
 snap $CG live $O/after $O/proc-after 2> /tmp/snap.err || fail "snap after: $(cat /tmp/snap.err)"
@@ -475,6 +478,26 @@ if p in before:
               for a, b in zip(sc, st)))
     report(ok, "%s: kswapd reclaim seen (pgscan_kswapd_per_s, pgscan/pgsteal_per_s > 0)" % p,
            "kernel Δpgscan_kswapd %s; pgscan_kswapd_per_s %s pgscan_per_s %s pgsteal_per_s %s" % (dk, ks, sc, st))
+
+# the host's kswapd time: the threads' utime + stime (USER_HZ 100 on x86,
+# 10 ms a tick) around the run bound what the rates add up to
+def kswapd_ms(name):
+    t = 0
+    for line in (rd(os.path.join(ref, name)) or "").splitlines():
+        f = line[line.rindex(")") + 2:].split()
+        t += int(f[11]) + int(f[12])
+    return t * 10
+kb, ka = kswapd_ms("kswapd-before"), kswapd_ms("kswapd-after")
+kr = [it.get("system", {}).get("kswapd_ms_per_s") for it in iters]
+kiv = [it.get("interval_s") for it in iters]
+ok = all(isinstance(x, (int, float)) for x in kr[1:])
+report(ok, "system kswapd_ms_per_s in every iteration with an interval", "%s" % kr)
+if ok:
+    spent = sum(r * iv for r, iv in zip(kr[1:], kiv[1:]))
+    # each reading floors to 10 ms: two readings per interval
+    ok = -0.5 <= spent <= ka - kb + 20 * len(kr) and (ka - kb < 50 or spent > 0)
+    report(ok, "kswapd ms/s x interval summed (%.0f ms) within kswapd's CPU time "
+           "around the run (%d ms)" % (spent, ka - kb), "rates %s intervals %s" % (kr, kiv))
 
 # reclaim_eff: 0..1 where not null; null exactly when Δpgscan is 0 or no rate;
 # = Δpgsteal/Δpgscan.  The kernel counts pgscan when it isolates a batch of
