@@ -146,8 +146,11 @@ enum sysfield {
 	/* From the reclaim events, counts since they were loaded: */
 	SYS_SCAN_PRIO,		/* SYS_NPRIO of them: pages scanned at
 				 * priority 0, 1, ... 12 */
+	/* ... of them, those of the start group's subtree (its groups'
+	 * own lists, as the shrink events were given to them) */
+	SYS_SUB_SCAN_PRIO = SYS_SCAN_PRIO + SYS_NPRIO,
 	/* stats flush requests */
-	SYS_FLUSHES = SYS_SCAN_PRIO + SYS_NPRIO,
+	SYS_FLUSHES = SYS_SUB_SCAN_PRIO + SYS_NPRIO,
 	SYS_OWN_FLUSHES,		/* of them, memcgtop's own reads' */
 	SYS_FLUSH_CALLS,		/* requests, flushing or not */
 	SYS_OWN_FLUSH_CALLS,		/* of them, memcgtop's own */

@@ -110,6 +110,8 @@ suite "reclaim stalls against perf (live v1)" tests/live/stall-v1.sh
 suite "reclaim stalls against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/stall-v1.sh
 suite "kswapd time (live)" tests/live/kswapd.sh
 suite "kswapd time (live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/kswapd.sh
+suite "subtree scan by priority (live v1)" tests/live/subtree-prio.sh
+suite "subtree scan by priority (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/subtree-prio.sh
 suite "stats flushes that flushed against perf (live v1)" tests/live/flushes-v1.sh
 suite "stats flushes that flushed against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/flushes-v1.sh
 suite "reclaim events on the screen (tmux, live v1)" tests/tui/events.sh

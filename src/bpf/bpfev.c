@@ -486,6 +486,8 @@ int bpfev_read(struct bpfev *ev, const struct bpfev_count **ret_groups,
 		g->id = ev->keys[i];
 		for (k = 0; k < BPFEV_NITEMS; k++)
 			g->ev[k] = v->ev[k];
+		for (k = 0; k < BPFEV_NPRIO; k++)
+			g->ev[BPFEV_SCANNED + k] = v->scanned[k];
 		g->flushes = v->flushes;
 		g->flushes_done = v->flushes_done;
 		g->stall_ns = v->stall_ns;
@@ -593,7 +595,7 @@ int bpfev_subtree_sums(struct bpfev_node *nodes, size_t n)
 		size_t c = order[i], p = parent[c];
 
 		if (p != none)
-			for (k = 0; k < BPFEV_NITEMS; k++)
+			for (k = 0; k < BPFEV_NSUM; k++)
 				nodes[p].ev[k] += nodes[c].ev[k];
 	}
 	r = 0;

@@ -55,11 +55,16 @@ enum bpfev_item {
 };
 
 #define BPFEV_NPRIO	13	/* reclaim priorities 0 to 12 (DEF_PRIORITY) */
+/* ev[]: the items, then from BPFEV_SCANNED on the pages of the group's
+ * own lists scanned at each priority (the shrink events given to it),
+ * all summed up the tree alike. */
+#define BPFEV_SCANNED	BPFEV_NITEMS
+#define BPFEV_NSUM	(BPFEV_NITEMS + BPFEV_NPRIO)
 
 /* A group the kernel counted an event or a flush in since bpfev_open. */
 struct bpfev_count {
 	uint64_t id;			/* cgroup id = the directory's inode */
-	uint64_t ev[BPFEV_NITEMS];	/* pages, since bpfev_open */
+	uint64_t ev[BPFEV_NSUM];	/* pages, since bpfev_open */
 	int prio_min;			/* 0..12 since the last read; -1: not scanned */
 	int prio_min_kswapd;		/* of it, by kswapd */
 	int prio_min_direct;		/* by the other tasks */
@@ -116,7 +121,7 @@ void bpfev_close(struct bpfev *ev);
 struct bpfev_node {
 	uint64_t id;
 	uint64_t parent_id;		/* not in the array: a root */
-	uint64_t ev[BPFEV_NITEMS];	/* in: its own; out: with descendants */
+	uint64_t ev[BPFEV_NSUM];	/* in: its own; out: with descendants */
 };
 
 /*

@@ -227,6 +227,7 @@ int BPF_PROG(shrink_inactive, int nid, unsigned long nr_scanned,
 	v = group(l->id);
 	if (!v)
 		return 0;
+	__sync_fetch_and_add(&v->scanned[p], nr_scanned);
 	lower_prio(v->prio, p);
 	/* Who reclaims: kswapd, or the allocating task itself (direct
 	 * reclaim, a group's limit or high, proactive memory.reclaim). */

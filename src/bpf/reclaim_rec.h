@@ -43,6 +43,9 @@ struct reclaim_val {
 	__u64 prio_kswapd[2];	/* of them, kswapd's; the others' */
 	__u64 prio_direct[2];
 	__u64 stall_ns;		/* its tasks' time in direct and memcg reclaim */
+	__u64 scanned[RE_NPRIO];	/* its own lists' pages scanned at each
+					 * priority, by the shrink events given
+					 * to it */
 };
 
 /* The per-CPU array "sys", one entry, summed over the CPUs by the loader. */

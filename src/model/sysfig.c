@@ -126,7 +126,7 @@ const struct sysfig sysfigs[] = {
 	[SYS_KSWAPD_MS] = {
 		.unit = SU_COUNTER, .n = 1, .flags = SF_LOADED,
 		.json = "kswapd_ms_per_s",
-		.om = "memcgtop_system_kswapd_ms",
+		.om = "memcgtop_system_kswapd_cpu",
 		.help = "CPU time of the kswapd threads, milliseconds "
 			"(/proc/PID/stat utime + stime)",
 		TEXT(2, "  kswapd ", " ms/s"),
@@ -147,6 +147,17 @@ const struct sysfig sysfigs[] = {
 			"0), system-wide, since memcgtop loaded its BPF events "
 			"(vmscan:mm_vmscan_lru_shrink_inactive)",
 		SCREEN(2, "Scan by priority/s: ", ""),
+	},
+	[SYS_SUB_SCAN_PRIO] = {
+		.unit = SU_COUNTER, .n = SYS_NPRIO,
+		.flags = SF_LOADED | SF_LAST_FIRST,
+		.json = "subtree_scan_by_priority",
+		.om = "memcgtop_system_subtree_scan_by_priority",
+		.label = "priority",
+		.help = "of them, the pages of the shown subtree's groups' own "
+			"lists (the start group and its descendants within "
+			"--depth), as the shrink events were given to groups",
+		SCREEN(2, "  subtree ", ""),
 	},
 	[SYS_FLUSHES] = {
 		.unit = SU_COUNTER, .n = 1, .flags = SF_LOADED,

@@ -60,6 +60,7 @@ struct reclaim {
 	size_t ngone, capgone;
 	struct bpfev_node *nodes;
 	size_t capnodes;
+	long start;		/* the start group's index in nodes, or -1 */
 	uint64_t *dropped;	/* the ids the last fill dropped from the map */
 	size_t ndropped, capdropped;
 };
@@ -204,7 +205,7 @@ static void lift(struct reclaim *rc, uint64_t parent, const uint64_t *ev)
 		struct rc_gone *g;
 
 		if (n) {
-			for (int k = 0; k < BPFEV_NITEMS; k++)
+			for (int k = 0; k < BPFEV_NSUM; k++)
 				n->ev[k] += ev[k];
 			return;
 		}
@@ -217,7 +218,7 @@ static void lift(struct reclaim *rc, uint64_t parent, const uint64_t *ev)
 
 static int any(const uint64_t *ev)
 {
-	for (int k = 0; k < BPFEV_NITEMS; k++)
+	for (int k = 0; k < BPFEV_NSUM; k++)
 		if (ev[k])
 			return 1;
 	return 0;
@@ -352,13 +353,21 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 
 		rc->nodes[i].id = rc->now[i].id;
 		rc->nodes[i].parent_id = rc->now[i].parent_id;
-		for (int k = 0; k < BPFEV_NITEMS; k++)
+		for (int k = 0; k < BPFEV_NSUM; k++)
 			rc->nodes[i].ev[k] = rc->now[i].ev[k] +
 				(own ? own->ev[k] : 0);
 	}
 	/* Ids are the kernel's and unique: -EINVAL cannot come from them. */
 	if (bpfev_subtree_sums(rc->nodes, rc->nnow) < 0)
 		return;
+	rc->start = -1;
+	for (size_t i = 0; i < snap->n; i++) {
+		struct bpfev_node *n;
+
+		if (snap->groups[i].parent < 0 && snap->groups[i].ino &&
+		    (n = find_node(rc->now, rc->nnow, snap->groups[i].ino)))
+			rc->start = n - rc->now;
+	}
 	/* Room for them, if the refresh was not told (more_slots). */
 	snapshot_add_slots(snap, reclaim_fields(rc->version));
 	for (size_t i = 0; i < snap->n; i++) {
@@ -397,6 +406,13 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 	for (int p = 0; p < BPFEV_NPRIO; p++) {
 		fig->v[SYS_SCAN_PRIO + p] = sys->scanned[p];
 		fig->valid |= FBIT(SYS_SCAN_PRIO + p);
+	}
+	for (int p = 0; p < SYS_NPRIO; p++) {
+		if (rc->start < 0)
+			break;
+		fig->v[SYS_SUB_SCAN_PRIO + p] =
+			rc->nodes[rc->start].ev[BPFEV_SCANNED + p];
+		fig->valid |= FBIT(SYS_SUB_SCAN_PRIO + p);
 	}
 	fig->v[SYS_FLUSHES] = sys->flushes_done;
 	fig->v[SYS_OWN_FLUSHES] = sys->own_flushes_done;

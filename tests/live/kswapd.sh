@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/live/kswapd.sh - the host's kswapd time (system kswapd_ms): the
-# OpenMetrics counter memcgtop_system_kswapd_ms_total lies between the sum
+# OpenMetrics counter memcgtop_system_kswapd_cpu_total lies between the sum
 # of the kswapd threads' utime + stime (/proc/PID/stat, in ms) read just
 # before and just after memcgtop; a recording keeps the threads' lines
 # (proc/N/kswapd_stat) and its replay shows the same counter and the text
@@ -31,7 +31,7 @@ before=$(kswapd_ms)
 om=$("$MEMCGTOP" -b -n 1 -F openmetrics -c path / 2>"$TMPD/err")
 rc=$?
 after=$(kswapd_ms)
-got=$(awk '$1 == "memcgtop_system_kswapd_ms_total" { print $2 }' <<<"$om")
+got=$(awk '$1 == "memcgtop_system_kswapd_cpu_total" { print $2 }' <<<"$om")
 [ "$rc" = 0 ] && [ ! -s "$TMPD/err" ] && pass "openmetrics run: exit 0, nothing on stderr" ||
 	fail "openmetrics run: rc $rc, stderr $(head -c 200 "$TMPD/err")"
 if [ -n "$got" ] && [ "$got" -ge "$before" ] && [ "$got" -le "$after" ]; then
@@ -39,8 +39,8 @@ if [ -n "$got" ] && [ "$got" -ge "$before" ] && [ "$got" -le "$after" ]; then
 else
 	fail "kswapd_ms_total '$got' not within [$before, $after]"
 fi
-grep -q '^# TYPE memcgtop_system_kswapd_ms counter$' <<<"$om" &&
-	pass "a counter family" || fail "no counter family memcgtop_system_kswapd_ms"
+grep -q '^# TYPE memcgtop_system_kswapd_cpu counter$' <<<"$om" &&
+	pass "a counter family" || fail "no counter family memcgtop_system_kswapd_cpu"
 
 # A recording keeps the lines; the replay gives the same counter.
 "$MEMCGTOP" -b -n 2 -d 0.2 -F openmetrics -c path --record "$TMPD/rec" / >"$TMPD/live.om" 2>"$TMPD/err" ||
@@ -57,8 +57,8 @@ fi
 "$MEMCGTOP" -b -F openmetrics -c path --root "$TMPD/rec" >"$TMPD/replay.om" 2>"$TMPD/err" ||
 	fail "replay: $(head -c 200 "$TMPD/err")"
 # the replay prints the recording's last sample
-l=$(grep '^memcgtop_system_kswapd_ms_total ' "$TMPD/live.om" | tail -1)
-r=$(grep '^memcgtop_system_kswapd_ms_total ' "$TMPD/replay.om" | tail -1)
+l=$(grep '^memcgtop_system_kswapd_cpu_total ' "$TMPD/live.om" | tail -1)
+r=$(grep '^memcgtop_system_kswapd_cpu_total ' "$TMPD/replay.om" | tail -1)
 [ -n "$l" ] && [ "$l" = "$r" ] && pass "replay: the same counter ($r)" ||
 	fail "replay counter '$r', live '$l'"
 "$MEMCGTOP" -b -c path --root "$TMPD/rec" 2>&1 | grep -qE '^Reclaim: .*  kswapd [0-9.]+ ms/s$' &&

@@ -165,7 +165,7 @@ else
 fi
 tm send-keys -t s Tab Tab Tab
 has "reclaim set: the header line of pages scanned per priority and flushes" \
-	'^Scan by priority/s:( [0-9]+:[0-9.]+[kM]?)*( none)?  Flushes [0-9.]+[kM]?/s \(own [0-9.]+[kM]?/s\) of [0-9.]+[kM]? calls/s \(own [0-9.]+[kM]?/s\)$'
+	'^Scan by priority/s:( [0-9]+:[0-9.]+[kM]?)*( none)?  subtree( [0-9]+:[0-9.]+[kM]?)*( none)?  Flushes [0-9.]+[kM]?/s \(own [0-9.]+[kM]?/s\) of [0-9.]+[kM]? calls/s \(own [0-9.]+[kM]?/s\)$'
 has "reclaim set: the split scan and steal rates of a are 0.0, not -" '^ +0\.0 +0\.0 +0\.0 +0\.0 +- +- .* a$'
 tm send-keys -t s d
 has "loaded: the detail pane says since when they count" \
