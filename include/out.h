@@ -31,6 +31,7 @@ struct out_ctx {
 	size_t nrows;
 	int start_depth;	/* depth of the start group (text indent) */
 	int flat;		/* text: full paths, no indentation */
+	int cadvisor;		/* openmetrics: cAdvisor's names too */
 };
 
 int out_format_parse(const char *name, enum out_format *ret_fmt);

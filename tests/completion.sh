@@ -86,6 +86,7 @@ expect 'memcgtop -F ' 'csv json openmetrics prometheus text'
 expect 'memcgtop --format=p' 'prometheus'
 expect 'memcgtop --collector ' 'auto bpf files'
 expect 'memcgtop --collector=b' 'bpf'
+expect 'memcgtop --compat ' 'cadvisor'
 expect 'memcgtop -c us' "$(memcgtop --list-columns | awk '$1 ~ /^us/ {print $1}' | sort | tr '\n' ' ' | sed 's/ $//')"
 expect 'memcgtop -c usage,li' 'usage,limit'
 expect 'memcgtop -c usage,limit,lim' ''

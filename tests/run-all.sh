@@ -54,6 +54,8 @@ suite "command line (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/cli.sh
 suite "golden output" tests/golden/run.sh
 suite "golden output (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/golden/run.sh
 suite "fixture columns" tests/fixture-columns.sh
+suite "cAdvisor names (--compat cadvisor)" tests/cadvisor.sh
+suite "cAdvisor names (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/cadvisor.sh
 suite "fixture columns (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/fixture-columns.sh
 suite "replay of 100,001 samples, malformed timestamps" tests/replay-long.sh
 suite "replay of 100,001 samples (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/replay-long.sh

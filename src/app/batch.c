@@ -139,6 +139,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	out.version = cgfs_version(cg);
 	out.m = m;
 	out.flat = o->flat;
+	out.cadvisor = o->cadvisor;
 
 	/* Every printed iteration has rates: the first one comes from two
 	 * samples one interval apart.  The reclaim events (which cost every

@@ -43,6 +43,7 @@ enum {
 	OPT_COLLECTOR,
 	OPT_FLAT,
 	OPT_TOP,
+	OPT_COMPAT,
 };
 
 static const struct option long_options[] = {
@@ -68,6 +69,7 @@ static const struct option long_options[] = {
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "record-max", required_argument, NULL, OPT_RECORD_MAX },
 	{ "flat", no_argument, NULL, OPT_FLAT },
+	{ "compat", required_argument, NULL, OPT_COMPAT },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "collector", required_argument, NULL, OPT_COLLECTOR },
@@ -99,6 +101,8 @@ static const char usage_text[] =
 "      --flat               batch: every group in one list, full paths, sorted\n"
 "                           by the sort column across the whole tree\n"
 "      --top N              batch: the first N groups of --flat's list\n"
+"      --compat cadvisor    openmetrics and prometheus: also cAdvisor's names\n"
+"                           (container_memory_usage_bytes, ...), label id\n"
 "  -r, --raw                exact numbers (bytes, per-second) in text output\n"
 "      --root DIR           read the cgroup hierarchy at DIR (a fixture, a\n"
 "                           recorded series or a container's mount)\n"
@@ -331,6 +335,12 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case OPT_FLAT:
 			o->flat = 1;
 			break;
+		case OPT_COMPAT:
+			if (strcmp(optarg, "cadvisor"))
+				die_usage("--compat: '%s' is not cadvisor",
+					  optarg);
+			o->cadvisor = 1;
+			break;
 		case OPT_TOP:
 			o->top = parse_long_arg("--top", optarg, 1, 100000000);
 			o->flat = 1;
@@ -502,6 +512,10 @@ void opts_parse(int argc, char **argv, struct opts *o)
 		    (!o->batch || o->fmt != FMT_JSON))
 			die_usage("-c: column '%s' is only in JSON output "
 				  "(-b -F json)", o->cols[i]->key);
+	if (o->cadvisor && (!o->batch || (o->fmt != FMT_OPENMETRICS &&
+					  o->fmt != FMT_PROMETHEUS)))
+		die_usage("--compat cadvisor: only with -b -F openmetrics or "
+			  "-F prometheus");
 	if (o->flat && !o->batch)
 		die_usage("%s: batch mode only (-b); the screen's tree sorts "
 			  "within siblings", o->top ? "--top" : "--flat");

@@ -27,6 +27,7 @@ struct opts {
 	int maxdepth;
 	const char *filter;
 	int flat;		/* --flat: every group, sorted globally */
+	int cadvisor;		/* --compat cadvisor */
 	long top;		/* --top N: the first N of them; 0: all */
 	int raw;
 	const char *theme;

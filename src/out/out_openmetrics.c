@@ -60,6 +60,97 @@ static void sys_families(struct out_ctx *o)
 	}
 }
 
+/*
+ * --compat cadvisor: the figures cAdvisor has, under its names and with
+ * its label (id, the cgroup's path), from the column that gives each.
+ * Its counters' names predate OpenMetrics' _total: such a one is untyped
+ * (Prometheus text format) or unknown (OpenMetrics), as the formats ask of
+ * a counter without the suffix; container_oom_events_total is a counter.  A limit that is
+ * unlimited has no sample (cAdvisor's raw numbers for it differ by
+ * version).
+ */
+static const struct {
+	const char *name, *key, *type, *help;
+} cadvisor[] = {
+	{ "container_memory_usage_bytes", "usage", "gauge",
+	  "memcgtop usage: the group's memory charge, bytes" },
+	{ "container_memory_working_set_bytes", "workingset", "gauge",
+	  "memcgtop workingset: usage less the inactive file list, bytes" },
+	{ "container_memory_rss", "anon", "gauge",
+	  "memcgtop anon: anonymous memory, bytes (v1 total_rss, v2 anon)" },
+	{ "container_memory_cache", "file", "gauge",
+	  "memcgtop file: page cache, bytes (v1 total_cache, v2 file)" },
+	{ "container_memory_swap", "swap", "gauge",
+	  "memcgtop swap: swap in use, bytes" },
+	{ "container_memory_max_usage_bytes", "peak", "gauge",
+	  "memcgtop peak: the highest usage seen, bytes" },
+	{ "container_memory_failcnt", "failcnt", "counter",
+	  "memcgtop failcnt: times usage hit the limit (v1 memory.failcnt)" },
+	{ "container_spec_memory_limit_bytes", "limit", "gauge",
+	  "memcgtop limit: the memory limit, bytes (none when unlimited)" },
+	{ "container_spec_memory_reservation_limit_bytes", NULL, "gauge",
+	  "memcgtop soft (v1) or low (v2), bytes (none when unlimited)" },
+	{ "container_spec_memory_swap_limit_bytes", "swap_limit", "gauge",
+	  "memcgtop swap_limit: v2 memory.swap.max, bytes (none when "
+	  "unlimited)" },
+	{ "container_oom_events", "ev_oom_kill", "counter",
+	  "memcgtop ev_oom_kill: processes the OOM killer took" },
+};
+
+static const struct column *shown(const struct out_ctx *o, const char *key)
+{
+	for (size_t i = 0; i < o->ncols; i++)
+		if (!strcmp(o->cols[i]->key, key))
+			return o->cols[i];
+	return NULL;
+}
+
+static void cadvisor_families(struct out_ctx *o)
+{
+	int prom = o->fmt == FMT_PROMETHEUS;
+	char buf[64];
+
+	for (size_t k = 0; k < sizeof(cadvisor) / sizeof(cadvisor[0]); k++) {
+		const char *key = cadvisor[k].key ? cadvisor[k].key :
+			o->version == 1 ? "soft" : "low";
+		const struct column *c = shown(o, key);
+		int counter = !strcmp(cadvisor[k].type, "counter");
+		/* OpenMetrics: a counter's samples end in _total */
+		int om_total = counter && !prom &&
+			!strcmp(cadvisor[k].name, "container_oom_events");
+		const char *suffix = om_total || (counter && prom &&
+			!strcmp(cadvisor[k].name, "container_oom_events")) ?
+			"_total" : "";
+		int any = 0;
+
+		if (!c)
+			continue;
+		for (size_t r = 0; r < o->nrows && !any; r++)
+			any = col_value(c, o->m->groups[o->rows[r]]).kind ==
+				CV_NUM;
+		if (!any)
+			continue;
+		/* a counter without _total: untyped, as the formats
+		 * require of such a name */
+		fprintf(o->f, "# HELP %s%s %s\n# TYPE %s%s %s\n",
+			cadvisor[k].name, prom ? suffix : "", cadvisor[k].help,
+			cadvisor[k].name, prom ? suffix : "",
+			!counter || *suffix ? cadvisor[k].type :
+			prom ? "untyped" : "unknown");
+		for (size_t r = 0; r < o->nrows; r++) {
+			const struct mgroup *g = o->m->groups[o->rows[r]];
+			struct cval v = col_value(c, g);
+
+			if (v.kind != CV_NUM)
+				continue;
+			fprintf(o->f, "%s%s{id=\"", cadvisor[k].name, suffix);
+			fmt_om_name(o->f, g->path, g->path_len);
+			col_format(c, v, 0, buf, sizeof(buf));
+			fprintf(o->f, "\"} %s\n", buf);
+		}
+	}
+}
+
 void out_openmetrics(struct out_ctx *o)
 {
 	char name[96], buf[64];
@@ -107,6 +198,8 @@ void out_openmetrics(struct out_ctx *o)
 			fputc('\n', o->f);
 		}
 	}
+	if (o->cadvisor)
+		cadvisor_families(o);
 	if (o->fmt == FMT_OPENMETRICS)
 		fputs("# EOF\n", o->f);
 }
