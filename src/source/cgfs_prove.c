@@ -28,7 +28,9 @@
  *     pgpgin and pgpgout.  v2 shows pgscan*: there the rule's words must
  *     also hold the file's values.
  * A word once proven stays proven (a kernel's layout does not change
- * while it runs).  A slot not proven whose value in the start group is 0
+ * while it runs).  A sum without a rule (7.x, where PGSCAN_* are node
+ * items) is taken, for one refresh at a time, as its proven parts' words
+ * while the start group's file shows it equal to them (by_parts).  A slot not proven whose value in the start group is 0
  * is 0 in every group below it (every value is a sum over a subtree, and
  * no part is below 0; an own list is within the group's hierarchical
  * one): the pass gives 0 for it without a word.  Any other slot is read
@@ -55,6 +57,8 @@ struct cgfs_prove {
 	uint64_t proven;	/* MR_BIT of the selected slots */
 	uint64_t by_rule;	/* ... of those, by the events rule */
 	uint64_t zero;		/* 0 in the start group this refresh */
+	uint64_t cond;		/* sums selected from their parts for this
+				 * refresh only (by_parts) */
 	unsigned long unit;	/* the page size */
 	/* The start group's values this refresh, by slot. */
 	uint64_t val[MR_NSLOTS];
@@ -382,12 +386,63 @@ static void by_rule(struct cgfs_prove *pr, const struct memcg_layout *lay,
 	}
 }
 
+/*
+ * A sum (pgscan, pgsteal) from the words of its proven parts (kswapd,
+ * direct), for this refresh only: while the start group's memory.stat
+ * shows the sum equal to those parts' values, every other part
+ * (khugepaged, proactive, or a part not proven yet) is 0 in the start
+ * group, so 0 in every group below it, and the parts' words add up to
+ * the sum in each.  Checked again at every refresh (cgfs_prove_update
+ * drops these selections first).
+ */
+static void by_parts(struct cgfs_prove *pr, int sum, int part0, int part1)
+{
+	const int parts[2] = { part0, part1 };
+	uint64_t bit = 1ULL << sum, acc = 0;
+	int idx[MR_SEL_WORDS], n = 0, arr = -1;
+
+	if ((pr->proven & bit) || !(pr->has & bit) || pr->val[sum] == 0)
+		return;
+	for (int i = 0; i < 2; i++) {
+		int p = parts[i];
+		const struct memcg_sel *s = &pr->sels.sel[p - MR_FIRST_STAT];
+
+		if (!(pr->has & (1ULL << p)))
+			return;
+		if (!(pr->proven & (1ULL << p))) {
+			if (pr->val[p] != 0)
+				return;
+			continue;
+		}
+		if ((arr >= 0 && s->arr != arr) || n + s->n > MR_SEL_WORDS)
+			return;
+		arr = s->arr;
+		for (int k = 0; k < s->n; k++)
+			idx[n++] = s->idx[k];
+		acc += pr->val[p];
+	}
+	if (n == 0 || acc != pr->val[sum])
+		return;
+	select_words(pr, sum, arr, idx, n);
+	pr->cond |= bit;
+}
+
 int cgfs_prove_update(struct cgfs_prove *pr, const char *text, size_t len,
 		      const struct memcg_layout *lay,
 		      const int64_t (*raw)[MR_ARR_WORDS])
 {
-	uint64_t before = pr->proven;
+	uint64_t before;
+	struct memcg_sels sels_before = pr->sels;
 
+	/* The sums taken from their parts held for the last refresh only. */
+	for (uint64_t c = pr->cond; c; c &= c - 1) {
+		int slot = __builtin_ctzll(c);
+
+		pr->proven &= ~(1ULL << slot);
+		pr->sels.sel[slot - MR_FIRST_STAT].n = 0;
+	}
+	before = pr->proven | pr->cond;
+	pr->cond = 0;
 	pr->has = 0;
 	pr->has_pgpg = 0;
 	pr->zero = 0;
@@ -405,6 +460,8 @@ int cgfs_prove_update(struct cgfs_prove *pr, const char *text, size_t len,
 	for (size_t i = 0; i < pr->nrows; i++)
 		by_neighbour(pr, pr->rows[i].slot, lay, raw);
 	by_rule(pr, lay, raw);
+	by_parts(pr, MR_ST_PGSCAN, MR_ST_PGSCAN_KSWAPD, MR_ST_PGSCAN_DIRECT);
+	by_parts(pr, MR_ST_PGSTEAL, MR_ST_PGSTEAL_KSWAPD, MR_ST_PGSTEAL_DIRECT);
 
 	/* Bounded by the start group's 0 (see the head comment). */
 	for (size_t i = 0; i < pr->nrows; i++) {
@@ -414,7 +471,8 @@ int cgfs_prove_update(struct cgfs_prove *pr, const char *text, size_t len,
 		    (pr->has & (1ULL << h)) && pr->val[h] == 0)
 			pr->zero |= 1ULL << slot;
 	}
-	return pr->proven != before;
+	return pr->proven != before ||
+		memcmp(&pr->sels, &sels_before, sizeof(sels_before)) != 0;
 }
 
 const struct memcg_sels *cgfs_prove_sels(const struct cgfs_prove *pr)
@@ -443,13 +501,14 @@ uint64_t cgfs_prove_zero(const struct cgfs_prove *pr)
 void cgfs_prove_describe(const struct cgfs_prove *pr, char *buf, size_t len)
 {
 	size_t n = 0, rule = (size_t)__builtin_popcountll(pr->by_rule), off;
+	size_t parts = (size_t)__builtin_popcountll(pr->cond);
 
 	for (size_t i = 0; i < pr->nrows; i++)
 		if (pr->proven & (1ULL << pr->rows[i].slot))
 			n++;
 	off = (size_t)snprintf(buf, len,
-			       "memory.stat: %zu of %zu values from the pass (memcg->vmstats: %zu words proven against the start group's memory.stat, %zu by the events rule)",
-			       n, pr->nrows, n - rule, rule);
+			       "memory.stat: %zu of %zu values from the pass (memcg->vmstats: %zu words proven against the start group's memory.stat, %zu by the events rule, %zu sums from their parts this refresh)",
+			       n, pr->nrows, n - rule - parts, rule, parts);
 	if (off < len && n < pr->nrows)
 		snprintf(buf + off, len - off,
 			 "; the others from the files, or 0 while the start group has 0");

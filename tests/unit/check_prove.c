@@ -252,6 +252,11 @@ END_TEST
  * equals the one word of PGSCAN_DIRECT, and was taken for it; kswapd's
  * pages were then missing from pgscan.  A sum is never found by search.
  */
+/* 7.x: pgscan and pgsteal have no word of their own and no rule.  The
+ * one word that holds the sum's value (direct only, so far) is never
+ * proven to be the sum; the sum is taken from its proven parts for one
+ * refresh at a time, while the start group's file shows it equal to
+ * them. */
 START_TEST(sum_not_one_word)
 {
 	struct cgfs_prove *pr = cgfs_prove_new(cgfs_version_of(2), PG);
@@ -268,7 +273,32 @@ START_TEST(sum_not_one_word)
 		cgfs_prove_update(pr, text, n, &lay, raw);
 	assert_sel(pr, MR_ST_PGSCAN_DIRECT, MR_ARR_STATE, 1, (int[]){ 41 });
 	assert_sel(pr, MR_ST_PGSTEAL_DIRECT, MR_ARR_STATE, 1, (int[]){ 35 });
+	/* kswapd 0 in the start group: the sums are the direct words. */
+	assert_sel(pr, MR_ST_PGSCAN, MR_ARR_STATE, 1, (int[]){ 41 });
+	assert_sel(pr, MR_ST_PGSTEAL, MR_ARR_STATE, 1, (int[]){ 35 });
+	/* kswapd starts: its word is not proven yet (seen once), so the
+	 * sums are not the direct words any more: from the files. */
+	raw[0][40] = 587;		/* PGSCAN_KSWAPD */
+	raw[0][34] = 500;		/* PGSTEAL_KSWAPD */
+	n = (size_t)snprintf(text, sizeof(text),
+		"pgscan 7000\npgsteal 2846\npgscan_kswapd 587\n"
+		"pgscan_direct 6413\npgsteal_kswapd 500\npgsteal_direct 2346\n");
+	ck_assert_int_eq(cgfs_prove_update(pr, text, n, &lay, raw), 1);
 	ck_assert(!(cgfs_prove_proven(pr) & (MR_BIT(ST_PGSCAN) | MR_BIT(ST_PGSTEAL))));
+	/* Seen twice: kswapd proven, the sums are both parts. */
+	ck_assert_int_eq(cgfs_prove_update(pr, text, n, &lay, raw), 1);
+	assert_sel(pr, MR_ST_PGSCAN, MR_ARR_STATE, 2, (int[]){ 40, 41 });
+	assert_sel(pr, MR_ST_PGSTEAL, MR_ARR_STATE, 2, (int[]){ 34, 35 });
+	/* The same again: nothing to select anew. */
+	ck_assert_int_eq(cgfs_prove_update(pr, text, n, &lay, raw), 0);
+	/* khugepaged scans (no slot of its own): the sum exceeds the parts
+	 * in the start group, so below it too, maybe: from the files. */
+	n = (size_t)snprintf(text, sizeof(text),
+		"pgscan 7100\npgsteal 2846\npgscan_kswapd 587\n"
+		"pgscan_direct 6413\npgsteal_kswapd 500\npgsteal_direct 2346\n");
+	ck_assert_int_eq(cgfs_prove_update(pr, text, n, &lay, raw), 1);
+	ck_assert(!(cgfs_prove_proven(pr) & MR_BIT(ST_PGSCAN)));
+	assert_sel(pr, MR_ST_PGSTEAL, MR_ARR_STATE, 2, (int[]){ 34, 35 });
 	cgfs_prove_free(pr);
 }
 END_TEST
