@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cgfs.h"
+#include "oomlog.h"
 #include "sample.h"
 
 enum derived {
@@ -93,6 +94,12 @@ struct model {
 				 * has FBIT(sysfield) */
 	uint64_t sys_rate_valid;
 	int recursiveprot;	/* the snapshot's (cgfs.h) */
+	/* The OOM kills seen (oomlog.h): model_update adds those the
+	 * groups' counters show, unless oom.from_events is set. */
+	struct oomlog oom;
+	/* Scratch for them: a group's rise of its OOM kill counter. */
+	uint64_t *oom_rise;
+	size_t oom_rise_cap;
 };
 
 /* Which fields are counters (rates are computed for those). */
