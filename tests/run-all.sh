@@ -106,6 +106,8 @@ suite "reclaim events in memcgtop's output (live v1)" tests/live/events-v1.sh
 suite "reclaim events in memcgtop's output (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/events-v1.sh
 suite "reclaim stalls against perf (live v1)" tests/live/stall-v1.sh
 suite "reclaim stalls against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/stall-v1.sh
+suite "OOM kills: oom:mark_victim and the counters (live v1)" tests/live/oom-v1.sh
+suite "OOM kills: oom:mark_victim and the counters (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/oom-v1.sh
 suite "stats flushes that flushed against perf (live v1)" tests/live/flushes-v1.sh
 suite "stats flushes that flushed against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/flushes-v1.sh
 suite "reclaim events on the screen (tmux, live v1)" tests/tui/events.sh

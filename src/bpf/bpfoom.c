@@ -123,6 +123,12 @@ int bpfoom_open(struct bpfoom **ret_oom, char *why, size_t whylen)
 			 "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
 		return -EOPNOTSUPP;
 	}
+	/* A load that would not fit this process's memory cgroup would
+	 * wake the OOM killer itself. */
+	if (bpflib_memcg_short(bpflib_load_bytes(OOM_RING_BYTES), why, whylen))
+		return -ENOMEM;
+	if (bpflib_fds_short(4, why, whylen))
+		return -EMFILE;
 	bpflib_keep_messages();
 	if (!has_task_arg(why, whylen))
 		return -EOPNOTSUPP;
