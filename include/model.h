@@ -75,6 +75,9 @@ struct mgroup {
 /* Kept with the group across refreshes for the interactive console. */
 #define VIEW_FOLDED 1u
 #define VIEW_TAGGED 2u
+/* An OOM kill in the group not yet seen (the console's OOM pane, or its
+ * key to clear the marks): the name stays marked until then. */
+#define VIEW_OOM 4u
 
 struct model {
 	int version;		/* 1 or 2 */

@@ -667,8 +667,16 @@ done
 lit $A h
 wait_line $A 1 "$HELPTITLE"
 seen=$(cap $A)
-# The help shows 21 bindings at 24 lines: the rest after N-21 steps down.
-for _ in $(seq 1 $((${#KEYLINES[@]} - 21))); do keys $A Down; done
+# The help shows 21 bindings at 24 lines: the rest a page (21 steps down)
+# at a time, the last page after N-21 steps in all.
+for ((down = 0; down < ${#KEYLINES[@]} - 21; )); do
+	keys $A Down
+	down=$((down + 1))
+	if [ $((down % 21)) = 0 ] && [ $down -lt $((${#KEYLINES[@]} - 21)) ]; then
+		wait_for $A "^ $(sed 's/[].()[*^$\\]/\\&/g' <<<"${KEYLINES[$((down + 20))]}")\$" 3
+		seen+=$'\n'$(cap $A)
+	fi
+done
 wait_for $A "^ $(sed 's/[].()[*^$\\]/\\&/g' <<<"${KEYLINES[-1]}")\$" 3
 seen+=$'\n'$(cap $A)
 missing=0 cut=0
@@ -922,7 +930,7 @@ LEGEND='
  near_limit       USAGE, USE%: 90% or more of the effective limit
  excess           EXCESS where a soft limit (v1) or memory.low (v2) is set
  reclaim          pages scanned or stolen per second: reclaim now
- oom              the name, KILL/s: OOM kills in the last interval
+ oom              the name: an OOM kill not yet seen (o, O); KILL/s
  tagged           the name and *: tagged with Space'
 HELP_ALL+=$'\n'$LEGEND
 for _ in $(seq 60); do lit $P j; done
@@ -948,7 +956,7 @@ for el in near_limit excess reclaim tagged; do
 	fi
 done
 lit $P k
-check_line $P 23 " oom              the name, KILL/s: OOM kills in the last interval" "help: one k after the end moves one line up"
+check_line $P 23 " oom              the name: an OOM kill not yet seen (o, O); KILL/s" "help: one k after the end moves one line up"
 lit $P x
 check_lines $P 5 "$ALL_ROWS" "help: another key returns to the tree" end
 # A filter shows the matches below a folded group: its glyph is ▾ then.
