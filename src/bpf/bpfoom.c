@@ -22,6 +22,16 @@
 #include "oom_rec.h"
 #include "oom.skel.h"
 
+/*
+ * Descriptors left that the load asks for: it holds the BTF and the
+ * object's at once, and keeps four (the ring buffer, its epoll, the
+ * program and its link); the rest stays for the refreshes (a BPF pass
+ * opens its iterator at each chunk, the files collector a group's files),
+ * which the OOM kills are not worth running short for (measured under
+ * tests/live/fdtiny.sh: 4 left too few at RLIMIT_NOFILE 23).
+ */
+#define OOM_LOAD_FDS	16
+
 struct bpfoom {
 	struct oom *skel;
 	struct ring_buffer *ring;
@@ -127,7 +137,7 @@ int bpfoom_open(struct bpfoom **ret_oom, char *why, size_t whylen)
 	 * wake the OOM killer itself. */
 	if (bpflib_memcg_short(bpflib_load_bytes(OOM_RING_BYTES), why, whylen))
 		return -ENOMEM;
-	if (bpflib_fds_short(4, why, whylen))
+	if (bpflib_fds_short(OOM_LOAD_FDS, why, whylen))
 		return -EMFILE;
 	bpflib_keep_messages();
 	if (!has_task_arg(why, whylen))
