@@ -134,6 +134,9 @@ void tui_want(const struct tui *t, struct pipeline_want *ret)
 	ret->sort = t->sort;
 	ret->if_free = FBIT(FLD_LIMIT) | FBIT(FLD_EV_OOM_KILL);
 	ret->events = t->pane == PANE_DETAIL;
+	/* The OOM kills from the counters only where they come free or a
+	 * shown column reads them: no file more than batch reads. */
+	ret->oom = 0;
 }
 
 /* The set or the sort changed: read now what they need beyond the last
