@@ -9,7 +9,7 @@
 #
 # It makes /memcgtop-oom-PID-N with victim (memory and memory+swap limits
 # 32M, so that nothing escapes to swap), bystander (idle) and, for the
-# second run, victim2 (the same limits).  Each run is
+# second and third runs, victim2 and victim3 (the same limits).  Each run is
 #   memcgtop -b -F json -n 8 -d 0.5 -c path,usage --collector C /memcgtop-oom-...
 # and after its first line python3 in the victim group allocates and
 # touches 1 MiB at a time, saying each MiB in a file, until the OOM killer
@@ -22,6 +22,8 @@
 #     run; no entry before the kill;
 #   - C=files (the counters, memory.oom_control oom_kill): exactly one entry,
 #     path victim2, pid, comm and rss null, limit 33554432;
+#   - C=bpf with MEMCGTOP_BPFOOM_FAIL=1 (the OOM program not loaded: the
+#     counters, which the BPF pass carries): the same for victim3;
 #   - the victims' exit status is 137 (SIGKILL), memory.oom_control oom_kill 1.
 # PASS:/FAIL: lines, then "live-oom-v1: N passed, M failed".  Not root, no
 # writable v1 memory mount, no python3: SKIP, exit 77 (CI=true: FAIL).
@@ -40,7 +42,7 @@ trap finish EXIT
 abort() { fail "$NAME: $*"; finish; summary; exit 1; }
 
 T=$CGM/$TNAME
-for g in victim victim2; do
+for g in victim victim2 victim3; do
 	mkdir -p "$T/$g" || abort "cannot make $T/$g"
 	echo 32M >"$T/$g/memory.limit_in_bytes" || abort "cannot set $g's limit"
 	echo 32M >"$T/$g/memory.memsw.limit_in_bytes" ||
@@ -97,6 +99,7 @@ while True:
 }
 run bpf victim bpf
 run files victim2 files
+MEMCGTOP_BPFOOM_FAIL=1 run bpf victim3 nooom
 
 python3 - "$TMPD" "/$TNAME" >"$TMPD/checks" 2>&1 <<'PY'
 import json, sys, calendar, time
@@ -140,17 +143,19 @@ if last:
     same = all(it["system"].get("oom_kills") in ([], last) for it in its)
     check(same, "bpf: every line has no entry or the same one (it stays)")
 
-its = lines("files")
-check(its[0]["collector"] == "files", "files: the run's collector is files (%s)" % its[0]["collector"])
-last = its[-1]["system"].get("oom_kills") or []
-check(len(last) == 1, "files: exactly one entry after the kill (%d)" % len(last))
-if last:
-    e = last[0]
-    check(e["path"] == top + "/victim2", "files: path %s (want %s/victim2)" % (e["path"], top))
-    check(e["pid"] is None and e["comm"] is None and e["rss"] is None,
-          "files: pid, comm and rss null (the counter has no process): %s %s %s"
-          % (e["pid"], e["comm"], e["rss"]))
-    check(e["limit"] == 32 * MiB, "files: limit %s (want %d)" % (e["limit"], 32 * MiB))
+for tag, coll, g in (("files", "files", "victim2"), ("nooom", "bpf", "victim3")):
+    its = lines(tag)
+    check(its[0]["collector"] == coll, "%s: the run's collector is %s (%s)"
+          % (tag, coll, its[0]["collector"]))
+    last = its[-1]["system"].get("oom_kills") or []
+    check(len(last) == 1, "%s: exactly one entry after the kill (%d)" % (tag, len(last)))
+    if last:
+        e = last[0]
+        check(e["path"] == top + "/" + g, "%s: path %s (want %s/%s)" % (tag, e["path"], top, g))
+        check(e["pid"] is None and e["comm"] is None and e["rss"] is None,
+              "%s: pid, comm and rss null (the counter has no process): %s %s %s"
+              % (tag, e["pid"], e["comm"], e["rss"]))
+        check(e["limit"] == 32 * MiB, "%s: limit %s (want %d)" % (tag, e["limit"], 32 * MiB))
 PY
 pyrc=$?
 tally "$TMPD/checks"
