@@ -53,8 +53,9 @@ BPF_CLANG ?= clang
 BPFTOOL   ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 BPF_WARN  := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 # memcg_iter: the BPF collector's cgroup iterator (src/bpf/bpfcol.c);
-# reclaim: the reclaim events' tracepoint programs (src/bpf/bpfev.c).
-BPF_NAMES := memcg_iter reclaim
+# reclaim: the reclaim events' tracepoint programs (src/bpf/bpfev.c);
+# oom: the OOM killer's victims (src/bpf/bpfoom.c).
+BPF_NAMES := memcg_iter reclaim oom
 BPF_OBJS  := $(BPF_NAMES:%=$(BUILD)/bpf/%.bpf.o)
 BPF_SKELS := $(BPF_NAMES:%=$(BUILD)/bpf/%.skel.h)
 
@@ -90,6 +91,10 @@ $(BUILD)/bpf/reclaim.debug.bpf.o: src/bpf/reclaim.bpf.c src/bpf/kernel_types.h s
 	@mkdir -p $(@D)
 	$(BPF_CLANG) -target bpf -mcpu=v3 -O2 -g $(BPF_WARN) -c -o $@ $<
 
+$(BUILD)/bpf/oom.debug.bpf.o: src/bpf/oom.bpf.c src/bpf/kernel_types.h src/bpf/oom_rec.h
+	@mkdir -p $(@D)
+	$(BPF_CLANG) -target bpf -mcpu=v3 -O2 -g $(BPF_WARN) -c -o $@ $<
+
 # Written beside and renamed: a failed bpftool leaves no file that a
 # later make would take for done.
 $(BPF_OBJS): $(BUILD)/bpf/%.bpf.o: $(BUILD)/bpf/%.debug.bpf.o
@@ -103,7 +108,8 @@ $(BPF_SKELS): $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 # check_bpfev) include none: they wait for them through these objects.
 $(BUILD)/bpf/bpfcol.o: $(BUILD)/bpf/memcg_iter.skel.h
 $(BUILD)/bpf/bpfev.o: $(BUILD)/bpf/reclaim.skel.h
-$(BUILD)/bpf/bpfcol.o $(BUILD)/bpf/bpfev.o: CPPFLAGS += -I$(BUILD)/bpf
+$(BUILD)/bpf/bpfoom.o: $(BUILD)/bpf/oom.skel.h
+$(BUILD)/bpf/bpfcol.o $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpfoom.o: CPPFLAGS += -I$(BUILD)/bpf
 
 # For tests/live/reclaim-v1.sh: prints the reclaim events' counters.
 $(BUILD)/bpfevdump: tests/bpf/bpfevdump.c $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(BUILD)/util/xalloc.o $(HEADERS)

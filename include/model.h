@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cgfs.h"
+#include "oomlog.h"
 #include "sample.h"
 
 enum derived {
@@ -74,6 +75,9 @@ struct mgroup {
 /* Kept with the group across refreshes for the interactive console. */
 #define VIEW_FOLDED 1u
 #define VIEW_TAGGED 2u
+/* An OOM kill in the group not yet seen (the console's OOM pane, or its
+ * key to clear the marks): the name stays marked until then. */
+#define VIEW_OOM 4u
 
 struct model {
 	int version;		/* 1 or 2 */
@@ -93,6 +97,12 @@ struct model {
 				 * has FBIT(sysfield) */
 	uint64_t sys_rate_valid;
 	int recursiveprot;	/* the snapshot's (cgfs.h) */
+	/* The OOM kills seen (oomlog.h): model_update adds those the
+	 * groups' counters show, unless oom.from_events is set. */
+	struct oomlog oom;
+	/* Scratch for them: a group's rise of its OOM kill counter. */
+	uint64_t *oom_rise;
+	size_t oom_rise_cap;
 };
 
 /* Which fields are counters (rates are computed for those). */

@@ -17,6 +17,7 @@
 #include "model.h"
 
 struct reclaim;
+struct bpfoom;
 
 /* What the views need of the next refresh. */
 struct pipeline_want {
@@ -29,11 +30,19 @@ struct pipeline_want {
 	/* The reclaim events even if no column needs them (the detail
 	 * pane, which shows their state and a group's flushes). */
 	int events;
+	/* The OOM kills (model.oom) even if no column needs the groups'
+	 * OOM kill counters (JSON's system.oom_kills). */
+	int oom;
 };
 
 struct pipeline {
 	struct cgfs *cg;
 	struct reclaim *rc;	/* the reclaim events (reclaim.h) */
+	/* The OOM killer's victims (bpfoom.h), where the BPF collector
+	 * runs; NULL: the counters tell of the kills (oomlog.h), and
+	 * oom_why says why. */
+	struct bpfoom *oom;
+	char oom_why[256];
 	int maxdepth;
 	struct snapshot snap;
 	struct model m;
@@ -41,7 +50,8 @@ struct pipeline {
 };
 
 /* recording: --record is on (the events are then not loaded: a replay
- * must print what the live run printed). */
+ * must print what the live run printed; nor is the OOM tracepoint's
+ * program, for the same reason). */
 void pipeline_init(struct pipeline *p, struct cgfs *cg, int maxdepth,
 		   int recording);
 void pipeline_free(struct pipeline *p);

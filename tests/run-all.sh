@@ -56,6 +56,8 @@ suite "golden output (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/golden
 suite "fixture columns" tests/fixture-columns.sh
 suite "cAdvisor names (--compat cadvisor)" tests/cadvisor.sh
 suite "cAdvisor names (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/cadvisor.sh
+suite "--listen, the Prometheus endpoint (fixture, live v1, prometheus)" tests/listen.sh
+suite "--listen (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/listen.sh
 suite "fixture columns (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/fixture-columns.sh
 suite "replay of 100,001 samples, malformed timestamps" tests/replay-long.sh
 suite "replay of 100,001 samples (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/replay-long.sh
@@ -65,6 +67,8 @@ suite "blank reasons (tmux)" tests/tui/blanks.sh
 suite "blank reasons (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/blanks.sh
 suite "detail pane verdict (tmux)" tests/tui/verdict.sh
 suite "detail pane verdict (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/verdict.sh
+suite "OOM pane and marks (tmux, live v1)" tests/tui/oom.sh
+suite "OOM pane and marks (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/oom.sh
 suite "live cgroup v1" tests/live/v1.sh
 suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/v1.sh
 suite "live cgroup v1 (the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/v1.sh
@@ -114,6 +118,8 @@ suite "kswapd time (live)" tests/live/kswapd.sh
 suite "kswapd time (live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/kswapd.sh
 suite "subtree scan by priority (live v1)" tests/live/subtree-prio.sh
 suite "subtree scan by priority (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/subtree-prio.sh
+suite "OOM kills: oom:mark_victim and the counters (live v1)" tests/live/oom-v1.sh
+suite "OOM kills: oom:mark_victim and the counters (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/oom-v1.sh
 suite "stats flushes that flushed against perf (live v1)" tests/live/flushes-v1.sh
 suite "stats flushes that flushed against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/flushes-v1.sh
 suite "reclaim events on the screen (tmux, live v1)" tests/tui/events.sh

@@ -128,6 +128,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	want.cols = o->cols;
 	want.ncols = o->ncols;
 	want.sort = o->sort;
+	want.oom = o->fmt == FMT_JSON;
 	out.f = stdout;
 	out.fmt = o->fmt;
 	out.cols = o->cols;

@@ -57,10 +57,27 @@ struct bpf_iter_meta {
 
 struct css_set;
 
+/*
+ * The pages a process maps, by kind (enum mm counters: MM_FILEPAGES 0,
+ * MM_ANONPAGES 1, MM_SWAPENTS 2, MM_SHMEMPAGES 3 since 4.5): per-CPU
+ * counters since 6.2, whose count is what get_mm_counter() reads.
+ */
+struct percpu_counter {
+	__s64 count;
+} __pai;
+
+struct mm_struct {
+	struct percpu_counter rss_stat[4];
+} __pai;
+
 /* flags: PF_KSWAPD (0x00020000 since ever), who reclaims; cgroups: its
  * css_set, whose memory css is the task's memory cgroup. */
 struct task_struct {
 	unsigned int flags;
+	int pid;
+	int tgid;
+	char comm[16];
+	struct mm_struct *mm;
 	struct css_set *cgroups;
 } __pai;
 

@@ -324,6 +324,11 @@ int col_on_version(const struct column *c, int version)
  *    reclaim events that give v1 pgscan cost every page fault, and
  *    refaults would need memory.stat of every group at every refresh:
  *    about twice the kernel time, and an rstat flush each);
+ *  - the v1 overview has the OOM kills (memory.oom_control, which the
+ *    BPF pass carries), in the place of STEAL/s: with SCAN/s (where the
+ *    pass gives it) its nine values take 64 columns, 66 of 80 are left
+ *    beside the name's 12 and 1 for the tag; the reclaim set has the
+ *    steal rates, split;
  *  - the v1 reclaim set mirrors v2's kswapd/direct split (the BPF pass's
  *    kernel counters, else the events, reclaim.h, which it loads on
  *    purpose) and has the refaults beside them (the limit hits are in
@@ -340,7 +345,7 @@ static const struct {
 		{ "usage", "limit", "low", "excess", "use_pct", "swap",
 		  "pgscan_per_s", "pgsteal_per_s" },
 		{ "usage", "limit", "soft", "excess", "use_pct", "swap",
-		  "?pgscan_per_s", "?pgsteal_per_s", "failcnt_per_s" } },
+		  "?pgscan_per_s", "failcnt_per_s", "ev_oom_kill" } },
 	[CSET_MEMORY] = { "memory",
 		{ "usage", "peak", "workingset", "swap", "usage_swap", "zswap",
 		  "anon", "file" }, { NULL } },

@@ -39,6 +39,8 @@ void model_free(struct model *m)
 		group_free(m->table[i]);
 	free(m->table);
 	free(m->groups);
+	oomlog_free(&m->oom);
+	free(m->oom_rise);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -292,6 +294,60 @@ static void failcnt_tree_all(struct model *m, const struct snapshot *snap)
 		p->tree_ok &= g->tree_ok;
 		p->failcnt_tree += g->failcnt_tree;
 		p->failcnt_tree_rate += g->failcnt_tree_rate;
+	}
+}
+
+/*
+ * The OOM kills the counters show (oomlog.h): a group's rise of its
+ * oom_kill counter over the interval, less its children's on v2, whose
+ * memory.events counts the kills of the subtree (v1's memory.oom_control
+ * counts the group's own: mm/memcontrol.c memcg_memory_event stops at the
+ * group on v1).  A kill in a child new in the interval, or removed in it,
+ * shows as its parent's.  Each kill is an entry at the refresh's time,
+ * without the process; at most OOMLOG_MAX a refresh.
+ */
+static void oom_from_counters(struct model *m)
+{
+	struct oom_kill k;
+
+	if (m->oom.from_events || !m->n)
+		return;
+	if (m->n > m->oom_rise_cap) {
+		m->oom_rise = xreallocarray(m->oom_rise, m->n,
+					    sizeof(*m->oom_rise));
+		m->oom_rise_cap = m->n;
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		const struct mgroup *g = m->groups[i];
+		uint64_t c = sample_get(&g->cur, FLD_EV_OOM_KILL),
+			p = sample_get(&g->prev, FLD_EV_OOM_KILL);
+
+		m->oom_rise[i] = (g->rate_valid & FBIT(FLD_EV_OOM_KILL)) &&
+			c > p ? c - p : 0;
+	}
+	/* Parents come before children: each child's whole rise is taken
+	 * from its parent's before the child's own children take theirs. */
+	if (m->version == 2)
+		for (size_t i = 0; i < m->n; i++) {
+			int pi = m->groups[i]->parent;
+
+			if (pi >= 0)
+				m->oom_rise[pi] -= m->oom_rise[pi] >
+					m->oom_rise[i] ? m->oom_rise[i] :
+					m->oom_rise[pi];
+		}
+	for (size_t i = 0; i < m->n; i++) {
+		const struct mgroup *g = m->groups[i];
+
+		for (uint64_t r = 0; r < m->oom_rise[i] && r < OOMLOG_MAX; r++) {
+			memset(&k, 0, sizeof(k));
+			k.wall_ms = m->wall * 1000;
+			k.id = g->ino;
+			k.pid = -1;
+			k.has_limit = sample_has(&g->cur, FLD_LIMIT);
+			k.limit = sample_get(&g->cur, FLD_LIMIT);
+			oomlog_add(&m->oom, &k, g->path);
+		}
 	}
 }
 
@@ -600,6 +656,7 @@ void model_update(struct model *m, const struct snapshot *snap)
 	scan_prio_all(m, snap);
 	protection_all(m, snap);
 	failcnt_tree_all(m, snap);
+	oom_from_counters(m);
 
 	m->sys_prev = m->sys;
 	m->sys = snap->sys;

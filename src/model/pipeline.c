@@ -1,10 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pipeline.c - one refresh: see include/pipeline.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "bpf/bpfoom.h"
+#include "parse.h"
 #include "pipeline.h"
 #include "reclaim.h"
+
+/*
+ * The OOM tracepoint's program where the BPF collector reads the live
+ * tree (it fires only on a kill: no cost otherwise); else the groups'
+ * counters tell of the kills.
+ */
+static void oom_open(struct pipeline *p, int recording)
+{
+	const char *why = "the collector is not bpf";
+
+	if (!cgfs_is_live(p->cg))
+		why = "not a live host";
+	else if (recording)
+		why = "a recording is being made";
+	else if (strcmp(cgfs_collector(p->cg), "bpf") == 0 &&
+		 bpfoom_open(&p->oom, p->oom_why, sizeof(p->oom_why)) == 0)
+		why = NULL;
+	else if (strcmp(cgfs_collector(p->cg), "bpf") == 0)
+		why = p->oom_why;
+	if (why && why != p->oom_why)
+		snprintf(p->oom_why, sizeof(p->oom_why), "%s", why);
+	p->m.oom.from_events = p->oom != NULL;
+}
 
 void pipeline_init(struct pipeline *p, struct cgfs *cg, int maxdepth,
 		   int recording)
@@ -14,12 +40,15 @@ void pipeline_init(struct pipeline *p, struct cgfs *cg, int maxdepth,
 	p->maxdepth = maxdepth;
 	p->rc = reclaim_new(cg, recording);
 	model_init(&p->m, cgfs_version(cg));
+	oom_open(p, recording);
 }
 
 void pipeline_free(struct pipeline *p)
 {
 	if (!p)
 		return;
+	bpfoom_close(p->oom);
+	p->oom = NULL;
 	model_free(&p->m);
 	snapshot_free(&p->snap);
 	reclaim_free(p->rc);
@@ -33,6 +62,10 @@ uint64_t pipeline_fields(const struct pipeline *p,
 
 	for (size_t i = 0; i < w->ncols; i++)
 		f |= w->cols[i]->fields;
+	/* The counters' kills with the group's limit (the tracepoint's
+	 * have theirs). */
+	if (w->oom && !p->oom)
+		f |= FBIT(FLD_EV_OOM_KILL) | FBIT(FLD_LIMIT);
 	return f | (w->if_free & cgfs_free_fields(p->cg));
 }
 
@@ -70,6 +103,29 @@ static int read_tree(struct pipeline *p, const struct pipeline_want *w,
 	return 0;
 }
 
+/* A kill from the tracepoint into the model's log, with the path of
+ * its group in the tree just read (none: a group not shown, or removed). */
+static void oom_note(void *arg, const struct bpfoom_kill *kill)
+{
+	struct model *m = arg;
+	const char *path = NULL;
+	struct oom_kill k;
+
+	for (size_t i = 0; kill->id && i < m->n && !path; i++)
+		if (m->groups[i]->ino == kill->id)
+			path = m->groups[i]->path;
+	memset(&k, 0, sizeof(k));
+	k.wall_ms = kill->wall_ms;
+	k.id = kill->id;
+	k.pid = kill->pid;
+	memcpy(k.comm, kill->comm, sizeof(k.comm));
+	k.rss = kill->rss;
+	k.has_rss = kill->has_rss != 0;
+	k.limit = kill->limit == UINT64_MAX ? VAL_MAX : kill->limit;
+	k.has_limit = kill->id != 0;
+	oomlog_add(&m->oom, &k, path);
+}
+
 int pipeline_refresh(struct pipeline *p, const struct pipeline_want *w,
 		     char *err, size_t errlen)
 {
@@ -78,6 +134,8 @@ int pipeline_refresh(struct pipeline *p, const struct pipeline_want *w,
 	if (r < 0)
 		return r;
 	model_update(&p->m, &p->snap);
+	if (p->oom)
+		bpfoom_read(p->oom, oom_note, &p->m, NULL);
 	return 0;
 }
 

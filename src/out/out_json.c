@@ -33,7 +33,47 @@ static void sys_value(FILE *f, const struct model *m, int id)
 		fputc(']', f);
 }
 
-/* The "system" object: the table's figures that have a JSON key. */
+/*
+ * "oom_kills": the kills seen during the run (oomlog.h), newest first;
+ * pid, comm and rss null where only a counter told of the kill.
+ */
+static void oom_kills(FILE *f, const struct model *m, const char *sep)
+{
+	char t[32];
+
+	fprintf(f, "%s\"oom_kills\":[", sep);
+	for (size_t k = 0; k < m->oom.n; k++) {
+		const struct oom_kill *e = oomlog_get(&m->oom, k);
+
+		fmt_time_iso(t, sizeof(t), e->wall_ms / 1000);
+		fprintf(f, "%s{\"time\":\"%s\",\"path\":", k ? "," : "", t);
+		if (e->path)
+			fmt_json_name(f, e->path, strlen(e->path));
+		else
+			fputs("null", f);
+		if (e->pid >= 0) {
+			fprintf(f, ",\"pid\":%d,\"comm\":", e->pid);
+			fmt_json_name(f, e->comm, strnlen(e->comm, sizeof(e->comm)));
+		} else {
+			fputs(",\"pid\":null,\"comm\":null", f);
+		}
+		if (e->has_rss)
+			fprintf(f, ",\"rss\":%" PRIu64, e->rss);
+		else
+			fputs(",\"rss\":null", f);
+		if (!e->has_limit)
+			fputs(",\"limit\":null", f);
+		else if (e->limit == VAL_MAX)
+			fputs(",\"limit\":\"max\"", f);
+		else
+			fprintf(f, ",\"limit\":%" PRIu64, e->limit);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+/* The "system" object: the table's figures that have a JSON key, and the
+ * OOM kills. */
 static void sys_object(FILE *f, const struct model *m)
 {
 	const char *sep = "";
@@ -46,6 +86,7 @@ static void sys_object(FILE *f, const struct model *m)
 		sys_value(f, m, id);
 		sep = ",";
 	}
+	oom_kills(f, m, sep);
 	fputc('}', f);
 }
 

@@ -510,7 +510,7 @@ static void draw_row(const struct tui *t, int y, size_t vis_idx,
 	const struct mgroup *g = t->pl.m.groups[t->vis[vis_idx]];
 	int selected = (int)vis_idx == t->sel;
 	int tagged = (g->view & VIEW_TAGGED) != 0;
-	int oom = mgroup_rate(g, FLD_EV_OOM_KILL) > 0;
+	int oom = (g->view & VIEW_OOM) || mgroup_rate(g, FLD_EV_OOM_KILL) > 0;
 	int base = selected ? t->attr[TE_SELECTED] : t->attr[TE_ROW];
 	int vx = 0;
 
@@ -595,7 +595,7 @@ static void help_legend(struct helpctx *h)
 		{ TE_NEAR_LIMIT, "USAGE, USE%: 90% or more of the effective limit" },
 		{ TE_EXCESS, "EXCESS where a soft limit (v1) or memory.low (v2) is set" },
 		{ TE_RECLAIM, "pages scanned or stolen per second: reclaim now" },
-		{ TE_OOM, "the name, KILL/s: OOM kills in the last interval" },
+		{ TE_OOM, "the name: an OOM kill not yet seen (o, O); KILL/s" },
 		{ TE_TAGGED, "the name and *: tagged with Space" },
 	};
 

@@ -249,6 +249,21 @@ static void k_procs(struct tui *t)
 	t->detail_top = t->detail_max_top = 0;
 }
 
+/* Opening the OOM pane is seeing the kills: the names' marks go. */
+static void k_oom(struct tui *t)
+{
+	t->pane = t->pane == PANE_OOM ? PANE_NONE : PANE_OOM;
+	t->detail_top = t->detail_max_top = 0;
+	if (t->pane == PANE_OOM)
+		tui_oom_seen(t);
+}
+
+static void k_oom_seen(struct tui *t)
+{
+	tui_oom_seen(t);
+	tui_message(t, 0, "OOM kill marks cleared");
+}
+
 static void k_pane_down(struct tui *t)
 {
 	/* Not past the page that ends with the last line. */
@@ -396,6 +411,11 @@ static const struct binding bindings[] = {
 	{ { KEY_ENTER, '\r', '\n', 'd' }, "Enter d",
 	  "detail pane of the selected group", k_detail },
 	{ { 'p' }, "p", "processes of the selected group", k_procs },
+	{ { 'o' }, "o",
+	  "OOM kills seen during the run (clears the names' OOM marks)",
+	  k_oom },
+	{ { 'O' }, "O", "clear the names' OOM marks (they stay until seen)",
+	  k_oom_seen },
 	{ { 'J', KEY_SF }, "J Shift-Down", "scroll the pane down", k_pane_down },
 	{ { 'K', KEY_SR }, "K Shift-Up", "scroll the pane up", k_pane_up },
 	{ { '[', KEY_SLEFT }, "[ Shift-Left", "scroll the columns left by one",

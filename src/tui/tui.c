@@ -138,6 +138,9 @@ void tui_want(const struct tui *t, struct pipeline_want *ret)
 	if (t->pane == PANE_DETAIL)
 		ret->if_free |= VERDICT_FIELDS;
 	ret->events = t->pane == PANE_DETAIL;
+	/* The OOM kills from the counters only where they come free or a
+	 * shown column reads them: no file more than batch reads. */
+	ret->oom = 0;
 }
 
 /* The set or the sort changed: read now what they need beyond the last
@@ -280,6 +283,33 @@ void tui_reread(struct tui *t)
 	tui_rebuild(t);
 }
 
+/*
+ * The groups of the OOM kills new since the last refresh get the mark
+ * (VIEW_OOM), which stays until the kills are seen (tui_oom_seen): one
+ * refresh is easily missed.
+ */
+static void oom_mark(struct tui *t)
+{
+	const struct model *m = &t->pl.m;
+
+	for (size_t k = 0; k < m->oom.n; k++) {
+		const struct oom_kill *e = oomlog_get(&m->oom, k);
+
+		if (e->seq <= t->oom_marked)
+			break;	/* newest first: the rest were marked */
+		for (size_t i = 0; e->path && i < m->n; i++)
+			if (strcmp(m->groups[i]->path, e->path) == 0)
+				m->groups[i]->view |= VIEW_OOM;
+	}
+	t->oom_marked = m->oom.seen;
+}
+
+void tui_oom_seen(struct tui *t)
+{
+	for (size_t i = 0; i < t->pl.m.n; i++)
+		t->pl.m.groups[i]->view &= ~VIEW_OOM;
+}
+
 void tui_refresh_now(struct tui *t)
 {
 	struct pipeline_want w;
@@ -308,6 +338,7 @@ void tui_refresh_now(struct tui *t)
 		return;
 	}
 	t->refresh_err[0] = '\0';
+	oom_mark(t);
 	if (frames.file) {
 		double c = cpu_us();
 

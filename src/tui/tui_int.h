@@ -69,7 +69,7 @@ struct dialog {
 	int loaded;
 	unsigned loaded_refresh;
 };
-enum pane { PANE_NONE, PANE_DETAIL, PANE_PROCS };
+enum pane { PANE_NONE, PANE_DETAIL, PANE_PROCS, PANE_OOM };
 
 struct statkv {
 	char key[48];
@@ -114,6 +114,7 @@ struct tui {
 	int setup_sel;		/* its selected column */
 	int help_top, help_max_top;	/* scroll, and its end at the last draw */
 	int detail_top, detail_max_top;
+	unsigned oom_marked;	/* the OOM kills (model.oom.seen) marked */
 
 	/* The detail pane's data: re-read each refresh, rates between the
 	 * last two reads of the same group's memory.stat. */
@@ -167,6 +168,7 @@ void tui_set_changed(struct tui *t);
 void tui_refresh_now(struct tui *t);
 void tui_want(const struct tui *t, struct pipeline_want *ret);
 void tui_reread(struct tui *t);
+void tui_oom_seen(struct tui *t);
 const struct mgroup *tui_selected(const struct tui *t);
 
 /* pane.c */

@@ -73,7 +73,8 @@ SWAP_EVENTS = ('high', 'max', 'fail')
 SYSTEM_KEYS = """mem_total mem_available mem_free wmark_low wmark_high
 swap_total swap_free pgscan_per_s
 pgsteal_per_s pgscan_kswapd_per_s pgscan_direct_per_s psi_some_avg10
-psi_full_avg10""".split()
+psi_full_avg10 oom_kills""".split()
+OOMLOG_MAX = 64
 TOP_KEYS = "time iteration interval_s mode memcg collector root system groups".split()
 
 # Names of control files: a directory with one of these names is not a group
@@ -664,6 +665,40 @@ def tree_order(groups):
     return out
 
 
+def expected_oom_kills(samples, ts, nit):
+    """system.oom_kills of iterations 1..nit: each rise of a group's
+    oom_kill counter between two samples is a kill at the later one's
+    time (v2's counter has the subtree's: less the children's rises),
+    without the process; newest first, at most OOMLOG_MAX."""
+    log, out = [], []
+    for k in range(1, nit + 1):
+        v1, cur = samples[k][0], samples[k][1]
+        prev = samples[k - 1][1]
+        rise = {}
+        for path, g in cur.items():
+            p = prev.get(path)
+            c = g.get('ev_oom_kill')
+            o = p.get('ev_oom_kill') if p else None
+            rise[path] = c - o if is_int(c) and is_int(o) and c > o else 0
+        if not v1:
+            own = dict(rise)
+            for path in rise:
+                par = path.rsplit('/', 1)[0] or '/'
+                if path != '/' and par in own:
+                    own[par] = max(0, own[par] - rise[path])
+            rise = own
+        t = time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(ts[k][1]))
+        for path in tree_order(cur):
+            lim = cur[path].get('limit')
+            for _ in range(min(rise[path], OOMLOG_MAX)):
+                log.insert(0, [('time', t), ('path', encode_name(path)),
+                               ('pid', None), ('comm', None), ('rss', None),
+                               ('limit', jval(lim) if lim is not None else None)])
+        del log[OOMLOG_MAX:]
+        out.append([list(e) for e in log])
+    return out
+
+
 def expected_iteration(k, samples, ts, root_arg):
     """dict with the expected top-level values and an ordered group list."""
     v1, cur = samples[k][0], samples[k][1]
@@ -1014,6 +1049,8 @@ def main():
         samples.append((v1, groups, system))
     exp = [expected_iteration(k, samples, ts, root_arg)
            for k in range(1, nit + 1)]
+    for it, kills in zip(exp, expected_oom_kills(samples, ts, nit)):
+        it['system']['oom_kills'] = kills
     ck = Checker()
     with open(a.json, 'rb') as f:
         check_json(ck, f.read().decode('utf-8', 'surrogateescape'), exp)

@@ -693,8 +693,16 @@ done
 lit $A h
 wait_line $A 1 "$HELPTITLE"
 seen=$(cap $A)
-# The help shows 21 bindings at 24 lines: the rest after N-21 steps down.
-for _ in $(seq 1 $((${#KEYLINES[@]} - 21))); do keys $A Down; done
+# The help shows 21 bindings at 24 lines: the rest a page (21 steps down)
+# at a time, the last page after N-21 steps in all.
+for ((down = 0; down < ${#KEYLINES[@]} - 21; )); do
+	keys $A Down
+	down=$((down + 1))
+	if [ $((down % 21)) = 0 ] && [ $down -lt $((${#KEYLINES[@]} - 21)) ]; then
+		wait_for $A "^ $(sed 's/[].()[*^$\\]/\\&/g' <<<"${KEYLINES[$((down + 20))]}")\$" 3
+		seen+=$'\n'$(cap $A)
+	fi
+done
 wait_for $A "^ $(sed 's/[].()[*^$\\]/\\&/g' <<<"${KEYLINES[-1]}")\$" 3
 seen+=$'\n'$(cap $A)
 missing=0 cut=0
@@ -948,7 +956,7 @@ LEGEND='
  near_limit       USAGE, USE%: 90% or more of the effective limit
  excess           EXCESS where a soft limit (v1) or memory.low (v2) is set
  reclaim          pages scanned or stolen per second: reclaim now
- oom              the name, KILL/s: OOM kills in the last interval
+ oom              the name: an OOM kill not yet seen (o, O); KILL/s
  tagged           the name and *: tagged with Space'
 HELP_ALL+=$'\n'$LEGEND
 for _ in $(seq 60); do lit $P j; done
@@ -974,7 +982,7 @@ for el in near_limit excess reclaim tagged; do
 	fi
 done
 lit $P k
-check_line $P 23 " oom              the name, KILL/s: OOM kills in the last interval" "help: one k after the end moves one line up"
+check_line $P 23 " oom              the name: an OOM kill not yet seen (o, O); KILL/s" "help: one k after the end moves one line up"
 lit $P x
 check_lines $P 5 "$ALL_ROWS" "help: another key returns to the tree" end
 # A filter shows the matches below a folded group: its glyph is ▾ then.
@@ -1044,11 +1052,11 @@ if [[ $l1 == "memcgtop $T1  "* && $l1 == *"v1 files $V1/cg"* && $l1 == *"every 3
 else
 	fail "v1 80x24: header line 1 lacks 'memcgtop $T1', 'v1 files $V1/cg' or 'every 30.0s'"
 fi
-check_line $C 4 '  ▼USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  FAIL/s GROUP' "v1: column titles (SOFT in place of LOW; FAIL/s, as v1 has no pgscan or pgsteal)"
+check_line $C 4 '  ▼USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  FAIL/s OOMKILL GROUP' "v1: column titles (SOFT in place of LOW; FAIL/s and OOMKILL, as v1 has no pgscan or pgsteal)"
 # frontend: soft limit, excess = usage - soft, eff limit from the stat file;
-# failcnt and file refaults per second from samples 0 and 1.
+# failcnt and file refaults per second from samples 0 and 1, the OOM kills.
 v1_row() {
-	local p=$1 d=$V1/cg/1$1 u l s x e pct sw ms dt fr
+	local p=$1 d=$V1/cg/1$1 u l s x e pct sw ms dt fr ok
 	dt=$(awk -v a="$(mono "$V1" 0)" -v b="$(mono "$V1" 1)" 'BEGIN { printf "%.9f", b - a }')
 	fr=$(awk -v a="$(readv "$V1/cg/0$p/memory.failcnt")" -v b="$(readv "$d/memory.failcnt")" -v t="$dt" 'BEGIN { print (b - a) / t }')
 	u=$(readv "$d/memory.usage_in_bytes")
@@ -1060,16 +1068,17 @@ v1_row() {
 		pct=$(awk -v u="$u" -v e="$e" 'BEGIN { printf "%.1f", 100 * u / e }'); fi
 	ms=$(readv "$d/memory.memsw.usage_in_bytes")
 	sw=$(( ms > u ? ms - u : 0 ))
-	printf '  %6s %6s %6s %6s %5s %6s %7s %*s%s\n' "$(human "$u")" "$(human "$l")" \
+	ok=$(awk '$1 == "oom_kill" { print $2; exit }' "$d/memory.oom_control")
+	printf '  %6s %6s %6s %6s %5s %6s %7s %7s %*s%s\n' "$(human "$u")" "$(human "$l")" \
 		"$(human "$s")" "$(human "$x")" "$pct" "$(human "$sw")" "$(human_rate "$fr")" \
-		$((2 * $(tr -cd / <<<"$p" | wc -c) + 2)) '' "${p##*/}"
+		"$ok" $((2 * $(tr -cd / <<<"$p" | wc -c) + 2)) '' "${p##*/}"
 }
 for g in /fixture/web/frontend /fixture/web/backend /fixture/batch/hog /fixture/batch/cache; do
 	want=$(v1_row $g)
 	check_has $C "^$(sed 's/[].()[*^$]/\\&/g' <<<"$want")\$" "v1: row of $g"
 done
 V1_TITLES=(
-'  ▼USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  FAIL/s GROUP'
+'  ▼USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  FAIL/s OOMKILL GROUP'
 '  ▼USAGE   PEAK   WSET   SWAP MEM+SW   ANON   FILE GROUP'
 '  ▼USAGE A-ANON I-ANON A-FILE I-FILE UNEVIC   RFA/s   RFF/s GROUP'
 '   SCNK/s  SCND/s  STLK/s  STLD/s   EFF PRIO   RFA/s   RFF/s PFLOOR GROUP'
@@ -1083,7 +1092,7 @@ for i in 1 2 3 4 5 6 0; do
 done
 lit $C R
 check_line $C 3 "Columns: overview  Sort: failcnt_per_s desc  Groups: 11 shown of 11" "v1: R sorts by failcnt per second (v1 has no pgscan)"
-check_line $C 4 '   USAGE  LIMIT   SOFT EXCESS  USE%   SWAP ▼FAIL/s GROUP' "v1: R marks FAIL/s"
+check_line $C 4 '   USAGE  LIMIT   SOFT EXCESS  USE%   SWAP ▼FAIL/s OOMKILL GROUP' "v1: R marks FAIL/s"
 lit $C q
 check_has $C '^EXIT=0' "v1: q quits with status 0"
 tm kill-session -t $C

@@ -1061,6 +1061,77 @@ START_TEST(verdict_v2)
 }
 END_TEST
 
+/* One refresh of / /a /a/b with these OOM kill counters. */
+static void oom_refresh(struct model *m, struct snapshot *s, double mono,
+			uint64_t root, uint64_t a, uint64_t b)
+{
+	int ia, ib;
+
+	snap_reset(s, mono);
+	sample_set(smp(s, snap_add(s, "/", -1)), FLD_EV_OOM_KILL, root);
+	ia = snap_add(s, "/a", 0);
+	sample_set(smp(s, ia), FLD_EV_OOM_KILL, a);
+	sample_set(smp(s, ia), FLD_LIMIT, 32 << 20);
+	ib = snap_add(s, "/a/b", ia);
+	sample_set(smp(s, ib), FLD_EV_OOM_KILL, b);
+	model_update(m, s);
+}
+
+START_TEST(oom_kills_from_counters)
+{
+	struct snapshot s = { 0 };
+	const struct oom_kill *k;
+	struct model m;
+
+	/* v2: memory.events counts the subtree's kills; a kill in /a/b
+	 * rises / and /a too, and is /a/b's only. */
+	model_init(&m, 2);
+	oom_refresh(&m, &s, 100.0, 5, 5, 0);
+	ck_assert_uint_eq(m.oom.n, 0);	/* no interval yet */
+	oom_refresh(&m, &s, 101.0, 6, 6, 1);
+	ck_assert_uint_eq(m.oom.n, 1);
+	k = oomlog_get(&m.oom, 0);
+	ck_assert_str_eq(k->path, "/a/b");
+	ck_assert_int_eq(k->pid, -1);
+	ck_assert(!k->has_rss);
+	ck_assert(!k->has_limit);
+	ck_assert_int_eq(k->wall_ms, (1796000000 + 101) * INT64_C(1000));
+	/* Two in /a itself: newest first, with /a's limit. */
+	oom_refresh(&m, &s, 102.0, 8, 8, 1);
+	ck_assert_uint_eq(m.oom.n, 3);
+	k = oomlog_get(&m.oom, 0);
+	ck_assert_str_eq(k->path, "/a");
+	ck_assert(k->has_limit);
+	ck_assert_uint_eq(k->limit, 32 << 20);
+	ck_assert_uint_eq(k->seq, 3);
+	ck_assert_str_eq(oomlog_get(&m.oom, 2)->path, "/a/b");
+	/* Bounded: the oldest go. */
+	oom_refresh(&m, &s, 103.0, 8 + 100, 8 + 100, 1);
+	ck_assert_uint_eq(m.oom.n, OOMLOG_MAX);
+	ck_assert_uint_eq(m.oom.seen, 3 + OOMLOG_MAX);
+	ck_assert_str_eq(oomlog_get(&m.oom, OOMLOG_MAX - 1)->path, "/a");
+	model_free(&m);
+
+	/* v1: memory.oom_control counts the group's own. */
+	model_init(&m, 1);
+	oom_refresh(&m, &s, 100.0, 0, 0, 0);
+	oom_refresh(&m, &s, 101.0, 0, 1, 1);
+	ck_assert_uint_eq(m.oom.n, 2);
+	ck_assert_str_eq(oomlog_get(&m.oom, 0)->path, "/a/b");
+	ck_assert_str_eq(oomlog_get(&m.oom, 1)->path, "/a");
+	model_free(&m);
+
+	/* The tracepoint gives the kills: the counters add none. */
+	model_init(&m, 1);
+	m.oom.from_events = 1;
+	oom_refresh(&m, &s, 100.0, 0, 0, 0);
+	oom_refresh(&m, &s, 101.0, 0, 1, 1);
+	ck_assert_uint_eq(m.oom.n, 0);
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
 Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -1083,6 +1154,7 @@ Suite *model_suite(void)
 	tcase_add_test(t, model_slots_change);
 	tcase_add_test(t, verdict_v1);
 	tcase_add_test(t, verdict_v2);
+	tcase_add_test(t, oom_kills_from_counters);
 	suite_add_tcase(s, t);
 	return s;
 }
