@@ -188,9 +188,13 @@ print(" ".join("%s=%s" % (g["path"], g["swap"]) for g in
 
 # Each column opens the control files it needs and no others.
 if command -v strace >/dev/null 2>&1; then
-	# opened FIXTURE COLUMN: the control file names opened in groups
+	# opened FIXTURE COLUMN: the control file names opened in groups,
+	# in CSV (JSON adds the OOM kill counters and limits for its
+	# system.oom_kills: checked below); numa is JSON's only
 	opened() {
-		strace -f -qq -e trace=openat -o "$tmp/trace" "$BIN" -b -n 0 -F json \
+		local fmt=csv
+		[ "$2" = numa ] && fmt=json
+		strace -f -qq -e trace=openat -o "$tmp/trace" "$BIN" -b -n 0 -F $fmt \
 			-o path -c "path,$2" --root "$FIX/$1/cg" --proc "$FIX/$1/proc" \
 			>/dev/null 2>&1
 		sed -n 's/.*openat([0-9][0-9]*, "\([^"/]*\)".*/\1/p' "$tmp/trace" |
@@ -219,8 +223,8 @@ v1-live peak memory.max_usage_in_bytes
 v1-live usage_swap memory.kmem.usage_in_bytes memory.memsw.usage_in_bytes
 v1-live scan_prio memory.stat
 v1-live dying
-v2-live numa cgroup.controllers memory.numa_stat
-v1-live numa memory.numa_stat
+v2-live numa cgroup.controllers memory.events memory.max memory.numa_stat
+v1-live numa memory.limit_in_bytes memory.numa_stat memory.oom_control
 EOF
 	# On v1 the text default, what the screen's overview shows too, reads
 	# no memory.stat: it is the costly file, and each read of it makes the

@@ -131,10 +131,21 @@ def main():
         out.append('No swap on the host: its anon (%s) cannot be reclaimed; '
                    'only its file pages (%s) can.'
                    % (fbytes(g['anon']), fbytes(g['file'])))
-    if g['ev_oom_kill']:
-        out.append('OOM kills: %d since the group was made (%s).'
-                   % (g['ev_oom_kill'], 'its own' if v1 else
-                      'it and its descendants'))
+    whose = 'its own' if v1 else 'it and its descendants'
+    # v1's overview shows OOMKILL: the model rates it between the two
+    # samples; elsewhere the pane's first read of the files gives the
+    # count alone
+    if v1 and case.endswith(':overview') and p['ev_oom_kill'] is not None \
+            and g['ev_oom_kill'] > p['ev_oom_kill']:
+        d = g['ev_oom_kill'] - p['ev_oom_kill']
+        out.append('OOM killer: %d kill%s in the interval, %d since the group '
+                   'was made (%s).' % (d, '' if d == 1 else 's',
+                                       g['ev_oom_kill'], whose))
+    elif g['ev_oom_kill']:
+        out.append('OOM kills: %d since the group was made (%s)%s.'
+                   % (g['ev_oom_kill'], whose,
+                      ', none in the interval' if v1 and
+                      case.endswith(':overview') else ''))
     for line in out:
         print('  ' + line)
 
