@@ -75,6 +75,7 @@ struct bpfcol {
 	struct memcg_sels sels;		/* the proven words */
 	uint64_t zero;			/* stat slots 0 in every group */
 	bool stats_refused;		/* the map could not grow: not again */
+	uint32_t nodes;			/* the kernel's nr_node_ids */
 	const char *names;		/* mapped read-only */
 	size_t names_len;
 	size_t nread;			/* records of the last bpfcol_read */
@@ -237,6 +238,7 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		.local_events = col->local_events,
 		.inject_refusal = col->inject_refusal,
 		.stat_cap = col->stat_cap,
+		.nodes = col->nodes,
 	};
 	skel->data_want->want = col->want;
 	apply_sels(col);
@@ -449,6 +451,38 @@ static int bpfcol_injected(struct bpfcol *col, struct bpfcol_why *w)
 	return w->reason == BPFCOL_NOT_PERMITTED ? -EPERM : -EOPNOTSUPP;
 }
 
+/*
+ * The kernel's nr_node_ids: the highest possible node id + 1 (the
+ * length of memcg->nodeinfo); 1 where the kernel has no NUMA.
+ */
+static uint32_t node_ids(void)
+{
+	FILE *f = fopen("/sys/devices/system/node/possible", "re");
+	unsigned long hi = 0;
+	char buf[256], *p, *end;
+
+	if (!f)
+		return 1;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return 1;
+	}
+	fclose(f);
+	/* "0", "0-3", "0,2-5": the last number is the highest. */
+	for (p = buf; *p; p = end) {
+		unsigned long v;
+
+		if (*p < '0' || *p > '9') {
+			end = p + 1;
+			continue;
+		}
+		v = strtoul(p, &end, 10);
+		if (v > hi)
+			hi = v;
+	}
+	return hi < 1024 ? (uint32_t)hi + 1 : 1024;
+}
+
 int bpfcol_open(const char *start, struct bpfcol **ret_col,
 		struct bpfcol_why *ret_why)
 {
@@ -464,6 +498,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	col->dirfd = -1;
 	col->want = ~0ULL;
 	col->stat_cap = 1;
+	col->nodes = node_ids();
 	col->pagesize = (unsigned long)sysconf(_SC_PAGESIZE);
 	col->counter_max = (uint64_t)LONG_MAX / col->pagesize;
 	r = bpfcol_injected(col, ret_why);
@@ -1045,6 +1080,8 @@ int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why)
 	if (col->open_s > 0 && clock_mono() - col->open_s < FRESH_S) {
 		sum = col->open_sum;
 	} else {
+		if (col->skel && col->skel->bss)
+			col->skel->bss->node_src = 0;
 		r = bpfcol_fit(col, &sum, ret_why);
 		if (r)
 			return r;
@@ -1073,6 +1110,37 @@ void bpfcol_record(const struct bpfcol *col, size_t i,
 	if (!col->v2 && col->recs[i].level == 0 &&
 	    (ret->have & MR_BIT(SWAPPINESS)))
 		ret->v[MR_SWAPPINESS] = (uint64_t)vm_swappiness();
+}
+
+int bpfcol_nodes(const struct bpfcol *col, size_t i,
+		 int64_t (*ret)[MR_NLRU], int64_t (*ret_hier)[MR_NLRU])
+{
+	const struct memcg_stat *st;
+	uint64_t n;
+
+	if (i >= col->nread || i >= col->stat_cap ||
+	    !(col->want & MR_BIT(ST_NODES)))
+		return -1;
+	st = &col->stats[i];
+	if (!(st->have & MR_BIT(ST_NODES)))
+		return -1;
+	n = (uint64_t)st->v[MR_ST_NODES - MR_FIRST_STAT];
+	if (n > MR_NODES)
+		n = MR_NODES;
+	memcpy(ret, st->node, n * sizeof(st->node[0]));
+	if (ret_hier)
+		memcpy(ret_hier, st->hnode, n * sizeof(st->hnode[0]));
+	return (int)n;
+}
+
+unsigned bpfcol_node_src(const struct bpfcol *col)
+{
+	return col->skel && col->skel->bss ? col->skel->bss->node_src : 0;
+}
+
+unsigned bpfcol_node_ids(const struct bpfcol *col)
+{
+	return col->nodes;
 }
 
 void bpfcol_capacity(const struct bpfcol *col, size_t *ret_groups,
