@@ -403,8 +403,7 @@ static size_t numa_text(struct pass *p, size_t i)
  * the memory controller, its own lists too, which are then the same).
  * The nodes the file lists are the ones the text gives.
  */
-static void numa_prove(struct pass *p, int rootfd, const char *start,
-		       int leaf)
+static void numa_prove(struct pass *p, int dfd, int leaf)
 {
 	int v2 = cgfs_version_n(p->ver) == 2;
 	const char *const *keys = v2 ? v2_numa_keys : v1_numa_keys;
@@ -413,13 +412,10 @@ static void numa_prove(struct pass *p, int rootfd, const char *start,
 	int64_t own[MR_NODES][MR_NLRU], hier[MR_NODES][MR_NLRU];
 	char buf[16384];
 	ssize_t len = -1;
-	int fd, dfd, ok = 1;
+	int fd, ok = 1;
 
-	dfd = cgfs_open_rel(rootfd, start);
 	fd = dfd < 0 ? -1 : openat(dfd, cgfs_file_name(p->ver, CF_NUMA),
 				   O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd >= 0)
-		close(dfd);
 	if (fd >= 0) {
 		len = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
@@ -472,9 +468,9 @@ static void numa_prove(struct pass *p, int rootfd, const char *start,
 	free(ns);
 }
 
-/* The lists of this refresh, proven once; p->numa_use says whether the
- * groups take them. */
-static void numa_pass(struct pass *p, struct cgfs *cg, int rootfd, size_t n)
+/* The lists of this refresh, proven once (dfd: the start group's
+ * directory); p->numa_use says whether the groups take them. */
+static void numa_pass(struct pass *p, int dfd, size_t n)
 {
 	unsigned src = bpfcol_node_src(p->col);
 	int leaf = 1;
@@ -492,7 +488,7 @@ static void numa_pass(struct pass *p, struct cgfs *cg, int rootfd, size_t n)
 		leaf = !(g.have & MR_BIT(USAGE));
 	}
 	if (!p->numa_proven)
-		numa_prove(p, rootfd, cg->start, leaf);
+		numa_prove(p, dfd, leaf);
 	if (!p->numa_proven)
 		return;
 	p->numa_use = 1;
@@ -618,7 +614,11 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	if (r == 0 && (w->pass_slots & VMSTAT_SLOTS))
 		say_unproven(p, cg, w->pass_slots);
 	if (r == 0 && (w->pass_slots & MR_BIT(ST_NODES))) {
-		numa_pass(p, cg, rootfd, n);
+		int dfd = p->numa_proven ? -1 : cgfs_open_rel(rootfd, cg->start);
+
+		numa_pass(p, dfd, n);
+		if (dfd >= 0)
+			close(dfd);
 		say_numa(p, cg);
 	}
 	if (r == 0)
@@ -772,11 +772,16 @@ struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *dir,
 		    bpfcol_read(p->col, &n, &w) < 0)
 			break;
 		more = prove(p);
-		if (cgfs_prove_complete(p->pr) || (tries > 0 && !more))
+		/* The per-node lists, proven now too when they can be. */
+		if (!p->numa_proven)
+			numa_pass(p, fd, n);
+		if ((cgfs_prove_complete(p->pr) && p->numa_proven) ||
+		    (tries > 0 && !more))
 			break;
 	}
 	if (fd >= 0)
 		close(fd);
+	describe(p, ~0ULL);
 	p->stat_ok = 0;
 	return &p->tree;
 }
