@@ -60,6 +60,8 @@ struct pass {
 	 * the files, and the start's once more to prove them. */
 	int numa_proven;
 	int numa_use;		/* this refresh's groups take the pass's */
+	int numa_tried;		/* a refresh wanted them */
+	int nodes_read;		/* the first walk read them */
 	char numa_why[160];	/* why not, or the lists' kernel source */
 	int said_numa;
 	unsigned nodes[MR_NODES];	/* node ids the file lists */
@@ -468,6 +470,20 @@ static void numa_prove(struct pass *p, int dfd, int leaf)
 	free(ns);
 }
 
+/* The kernel's lists the last walk read (src: MR_NODE_*), into numa_why. */
+static void numa_source(struct pass *p, unsigned src)
+{
+	snprintf(p->numa_why, sizeof(p->numa_why), "%s",
+		 (src & MR_NODE_LRUGEN) && (src & MR_NODE_ZONE_SIZE) ?
+		 "own lists from lru_zone_size and lrugen (the multi-gen LRU "
+		 "on some nodes), with descendants from lruvec_stats" :
+		 src & MR_NODE_LRUGEN ? "own lists from lrugen.nr_pages (the "
+		 "multi-gen LRU: its youngest two generations active, as the "
+		 "kernel counts them), with descendants from lruvec_stats" :
+		 "own lists from lru_zone_size, with descendants from "
+		 "lruvec_stats");
+}
+
 /* The lists of this refresh, proven once (dfd: the start group's
  * directory); p->numa_use says whether the groups take them. */
 static void numa_pass(struct pass *p, int dfd, size_t n)
@@ -487,20 +503,13 @@ static void numa_pass(struct pass *p, int dfd, size_t n)
 		bpfcol_record(p->col, i, &g);
 		leaf = !(g.have & MR_BIT(USAGE));
 	}
+	p->numa_tried = 1;
 	if (!p->numa_proven)
 		numa_prove(p, dfd, leaf);
 	if (!p->numa_proven)
 		return;
 	p->numa_use = 1;
-	snprintf(p->numa_why, sizeof(p->numa_why), "%s",
-		 (src & MR_NODE_LRUGEN) && (src & MR_NODE_ZONE_SIZE) ?
-		 "own lists from lru_zone_size and lrugen (the multi-gen LRU "
-		 "on some nodes), with descendants from lruvec_stats" :
-		 src & MR_NODE_LRUGEN ? "own lists from lrugen.nr_pages (the "
-		 "multi-gen LRU: its youngest two generations active, as the "
-		 "kernel counts them), with descendants from lruvec_stats" :
-		 "own lists from lru_zone_size, with descendants from "
-		 "lruvec_stats");
+	numa_source(p, src);
 }
 
 /* Under --collector bpf, lists read from the files are said, once. */
@@ -531,7 +540,10 @@ static void describe(struct pass *p, uint64_t slots)
 		return;
 	snprintf(p->paths + off, sizeof(p->paths) - off,
 		 "%sLRU lists per NUMA node: %s", off ? "; " : "",
-		 p->numa_use ? "from the pass, " : "from memory.numa_stat, ");
+		 p->numa_use ? "from the pass, " : !p->numa_tried ?
+		 "the pass reads them once proven against the start group's "
+		 "memory.numa_stat (at the first refresh that shows them), " :
+		 "from memory.numa_stat, ");
 	off = strlen(p->paths);
 	snprintf(p->paths + off, sizeof(p->paths) - off, "%s", p->numa_why);
 }
@@ -714,7 +726,9 @@ static uint64_t pass_carried(const struct cgfs_tree *t,
 	const struct pass *p = (const struct pass *)t;
 	uint64_t slots = ~MR_STATS;
 
-	if (p->numa_proven)
+	/* Offered (the screen's detail pane asks for what is given) until
+	 * a refresh failed to prove them. */
+	if (p->numa_proven || (!p->numa_tried && p->nodes_read))
 		slots |= MR_BIT(ST_NODES);
 	if (p->pr)
 		slots |= cgfs_prove_proven(p->pr) | cgfs_prove_zero(p->pr);
@@ -739,6 +753,7 @@ struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *dir,
 {
 	struct pass *p = xcalloc(1, sizeof(*p));
 	struct bpfcol_why w;
+	int64_t lists[MR_NODES][MR_NLRU];
 	int fd;
 
 	p->tree.ops = &pass_ops;
@@ -772,15 +787,22 @@ struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *dir,
 		    bpfcol_read(p->col, &n, &w) < 0)
 			break;
 		more = prove(p);
-		/* The per-node lists, proven now too when they can be. */
-		if (!p->numa_proven)
-			numa_pass(p, fd, n);
-		if ((cgfs_prove_complete(p->pr) && p->numa_proven) ||
-		    (tries > 0 && !more))
+		if (cgfs_prove_complete(p->pr) || (tries > 0 && !more))
 			break;
 	}
 	if (fd >= 0)
 		close(fd);
+	/* The per-node lists are proven at the first refresh that shows
+	 * them (memory.numa_stat's read is a stats flush call too); -VV
+	 * says where the walk found them. */
+	if (bpfcol_node_src(p->col) & (MR_NODE_NONE | MR_NODE_NO_HIER))
+		snprintf(p->numa_why, sizeof(p->numa_why),
+			 "the kernel's lists were not read");
+	else if (p->col)
+		numa_source(p, bpfcol_node_src(p->col));
+	p->nodes_read = !(bpfcol_node_src(p->col) &
+			  (MR_NODE_NONE | MR_NODE_NO_HIER)) &&
+		bpfcol_nodes(p->col, 0, lists, NULL) >= 0;
 	describe(p, ~0ULL);
 	p->stat_ok = 0;
 	return &p->tree;

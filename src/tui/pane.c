@@ -669,8 +669,12 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 			stat_lines(p);
 			continue;
 		}
+		/* The refresh's lists where it has them (the BPF pass's,
+		 * v2's own among them), else the file's. */
 		if (!strcmp(name, "memory.numa_stat"))
-			numa_lines(p, text);
+			numa_lines(p, sample_has(&g->cur, FLD_NUMA) &&
+				   t->pl.m.numa_text ? t->pl.m.numa_text +
+				   sample_get(&g->cur, FLD_NUMA) : text);
 		if (!strchr(text, '\n') || strchr(text, '\n')[1] == '\0') {
 			uint64_t v;
 			char human[32] = "";

@@ -134,6 +134,10 @@ void tui_want(const struct tui *t, struct pipeline_want *ret)
 	ret->sort = t->sort;
 	ret->if_free = FBIT(FLD_LIMIT) | FBIT(FLD_EV_OOM_KILL);
 	ret->events = t->pane == PANE_DETAIL;
+	/* The detail pane's lists per NUMA node, where the BPF pass gives
+	 * them (v2: the group's own too) */
+	if (t->pane == PANE_DETAIL)
+		ret->if_free |= FBIT(FLD_NUMA);
 }
 
 /* The set or the sort changed: read now what they need beyond the last

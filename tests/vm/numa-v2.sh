@@ -23,16 +23,17 @@
 # place.  Then, once with the multi-gen LRU enabled and once with the
 # classic LRU (where the kernel has /sys/kernel/mm/lru_gen; the phase the
 # kernel lacks is INFO):
-#   1  `memcgtop -VV /` says "LRU lists per NUMA node: from the pass" and
-#      which kernel lists gave the group's own: lrugen under the
-#      multi-gen LRU, lru_zone_size under the classic one.
+#   1  `memcgtop -VV /` says the pass reads the lists per node and which
+#      kernel lists give the group's own: lrugen under the multi-gen LRU,
+#      lru_zone_size under the classic one.
 #   2  `memcgtop --collector bpf -b -F json -n 2 -d 1 -c path,numa /nu`,
 #      bracketed by copies of every group's memory.numa_stat: in the last
 #      refresh, for every group (inner and leaf) and both nodes, the five
 #      lists equal the file's (a value that moved between the copies is
 #      left out, INFO), anon and file are their sums, and the group's own
 #      lists (own_*) equal its file's lists less its children's; nothing
-#      was said of reading memory.numa_stat (stderr empty).
+#      was said of reading memory.numa_stat (stderr empty: under
+#      --collector bpf the pass gave them).
 #   3  the memory is where it was put: a's own anon on node 0, c's on
 #      node 1, d's page cache on node 1 (at least 16 MiB each).
 #
