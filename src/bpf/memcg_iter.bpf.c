@@ -362,7 +362,28 @@ __u64 zone_buf[NODE_WORDS];
 __s64 gen_buf[NODE_WORDS];
 __u32 node_src;
 
-/* The node's hierarchical lists (memcg_stat.hnode) from the mem_cgroup_per_node at pn. */
+/*
+ * lrugen.nr_pages of a node ([gen][type][zone], in gen_buf) into sum
+ * (enum mr_lru): a type's youngest two generations (max_seq and the one
+ * before, modulo the generations) on its active list, the others on its
+ * inactive one, as lru_gen_is_active() counts them.
+ */
+static __always_inline void sum_gens(__s64 *sum, __u32 gens, __u32 zones,
+				     __u64 seq)
+{
+	__u32 young = seq % gens, older = (seq - 1) % gens;
+
+	for (__u32 i = 0; i < NODE_WORDS; i++) {
+		__u32 g = i / (2 * zones), t = i / zones % 2;
+
+		if (g >= gens)
+			break;
+		sum[(t * 2 + (g == young || g == older)) & 3] += gen_buf[i];
+	}
+}
+
+/* The node's lists with its descendants' (memcg_stat.hnode), of the
+ * mem_cgroup_per_node at pn. */
 static __always_inline void read_hier(struct memcg_stat *st, __u64 pn,
 				      __u32 nid)
 {
@@ -372,12 +393,12 @@ static __always_inline void read_hier(struct memcg_stat *st, __u64 pn,
 		return;
 	if (bpf_core_field_exists(struct mem_cgroup_per_node___ptr,
 				  lruvec_stats))
-		at = (__u64)BPF_CORE_READ((struct mem_cgroup_per_node___ptr *)pn,
-					  lruvec_stats);
+		at = (__u64)BPF_CORE_READ(
+			(struct mem_cgroup_per_node___ptr *)pn, lruvec_stats);
 	else if (bpf_core_field_exists(struct mem_cgroup_per_node___emb,
 				       lruvec_stats))
-		at = pn + bpf_core_field_offset(struct mem_cgroup_per_node___emb,
-						lruvec_stats);
+		at = pn + bpf_core_field_offset(
+			struct mem_cgroup_per_node___emb, lruvec_stats);
 	if (!at || !bpf_core_field_exists(struct lruvec_stats, state) ||
 	    bpf_core_field_size(struct lruvec_stats, state) < 8 * MR_NLRU ||
 	    bpf_probe_read_kernel(st->hnode[nid], 8 * MR_NLRU, (void *)(at +
@@ -424,15 +445,16 @@ static __always_inline void read_nodes(struct mem_cgroup *memcg, __u32 idx)
 		if (gsize > sizeof(gen_buf) || gens == 0)
 			gens = 0;
 	}
-	base = (__u64)memcg + bpf_core_field_offset(struct mem_cgroup, nodeinfo);
+	base = (__u64)memcg +
+		bpf_core_field_offset(struct mem_cgroup, nodeinfo);
 	for (__u32 nid = 0; nid < MR_NODES; nid++) {
 		__s64 sum[MR_NLRU] = {};
 		__u64 p = 0;
 
 		if (nid >= cfg.nodes)
 			break;
-		if (bpf_probe_read_kernel(&p, sizeof(p), (void *)(base + nid * 8)) ||
-		    !p) {
+		if (bpf_probe_read_kernel(&p, sizeof(p),
+					  (void *)(base + nid * 8)) || !p) {
 			node_src |= MR_NODE_NONE;
 			return;
 		}
@@ -451,9 +473,6 @@ static __always_inline void read_nodes(struct mem_cgroup *memcg, __u32 idx)
 						   (NODE_WORDS - 1)];
 		}
 		if (gens && BPF_CORE_READ(pn, lruvec.lrugen.enabled)) {
-			__u64 seq = BPF_CORE_READ(pn, lruvec.lrugen.max_seq);
-			__u32 young = seq % gens, older = (seq - 1) % gens;
-
 			if (bpf_probe_read_kernel(gen_buf, gsize, (void *)(p +
 			    bpf_core_field_offset(struct mem_cgroup_per_node,
 						  lruvec.lrugen.nr_pages)))) {
@@ -464,20 +483,8 @@ static __always_inline void read_nodes(struct mem_cgroup *memcg, __u32 idx)
 			 * unevictable one: classic lists hold nothing. */
 			for (__u32 l = 0; l < MR_LRU_UNEVICTABLE; l++)
 				sum[l] = 0;
-			for (__u32 g = 0; g < 8; g++) {
-				if (g >= gens)
-					break;
-				for (__u32 t = 0; t < 2; t++)
-					for (__u32 z = 0; z < 8; z++) {
-						__u32 act = g == young || g == older;
-
-						if (z >= zones)
-							break;
-						sum[(t * 2 + act) & 3] +=
-							gen_buf[((g * 2 + t) * zones + z) &
-								(NODE_WORDS - 1)];
-					}
-			}
+			sum_gens(sum, gens, zones,
+				 BPF_CORE_READ(pn, lruvec.lrugen.max_seq));
 			src |= MR_NODE_LRUGEN;
 		} else {
 			src |= MR_NODE_ZONE_SIZE;

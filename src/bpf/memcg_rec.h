@@ -126,7 +126,7 @@ enum mr_lru { MR_LRU_INACTIVE_ANON, MR_LRU_ACTIVE_ANON, MR_LRU_INACTIVE_FILE,
 #define MR_NODE_ZONE_SIZE	(1U << 0)	/* lru_zone_size */
 #define MR_NODE_LRUGEN		(1U << 1)	/* lrugen.nr_pages */
 #define MR_NODE_NONE		(1U << 2)	/* a group's not read */
-#define MR_NODE_NO_HIER		(1U << 3)	/* lruvec_stats not read */
+#define MR_NODE_NO_HIER		(1U << 3)	/* no lruvec_stats */
 
 /* A group's memory.stat values (MR_STATS), at the index of its record. */
 struct memcg_stat {

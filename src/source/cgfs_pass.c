@@ -626,7 +626,8 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	if (r == 0 && (w->pass_slots & VMSTAT_SLOTS))
 		say_unproven(p, cg, w->pass_slots);
 	if (r == 0 && (w->pass_slots & MR_BIT(ST_NODES))) {
-		int dfd = p->numa_proven ? -1 : cgfs_open_rel(rootfd, cg->start);
+		int dfd = p->numa_proven ? -1 :
+			cgfs_open_rel(rootfd, cg->start);
 
 		numa_pass(p, dfd, n);
 		if (dfd >= 0)
