@@ -35,7 +35,8 @@
 #      was said of reading memory.numa_stat (stderr empty: under
 #      --collector bpf the pass gave them).
 #   3  the memory is where it was put: a's own anon on node 0, c's on
-#      node 1, d's page cache on node 1 (at least 16 MiB each).
+#      node 1 (at least 16 MiB each), d's page cache on node 1 (at least
+#      8 MiB: some of the device's pages may be elsewhere or not cached).
 #
 # Output: PASS/FAIL/INFO lines and "numa-v2: N passed, M failed"; SKIP
 # (exit 77) without qemu or the kernel, unless CI=true.
