@@ -57,12 +57,14 @@ struct {
 } names SEC(".maps");
 
 /* A group's memory.stat values, at its record's index (memcg_rec.h);
- * one entry until they are asked for. */
+ * one entry until they are asked for.  A value is a struct memcg_stat,
+ * or its part before the lists per node (cfg.stat_nodes 0): its size is
+ * set by the loader. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
-	__type(value, struct memcg_stat);
+	__uint(value_size, sizeof(struct memcg_stat));
 	__uint(max_entries, 1);		/* set by the loader */
 } stats SEC(".maps");
 
@@ -420,6 +422,10 @@ static __always_inline void read_nodes(struct mem_cgroup *memcg, __u32 idx)
 	__u32 zones, zsize, gens = 0, gsize = 0, n = 0, src = 0;
 	__u64 base;
 
+	/* A constant to the verifier: without room in the map's values,
+	 * the code below is not loaded. */
+	if (!cfg.stat_nodes)
+		return;
 	st = bpf_map_lookup_elem(&stats, &idx);
 	if (!st)
 		return;

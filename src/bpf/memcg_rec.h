@@ -277,7 +277,16 @@ struct memcg_cfg {
 	__u32 stat_cap;		/* entries of the stats map */
 	__u32 nodes;		/* NUMA node ids (nr_node_ids), at most
 				 * MR_NODES read */
+	__u32 stat_nodes;	/* the stats map's values hold node and
+				 * hnode (MR_STAT_SIZE), else they end
+				 * before them (MR_STAT_SHORT) */
 };
+
+/* A stats map value's size: with the lists per node, or without (the
+ * map holds every group while a stat slot is asked for: 320 bytes a
+ * group less where the lists per node are not). */
+#define MR_STAT_SIZE	sizeof(struct memcg_stat)
+#define MR_STAT_SHORT	__builtin_offsetof(struct memcg_stat, node)
 
 /* Names are packed NUL-terminated, each at an 8-byte aligned offset. */
 #define MR_NAME_MAX	256	/* NAME_MAX + NUL */
