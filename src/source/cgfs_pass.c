@@ -60,7 +60,7 @@ struct pass {
 	 * the files, and the start's once more to prove them. */
 	int numa_proven;
 	int numa_use;		/* this refresh's groups take the pass's */
-	int numa_tried;		/* a refresh wanted them */
+	int numa_tried;		/* refreshes that tried to prove them */
 	int nodes_read;		/* the first walk read them */
 	char numa_why[160];	/* why not, or the lists' kernel source */
 	int said_numa;
@@ -69,6 +69,11 @@ struct pass {
 	char *ntext;		/* one group's text */
 	size_t ntext_cap;
 };
+
+/* Refreshes that may fail to prove the lists per node before the pass
+ * no longer offers them to the screen (which then reads the selected
+ * group's memory.numa_stat alone); the batch views try at every one. */
+#define NUMA_TRIES	3
 
 /* The memory.stat slots (ST_NODES is memory.numa_stat's). */
 #define VMSTAT_SLOTS	(MR_STATS & ~MR_BIT(ST_NODES))
@@ -503,9 +508,10 @@ static void numa_pass(struct pass *p, int dfd, size_t n)
 		bpfcol_record(p->col, i, &g);
 		leaf = !(g.have & MR_BIT(USAGE));
 	}
-	p->numa_tried = 1;
-	if (!p->numa_proven)
+	if (!p->numa_proven) {
+		p->numa_tried++;
 		numa_prove(p, dfd, leaf);
+	}
 	if (!p->numa_proven)
 		return;
 	p->numa_use = 1;
@@ -728,8 +734,8 @@ static uint64_t pass_carried(const struct cgfs_tree *t,
 	uint64_t slots = ~MR_STATS;
 
 	/* Offered (the screen's detail pane asks for what is given) until
-	 * a refresh failed to prove them. */
-	if (p->numa_proven || (!p->numa_tried && p->nodes_read))
+	 * NUMA_TRIES refreshes failed to prove them. */
+	if (p->numa_proven || (p->numa_tried < NUMA_TRIES && p->nodes_read))
 		slots |= MR_BIT(ST_NODES);
 	if (p->pr)
 		slots |= cgfs_prove_proven(p->pr) | cgfs_prove_zero(p->pr);
