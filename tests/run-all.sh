@@ -158,6 +158,7 @@ suite "reclaim events against memory.stat, the seed's scenario (v2, VM, Debian 7
 suite "live cgroup v2 (VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/live-v2.sh
 suite "live churn (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/churn-v2.sh
 suite "live listing (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/listing-v2.sh
+suite "LRU lists per NUMA node in the BPF pass (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/numa-v2.sh
 
 # The failures again, by suite, so that the end of a long log names them.
 if [ -s "$failed" ]; then
