@@ -236,6 +236,12 @@ struct cgfs_numa_view {
 	size_t n;
 	int pages;
 	const char *note;
+	/* JSON: the first two names are anon and file, each the sum of two
+	 * keys' lists (active + inactive), then the keys from the third */
+	int lru_sums;
+	/* pane: keys from split on are a second table, the group's own
+	 * lists (v2, from the BPF pass); 0: one table */
+	size_t split;
 };
 
 enum cgfs_numa_for { CGFS_NUMA_JSON, CGFS_NUMA_PANE };

@@ -135,8 +135,9 @@
 	/* memory.swap.max - swap.current, at least 0 */		\
 	X(SWAP_ROOM, 0, NONE, MADE(SWAP, SWAP_LIMIT))			\
 	/* memory.numa_stat kept whole: the value is the offset of its	\
-	 * text in the refresh's snapshot.numa_text */			\
-	X(NUMA, 0, IN(NUMA, NULL), IN(NUMA, NULL))			\
+	 * text in the refresh's snapshot.numa_text; the pass gives	\
+	 * the lists it shows once proven (cgfs_pass.c), as that text */ \
+	X(NUMA, 0, PASS(NUMA, NULL, ST_NODES), PASS(NUMA, NULL, ST_NODES)) \
 	/* the lowest priority its own lists were scanned at in the	\
 	 * interval, 0..12 */						\
 	X(PRIO_MIN, 0, EVENTS, EVENTS)					\

@@ -101,7 +101,7 @@ int parse_clean_path(const char *p);
  * counts pages).  Nodes in the order first seen, at most NUMA_MAX_NODES.
  */
 #define NUMA_MAX_NODES 64
-#define NUMA_MAX_KEYS 8
+#define NUMA_MAX_KEYS 16
 struct numa_stat {
 	size_t n;
 	unsigned node[NUMA_MAX_NODES];

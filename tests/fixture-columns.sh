@@ -98,7 +98,8 @@ want="/=8 /fixture= /fixture/web="
 [ "$got" = "$want" ] && pass "v1 --depth 2: own lists from memory.stat: $got" || fail "v1 --depth 2: '$got', want '$want'"
 
 # The numa column: JSON only, an object per group keyed by node, from
-# memory.numa_stat (v1: the hierarchical lists, pages in bytes).
+# memory.numa_stat (v1: the hierarchical lists and the group's own as
+# own_*, pages in bytes; v2: the lists, anon and file their sums).
 cp -r "$FIX/v1-live" "$tmp/numa"
 for k in 0 1 2 3 4; do
 	printf '%s\n' 'total=300 N0=100 N1=200' 'file=30 N0=10 N1=20' \
@@ -127,11 +128,15 @@ for it, line in enumerate(open(out), 1):
             p = l.split()
             key = p[0].split('=')[0]
             if v1:
-                if not key.startswith('hierarchical_') or key == 'hierarchical_total':
+                if key in ('anon', 'file', 'unevictable'):
+                    key = 'own_' + key
+                elif not key.startswith('hierarchical_') or key == 'hierarchical_total':
                     continue
-                key, mul = key[len('hierarchical_'):], page
+                else:
+                    key = key[len('hierarchical_'):]
+                mul = page
             else:
-                if key not in ('anon', 'file', 'unevictable', 'active_anon',
+                if key not in ('unevictable', 'active_anon',
                                'inactive_anon', 'active_file', 'inactive_file'):
                     continue
                 mul = 1
@@ -139,6 +144,12 @@ for it, line in enumerate(open(out), 1):
                 if w.startswith('N'):
                     node, v = w.split('=')
                     want.setdefault(node, {})[key] = int(v) * mul
+        # v2: anon and file are the lists' sums, as on v1
+        for node, o in (want or {}).items():
+            for s, a, b in (('file', 'active_file', 'inactive_file'),
+                            ('anon', 'active_anon', 'inactive_anon')):
+                if a in o and b in o:
+                    o[s] = o[a] + o[b]
         n += 1
         if g['numa'] != want:
             bad += 1
@@ -152,7 +163,7 @@ PYEOF
 		fail "numa JSON of ${d##*/}: $(head -n 3 "$tmp/numa.out" | tr '\n' ' ')"
 	fi
 done
-grep -q '"/fixture/web","numa":{"N0":{"anon":4194304,"file":1048576,"unevictable":0},"N1":{"anon":4194304,"file":1048576,"unevictable":28672}}' "$tmp/numa.json" &&
+grep -q '"/fixture/web","numa":{"N0":{"anon":4194304,"file":1048576,"unevictable":0,"own_anon":0,"own_file":40960,"own_unevictable":16384},"N1":{"anon":4194304,"file":1048576,"unevictable":28672,"own_anon":1048576,"own_file":81920,"own_unevictable":40960}}' "$tmp/numa.json" &&
 	[ "$(getconf PAGESIZE)" = 4096 ] && pass "numa JSON: two nodes of v1 pages, in bytes" ||
 	fail "numa JSON: two nodes: $(grep -o '"/fixture/web","numa":[^]]*}}' "$tmp/numa.json" | head -c 200)"
 "$BIN" -b -n 1 -F json --root "$FIX/v2-live/cg" --proc "$FIX/v2-live/proc" | grep -q '"numa"' &&

@@ -110,6 +110,8 @@ suite "reclaim events: pgscan/pgsteal, priority, flushes (live v1)" env BPFEVDUM
 suite "reclaim events (live v1, ASan+UBSan)" env BPFEVDUMP=build/asan/bpfevdump tests/live/reclaim-v1.sh
 suite "memory.stat in the BPF pass: proven words, v1 pgscan, one flush (live v1)" tests/live/stat-v1.sh
 suite "memory.stat in the BPF pass (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/stat-v1.sh
+suite "LRU lists per NUMA node in the BPF pass (live v1)" tests/live/numa-v1.sh
+suite "LRU lists per NUMA node in the BPF pass (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/numa-v1.sh
 suite "reclaim events in memcgtop's output (live v1)" tests/live/events-v1.sh
 suite "reclaim events in memcgtop's output (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/events-v1.sh
 suite "reclaim stalls against perf (live v1)" tests/live/stall-v1.sh
@@ -161,6 +163,8 @@ suite "BPF collector against the files (v2, VM, Debian 12's 6.1)" env BPFDUMP=$B
 suite "BPF collector against the files (v2, VM, Debian 7.x)" env VM_KERNEL=7 BPFDUMP=$BUILD/bpfdump tests/vm/bpf-v2.sh
 suite "memory.stat in the BPF pass against the files (v2, VM, Debian 12's 6.1)" tests/vm/stat-v2.sh
 suite "memory.stat in the BPF pass against the files (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/stat-v2.sh
+suite "LRU lists per NUMA node in the BPF pass, two nodes (v2, VM, Debian 12's 6.1)" tests/vm/numa-v2.sh
+suite "LRU lists per NUMA node in the BPF pass, two nodes (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/numa-v2.sh
 suite "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 12's 6.1)" tests/vm/record-v2.sh
 suite "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/record-v2.sh
 suite "effective protection under global reclaim (v2, VM, Debian 12's 6.1)" tests/vm/protect-v2.sh
@@ -170,6 +174,7 @@ suite "reclaim events against memory.stat, the seed's scenario (v2, VM, Debian 7
 suite "live cgroup v2 (VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/live-v2.sh
 suite "live churn (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/churn-v2.sh
 suite "live listing (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/listing-v2.sh
+suite "LRU lists per NUMA node in the BPF pass (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/numa-v2.sh
 
 # The failures again, by suite, so that the end of a long log names them.
 if [ -s "$failed" ]; then

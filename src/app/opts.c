@@ -134,7 +134,8 @@ static const char usage_text[] =
 "  -h, --help               show this help\n"
 "  -V, --version            show the version (-VV: and which collector\n"
 "                           this host allows, or why not bpf, and how\n"
-"                           many memory.stat values its pass carries)\n"
+"                           many memory.stat values its pass carries,\n"
+"                           where its lists per NUMA node come from)\n"
 "\n"
 "Exit status: 0 ok, 1 runtime failure, 2 usage error.\n";
 

@@ -75,6 +75,8 @@ struct bpfcol {
 	struct memcg_sels sels;		/* the proven words */
 	uint64_t zero;			/* stat slots 0 in every group */
 	bool stats_refused;		/* the map could not grow: not again */
+	uint32_t nodes;			/* the kernel's nr_node_ids */
+	bool stat_nodes;		/* the stats map has the lists per node */
 	const char *names;		/* mapped read-only */
 	size_t names_len;
 	size_t nread;			/* records of the last bpfcol_read */
@@ -201,6 +203,19 @@ static int map_ro(struct bpf_map *map, size_t len, const void **ret)
 
 static void apply_sels(struct bpfcol *col);
 
+/* A stats map value's size (and stride: a multiple of 8). */
+static size_t stat_size(const struct bpfcol *col)
+{
+	return col->stat_nodes ? MR_STAT_SIZE : MR_STAT_SHORT;
+}
+
+/* Group i's entry of the stats map. */
+static const struct memcg_stat *stat_of(const struct bpfcol *col, size_t i)
+{
+	return (const struct memcg_stat *)((const char *)col->stats +
+					   i * stat_size(col));
+}
+
 /* Opens the object with the current capacities, loads and attaches it;
  * on failure nothing of it is left (col->skel NULL). */
 static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
@@ -210,8 +225,7 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		    .link_info_len = sizeof(linfo));
 	struct memcg_iter *skel;
 	uint64_t maps = (uint64_t)col->rec_cap * sizeof(struct memcg_rec) +
-		col->names_cap + (uint64_t)col->stat_cap *
-		sizeof(struct memcg_stat);
+		col->names_cap + (uint64_t)col->stat_cap * stat_size(col);
 	int r;
 
 	/* Charged to this process's memory cgroup as it goes: where that
@@ -237,11 +251,15 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		.local_events = col->local_events,
 		.inject_refusal = col->inject_refusal,
 		.stat_cap = col->stat_cap,
+		.nodes = col->nodes,
+		.stat_nodes = col->stat_nodes,
 	};
 	skel->data_want->want = col->want;
 	apply_sels(col);
 	if ((r = bpf_map__set_max_entries(skel->maps.recs, col->rec_cap)) ||
 	    (r = bpf_map__set_max_entries(skel->maps.stats, col->stat_cap)) ||
+	    (r = bpf_map__set_value_size(skel->maps.stats,
+					 (__u32)stat_size(col))) ||
 	    (r = bpf_map__set_value_size(skel->maps.names, col->names_cap))) {
 		why(w, BPFCOL_LOAD_REFUSED, "cannot size the maps: %s",
 		    strerror(-r));
@@ -273,8 +291,8 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	col->recs_len = page_round((size_t)col->rec_cap * sizeof(struct memcg_rec),
 				   col->pagesize);
 	col->names_len = page_round(col->names_cap, col->pagesize);
-	col->stats_len = page_round((size_t)col->stat_cap *
-				    sizeof(struct memcg_stat), col->pagesize);
+	col->stats_len = page_round((size_t)col->stat_cap * stat_size(col),
+				    col->pagesize);
 	if ((r = map_ro(skel->maps.recs, col->recs_len, (const void **)&col->recs)) ||
 	    (r = map_ro(skel->maps.stats, col->stats_len,
 			(const void **)&col->stats)) ||
@@ -449,6 +467,38 @@ static int bpfcol_injected(struct bpfcol *col, struct bpfcol_why *w)
 	return w->reason == BPFCOL_NOT_PERMITTED ? -EPERM : -EOPNOTSUPP;
 }
 
+/*
+ * The kernel's nr_node_ids: the highest possible node id + 1 (the
+ * length of memcg->nodeinfo); 1 where the kernel has no NUMA.
+ */
+static uint32_t node_ids(void)
+{
+	FILE *f = fopen("/sys/devices/system/node/possible", "re");
+	unsigned long hi = 0;
+	char buf[256], *p, *end;
+
+	if (!f)
+		return 1;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return 1;
+	}
+	fclose(f);
+	/* "0", "0-3", "0,2-5": the last number is the highest. */
+	for (p = buf; *p; p = end) {
+		unsigned long v;
+
+		if (*p < '0' || *p > '9') {
+			end = p + 1;
+			continue;
+		}
+		v = strtoul(p, &end, 10);
+		if (v > hi)
+			hi = v;
+	}
+	return hi < 1024 ? (uint32_t)hi + 1 : 1024;
+}
+
 int bpfcol_open(const char *start, struct bpfcol **ret_col,
 		struct bpfcol_why *ret_why)
 {
@@ -464,6 +514,9 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	col->dirfd = -1;
 	col->want = ~0ULL;
 	col->stat_cap = 1;
+	/* The first walk reads the start group's lists per node (-VV). */
+	col->stat_nodes = true;
+	col->nodes = node_ids();
 	col->pagesize = (unsigned long)sysconf(_SC_PAGESIZE);
 	col->counter_max = (uint64_t)LONG_MAX / col->pagesize;
 	r = bpfcol_injected(col, ret_why);
@@ -851,14 +904,14 @@ static void bpfcol_convert(const struct bpfcol *col, size_t i,
 		return;
 	/* memory.stat shows a sum below 0 (per-CPU deltas not yet folded
 	 * in) as 0. */
-	have = (i < col->stat_cap ? col->stats[i].have : 0) & col->want &
+	have = (i < col->stat_cap ? stat_of(col, i)->have : 0) & col->want &
 		MR_STATS;
 	g->have |= (col->zero & col->want) | have;
 	for (uint64_t z = col->zero & col->want & ~have; z; z &= z - 1)
 		g->v[__builtin_ctzll(z)] = 0;
 	for (; have; have &= have - 1) {
 		unsigned k = (unsigned)__builtin_ctzll(have);
-		int64_t v = col->stats[i].v[k - MR_FIRST_STAT];
+		int64_t v = stat_of(col, i)->v[k - MR_FIRST_STAT];
 
 		g->v[k] = v < 0 ? 0 : (slots[k].flags & MR_PAGES) ?
 			(uint64_t)v * col->pagesize : (uint64_t)v;
@@ -934,12 +987,17 @@ static void grow_stats(struct bpfcol *col)
 	size_t recs_len = col->recs_len, stats_len = col->stats_len,
 	       names_len = col->names_len;
 	uint32_t stat_cap = col->stat_cap;
+	bool stat_nodes = col->stat_nodes;
 	struct bpfcol_why w;
 
 	col->skel = NULL;
 	col->recs = NULL;
 	col->stats = NULL;
 	col->names = NULL;
+	/* The lists per node when asked for; kept once the map holds
+	 * every group (no load again when they are no longer asked for). */
+	col->stat_nodes = (col->want & MR_BIT(ST_NODES)) ||
+		(col->stat_nodes && stat_cap > 1);
 	col->stat_cap = col->rec_cap;
 	if (bpfcol_load(col, &w) < 0) {
 		col->skel = skel;
@@ -950,6 +1008,7 @@ static void grow_stats(struct bpfcol *col)
 		col->stats_len = stats_len;
 		col->names_len = names_len;
 		col->stat_cap = stat_cap;
+		col->stat_nodes = stat_nodes;
 		col->stats_refused = true;
 		return;
 	}
@@ -970,8 +1029,11 @@ static void grow_stats(struct bpfcol *col)
 int bpfcol_want(struct bpfcol *col, uint64_t want)
 {
 	col->want = want;
-	if ((want & MR_STATS) && col->stat_cap < col->rec_cap &&
-	    !col->stats_refused && col->skel)
+	/* Made again for every group, and with the lists per node once
+	 * they are asked for. */
+	if ((want & MR_STATS) && !col->stats_refused && col->skel &&
+	    (col->stat_cap < col->rec_cap ||
+	     ((want & MR_BIT(ST_NODES)) && !col->stat_nodes)))
 		grow_stats(col);
 	if (col->skel)
 		col->skel->data_want->want = col->want;
@@ -1045,6 +1107,8 @@ int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why)
 	if (col->open_s > 0 && clock_mono() - col->open_s < FRESH_S) {
 		sum = col->open_sum;
 	} else {
+		if (col->skel && col->skel->bss)
+			col->skel->bss->node_src = 0;
 		r = bpfcol_fit(col, &sum, ret_why);
 		if (r)
 			return r;
@@ -1073,6 +1137,39 @@ void bpfcol_record(const struct bpfcol *col, size_t i,
 	if (!col->v2 && col->recs[i].level == 0 &&
 	    (ret->have & MR_BIT(SWAPPINESS)))
 		ret->v[MR_SWAPPINESS] = (uint64_t)vm_swappiness();
+}
+
+int bpfcol_nodes(const struct bpfcol *col, size_t i,
+		 int64_t (*ret)[MR_NLRU], int64_t (*ret_hier)[MR_NLRU])
+{
+	const struct memcg_stat *st;
+	uint64_t n;
+
+	if (i >= col->nread || i >= col->stat_cap ||
+	    !(col->want & MR_BIT(ST_NODES)))
+		return -1;
+	if (!col->stat_nodes)
+		return -1;
+	st = stat_of(col, i);
+	if (!(st->have & MR_BIT(ST_NODES)))
+		return -1;
+	n = (uint64_t)st->v[MR_ST_NODES - MR_FIRST_STAT];
+	if (n > MR_NODES)
+		n = MR_NODES;
+	memcpy(ret, st->node, n * sizeof(st->node[0]));
+	if (ret_hier)
+		memcpy(ret_hier, st->hnode, n * sizeof(st->hnode[0]));
+	return (int)n;
+}
+
+unsigned bpfcol_node_src(const struct bpfcol *col)
+{
+	return col->skel && col->skel->bss ? col->skel->bss->node_src : 0;
+}
+
+unsigned bpfcol_node_ids(const struct bpfcol *col)
+{
+	return col->nodes;
 }
 
 void bpfcol_capacity(const struct bpfcol *col, size_t *ret_groups,

@@ -133,6 +133,20 @@ int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why);
 void bpfcol_record(const struct bpfcol *col, size_t i,
 		  struct bpfcol_rec *ret);
 
+/*
+ * Record i's own LRU lists per NUMA node (memcg_rec.h: struct
+ * memcg_stat's node, in pages, enum mr_lru order) into RET, and its
+ * hierarchical ones (hnode) into RET_HIER unless NULL, for node ids 0 up
+ * to the returned count (at most MR_NODES); -1 when the last walk
+ * did not read them (ST_NODES not asked for, the kernel lacks them, the
+ * stats map holds too few groups).  bpfcol_node_src: where the last walk
+ * found them (MR_NODE_*); bpfcol_node_ids: the kernel's node ids.
+ */
+int bpfcol_nodes(const struct bpfcol *col, size_t i,
+		 int64_t (*ret)[MR_NLRU], int64_t (*ret_hier)[MR_NLRU]);
+unsigned bpfcol_node_src(const struct bpfcol *col);
+unsigned bpfcol_node_ids(const struct bpfcol *col);
+
 /* The maps' capacity and bytes: for measuring what the kernel holds. */
 void bpfcol_capacity(const struct bpfcol *col, size_t *ret_groups,
 		     size_t *ret_map_bytes);

@@ -183,6 +183,60 @@ enum vm_event_item {
 	NR_VM_EVENT_ITEMS,
 };
 
+/* The values are the kernel's, read with bpf_core_enum_value(). */
+enum lru_list {
+	LRU_INACTIVE_ANON,
+	LRU_ACTIVE_ANON,
+	LRU_INACTIVE_FILE,
+	LRU_ACTIVE_FILE,
+	LRU_UNEVICTABLE,
+	NR_LRU_LISTS,
+};
+
+/*
+ * The multi-gen LRU of a lruvec (CONFIG_LRU_GEN; struct lru_gen_struct
+ * on 6.1 and 6.2, struct lru_gen_folio since: a nested struct's name is
+ * not matched, its fields are).  nr_pages is [MAX_NR_GENS][ANON_AND_FILE]
+ * [MAX_NR_ZONES], which the kernel's BTF (pahole) keeps as one flat
+ * array, as CO-RE matches it; the lengths are the running kernel's
+ * (field sizes).
+ */
+struct lru_gen_folio {
+	unsigned long max_seq;
+	long nr_pages[1];
+	bool enabled;
+} __pai;
+
+struct lruvec {
+	struct lru_gen_folio lrugen;
+} __pai;
+
+/* A node's statistics of a memcg, what memory.numa_stat prints: state
+ * hierarchical (after a flush); its first five words the LRU lists (on
+ * 6.1 indexed by enum node_stat_item, since 6.11 by the kernel's
+ * memcg_node_stat_items[]: the lists first in both), proven against the
+ * file before they are used. */
+struct lruvec_stats {
+	long state[1];
+} __pai;
+
+/* memcg->nodeinfo[nid]; lru_zone_size is [MAX_NR_ZONES][NR_LRU_LISTS],
+ * flat in the kernel's BTF. */
+struct mem_cgroup_per_node {
+	struct lruvec lruvec;
+	unsigned long lru_zone_size[1];
+} __pai;
+
+/* Two flavours of it (libbpf drops the ___ suffix): lruvec_stats a
+ * pointer (6.10+) or embedded (6.1). */
+struct mem_cgroup_per_node___ptr {
+	struct lruvec_stats *lruvec_stats;
+} __pai;
+
+struct mem_cgroup_per_node___emb {
+	struct lruvec_stats lruvec_stats;
+} __pai;
+
 struct mem_cgroup {
 	struct cgroup_subsys_state css;
 	struct page_counter memory;
@@ -196,6 +250,8 @@ struct mem_cgroup {
 	bool oom_group;
 	atomic_long_t memory_events[16];
 	atomic_long_t memory_events_local[16];
+	/* Indexed by node id, nr_node_ids long. */
+	struct mem_cgroup_per_node *nodeinfo[1];
 } __pai;
 
 /* Two flavours of struct mem_cgroup (libbpf drops the ___ suffix):

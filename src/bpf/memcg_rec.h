@@ -77,7 +77,10 @@
 	X(ST_PGSTEAL_KSWAPD, "pgsteal_kswapd", MR_STAT)			\
 	X(ST_PGSTEAL_DIRECT, "pgsteal_direct", MR_STAT)			\
 	X(ST_PGSTEAL, "pgsteal", MR_STAT)				\
-	X(ST_ZSWAPPED, "zswapped", MR_STAT | MR_PAGES)	/* v2 */
+	X(ST_ZSWAPPED, "zswapped", MR_STAT | MR_PAGES)	/* v2 */	\
+	/* the group's own LRU lists per NUMA node (memcg_stat.node):	\
+	 * its value is the number of nodes read */			\
+	X(ST_NODES, "nodes", MR_STAT)
 
 enum mr_slot {
 #define MR_ENUM(slot, key, flags) MR_##slot,
@@ -104,10 +107,36 @@ _Static_assert(MR_NSLOTS <= 64, "more slots than a __u64 has bits");
 			 MR_BIT(EV_OOM_GROUP_KILL) | MR_BIT(EV_SWAP_HIGH) | \
 			 MR_BIT(EV_SWAP_MAX) | MR_BIT(EV_SWAP_FAIL))
 
+/*
+ * The group's own LRU lists per NUMA node, in pages, in the kernel's
+ * enum lru_list order: what reclaim scans.  Without the multi-gen LRU
+ * memcg->nodeinfo[nid]->lru_zone_size[zone][lru] summed over the zones;
+ * where the multi-gen LRU is enabled in the node's lruvec its lists are
+ * the generations of lrugen.nr_pages[gen][type][zone]: the youngest two
+ * generations counted active, the others inactive, as the kernel counts
+ * them for memory.stat and memory.numa_stat (lru_gen_update_size(),
+ * inc_max_seq()); the unevictable list stays in lru_zone_size.  Nodes
+ * 0 .. MR_NODES - 1 at most (memcg_cfg.nodes: the kernel's nr_node_ids).
+ */
+#define MR_NODES	4
+enum mr_lru { MR_LRU_INACTIVE_ANON, MR_LRU_ACTIVE_ANON, MR_LRU_INACTIVE_FILE,
+	      MR_LRU_ACTIVE_FILE, MR_LRU_UNEVICTABLE, MR_NLRU };
+
+/* memcg_node_src: where the walk found the per-node lists. */
+#define MR_NODE_ZONE_SIZE	(1U << 0)	/* lru_zone_size */
+#define MR_NODE_LRUGEN		(1U << 1)	/* lrugen.nr_pages */
+#define MR_NODE_NONE		(1U << 2)	/* a group's not read */
+#define MR_NODE_NO_HIER		(1U << 3)	/* no lruvec_stats */
+
 /* A group's memory.stat values (MR_STATS), at the index of its record. */
 struct memcg_stat {
 	__u64 have;		/* MR_BIT of the stat slots read */
 	__s64 v[MR_NSTAT];	/* sums of kernel words: may be below 0 */
+	__s64 node[MR_NODES][MR_NLRU];	/* ST_NODES */
+	/* ... and with its descendants: nodeinfo[nid]->lruvec_stats'
+	 * state[0..4] (the kernel's, flushed: what memory.numa_stat
+	 * prints), dying groups' lists among them */
+	__s64 hnode[MR_NODES][MR_NLRU];
 };
 
 /*
@@ -246,7 +275,18 @@ struct memcg_cfg {
 	__u32 local_events;	/* v2 mounted with memory_localevents */
 	__u32 inject_refusal;	/* tests: make the verifier refuse */
 	__u32 stat_cap;		/* entries of the stats map */
+	__u32 nodes;		/* NUMA node ids (nr_node_ids), at most
+				 * MR_NODES read */
+	__u32 stat_nodes;	/* the stats map's values hold node and
+				 * hnode (MR_STAT_SIZE), else they end
+				 * before them (MR_STAT_SHORT) */
 };
+
+/* A stats map value's size: with the lists per node, or without (the
+ * map holds every group while a stat slot is asked for: 320 bytes a
+ * group less where the lists per node are not). */
+#define MR_STAT_SIZE	sizeof(struct memcg_stat)
+#define MR_STAT_SHORT	__builtin_offsetof(struct memcg_stat, node)
 
 /* Names are packed NUL-terminated, each at an 8-byte aligned offset. */
 #define MR_NAME_MAX	256	/* NAME_MAX + NUL */

@@ -280,10 +280,14 @@ const struct column columns[] = {
 	    "prio_min of the other tasks' scans alone: direct reclaim, the "
 	    "reclaim of a group's own limit or high, memory.reclaim"),
 	{ "numa", "NUMA", 4, U_NUMA, -1, -1, FBIT(FLD_NUMA),
-	  "memory.numa_stat in JSON only (-F json -c ...,numa): an object "
-	  "keyed by node (\"N0\") of bytes: anon, file and unevictable (v1: "
-	  "the hierarchical ones), on v2 also active_anon, inactive_anon, "
-	  "active_file and inactive_file", CK_NUMA },
+	  "the LRU lists per NUMA node (memory.numa_stat, or the BPF pass) "
+	  "in JSON only (-F json -c ...,numa): an object keyed by node "
+	  "(\"N0\") of bytes: with descendants anon, file (each the sum of "
+	  "its lists) and unevictable, on v2 also active_anon, inactive_anon, "
+	  "active_file and inactive_file; the group's own lists, what reclaim "
+	  "scans: v1 own_anon, own_file and own_unevictable, v2 (the BPF pass "
+	  "only) own_active_anon, own_inactive_anon, own_active_file, "
+	  "own_inactive_file and own_unevictable", CK_NUMA },
 };
 
 const size_t ncolumns = sizeof(columns) / sizeof(columns[0]);

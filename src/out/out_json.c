@@ -109,13 +109,23 @@ static void numa_object(FILE *f, const struct model *m,
 	fputc('{', f);
 	for (size_t i = 0; i < ns.n; i++) {
 		int first = 1;
+		size_t k = 0, name = 0;
 
 		fprintf(f, "%s\"N%u\":{", i ? "," : "", ns.node[i]);
-		for (size_t k = 0; k < nv->n; k++) {
+		/* anon and file: keys 0 + 1 and 2 + 3 */
+		for (; nv->lru_sums && k < 4; k += 2, name++) {
+			if (!ns.has[i][k] || !ns.has[i][k + 1])
+				continue;
+			fprintf(f, "%s\"%s\":%" PRIu64, first ? "" : ",",
+				nv->names[name],
+				(ns.v[i][k] + ns.v[i][k + 1]) * unit);
+			first = 0;
+		}
+		for (; k < nv->n; k++, name++) {
 			if (!ns.has[i][k])
 				continue;
 			fprintf(f, "%s\"%s\":%" PRIu64, first ? "" : ",",
-				nv->names[k], ns.v[i][k] * unit);
+				nv->names[name], ns.v[i][k] * unit);
 			first = 0;
 		}
 		fputc('}', f);

@@ -240,6 +240,11 @@ struct cgfs_group_src {
 	 * of its start group), parsed in place of reading it; NULL: none */
 	const char *stat_text;
 	size_t stat_len;
+	/* memory.numa_stat's lists as the pass gave them (its own and
+	 * hierarchical lists per node, cgfs_pass.c), in the file's form:
+	 * taken in place of reading it; NULL: none */
+	const char *numa_text;
+	size_t numa_len;
 	int stat_only;		/* of pass, the memory.stat slots only (a
 				 * hierarchy root, whose counters the files
 				 * give) */

@@ -19,6 +19,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,7 @@
 #include "bpf/bpfcol.h"
 #include "cgfs_int.h"
 #include "clock.h"
+#include "parse.h"
 #include "xalloc.h"
 
 struct pass {
@@ -48,8 +51,32 @@ struct pass {
 	size_t stat_len, stat_cap;
 	int stat_ok;		/* stat holds this refresh's file */
 	char paths[400];
+	char stat_paths[300];	/* what prove() said of memory.stat */
 	int said_unproven;	/* say_unproven said it */
+	/* The per-node LRU lists (memcg_rec.h: ST_NODES).  numa_proven:
+	 * the pass's lists of the start group equalled its
+	 * memory.numa_stat read right after, once (they are then taken
+	 * for every group); until then each refresh that wants them reads
+	 * the files, and the start's once more to prove them. */
+	int numa_proven;
+	int numa_use;		/* this refresh's groups take the pass's */
+	int numa_tried;		/* refreshes that tried to prove them */
+	int nodes_read;		/* the first walk read them */
+	char numa_why[160];	/* why not, or the lists' kernel source */
+	int said_numa;
+	unsigned nodes[MR_NODES];	/* node ids the file lists */
+	size_t nnodes;
+	char *ntext;		/* one group's text */
+	size_t ntext_cap;
 };
+
+/* Refreshes that may fail to prove the lists per node before the pass
+ * no longer offers them to the screen (which then reads the selected
+ * group's memory.numa_stat alone); the batch views try at every one. */
+#define NUMA_TRIES	3
+
+/* The memory.stat slots (ST_NODES is memory.numa_stat's). */
+#define VMSTAT_SLOTS	(MR_STATS & ~MR_BIT(ST_NODES))
 
 /*
  * The start group's memory.stat, whole, into p->stat.  Reading it makes
@@ -99,7 +126,7 @@ static int prove(struct pass *p)
 		p->pr = cgfs_prove_new(p->ver, bpfcol_pagesize(p->col));
 	more = cgfs_prove_update(p->pr, p->stat, p->stat_len, &lay, raw);
 	bpfcol_select(p->col, cgfs_prove_sels(p->pr), cgfs_prove_zero(p->pr));
-	cgfs_prove_describe(p->pr, p->paths, sizeof(p->paths));
+	cgfs_prove_describe(p->pr, p->stat_paths, sizeof(p->stat_paths));
 	return more;
 }
 
@@ -121,6 +148,8 @@ static void probe(struct pass *p, const struct cgfs_version *v, int fd)
 	p->probed = 1;
 }
 
+static size_t numa_text(struct pass *p, size_t i);
+
 /*
  * Reads group idx of the snapshot (record g): from the record, and from
  * its directory, opened by path below rootfd, what the record lacks.
@@ -129,7 +158,7 @@ static void probe(struct pass *p, const struct cgfs_version *v, int fd)
  */
 static int read_one(struct pass *p, struct cgfs *cg, int rootfd,
 		    const struct cgfs_want *w, struct snapshot *snap, int idx,
-		    const struct bpfcol_rec *g)
+		    const struct bpfcol_rec *g, size_t rec)
 {
 	struct snap_group *sg = &snap->groups[idx];
 	struct cgfs_group_src src = {
@@ -148,6 +177,10 @@ static int read_one(struct pass *p, struct cgfs *cg, int rootfd,
 	if (idx == 0 && p->stat_ok) {
 		src.stat_text = p->stat;
 		src.stat_len = p->stat_len;
+	}
+	if (p->numa_use && (g->have & MR_BIT(ST_NODES))) {
+		src.numa_text = p->ntext;
+		src.numa_len = numa_text(p, rec);
 	}
 	if (src.is_root) {
 		/* Its memory.stat values only (v1: its total_* are its
@@ -207,7 +240,7 @@ static int pass_read(struct pass *p, struct snapshot *snap, size_t *ret_n,
  */
 static void say_unproven(struct pass *p, struct cgfs *cg, uint64_t slots)
 {
-	uint64_t left = slots & MR_STATS;
+	uint64_t left = slots & VMSTAT_SLOTS;
 	char keys[200];
 	size_t off = 0;
 
@@ -229,6 +262,296 @@ static void say_unproven(struct pass *p, struct cgfs *cg, uint64_t slots)
 		 "statistics)", keys);
 	cg->note_new = 1;
 	p->said_unproven = 1;
+}
+
+/* ---- the per-node LRU lists ---- */
+
+/*
+ * memory.numa_stat's lines the pass's lists stand for.  v1, in pages:
+ * the group's own (lru_zone_size or lrugen) and the hierarchical ones
+ * (lruvec_stats), as the kernel prints them.  v2, in bytes: the
+ * hierarchical lists (lruvec_stats) under the kernel's keys, then the
+ * group's own lists, which v2's file lacks, as own_* lines (the views
+ * read them; a recording keeps them).
+ */
+static const char *const v1_numa_keys[] = {
+	"anon", "file", "unevictable", "hierarchical_anon",
+	"hierarchical_file", "hierarchical_unevictable",
+};
+static const char *const v2_numa_keys[] = {
+	"inactive_anon", "active_anon", "inactive_file", "active_file",
+	"unevictable", "own_inactive_anon", "own_active_anon",
+	"own_inactive_file", "own_active_file", "own_unevictable",
+};
+#define V1_KEYS	6
+#define V2_KEYS	10
+/* The v2 lines the file has, to prove them. */
+#define V2_FILE_KEYS	5
+
+/* Of a node's lists (enum mr_lru), the value of v1 line k (anon, file,
+ * unevictable, as the kernel sums them: mem_cgroup_node_nr_lru_pages). */
+static int64_t v1_line(const int64_t *l, size_t k)
+{
+	switch (k % 3) {
+	case 0:
+		return l[MR_LRU_INACTIVE_ANON] + l[MR_LRU_ACTIVE_ANON];
+	case 1:
+		return l[MR_LRU_INACTIVE_FILE] + l[MR_LRU_ACTIVE_FILE];
+	default:
+		return l[MR_LRU_UNEVICTABLE];
+	}
+}
+
+/* The value of line k (v1_numa_keys or v2_numa_keys) at a node, as the
+ * file shows it (below 0: in flight, shown 0). */
+static uint64_t numa_value(const struct pass *p, const int64_t *own,
+			   const int64_t *hier, size_t k)
+{
+	int64_t v;
+
+	if (cgfs_version_n(p->ver) == 2)
+		v = (k < MR_NLRU ? hier[k] : own[k - MR_NLRU]) *
+			(int64_t)bpfcol_pagesize(p->col);
+	else
+		v = v1_line(k < 3 ? own : hier, k);
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+static void ntext_add(struct pass *p, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void ntext_add(struct pass *p, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(p->ntext + *len, p->ntext_cap - *len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+		if ((size_t)n < p->ntext_cap - *len)
+			break;
+		p->ntext_cap = (p->ntext_cap + (size_t)n) * 2;
+		p->ntext = xreallocarray(p->ntext, p->ntext_cap, 1);
+	}
+	*len += (size_t)n;
+}
+
+/* A line: "key N0=v N1=v" (v2), v1's "key=total N0=v N1=v". */
+static void ntext_line(struct pass *p, size_t *len, const char *key,
+		       const uint64_t *v)
+{
+	uint64_t total = 0;
+
+	if (cgfs_version_n(p->ver) == 2) {
+		ntext_add(p, len, "%s", key);
+	} else {
+		for (size_t i = 0; i < p->nnodes; i++)
+			total += v[i];
+		ntext_add(p, len, "%s=%" PRIu64, key, total);
+	}
+	for (size_t i = 0; i < p->nnodes; i++)
+		ntext_add(p, len, " N%u=%" PRIu64, p->nodes[i], v[i]);
+	ntext_add(p, len, "\n");
+}
+
+/*
+ * Record i's memory.numa_stat, of the lines the views show, in the
+ * file's form (what a recording keeps, what replay parses); its length.
+ */
+static size_t numa_text(struct pass *p, size_t i)
+{
+	int64_t own[MR_NODES][MR_NLRU], hier[MR_NODES][MR_NLRU];
+	uint64_t v[MR_NODES], t[MR_NODES];
+	size_t len = 0;
+
+	if (!p->ntext) {
+		p->ntext_cap = 1024;
+		p->ntext = xmalloc(p->ntext_cap);
+	}
+	p->ntext[0] = '\0';
+	memset(own, 0, sizeof(own));
+	memset(hier, 0, sizeof(hier));
+	bpfcol_nodes(p->col, i, own, hier);
+	if (cgfs_version_n(p->ver) == 2) {
+		for (size_t k = 0; k < V2_KEYS; k++) {
+			for (size_t n = 0; n < p->nnodes; n++)
+				v[n] = numa_value(p, own[p->nodes[n]],
+						  hier[p->nodes[n]], k);
+			ntext_line(p, &len, v2_numa_keys[k], v);
+		}
+		return len;
+	}
+	for (size_t half = 0; half < 2; half++) {
+		for (size_t n = 0; n < p->nnodes; n++) {
+			t[n] = 0;
+			for (size_t k = half * 3; k < half * 3 + 3; k++)
+				t[n] += numa_value(p, own[p->nodes[n]],
+						   hier[p->nodes[n]], k);
+		}
+		ntext_line(p, &len, half ? "hierarchical_total" : "total", t);
+		for (size_t k = half * 3; k < half * 3 + 3; k++) {
+			for (size_t n = 0; n < p->nnodes; n++)
+				v[n] = numa_value(p, own[p->nodes[n]],
+						  hier[p->nodes[n]], k);
+			ntext_line(p, &len, v1_numa_keys[k], v);
+		}
+	}
+	return len;
+}
+
+/*
+ * Proves the lists against the start group's memory.numa_stat, read
+ * right after the pass: every line the file has of them, at every node
+ * it lists, equal (v1: the group's own and the hierarchical lists; v2:
+ * the hierarchical ones, and, where the start group has no child with
+ * the memory controller, its own lists too, which are then the same).
+ * The nodes the file lists are the ones the text gives.
+ */
+static void numa_prove(struct pass *p, int dfd, int leaf)
+{
+	int v2 = cgfs_version_n(p->ver) == 2;
+	const char *const *keys = v2 ? v2_numa_keys : v1_numa_keys;
+	size_t nkeys = v2 ? V2_FILE_KEYS : V1_KEYS;
+	struct numa_stat *ns;
+	int64_t own[MR_NODES][MR_NLRU], hier[MR_NODES][MR_NLRU];
+	char buf[16384];
+	ssize_t len = -1;
+	int fd, ok = 1;
+
+	fd = dfd < 0 ? -1 : openat(dfd, cgfs_file_name(p->ver, CF_NUMA),
+				   O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	if (len <= 0) {
+		snprintf(p->numa_why, sizeof(p->numa_why),
+			 "the start group's memory.numa_stat cannot be read");
+		return;
+	}
+	if (bpfcol_nodes(p->col, 0, own, hier) < 0) {
+		snprintf(p->numa_why, sizeof(p->numa_why),
+			 "the kernel's lists were not read");
+		return;
+	}
+	ns = xmalloc(sizeof(*ns));
+	parse_numa_stat(buf, (size_t)len, keys, nkeys, ns);
+	if (ns->n == 0 || ns->n > MR_NODES) {
+		snprintf(p->numa_why, sizeof(p->numa_why),
+			 "%zu nodes (the pass reads %d at most)", ns->n,
+			 MR_NODES);
+		free(ns);
+		return;
+	}
+	for (size_t i = 0; i < ns->n && ok; i++) {
+		unsigned nd = ns->node[i];
+
+		if (nd >= MR_NODES || nd >= bpfcol_node_ids(p->col)) {
+			ok = 0;
+			break;
+		}
+		for (size_t k = 0; k < nkeys && ok; k++) {
+			if (!ns->has[i][k] ||
+			    ns->v[i][k] != numa_value(p, own[nd], hier[nd], k))
+				ok = 0;
+			if (v2 && leaf && ns->has[i][k] && ns->v[i][k] !=
+			    numa_value(p, own[nd], hier[nd], k + MR_NLRU))
+				ok = 0;
+		}
+	}
+	if (ok) {
+		p->nnodes = ns->n;
+		for (size_t i = 0; i < ns->n; i++)
+			p->nodes[i] = ns->node[i];
+		p->numa_proven = 1;
+	} else {
+		snprintf(p->numa_why, sizeof(p->numa_why),
+			 "not proven: the start group's lists differ from its "
+			 "memory.numa_stat");
+	}
+	free(ns);
+}
+
+/* The kernel's lists the last walk read (src: MR_NODE_*), into numa_why. */
+static void numa_source(struct pass *p, unsigned src)
+{
+	snprintf(p->numa_why, sizeof(p->numa_why), "%s",
+		 (src & MR_NODE_LRUGEN) && (src & MR_NODE_ZONE_SIZE) ?
+		 "own lists from lru_zone_size and lrugen (the multi-gen LRU "
+		 "on some nodes), with descendants from lruvec_stats" :
+		 src & MR_NODE_LRUGEN ? "own lists from lrugen.nr_pages (the "
+		 "multi-gen LRU: its youngest two generations active, as the "
+		 "kernel counts them), with descendants from lruvec_stats" :
+		 "own lists from lru_zone_size, with descendants from "
+		 "lruvec_stats");
+}
+
+/* The lists of this refresh, proven once (dfd: the start group's
+ * directory); p->numa_use says whether the groups take them. */
+static void numa_pass(struct pass *p, int dfd, size_t n)
+{
+	unsigned src = bpfcol_node_src(p->col);
+	int leaf = 1;
+
+	p->numa_use = 0;
+	if (src & (MR_NODE_NONE | MR_NODE_NO_HIER)) {
+		snprintf(p->numa_why, sizeof(p->numa_why),
+			 "the kernel's lists were not read");
+		return;
+	}
+	for (size_t i = 1; i < n && leaf; i++) {
+		struct bpfcol_rec g;
+
+		bpfcol_record(p->col, i, &g);
+		leaf = !(g.have & MR_BIT(USAGE));
+	}
+	if (!p->numa_proven) {
+		p->numa_tried++;
+		numa_prove(p, dfd, leaf);
+	}
+	if (!p->numa_proven)
+		return;
+	p->numa_use = 1;
+	numa_source(p, src);
+}
+
+/* Under --collector bpf, lists read from the files are said, once. */
+static void say_numa(struct pass *p, struct cgfs *cg)
+{
+	size_t off;
+
+	if (cg->collector != CGFS_COLLECT_BPF || p->said_numa || p->numa_use)
+		return;
+	off = cg->note_new ? strlen(cg->note) : 0;
+	snprintf(cg->note + off, sizeof(cg->note) - off, "%sbpf collector: "
+		 "the LRU lists per NUMA node read from memory.numa_stat (%s)",
+		 off ? "; " : "", p->numa_why);
+	cg->note_new = 1;
+	p->said_numa = 1;
+}
+
+/* -VV and the pane: which path each family took. */
+static void describe(struct pass *p, uint64_t slots)
+{
+	size_t off = 0;
+
+	p->paths[0] = '\0';
+	if (slots & VMSTAT_SLOTS)
+		off = (size_t)snprintf(p->paths, sizeof(p->paths), "%s",
+				       p->stat_paths);
+	if (!(slots & MR_BIT(ST_NODES)) || off >= sizeof(p->paths))
+		return;
+	snprintf(p->paths + off, sizeof(p->paths) - off,
+		 "%sLRU lists per NUMA node: %s", off ? "; " : "",
+		 p->numa_use ? "from the pass, " : !p->numa_tried ?
+		 "the pass reads them once proven against the start group's "
+		 "memory.numa_stat (at the first refresh that shows them), " :
+		 "from memory.numa_stat, ");
+	off = strlen(p->paths);
+	snprintf(p->paths + off, sizeof(p->paths) - off, "%s", p->numa_why);
 }
 
 /* The inode of the directory at rel below rootfd; 0 when there is none. */
@@ -260,6 +583,9 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 
 	p->err = 0;
 	p->stat_ok = 0;
+	p->numa_use = 0;
+	/* The per-node lists too: their hierarchical ones are the kernel's
+	 * statistics, which this read flushes. */
 	if (w->pass_slots & MR_STATS) {
 		int fd = cgfs_open_rel(rootfd, cg->start);
 
@@ -301,10 +627,21 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 			r = pass_read(p, snap, &n, &why);
 		}
 	}
-	if (r == 0 && (w->pass_slots & MR_STATS) && prove(p))
+	if (r == 0 && (w->pass_slots & VMSTAT_SLOTS) && prove(p))
 		r = pass_read(p, snap, &n, &why);
-	if (r == 0 && (w->pass_slots & MR_STATS))
+	if (r == 0 && (w->pass_slots & VMSTAT_SLOTS))
 		say_unproven(p, cg, w->pass_slots);
+	if (r == 0 && (w->pass_slots & MR_BIT(ST_NODES))) {
+		int dfd = p->numa_proven ? -1 :
+			cgfs_open_rel(rootfd, cg->start);
+
+		numa_pass(p, dfd, n);
+		if (dfd >= 0)
+			close(dfd);
+		say_numa(p, cg);
+	}
+	if (r == 0)
+		describe(p, w->pass_slots);
 	if (r < 0) {
 		snprintf(err, errlen, "bpf collector: %s", why.text);
 		snprintf(t->failed, sizeof(t->failed), "%s", why.text);
@@ -312,7 +649,7 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	}
 	bpfcol_record(p->col, 0, &g);
 	level0 = g.level;
-	if (read_one(p, cg, rootfd, w, snap, 0, &g)) {
+	if (read_one(p, cg, rootfd, w, snap, 0, &g, 0)) {
 		if (p->err)
 			goto short_of;
 		snprintf(err, errlen, "%s/%s: %s", cg->root, cg->start,
@@ -358,7 +695,7 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		sg = cgfs_add_group(snap, parent, g.name, g.name_len,
 				    snap->groups[parent].depth + 1);
 		idx = (int)(sg - snap->groups);
-		if (read_one(p, cg, rootfd, w, snap, idx, &g)) {
+		if (read_one(p, cg, rootfd, w, snap, idx, &g, i)) {
 			cgfs_drop_last(snap);
 			if (p->err)
 				goto short_of;
@@ -385,6 +722,7 @@ static void pass_free(struct cgfs_tree *t)
 	cgfs_prove_free(p->pr);
 	free(p->stat);
 	free(p->levels);
+	free(p->ntext);
 	free(p->dir);
 	free(p);
 }
@@ -395,6 +733,10 @@ static uint64_t pass_carried(const struct cgfs_tree *t,
 	const struct pass *p = (const struct pass *)t;
 	uint64_t slots = ~MR_STATS;
 
+	/* Offered (the screen's detail pane asks for what is given) until
+	 * NUMA_TRIES refreshes failed to prove them. */
+	if (p->numa_proven || (p->numa_tried < NUMA_TRIES && p->nodes_read))
+		slots |= MR_BIT(ST_NODES);
 	if (p->pr)
 		slots |= cgfs_prove_proven(p->pr) | cgfs_prove_zero(p->pr);
 	return cgfs_pass_fields(v, slots);
@@ -418,6 +760,7 @@ struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *dir,
 {
 	struct pass *p = xcalloc(1, sizeof(*p));
 	struct bpfcol_why w;
+	int64_t lists[MR_NODES][MR_NLRU];
 	int fd;
 
 	p->tree.ops = &pass_ops;
@@ -456,6 +799,18 @@ struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *dir,
 	}
 	if (fd >= 0)
 		close(fd);
+	/* The per-node lists are proven at the first refresh that shows
+	 * them (memory.numa_stat's read is a stats flush call too); -VV
+	 * says where the walk found them. */
+	if (bpfcol_node_src(p->col) & (MR_NODE_NONE | MR_NODE_NO_HIER))
+		snprintf(p->numa_why, sizeof(p->numa_why),
+			 "the kernel's lists were not read");
+	else if (p->col)
+		numa_source(p, bpfcol_node_src(p->col));
+	p->nodes_read = !(bpfcol_node_src(p->col) &
+			  (MR_NODE_NONE | MR_NODE_NO_HIER)) &&
+		bpfcol_nodes(p->col, 0, lists, NULL) >= 0;
+	describe(p, ~0ULL);
 	p->stat_ok = 0;
 	return &p->tree;
 }

@@ -243,13 +243,15 @@ static const char *const v1_detail[] = {
 };
 
 /* v1 memory.numa_stat counts pages: its hierarchical lists as total_*
- * elsewhere (JSON), and the group's own beside them (the pane). */
+ * elsewhere, then the group's own (JSON); the group's own, then the
+ * hierarchical ones (the pane). */
 static const char *const v1_numa_json_keys[] = {
 	"hierarchical_anon", "hierarchical_file", "hierarchical_unevictable",
+	"anon", "file", "unevictable",
 };
-static const char *const numa_json_names[] = {
-	"anon", "file", "unevictable", "active_anon", "inactive_anon",
-	"active_file", "inactive_file",
+static const char *const v1_numa_json_names[] = {
+	"anon", "file", "unevictable", "own_anon", "own_file",
+	"own_unevictable",
 };
 static const char *const v1_numa_pane_keys[] = {
 	"anon", "file", "unevictable", "hierarchical_anon",
@@ -326,12 +328,30 @@ static const char *const v2_detail[] = {
 	"memory.pressure", "memory.stat", "memory.numa_stat", NULL
 };
 
-/* v2 memory.numa_stat is in bytes. */
+/*
+ * v2 memory.numa_stat is in bytes, its lists hierarchical; the group's
+ * own lists (own_*) are the BPF pass's (cgfs_pass.c), which the kernel's
+ * file lacks.  JSON's anon and file are the lists' sums (as v1's are),
+ * not the file's anon and file lines (mapped anon, the page cache).
+ */
+static const char *const v2_numa_json_keys[] = {
+	"active_anon", "inactive_anon", "active_file", "inactive_file",
+	"unevictable", "active_anon", "inactive_anon", "active_file",
+	"inactive_file", "own_active_anon", "own_inactive_anon",
+	"own_active_file", "own_inactive_file", "own_unevictable",
+};
+static const char *const v2_numa_json_names[] = {
+	"anon", "file", "unevictable", "active_anon", "inactive_anon",
+	"active_file", "inactive_file", "own_active_anon", "own_inactive_anon",
+	"own_active_file", "own_inactive_file", "own_unevictable",
+};
 static const char *const v2_numa_pane_keys[] = {
 	"active_anon", "inactive_anon", "active_file", "inactive_file",
-	"unevictable",
+	"unevictable", "own_active_anon", "own_inactive_anon",
+	"own_active_file", "own_inactive_file", "own_unevictable",
 };
 static const char *const v2_numa_pane_titles[] = {
+	"A-ANON", "I-ANON", "A-FILE", "I-FILE", "UNEVIC",
 	"A-ANON", "I-ANON", "A-FILE", "I-FILE", "UNEVIC",
 };
 
@@ -347,11 +367,12 @@ static const struct cgfs_version version_rows[2] = {
 		.detail = v1_detail, .version_file = "memory.limit_in_bytes",
 		.renames = 1,
 		.numa = {
-			{ v1_numa_json_keys, numa_json_names,
-			  N(v1_numa_json_keys), 1, "" },
+			{ v1_numa_json_keys, v1_numa_json_names,
+			  N(v1_numa_json_keys), 1, "", 0, 0 },
 			{ v1_numa_pane_keys, v1_numa_pane_titles,
 			  N(v1_numa_pane_keys), 1,
-			  " (the group's own, then H-: with its descendants)" },
+			  " (the group's own, then H-: with its descendants)",
+			  0, 0 },
 		},
 	},
 	{
@@ -360,10 +381,11 @@ static const struct cgfs_version version_rows[2] = {
 		.root_files = v2_root_files, .finish = v2_finish,
 		.detail = v2_detail, .version_file = "cgroup.controllers",
 		.numa = {
-			{ numa_json_names, numa_json_names,
-			  N(numa_json_names), 0, "" },
+			{ v2_numa_json_keys, v2_numa_json_names,
+			  N(v2_numa_json_keys), 0, "", 1, 0 },
 			{ v2_numa_pane_keys, v2_numa_pane_titles,
-			  N(v2_numa_pane_keys), 0, "" },
+			  N(v2_numa_pane_keys), 0, " (with descendants)", 0,
+			  5 },
 		},
 	},
 };
@@ -763,7 +785,14 @@ static void keep_pass(struct gread *g, unsigned got)
 
 		if (!v->name_of[cf])
 			continue;
-		if (v->kind_of[cf] == FK_KEYS) {
+		if (v->kind_of[cf] == FK_NUMA) {
+			/* The lists the pass gave, as the file's text. */
+			if (g->src->numa_text)
+				g->rd->ops->kept(g->rd, v->name_of[cf],
+						 g->src->numa_text,
+						 g->src->numa_len);
+			continue;
+		} else if (v->kind_of[cf] == FK_KEYS) {
 			n = key_lines(g, cf, buf, sizeof(buf));
 		} else if (v->kind_of[cf] == FK_VALUE && f >= 0 &&
 			   has(g, (enum field)f)) {
@@ -929,6 +958,16 @@ static unsigned take_pass(struct gread *g, unsigned files)
 		}
 		if (v->file_slots[cf] & ~r->have)
 			continue;
+		if (v->kind_of[cf] == FK_NUMA) {
+			/* Only as the pass's text, once its lists are
+			 * proven (cgfs_pass.c). */
+			if (g->src->numa_text && v->value_field[cf] >= 0) {
+				take_numa(g, (enum field)v->value_field[cf],
+					  g->src->numa_text, g->src->numa_len);
+				got |= CFBIT(cf);
+			}
+			continue;
+		}
 		got |= CFBIT(cf);
 		for (int f = 0; f < FLD_NR; f++) {
 			const struct src *s = &v->src[f];

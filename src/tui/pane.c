@@ -539,29 +539,61 @@ static void blank_lines(struct pane_out *p, const struct mgroup *g)
  * memory.numa_stat as a table of the LRU lists per node: v2's in bytes,
  * v1's (the group's own and the hierarchical ones) in pages.
  */
+static void numa_table(struct pane_out *p, const struct cgfs_numa_view *nv,
+		       const struct numa_stat *ns, uint64_t unit, size_t k0,
+		       size_t k1);
+
 static void numa_lines(struct pane_out *p, const char *text)
 {
 	const struct cgfs_numa_view *nv =
 		cgfs_numa_view(cgfs_version(p->t->cg), CGFS_NUMA_PANE);
 	uint64_t unit = nv->pages ? (uint64_t)sysconf(_SC_PAGESIZE) : 1;
 	struct numa_stat *ns = xmalloc(sizeof(*ns));
-	char line[300];
-	int len;
 
 	parse_numa_stat(text, strlen(text), nv->keys, nv->n, ns);
 	if (!ns->n) {
 		free(ns);
 		return;
 	}
-	pline(p, A_BOLD, "LRU lists per NUMA node%s", nv->note);
+	for (size_t part = 0; part < 2; part++) {
+		size_t k0 = part ? nv->split : 0, k1 = nv->split && !part ?
+			nv->split : nv->n;
+		int any = 0;
+
+		if (part && !nv->split)
+			break;
+		for (size_t i = 0; i < ns->n; i++)
+			for (size_t k = k0; k < k1; k++)
+				any |= ns->has[i][k];
+		if (!any)
+			continue;
+		if (part)
+			pline(p, A_BOLD, "Own LRU lists per NUMA node (what "
+			      "reclaim scans; from the BPF pass)");
+		else
+			pline(p, A_BOLD, "LRU lists per NUMA node%s",
+			      nv->note);
+		numa_table(p, nv, ns, unit, k0, k1);
+	}
+	free(ns);
+}
+
+/* Keys k0 .. k1 - 1 of the view, one row per node. */
+static void numa_table(struct pane_out *p, const struct cgfs_numa_view *nv,
+		       const struct numa_stat *ns, uint64_t unit, size_t k0,
+		       size_t k1)
+{
+	char line[300];
+	int len;
+
 	len = snprintf(line, sizeof(line), "  %-6s", "NODE");
-	for (size_t k = 0; k < nv->n; k++)
+	for (size_t k = k0; k < k1; k++)
 		len += snprintf(line + len, sizeof(line) - (size_t)len, " %7s",
 				nv->names[k]);
 	pline(p, A_NORMAL, "%s", line);
 	for (size_t i = 0; i < ns->n; i++) {
 		len = snprintf(line, sizeof(line), "  N%-5u", ns->node[i]);
-		for (size_t k = 0; k < nv->n; k++) {
+		for (size_t k = k0; k < k1; k++) {
 			char b[32] = "-";
 
 			if (ns->has[i][k])
@@ -571,7 +603,6 @@ static void numa_lines(struct pane_out *p, const char *text)
 		}
 		pline(p, A_NORMAL, "%s", line);
 	}
-	free(ns);
 }
 
 /*
@@ -734,8 +765,12 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 			stat_lines(p);
 			continue;
 		}
+		/* The refresh's lists where it has them (the BPF pass's,
+		 * v2's own among them), else the file's. */
 		if (!strcmp(name, "memory.numa_stat"))
-			numa_lines(p, text);
+			numa_lines(p, sample_has(&g->cur, FLD_NUMA) &&
+				   t->pl.m.numa_text ? t->pl.m.numa_text +
+				   sample_get(&g->cur, FLD_NUMA) : text);
 		if (!strchr(text, '\n') || strchr(text, '\n')[1] == '\0') {
 			uint64_t v;
 			char human[32] = "";

@@ -141,6 +141,10 @@ void tui_want(const struct tui *t, struct pipeline_want *ret)
 	/* The OOM kills from the counters only where they come free or a
 	 * shown column reads them: no file more than batch reads. */
 	ret->oom = 0;
+	/* The detail pane's lists per NUMA node, where the BPF pass gives
+	 * them (v2: the group's own too) */
+	if (t->pane == PANE_DETAIL)
+		ret->if_free |= FBIT(FLD_NUMA);
 }
 
 /* The set or the sort changed: read now what they need beyond the last

@@ -127,6 +127,40 @@ int parse_keyvals(const char *buf, size_t len, parse_kv_fn fn, void *ctx)
 	return n;
 }
 
+/* A line's N<node>=<value> words (from q to le) as key k's. */
+static void numa_words(struct numa_stat *ret, const char *q, const char *le,
+		       size_t k)
+{
+	while (q < le) {
+		const char *w = q, *eq;
+		size_t wl = 0, i;
+		uint64_t node, v;
+
+		while (w < le && *w == ' ')
+			w++;
+		while (w + wl < le && w[wl] != ' ')
+			wl++;
+		q = w + wl;
+		eq = memchr(w, '=', wl);
+		if (wl < 3 || *w != 'N' || !eq ||
+		    parse_u64(w + 1, (size_t)(eq - w - 1), &node) < 0 ||
+		    node > UINT32_MAX ||
+		    parse_u64(eq + 1, (size_t)(w + wl - eq - 1), &v) < 0)
+			continue;
+		for (i = 0; i < ret->n && ret->node[i] != node; i++)
+			;
+		if (i == ret->n) {
+			if (ret->n == NUMA_MAX_NODES)
+				continue;
+			ret->node[ret->n++] = (unsigned)node;
+		}
+		if (!ret->has[i][k]) {
+			ret->v[i][k] = v;
+			ret->has[i][k] = 1;
+		}
+	}
+}
+
 void parse_numa_stat(const char *buf, size_t len, const char *const *keys,
 		     size_t nkeys, struct numa_stat *ret)
 {
@@ -137,44 +171,14 @@ void parse_numa_stat(const char *buf, size_t len, const char *const *keys,
 	if (nkeys > NUMA_MAX_KEYS)
 		nkeys = NUMA_MAX_KEYS;
 	while ((line = next_line(&pos, end, &llen))) {
-		const char *le = line + llen, *q = line;
-		size_t kl = 0, k;
+		size_t kl = 0;
 
 		while (kl < llen && line[kl] != ' ' && line[kl] != '=')
 			kl++;
-		for (k = 0; k < nkeys; k++)
+		/* A key the view names twice fills both. */
+		for (size_t k = 0; k < nkeys; k++)
 			if (strlen(keys[k]) == kl && !memcmp(line, keys[k], kl))
-				break;
-		if (k == nkeys)
-			continue;
-		for (q = line + kl; q < le;) {
-			const char *w = q, *eq;
-			size_t wl = 0, i;
-			uint64_t node, v;
-
-			while (w < le && *w == ' ')
-				w++;
-			while (w + wl < le && w[wl] != ' ')
-				wl++;
-			q = w + wl;
-			eq = memchr(w, '=', wl);
-			if (wl < 3 || *w != 'N' || !eq ||
-			    parse_u64(w + 1, (size_t)(eq - w - 1), &node) < 0 ||
-			    node > UINT32_MAX ||
-			    parse_u64(eq + 1, (size_t)(w + wl - eq - 1), &v) < 0)
-				continue;
-			for (i = 0; i < ret->n && ret->node[i] != node; i++)
-				;
-			if (i == ret->n) {
-				if (ret->n == NUMA_MAX_NODES)
-					continue;
-				ret->node[ret->n++] = (unsigned)node;
-			}
-			if (!ret->has[i][k]) {
-				ret->v[i][k] = v;
-				ret->has[i][k] = 1;
-			}
-		}
+				numa_words(ret, line + kl, line + llen, k);
 	}
 }
 

@@ -10,6 +10,7 @@
 #   lru       usage and the five LRU lists
 #   mission   usage, soft, excess, the four LRU lists, pgscan/s, pgsteal/s
 #   json      -F json: every column
+#   numa      -F json -c path,numa: the LRU lists per NUMA node
 # each with -n 2 and -n 12 at -d 0.05: CPU per refresh = (cpu(12) -
 # cpu(2)) / 10, user + sys of the process (wait4), start-up excluded;
 # medians over the rounds.  Then, once per view and collector, with perf
@@ -54,6 +55,7 @@ views = {
     "mission": ["-c", "path,usage,soft,excess,active_anon,inactive_anon,"
                       "active_file,inactive_file,pgscan_per_s,pgsteal_per_s"],
     "json": ["-F", "json"],
+    "numa": ["-F", "json", "-c", "path,numa"],
 }
 collectors = ("bpf", "files")
 

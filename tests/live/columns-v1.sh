@@ -71,10 +71,12 @@ numa = {}
 for l in rd('memory.numa_stat').splitlines():
     p = l.split()
     key = p[0].split('=')[0]
-    if key in ('hierarchical_anon', 'hierarchical_file', 'hierarchical_unevictable'):
+    if key in ('hierarchical_anon', 'hierarchical_file', 'hierarchical_unevictable',
+               'anon', 'file', 'unevictable'):
+        name = key[len('hierarchical_'):] if key.startswith('h') else 'own_' + key
         for w in p[1:]:
             node, v = w.split('=')
-            numa.setdefault(node, {})[key[len('hierarchical_'):]] = int(v) * page
+            numa.setdefault(node, {})[name] = int(v) * page
 want['numa'] = numa
 print(json.dumps(want, sort_keys=True))
 PYEOF

@@ -180,6 +180,15 @@ START_TEST(numa_stat)
 	ck_assert(ns.has[1][1] && ns.v[1][1] == 2);
 	parse_numa_stat("", 0, keys, 2, &ns);
 	ck_assert_uint_eq(ns.n, 0);
+	/* a key the view names twice fills both places */
+	{
+		static const char *const twice[] = { "anon", "file", "anon" };
+
+		parse_numa_stat(v1, sizeof(v1) - 1, twice, 3, &ns);
+		ck_assert(ns.has[0][2] && ns.v[0][2] == 9);
+		ck_assert(ns.has[1][2] && ns.v[1][2] == 18);
+		ck_assert_uint_eq(ns.v[1][0], 18);
+	}
 }
 END_TEST
 

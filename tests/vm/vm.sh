@@ -33,6 +33,8 @@
 #                    REPO/build/vm7); a folder holds one kernel
 #   VM_MEM, VM_SMP   guest RAM (512M) and CPUs (2)
 #   VM_APPEND        extra kernel command line
+#   VM_QEMU_ARGS     extra qemu options, split at blanks (two NUMA nodes:
+#                    tests/vm/numa-v2.sh)
 #   VM_VERBOSE=1     tail the serial console while the VM runs
 #
 # The guest's console (kernel + guest.sh output) goes to SHARE_DIR/console.log.
@@ -411,6 +413,7 @@ run() {
 			-kernel "$BUILD/vmlinux" -initrd "$initrd" \
 			-append "console=ttyS0 panic=-1 quiet loglevel=4 mitigations=off ${VM_APPEND:-}" \
 			-virtfs "local,path=$share,mount_tag=host0,security_model=none,id=host0" \
+			${VM_QEMU_ARGS:-} \
 			</dev/null > "$share/qemu.log" 2>&1
 		qrc=$?
 		set -e
