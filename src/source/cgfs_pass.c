@@ -50,8 +50,8 @@ struct pass {
 	char *stat;
 	size_t stat_len, stat_cap;
 	int stat_ok;		/* stat holds this refresh's file */
-	char paths[400];
-	char stat_paths[300];	/* what prove() said of memory.stat */
+	char paths[1024];
+	char stat_paths[512];	/* what prove() said of memory.stat */
 	int said_unproven;	/* say_unproven said it */
 	/* The per-node LRU lists (memcg_rec.h: ST_NODES).  numa_proven:
 	 * the pass's lists of the start group equalled its

@@ -129,16 +129,16 @@ while read -r l; do case $l in PASS:*) ok "${l#PASS: }" ;; *) bad "${l#FAIL: }" 
 	[ "$(cat "$tmp/recb/3/$T/r/memory.limit_in_bytes")" = "$(cat "$MNT/$T/r/memory.limit_in_bytes")" ] &&
 	ok "recorded limits are the kernel's text ($(cat "$tmp/recb/3/$T/c/memory.limit_in_bytes"), $(cat "$tmp/recb/3/$T/r/memory.limit_in_bytes"))" ||
 	bad "recorded limits $(cat "$tmp/recb/3/$T/c/memory.limit_in_bytes") $(cat "$tmp/recb/3/$T/r/memory.limit_in_bytes"), kernel $(cat "$MNT/$T/c/memory.limit_in_bytes")"
-# The default view: SCAN/s and STEAL/s from the pass, in the replay too.
+# The default view: SCAN/s from the pass and OOMKILL, in the replay too.
 rm -rf "$tmp/recd"
 "$BIN" --collector bpf -b -n 2 -d 0.2 --record "$tmp/recd" "/$T" >"$tmp/lived.txt" 2>"$tmp/err"
 "$BIN" -b -n 2 --root "$tmp/recd" "/$T" >"$tmp/replayd.txt" 2>>"$tmp/err"
-# r's SCAN/s and STEAL/s in the last iteration: numbers, not "-".
-rscan=$(awk '/SCAN\/s/ { for (i = 1; i <= NF; i++) { if ($i == "SCAN/s") s = i; if ($i == "STEAL/s") t = i } }
+# r's SCAN/s and OOMKILL in the last iteration: numbers, not "-".
+rscan=$(awk '/SCAN\/s/ { for (i = 1; i <= NF; i++) { if ($i == "SCAN/s") s = i; if ($i == "OOMKILL") t = i } }
 	$NF == "r" && s { v = $s " " $t } END { print v }' "$tmp/lived.txt")
 if cmp -s "$tmp/lived.txt" "$tmp/replayd.txt" && [ ! -s "$tmp/err" ] &&
    [[ $rscan =~ ^[0-9.]+[KMG]?\ [0-9.]+[KMG]?$ ]]; then
-	ok "the default view recorded with the pass replays byte for byte, SCAN/s and STEAL/s included (r: $rscan)"
+	ok "the default view recorded with the pass replays byte for byte, SCAN/s and OOMKILL included (r: $rscan)"
 else
 	bad "default view replay: $(diff "$tmp/lived.txt" "$tmp/replayd.txt" | head -4) $(head -c 200 "$tmp/err")"
 fi
