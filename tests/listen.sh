@@ -29,7 +29,8 @@
 # error with status 2.
 # As root on a live cgroup v1 memory mount: a test group (limit 64M) served
 # by --listen on the live tree: its limit sample is 67108864, the families
-# are those of -b -F prometheus for the group, and promtool is clean; and a
+# are those of -b -F prometheus for the group, promtool is clean, HEAD is
+# 200 with the Content-Type and no body; and a
 # real Prometheus (the Debian package, private port and storage) scrapes it
 # every second for about 20 s: target up, up == 1, and
 # memcgtop_limit_bytes of the group is 67108864 through the query API.
@@ -337,6 +338,11 @@ if start_listen "$tmp/live.log" "/$TNAME"; then
 	out=$(promtool check metrics <"$tmp/l1" 2>&1) &&
 		pass "live v1: promtool check metrics clean" ||
 		fail "live v1: promtool: $(echo "$out" | head -3)"
+	code=$(curl -s -I -o "$tmp/head" -w '%{http_code} %{size_download}' "$URL/metrics")
+	tr -d '\r' <"$tmp/head" | grep -qx 'Content-Type: text/plain; version=0.0.4; charset=utf-8' &&
+		[ "$code" = "200 0" ] &&
+		pass "live v1: HEAD /metrics: 200, Content-Type of the text format, no body" ||
+		fail "live v1: HEAD /metrics: '$code', $(tr -d '\r' <"$tmp/head" | tr '\n' '|')"
 
 	PP=$(free_port)
 	cat >"$tmp/prometheus.yml" <<EOF
