@@ -108,6 +108,14 @@ iteration() {
 	"$MEMCGTOP" -b -n "$n" -F "$fmt" "$@" | tail -c $((a - b))
 }
 
+for tool in curl python3; do
+	command -v "$tool" >/dev/null || {
+		fail "$tool not installed (make deps-test installs what the tests need)"
+		echo "listen: $npass passed, $nfail failed"
+		exit 1
+	}
+done
+
 PROM_ACCEPT='application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
 FX=(--root "$FIX/cg" --proc "$FIX/proc")
 
@@ -344,6 +352,8 @@ if start_listen "$tmp/live.log" "/$TNAME"; then
 		pass "live v1: HEAD /metrics: 200, Content-Type of the text format, no body" ||
 		fail "live v1: HEAD /metrics: '$code', $(tr -d '\r' <"$tmp/head" | tr '\n' '|')"
 
+	command -v prometheus >/dev/null ||
+		fail "prometheus not installed (Debian: prometheus; make deps-test installs it)"
 	PP=$(free_port)
 	cat >"$tmp/prometheus.yml" <<EOF
 global:
