@@ -12,7 +12,7 @@
 #     iteration 2 of -b -F openmetrics;
 #   - promtool check metrics finds scrape 1 clean;
 #   - /other is 404, POST is 405 with Allow: GET, HEAD; neither costs a
-#     sample;
+#     sample; a second request reuses the connection (kept alive);
 #   - a request with a 64 KiB header is refused (431), and scrape 3 still
 #     matches iteration 3 (--compat cadvisor on: iteration 3 of -b -F
 #     prometheus --compat cadvisor);
@@ -133,6 +133,10 @@ code=$(curl -s -o "$tmp/404" -w '%{http_code}' "$URL/other")
 [ "$code" = 404 ] && [ "$(wc -l <"$tmp/404")" = 1 ] &&
 	pass "GET /other: 404, one line ($(cat "$tmp/404"))" ||
 	fail "GET /other: $code, $(head -c 200 "$tmp/404")"
+curl -sv -o /dev/null -o /dev/null "$URL/other" "$URL/other" >"$tmp/ka" 2>&1
+grep -q 'Re-using existing connection' "$tmp/ka" &&
+	pass "two requests on one connection (kept alive)" ||
+	fail "the connection was not kept for a second request: $(grep -i 'connection' "$tmp/ka" | head -3 | tr '\n' '|')"
 code=$(curl -s -X POST -D "$tmp/405.h" -o "$tmp/405" -w '%{http_code}' "$URL/metrics")
 [ "$code" = 405 ] && grep -qi '^Allow: GET, HEAD' "$tmp/405.h" &&
 	pass "POST /metrics: 405, Allow: GET, HEAD" ||

@@ -9,7 +9,8 @@
  * connection, not that thread.  Its limits: LISTEN_CONNECTIONS connections
  * (more are closed when accepted), LISTEN_REQUEST_BYTES for a request's
  * line and headers (larger: 431, connection closed), LISTEN_TIMEOUT
- * seconds of silence before a connection is closed.  The main thread
+ * seconds of silence before a connection is closed (a scraper's kept-alive
+ * one too, between scrapes further apart than that).  The main thread
  * waits for SIGINT, SIGTERM or SIGHUP, blocked in every thread, then stops
  * the daemon (a scrape under way ends first) and returns 0.
  */
@@ -149,16 +150,28 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 			      const char *version, const char *upload_data,
 			      size_t *upload_size, void **con_cls)
 {
+	static int seen;
+
 	(void)version;
 	(void)upload_data;
-	(void)upload_size;
-	(void)con_cls;
-	/* Answered at once, on the first call (the request's headers):
-	 * a body, which no request here needs, is not waited for. */
+	/* Another method is answered at once, on the first call (the
+	 * request's headers), its body not waited for; the connection is
+	 * then closed. */
 	if (strcmp(method, MHD_HTTP_METHOD_GET) &&
 	    strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return reply_error(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
 				   "GET, HEAD", "only GET and HEAD");
+	/* GET and HEAD on the call after the whole request is read (a body
+	 * is dropped): answered before, the connection could not be kept
+	 * for the next scrape. */
+	if (!*con_cls) {
+		*con_cls = &seen;
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		*upload_size = 0;
+		return MHD_YES;
+	}
 	if (strcmp(url, "/metrics"))
 		return reply_error(conn, MHD_HTTP_NOT_FOUND, NULL,
 				   "not found: the metrics are at /metrics");
