@@ -15,7 +15,7 @@ COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC       ?= cc
 BUILD    ?= build/default
-PKGS     := ncursesw libcgroup libproc2 libbpf
+PKGS     := ncursesw libcgroup libproc2 libbpf libmicrohttpd
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wwrite-strings
 ifeq ($(WERROR),1)
@@ -61,7 +61,7 @@ BPF_SKELS := $(BPF_NAMES:%=$(BUILD)/bpf/%.skel.h)
 
 # Debian packages: building, testing (unit, TUI, golden, live, VM).
 BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev \
-              clang libbpf-dev bpftool
+              clang libbpf-dev bpftool libmicrohttpd-dev
 TEST_DEBS  := $(BUILD_DEBS) libclang-rt-14-dev check tmux python3 util-linux \
               qemu-system-x86 busybox-static cpio xz-utils prometheus \
               prometheus-node-exporter curl dpkg-dev debhelper lintian \

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* main.c - picks the program: --set, batch or the screen. */
+/* main.c - picks the program: --set, --listen, batch or the screen. */
 #include <stdio.h>
 
 #include "app/batch.h"
+#include "app/listen.h"
 #include "app/opts.h"
 #include "app/screen.h"
 #include "cgfs.h"
@@ -11,8 +12,9 @@
 #include "msg.h"
 
 /*
- * Three programs on one hierarchy, opened and closed here: --set (changes,
- * then exit), batch (-b, a pipe, --output) and the screen.
+ * Four programs on one hierarchy, opened and closed here: --set (changes,
+ * then exit), --listen (a Prometheus endpoint), batch (-b, a pipe,
+ * --output) and the screen.
  */
 int main(int argc, char **argv)
 {
@@ -28,7 +30,7 @@ int main(int argc, char **argv)
 		status = opts_version_verbose(&o);
 		goto out;
 	}
-	if (!o.batch && !o.nsets)
+	if (!o.batch && !o.nsets && !o.listen)
 		opts_config_collector(&o);
 	/* --set reads no values. */
 	if (o.nsets)
@@ -47,6 +49,8 @@ int main(int argc, char **argv)
 					 sizeof(err)) < 0) {
 		msg_err("%s", err);
 		status = 1;
+	} else if (o.listen) {
+		status = listen_run(&o, cg);
 	} else if (o.batch) {
 		status = batch_run(&o, cg);
 	} else {

@@ -28,8 +28,8 @@
  * direct parts) and the reclaim stalls only where the reclaim
  * events can be (events): a copy or a recording has none, and --record
  * keeps none (its replay prints what the live run printed). */
-static void default_columns(struct opts *o, int version, int events,
-			    uint64_t given)
+void batch_default_columns(struct opts *o, int version, int events,
+			   uint64_t given)
 {
 	if (o->cols)
 		return;
@@ -68,6 +68,46 @@ static int flat_cmp(const void *a, const void *b)
 	int r = col_compare(flat_o->sort, ga, gb, flat_o->sort_desc);
 
 	return r ? r : strcmp(ga->path, gb->path);
+}
+
+size_t batch_rows(struct batch_rows *br, const struct opts *o,
+		  const struct model *m)
+{
+	size_t n, k = 0;
+
+	if (m->n > br->cap) {
+		free(br->order);
+		free(br->rows);
+		free(br->match);
+		br->order = xreallocarray(NULL, m->n, sizeof(*br->order));
+		br->rows = xreallocarray(NULL, m->n, sizeof(*br->rows));
+		br->match = xmalloc(m->n);
+		br->cap = m->n;
+	}
+	n = model_order(m, sort_cmp, (void *)o, br->order);
+	if (o->filter)
+		model_match(m, o->filter, br->match);
+	for (size_t i = 0; i < n; i++) {
+		if (o->filter && !br->match[br->order[i]])
+			continue;
+		br->rows[k++] = br->order[i];
+	}
+	if (o->flat) {
+		flat_o = o;
+		flat_m = m;
+		qsort(br->rows, k, sizeof(*br->rows), flat_cmp);
+		if (o->top && (size_t)o->top < k)
+			k = (size_t)o->top;
+	}
+	return k;
+}
+
+void batch_rows_free(struct batch_rows *br)
+{
+	free(br->order);
+	free(br->rows);
+	free(br->match);
+	memset(br, 0, sizeof(*br));
 }
 
 /* Batch runs that write files (--output, --record) stop between
@@ -113,16 +153,14 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	struct pipeline_want want = { 0 };
 	const struct model *m = &pl.m;
 	struct out_ctx out = { 0 };
-	int *order = NULL, *rows = NULL;
-	unsigned char *match = NULL;
-	size_t order_cap = 0;
+	struct batch_rows br = { 0 };
 	char err[512];
 	const char *note;
 	double next;
 	int r, status = 0;
 
 	pipeline_init(&pl, cg, o->maxdepth, o->record != NULL);
-	default_columns(o, cgfs_version(cg),
+	batch_default_columns(o, cgfs_version(cg),
 			reclaim_state(pl.rc, NULL, NULL) != RECLAIM_NONE,
 			cgfs_free_fields(cg));
 	want.cols = o->cols;
@@ -152,7 +190,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	if (o->output || o->record)
 		stopsig_catch(on_stop, 0, NULL);
 	for (long it = 0; o->iterations == 0 || it <= o->iterations; it++) {
-		size_t n, k = 0;
+		size_t k;
 
 		if (it > 0 && !cgfs_is_series(cg)) {
 			next += o->delay;
@@ -193,31 +231,8 @@ int batch_run(struct opts *o, struct cgfs *cg)
 			if (!single_sample(cg))
 				continue;
 		}
-		if (m->n > order_cap) {
-			free(order);
-			free(rows);
-			free(match);
-			order = xreallocarray(NULL, m->n, sizeof(*order));
-			rows = xreallocarray(NULL, m->n, sizeof(*rows));
-			match = xmalloc(m->n);
-			order_cap = m->n;
-		}
-		n = model_order(m, sort_cmp, o, order);
-		if (o->filter)
-			model_match(m, o->filter, match);
-		for (size_t i = 0; i < n; i++) {
-			if (o->filter && !match[order[i]])
-				continue;
-			rows[k++] = order[i];
-		}
-		if (o->flat) {
-			flat_o = o;
-			flat_m = m;
-			qsort(rows, k, sizeof(*rows), flat_cmp);
-			if (o->top && (size_t)o->top < k)
-				k = (size_t)o->top;
-		}
-		out.rows = rows;
+		k = batch_rows(&br, o, m);
+		out.rows = br.rows;
 		out.nrows = k;
 		out.start_depth = m->n ? m->groups[0]->depth : 0;
 		out.iteration = it ? (unsigned)it : 1;
@@ -238,9 +253,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 			strerror(errno ? errno : EIO));
 		status = 1;
 	}
-	free(order);
-	free(rows);
-	free(match);
+	batch_rows_free(&br);
 	pipeline_free(&pl);
 	return status;
 }

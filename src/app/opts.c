@@ -44,6 +44,7 @@ enum {
 	OPT_FLAT,
 	OPT_TOP,
 	OPT_COMPAT,
+	OPT_LISTEN,
 };
 
 static const struct option long_options[] = {
@@ -72,6 +73,7 @@ static const struct option long_options[] = {
 	{ "compat", required_argument, NULL, OPT_COMPAT },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "collector", required_argument, NULL, OPT_COLLECTOR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -103,8 +105,9 @@ static const char usage_text[] =
 "      --flat               batch: every group in one list, full paths, sorted\n"
 "                           by the sort column across the whole tree\n"
 "      --top N              batch: the first N groups of --flat's list\n"
-"      --compat cadvisor    openmetrics and prometheus: also cAdvisor's names\n"
-"                           (container_memory_usage_bytes, ...), label id\n"
+"      --compat cadvisor    openmetrics and prometheus (and --listen): also\n"
+"                           cAdvisor's names (container_memory_usage_bytes,\n"
+"                           ...), label id\n"
 "  -r, --raw                exact numbers (bytes, per-second) in text output\n"
 "      --root DIR           read the cgroup hierarchy at DIR (a fixture, a\n"
 "                           recorded series or a container's mount)\n"
@@ -127,6 +130,11 @@ static const char usage_text[] =
 "      --record-max N       keep only the newest N samples in DIR\n"
 "      --output FILE        batch: replace FILE with each iteration, atomically\n"
 "                           (for node_exporter's textfile collector)\n"
+"      --listen [ADDR:]PORT\n"
+"                           serve GET /metrics for Prometheus until stopped:\n"
+"                           OpenMetrics or the text format (by Accept),\n"
+"                           computed at each scrape; read-only; without ADDR\n"
+"                           on 127.0.0.1 only\n"
 "  -t, --theme NAME|FILE    colours of the interactive screen (default,\n"
 "                           light, mono, high-contrast, or a theme file)\n"
 "      --no-color           attributes only, no colours (also: NO_COLOR set)\n"
@@ -279,6 +287,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		switch (c) {
 		case 'b':
 			o->batch = 1;
+			o->batch_given = 1;
 			break;
 		case 'n':
 			o->iterations = parse_long_arg("-n", optarg, 0,
@@ -296,6 +305,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			cols = optarg;
 			break;
 		case 'F':
+			o->fmt_given = 1;
 			if (out_format_parse(optarg, &o->fmt) < 0)
 				die_usage("-F: unknown format '%s' (text, csv, "
 					  "json, openmetrics or prometheus)",
@@ -322,6 +332,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_NO_COLOR:
 			o->no_color = 1;
+			o->no_color_given = 1;
 			break;
 		case OPT_ASCII:
 			o->ascii = 1;
@@ -357,6 +368,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 				die_usage("--collector: '%s' is not auto, bpf or "
 					  "files", optarg);
 			o->collector_given = 1;
+			break;
+		case OPT_LISTEN:
+			o->listen = optarg;
 			break;
 		case OPT_OUTPUT:
 			o->output = optarg;
@@ -505,9 +519,61 @@ int opts_apply_config(struct opts *o, struct config *cfg)
 	return 0;
 }
 
+/* The port of "[ADDR:]PORT": 1 to 65535. */
+static void check_listen(const char *spec)
+{
+	const char *colon = strrchr(spec, ':');
+
+	parse_long_arg("--listen: port", colon ? colon + 1 : spec, 1, 65535);
+}
+
+/*
+ * --listen serves until stopped, read-only: what only the screen, batch
+ * output or a change means is refused.  -F openmetrics or prometheus is
+ * accepted (the scrape's Accept chooses between them).
+ */
+static void listen_opts(struct opts *o)
+{
+	const char *bad = NULL;
+
+	check_listen(o->listen);
+	if (o->batch_given)
+		bad = "-b";
+	else if (o->iterations >= 0)
+		bad = "-n";
+	else if (o->delay_given)
+		bad = "-d (each scrape is a refresh)";
+	else if (o->fmt_given && o->fmt != FMT_OPENMETRICS &&
+		 o->fmt != FMT_PROMETHEUS)
+		bad = "-F text, csv or json";
+	else if (o->record)
+		bad = "--record";
+	else if (o->output)
+		bad = "--output";
+	else if (o->nsets)
+		bad = "--set";
+	else if (o->audit_log)
+		bad = "--audit-log (--listen is read-only)";
+	else if (o->theme || o->ascii || o->no_color_given)
+		bad = "the screen's options (-t, --ascii, --no-color)";
+	if (bad)
+		die_usage("--listen: not with %s", bad);
+	for (size_t i = 0; i < o->ncols; i++)
+		if (o->cols[i]->unit == U_NUMA)
+			die_usage("-c: column '%s' is only in JSON output "
+				  "(-b -F json)", o->cols[i]->key);
+	o->readonly = 1;
+	o->batch = 0;
+	o->fmt = FMT_OPENMETRICS;	/* the data formats' columns */
+}
+
 void opts_parse(int argc, char **argv, struct opts *o)
 {
 	parse_args(argc, argv, o);
+	if (o->listen) {
+		listen_opts(o);
+		return;
+	}
 	if (!o->batch && !isatty(STDOUT_FILENO) && !o->nsets)
 		o->batch = 1;
 	for (size_t i = 0; i < o->ncols; i++)

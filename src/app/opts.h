@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* opts.h - the command line and the screen's settings file under it.
  *
- * One struct opts for the three programs main.c picks from (--set, batch
- * and the screen).  A usage error says its line and exits 2; --help,
+ * One struct opts for the four programs main.c picks from (--set,
+ * --listen, batch and the screen).  A usage error says its line and exits 2; --help,
  * --list-columns, --list-keys and -V print and exit 0.
  */
 #ifndef MEMCGTOP_OPTS_H
@@ -39,6 +39,8 @@ struct opts {
 	const char *record;
 	long record_max;
 	const char *output;
+	const char *listen;	/* --listen [ADDR:]PORT */
+	int batch_given, fmt_given, no_color_given;
 	char **sets;
 	size_t nsets;
 	int collector_given;

@@ -56,7 +56,8 @@ case $(status memcgtop) in
 esac
 for f in /usr/bin/memcgtop /usr/share/memcgtop /usr/share/man/man1/memcgtop.1.gz \
 	/usr/share/bash-completion/completions/memcgtop \
-	/lib/systemd/system/memcgtop-textfile.service; do
+	/lib/systemd/system/memcgtop-textfile.service \
+	/lib/systemd/system/memcgtop-exporter.service; do
 	[ -e "$f" ] && cannot_run "$f exists already"
 done
 
@@ -132,16 +133,17 @@ for f in /usr/bin/memcgtop /usr/share/man/man1/memcgtop.1.gz \
 	/usr/share/memcgtop/themes/mono.theme /usr/share/memcgtop/themes/high-contrast.theme \
 	/usr/share/bash-completion/completions/memcgtop \
 	/lib/systemd/system/memcgtop-textfile.service \
+	/lib/systemd/system/memcgtop-exporter.service \
 	/usr/share/doc/memcgtop/copyright /usr/share/doc/memcgtop/changelog.Debian.gz; do
 	grep -qx "$f" "$T/files" || miss="$miss $f"
 done
-[ -z "$miss" ] && pass "the .deb holds the binary, man page, 4 themes, completion, unit, copyright" ||
+[ -z "$miss" ] && pass "the .deb holds the binary, man page, 4 themes, completion, units, copyright" ||
 	fail "missing from the .deb:$miss"
-stray=$(grep -v '/$' "$T/files" | grep -v '^/usr/bin/memcgtop$\|^/usr/share/man/man1/memcgtop\.1\.gz$\|^/usr/share/memcgtop/themes/[a-z-]*\.theme$\|^/usr/share/bash-completion/completions/memcgtop$\|^/lib/systemd/system/memcgtop-textfile\.service$\|^/usr/share/doc/memcgtop/')
+stray=$(grep -v '/$' "$T/files" | grep -v '^/usr/bin/memcgtop$\|^/usr/share/man/man1/memcgtop\.1\.gz$\|^/usr/share/memcgtop/themes/[a-z-]*\.theme$\|^/usr/share/bash-completion/completions/memcgtop$\|^/lib/systemd/system/memcgtop-textfile\.service$\|^/lib/systemd/system/memcgtop-exporter\.service$\|^/usr/share/doc/memcgtop/')
 [ -z "$stray" ] && pass "nothing else in the .deb" || fail "unexpected files in the .deb: $stray"
 dep=$(dpkg-deb -f "$DEB" Depends)
 miss=""
-for lib in libc6 libncursesw6 libtinfo6 libcgroup libproc2; do
+for lib in libc6 libncursesw6 libtinfo6 libcgroup libproc2 libmicrohttpd; do
 	echo "$dep" | grep -q "$lib" || miss="$miss $lib"
 done
 [ -z "$miss" ] && pass "Depends from shlibs: $dep" || fail "Depends '$dep' lacks$miss"
@@ -196,9 +198,11 @@ c=$(bash --norc -c '. /usr/share/bash-completion/completions/memcgtop && complet
 [ "$c" = "complete -F _memcgtop memcgtop" ] && pass "bash completion installed: $c" ||
 	fail "bash completion: '$c'"
 if command -v systemd-analyze >/dev/null 2>&1; then
-	out=$(systemd-analyze verify /lib/systemd/system/memcgtop-textfile.service 2>&1)
-	[ -z "$out" ] && pass "systemd-analyze verify memcgtop-textfile.service: clean" ||
-		fail "systemd-analyze verify memcgtop-textfile.service: $out"
+	for u in memcgtop-textfile memcgtop-exporter; do
+		out=$(systemd-analyze verify /lib/systemd/system/$u.service 2>&1)
+		[ -z "$out" ] && pass "systemd-analyze verify $u.service: clean" ||
+			fail "systemd-analyze verify $u.service: $out"
+	done
 fi
 
 # ---- removed ----------------------------------------------------------------------------

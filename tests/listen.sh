@@ -1,0 +1,413 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/listen.sh - memcgtop --listen, the Prometheus endpoint, checked with
+# curl and Python's sockets.  The binary is $MEMCGTOP (default ./memcgtop).
+#
+# On the v2-live fixture (a recorded series of 5 samples, so every scrape
+# is known: the baseline takes sample 0, scrape k sample k):
+#   - scrape 1 (no Accept) is 200, Content-Type text/plain; version=0.0.4,
+#     and byte for byte iteration 1 of -b -F prometheus;
+#   - scrape 2 (Prometheus' own Accept) is 200, Content-Type
+#     application/openmetrics-text; version=1.0.0, byte for byte
+#     iteration 2 of -b -F openmetrics;
+#   - promtool check metrics finds scrape 1 clean;
+#   - /other is 404, POST is 405 with Allow: GET, HEAD; neither costs a
+#     sample; a second request reuses the connection (kept alive);
+#   - a request with a 64 KiB header is refused (431), and scrape 3 still
+#     matches iteration 3 (--compat cadvisor on: iteration 3 of -b -F
+#     prometheus --compat cadvisor);
+#   - a slow client (half a request line, then silence) does not keep
+#     scrape 4 from being answered at once, and is closed by memcgtop
+#     after its idle time-out (10 s);
+#   - 40 idle connections leave memcgtop with at most 16 open (the bound)
+#     and serving again once they are gone;
+#   - scrape 5 (past the series' last sample) is a 500 with a one-line
+#     reason, no exposition;
+#   - SIGTERM ends it with status 0.
+# Then: --listen on a port in use is one line on stderr and status 1; a
+# bad address likewise; misuse (-n, -F csv, --record, -t) a one-line usage
+# error with status 2.
+# As root on a live cgroup v1 memory mount: a test group (limit 64M) served
+# by --listen on the live tree: its limit sample is 67108864, the families
+# are those of -b -F prometheus for the group, promtool is clean, HEAD is
+# 200 with the Content-Type and no body; and a
+# real Prometheus (the Debian package, private port and storage) scrapes it
+# every second for about 20 s: target up, up == 1, and
+# memcgtop_limit_bytes of the group is 67108864 through the query API.
+#
+# Every process is started here and killed by its pid; temporary files,
+# the test group and the processes go on exit, failure or interrupt.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+MEMCGTOP=${MEMCGTOP:-$here/../memcgtop}
+MEMCGTOP=$(cd "$(dirname "$MEMCGTOP")" && pwd)/$(basename "$MEMCGTOP")
+. "$here/count.sh"
+FIX=$here/fixtures/v2-live
+CGM=/sys/fs/cgroup/memory
+tmp=$(mktemp -d)
+pids=()
+TGRP=
+
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	pids=()
+	[ -n "$TGRP" ] && [ -d "$TGRP" ] && rmdir "$TGRP" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+
+# free_port: one the kernel picks on the loopback, closed again at once.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# start_listen LOG ARGS...: memcgtop --listen 127.0.0.1:$PORT ARGS in the
+# background ($MC its pid), waiting until it answers (or has died).
+start_listen() {
+	local log=$1 i
+	shift
+	PORT=$(free_port)
+	"$MEMCGTOP" --listen "127.0.0.1:$PORT" "$@" >"$log" 2>&1 &
+	MC=$!
+	pids+=("$MC")
+	for i in $(seq 100); do
+		kill -0 "$MC" 2>/dev/null || return 1
+		# A connection, not a scrape: a scrape would take a sample.
+		python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()' \
+			"$PORT" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# stop_listen: SIGTERM, then its status in $RC (KILL after 5 s: 137).
+stop_listen() {
+	local i
+	kill -TERM "$MC" 2>/dev/null
+	for i in $(seq 50); do
+		kill -0 "$MC" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$MC" 2>/dev/null
+	wait "$MC"
+	RC=$?
+}
+
+# iteration N FMT ARGS...: iteration N of -b -n N -F FMT (the bytes after
+# those of -n N-1: a replay prints the same iterations every time).
+iteration() {
+	local n=$1 fmt=$2 a b
+	shift 2
+	a=$("$MEMCGTOP" -b -n "$n" -F "$fmt" "$@" | wc -c)
+	b=0
+	[ "$n" -gt 1 ] && b=$("$MEMCGTOP" -b -n $((n - 1)) -F "$fmt" "$@" | wc -c)
+	"$MEMCGTOP" -b -n "$n" -F "$fmt" "$@" | tail -c $((a - b))
+}
+
+for tool in curl python3; do
+	command -v "$tool" >/dev/null || {
+		fail "$tool not installed (make deps-test installs what the tests need)"
+		echo "listen: $npass passed, $nfail failed"
+		exit 1
+	}
+done
+
+PROM_ACCEPT='application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
+FX=(--root "$FIX/cg" --proc "$FIX/proc")
+
+# ---- the fixture ----------------------------------------------------------
+if ! start_listen "$tmp/mc.log" "${FX[@]}" --compat cadvisor; then
+	fail "--listen on the fixture did not start: $(head -c 300 "$tmp/mc.log")"
+	echo "listen: $npass passed, $nfail failed"
+	exit 1
+fi
+URL=http://127.0.0.1:$PORT
+pass "--listen 127.0.0.1:$PORT on the v2-live fixture answers"
+
+# 404 and 405 first: they take no sample.
+code=$(curl -s -o "$tmp/404" -w '%{http_code}' "$URL/other")
+[ "$code" = 404 ] && [ "$(wc -l <"$tmp/404")" = 1 ] &&
+	pass "GET /other: 404, one line ($(cat "$tmp/404"))" ||
+	fail "GET /other: $code, $(head -c 200 "$tmp/404")"
+curl -sv -o /dev/null -o /dev/null "$URL/other" "$URL/other" >"$tmp/ka" 2>&1
+grep -q 'Re-using existing connection' "$tmp/ka" &&
+	pass "two requests on one connection (kept alive)" ||
+	fail "the connection was not kept for a second request: $(grep -i 'connection' "$tmp/ka" | head -3 | tr '\n' '|')"
+code=$(curl -s -X POST -D "$tmp/405.h" -o "$tmp/405" -w '%{http_code}' "$URL/metrics")
+[ "$code" = 405 ] && grep -qi '^Allow: GET, HEAD' "$tmp/405.h" &&
+	pass "POST /metrics: 405, Allow: GET, HEAD" ||
+	fail "POST /metrics: $code, $(tr -d '\r' <"$tmp/405.h" | grep -i allow)"
+
+iteration 1 prometheus "${FX[@]}" --compat cadvisor >"$tmp/want1"
+code=$(curl -s -D "$tmp/h1" -o "$tmp/s1" -w '%{http_code}' "$URL/metrics")
+ct=$(tr -d '\r' <"$tmp/h1" | sed -n 's/^[Cc]ontent-[Tt]ype: //p')
+[ "$code" = 200 ] && pass "scrape 1: 200" || fail "scrape 1: $code"
+[ "$ct" = "text/plain; version=0.0.4; charset=utf-8" ] &&
+	pass "scrape 1 without Accept: Content-Type $ct" ||
+	fail "scrape 1 without Accept: Content-Type '$ct'"
+if [ -s "$tmp/want1" ] && cmp -s "$tmp/s1" "$tmp/want1"; then
+	pass "scrape 1: the $(wc -l <"$tmp/s1") lines of iteration 1 of -b -F prometheus --compat cadvisor, byte for byte"
+else
+	fail "scrape 1 differs from iteration 1 of -b -F prometheus: $(diff "$tmp/s1" "$tmp/want1" | head -4 | tr '\n' '|')"
+fi
+if command -v promtool >/dev/null; then
+	out=$(promtool check metrics <"$tmp/s1" 2>&1) &&
+		pass "promtool check metrics: scrape 1 clean" ||
+		fail "promtool check metrics: $(echo "$out" | head -3)"
+else
+	fail "promtool not installed (Debian: prometheus)"
+fi
+
+iteration 2 openmetrics "${FX[@]}" --compat cadvisor >"$tmp/want2"
+code=$(curl -s -H "Accept: $PROM_ACCEPT" -D "$tmp/h2" -o "$tmp/s2" -w '%{http_code}' "$URL/metrics")
+ct=$(tr -d '\r' <"$tmp/h2" | sed -n 's/^[Cc]ontent-[Tt]ype: //p')
+[ "$code" = 200 ] && [ "$ct" = "application/openmetrics-text; version=1.0.0; charset=utf-8" ] &&
+	pass "scrape 2 with Prometheus' Accept: 200, Content-Type $ct" ||
+	fail "scrape 2 with Prometheus' Accept: $code, Content-Type '$ct'"
+if [ -s "$tmp/want2" ] && cmp -s "$tmp/s2" "$tmp/want2" && [ "$(tail -1 "$tmp/s2")" = "# EOF" ]; then
+	pass "scrape 2: iteration 2 of -b -F openmetrics, byte for byte, ending in # EOF"
+else
+	fail "scrape 2 differs from iteration 2 of -b -F openmetrics: $(diff "$tmp/s2" "$tmp/want2" | head -4 | tr '\n' '|')"
+fi
+
+# A 64 KiB header: refused, the connection closed; serving goes on.
+python3 - "$PORT" >"$tmp/big" 2>&1 <<'PY'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), 5)
+s.settimeout(5)
+try:
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 65536 + b"\r\n\r\n")
+except OSError:
+    pass
+data = b""
+try:
+    while True:
+        d = s.recv(4096)
+        if not d:
+            break
+        data += d
+except OSError:
+    pass
+print((data.split(b"\r\n")[0] or b"(closed)").decode())
+PY
+status=$(head -1 "$tmp/big")
+case $status in
+"HTTP/1.1 4"* | "(closed)") pass "64 KiB header refused: $status" ;;
+*) fail "64 KiB header: '$status'" ;;
+esac
+iteration 3 prometheus "${FX[@]}" --compat cadvisor >"$tmp/want3"
+code=$(curl -s -o "$tmp/s3" -w '%{http_code}' "$URL/metrics")
+[ "$code" = 200 ] && cmp -s "$tmp/s3" "$tmp/want3" &&
+	pass "scrape 3 after the oversized request: 200, iteration 3 byte for byte" ||
+	fail "scrape 3 after the oversized request: $code, $(diff "$tmp/s3" "$tmp/want3" | head -2 | tr '\n' '|')"
+
+# A slow client holds its connection, not the server; it is closed after
+# the idle time-out.
+python3 - "$PORT" >"$tmp/slow" 2>&1 <<'PY' &
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), 5)
+s.sendall(b"GET /metr")
+t0 = time.monotonic()
+s.settimeout(30)
+try:
+    d = s.recv(4096)
+except OSError as e:
+    d = repr(e).encode()
+print("closed after %.1f s: %r" % (time.monotonic() - t0, d[:40]))
+PY
+SLOW=$!
+pids+=("$SLOW")
+sleep 0.5
+iteration 4 prometheus "${FX[@]}" --compat cadvisor >"$tmp/want4"
+t=$(curl -s -m 5 -o "$tmp/s4" -w '%{http_code} %{time_total}' "$URL/metrics")
+if [ "${t%% *}" = 200 ] && cmp -s "$tmp/s4" "$tmp/want4" && kill -0 "$SLOW" 2>/dev/null; then
+	pass "scrape 4 while a slow client holds half a request: 200 in ${t#* } s, iteration 4"
+else
+	fail "scrape 4 beside a slow client: '$t', slow client $(kill -0 "$SLOW" 2>/dev/null && echo waiting || echo gone)"
+fi
+wait "$SLOW"
+secs=$(sed -n 's/^closed after \([0-9.]*\) s.*/\1/p' "$tmp/slow")
+if [ -n "$secs" ] && python3 -c 'import sys; sys.exit(not 8 <= float(sys.argv[1]) <= 15)' "$secs"; then
+	pass "the slow client was closed by memcgtop after $secs s (time-out 10 s)"
+else
+	fail "the slow client: $(cat "$tmp/slow")"
+fi
+
+# Many idle connections: at most 16 are held.
+python3 - "$PORT" "$MC" >"$tmp/many" 2>&1 <<'PY'
+import os, socket, sys, time
+port, pid = int(sys.argv[1]), sys.argv[2]
+before = len(os.listdir("/proc/%s/fd" % pid))
+socks = []
+for _ in range(40):
+    try:
+        socks.append(socket.create_connection(("127.0.0.1", port), 2))
+    except OSError:
+        pass
+time.sleep(1)
+after = len(os.listdir("/proc/%s/fd" % pid))
+print(after - before)
+for s in socks:
+    s.close()
+PY
+held=$(tail -1 "$tmp/many")
+[ -n "$held" ] && [ "$held" -le 16 ] 2>/dev/null &&
+	pass "40 idle connections: memcgtop holds $held of them (at most 16)" ||
+	fail "40 idle connections: $(cat "$tmp/many")"
+sleep 0.5
+code=$(curl -s -m 5 -o "$tmp/s5" -w '%{http_code}' "$URL/metrics")
+if [ "$code" = 500 ] && [ "$(wc -l <"$tmp/s5")" = 1 ] && ! grep -q '^memcgtop_' "$tmp/s5"; then
+	pass "scrape 5, past the series' end: 500, one line ($(cat "$tmp/s5"))"
+else
+	fail "scrape 5 past the series' end: $code, $(head -c 200 "$tmp/s5")"
+fi
+
+stop_listen
+[ "$RC" = 0 ] && pass "SIGTERM: exit status 0" || fail "SIGTERM: exit status $RC"
+grep -q . "$tmp/mc.log" && echo "  its stderr: $(head -c 300 "$tmp/mc.log")"
+
+# SIGINT too.
+if start_listen "$tmp/mc2.log" "${FX[@]}"; then
+	kill -INT "$MC"
+	for i in $(seq 50); do kill -0 "$MC" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$MC" 2>/dev/null
+	wait "$MC"
+	rc=$?
+	[ "$rc" = 0 ] && pass "SIGINT: exit status 0" || fail "SIGINT: exit status $rc"
+else
+	fail "second --listen did not start: $(head -c 200 "$tmp/mc2.log")"
+fi
+
+# ---- errors -------------------------------------------------------------
+python3 - "$MEMCGTOP" "$FIX" >"$tmp/inuse" 2>&1 <<'PY'
+import socket, subprocess, sys
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen()
+port = s.getsockname()[1]
+r = subprocess.run([sys.argv[1], "--listen", "127.0.0.1:%d" % port,
+                    "--root", sys.argv[2] + "/cg", "--proc", sys.argv[2] + "/proc"],
+                   capture_output=True, text=True, timeout=20)
+print(r.returncode)
+print(r.stderr, end="")
+PY
+rc=$(head -1 "$tmp/inuse")
+[ "$rc" = 1 ] && [ "$(sed 1d "$tmp/inuse" | wc -l)" = 1 ] &&
+	grep -q 'Address already in use' "$tmp/inuse" &&
+	pass "port in use: status 1, one line: $(sed -n 2p "$tmp/inuse")" ||
+	fail "port in use: $(tr '\n' '|' <"$tmp/inuse")"
+"$MEMCGTOP" --listen 256.1.1.1:$(free_port) "${FX[@]}" >"$tmp/o" 2>"$tmp/e" </dev/null
+rc=$?
+[ "$rc" = 1 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && [ ! -s "$tmp/o" ] &&
+	pass "bad address: status 1, one line: $(cat "$tmp/e")" ||
+	fail "bad address: status $rc, $(head -c 200 "$tmp/e")"
+for bad in "-n 2" "-F csv" "-F json" "-F text" "--record $tmp/rec" "-t mono" \
+	"--ascii" "-b" "-d 2" "--set /x:limit=1"; do
+	# shellcheck disable=SC2086
+	timeout 10 "$MEMCGTOP" --listen 127.0.0.1:1 $bad "${FX[@]}" >"$tmp/o" 2>"$tmp/e"
+	rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && [ ! -s "$tmp/o" ] &&
+		pass "--listen $bad: usage error, status 2: $(cat "$tmp/e")" ||
+		fail "--listen $bad: status $rc, $(head -c 200 "$tmp/e")"
+done
+for bad in 0 65536 x 127.0.0.1:; do
+	timeout 10 "$MEMCGTOP" --listen "$bad" "${FX[@]}" >"$tmp/o" 2>"$tmp/e"
+	rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ] &&
+		pass "--listen '$bad': status 2: $(cat "$tmp/e")" ||
+		fail "--listen '$bad': status $rc, $(head -c 200 "$tmp/e")"
+done
+
+# ---- live cgroup v1, and a real Prometheus -------------------------------
+if [ "$(id -u)" != 0 ] || [ ! -w "$CGM" ] || [ ! -f "$CGM/memory.usage_in_bytes" ]; then
+	echo "SKIP: live v1 and Prometheus: not root or no writable $CGM"
+	echo "listen: $npass passed, $nfail failed"
+	[ "$nfail" -eq 0 ]
+	exit
+fi
+TNAME=memcgtop-listen-$$-$RANDOM
+TGRP=$CGM/$TNAME
+mkdir "$TGRP" && echo $((64 << 20)) >"$TGRP/memory.limit_in_bytes" ||
+	fail "cannot make $TGRP"
+if start_listen "$tmp/live.log" "/$TNAME"; then
+	URL=http://127.0.0.1:$PORT
+	code=$(curl -s -o "$tmp/l1" -w '%{http_code}' "$URL/metrics")
+	"$MEMCGTOP" -b -F prometheus "/$TNAME" >"$tmp/lb"
+	lim=$(sed -n "s|^memcgtop_limit_bytes{cgroup=\"/$TNAME\"} ||p" "$tmp/l1")
+	[ "$code" = 200 ] && [ "$lim" = $((64 << 20)) ] &&
+		pass "live v1: 200, memcgtop_limit_bytes of /$TNAME is $lim" ||
+		fail "live v1: $code, limit '$lim'"
+	fam() { sed -n 's/^# TYPE \([^ ]*\) .*/\1/p' "$1" | sort; }
+	if [ -n "$(fam "$tmp/l1")" ] && [ "$(fam "$tmp/l1")" = "$(fam "$tmp/lb")" ]; then
+		pass "live v1: the $(fam "$tmp/l1" | wc -l) families of -b -F prometheus /$TNAME"
+	else
+		fail "live v1: families differ from -b -F prometheus: $(diff <(fam "$tmp/l1") <(fam "$tmp/lb") | head -4 | tr '\n' '|')"
+	fi
+	out=$(promtool check metrics <"$tmp/l1" 2>&1) &&
+		pass "live v1: promtool check metrics clean" ||
+		fail "live v1: promtool: $(echo "$out" | head -3)"
+	code=$(curl -s -I -o "$tmp/head" -w '%{http_code} %{size_download}' "$URL/metrics")
+	tr -d '\r' <"$tmp/head" | grep -qx 'Content-Type: text/plain; version=0.0.4; charset=utf-8' &&
+		[ "$code" = "200 0" ] &&
+		pass "live v1: HEAD /metrics: 200, Content-Type of the text format, no body" ||
+		fail "live v1: HEAD /metrics: '$code', $(tr -d '\r' <"$tmp/head" | tr '\n' '|')"
+
+	command -v prometheus >/dev/null ||
+		fail "prometheus not installed (Debian: prometheus; make deps-test installs it)"
+	PP=$(free_port)
+	cat >"$tmp/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: memcgtop-listen
+    static_configs:
+      - targets: ['127.0.0.1:$PORT']
+EOF
+	mkdir "$tmp/tsdb"
+	prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/tsdb" \
+		--web.listen-address=127.0.0.1:$PP --log.level=warn >"$tmp/prom.log" 2>&1 &
+	PR=$!
+	pids+=("$PR")
+	API=http://127.0.0.1:$PP
+	for i in $(seq 300); do
+		curl -sf -o /dev/null "$API/-/ready" && break
+		kill -0 "$PR" 2>/dev/null || break
+		sleep 0.1
+	done
+	sleep 20
+	q() {
+		curl -sfG --data-urlencode "query=$1" "$API/api/v1/query" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["data"]["result"]
+print(r[0]["value"][1] if len(r) == 1 else "none")' 2>/dev/null
+	}
+	up=$(q 'up{job="memcgtop-listen"}')
+	n=$(q 'count_over_time(up{job="memcgtop-listen"}[1m])')
+	min=$(q 'min_over_time(up{job="memcgtop-listen"}[1m])')
+	[ "$up" = 1 ] && [ "$min" = 1 ] && [ "${n:-0}" -ge 10 ] 2>/dev/null &&
+		pass "prometheus scraped --listen $n times in ~20 s, up == 1 every time" ||
+		fail "prometheus: up '$up', min '$min', scrapes '$n'; $(tail -2 "$tmp/prom.log")"
+	v=$(q "memcgtop_limit_bytes{cgroup=\"/$TNAME\"}")
+	[ "$v" = $((64 << 20)) ] &&
+		pass "prometheus: memcgtop_limit_bytes{cgroup=\"/$TNAME\"} = $v" ||
+		fail "prometheus: memcgtop_limit_bytes of /$TNAME: '$v'"
+	fmt=$(curl -sf "$API/api/v1/targets" | python3 -c '
+import json, sys
+t = json.load(sys.stdin)["data"]["activeTargets"]
+print(t[0].get("lastError") or "no error")' 2>/dev/null)
+	[ "$fmt" = "no error" ] && pass "prometheus: target's last error: none" ||
+		fail "prometheus: target's last error: $fmt"
+	kill -TERM "$PR"
+	wait "$PR"
+	stop_listen
+	[ "$RC" = 0 ] && pass "live: SIGTERM, status 0" || fail "live: SIGTERM, status $RC"
+else
+	fail "--listen on live v1 did not start: $(head -c 300 "$tmp/live.log")"
+fi
+echo "listen: $npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]
