@@ -213,7 +213,7 @@ def check_screen(screen, tname):
     if len(lines) < 5:
         return (m.group(1) if m else None), probs + ["short screen"]
     if not re.fullmatch(r"Mem \S+ avail \S+  Swap \S+  Scan \S+ Steal \S+ "
-                        r"PSI \S+", lines[1]):
+                        r"PSI \S+( kswapd \S+ms/s)?", lines[1]):
         probs.append("header line 2 %r" % lines[1])
     if not re.fullmatch(r"Columns: overview  Sort: usage desc  Groups: "
                         r"[0-9]+ shown of [0-9]+", lines[2]):
