@@ -169,14 +169,33 @@ def batch_mode(tname, outf, errf, rcf, niter):
 # --- interactive screen --------------------------------------------------
 
 VAL = r"(?:max|-|[0-9]+(?:\.[0-9]+)?[KMGTPEk]?)"
-# "  %6s %6s %6s %6s %5s %6s %7s " then the name (the v1 overview set:
-# usage, limit, soft, excess, use%, swap, failcnt/s)
-WIDTHS = [(2, 6), (9, 6), (16, 6), (23, 6), (30, 5), (36, 6), (43, 7)]
-NAME_AT = 51
+# "  %6s %6s %6s %6s %5s %6s " then two or three "%7s " then the name:
+# the v1 overview set: usage, limit, soft, excess, use%, swap, then
+# failcnt/s and OOM kills, with pgscan/s before them where the BPF pass
+# gives it
+WIDTHS6 = [(2, 6), (9, 6), (16, 6), (23, 6), (30, 5), (36, 6)]
+
+
+def layout(ntail):
+    """The value fields and where the name starts, with ntail 7-wide
+    values after the first six."""
+    w = WIDTHS6 + [(43 + 8 * k, 7) for k in range(ntail)]
+    return w, 43 + 8 * ntail
 
 
 def row_problem(line, tname):
     """The row's level when the tree row parses, else what is wrong (str)."""
+    first = None
+    for ntail in (2, 3):
+        p = row_layout_problem(line, tname, *layout(ntail))
+        if isinstance(p, int):
+            return p
+        first = first or p
+    return first
+
+
+def row_layout_problem(line, tname, WIDTHS, NAME_AT):
+    """row_problem for one layout of the values."""
     if len(line) < NAME_AT + 1:
         return "too short"
     if line[0] != " " or line[1] not in " *+":
