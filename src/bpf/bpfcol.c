@@ -266,6 +266,7 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		goto fail;
 	}
 	r = memcg_iter__load(skel);
+	bpflib_loaded();
 	if (r) {
 		why(w, r == -EPERM ? BPFCOL_NOT_PERMITTED : BPFCOL_LOAD_REFUSED,
 		    "%s", bpflib_load_error(r));

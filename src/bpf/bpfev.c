@@ -285,6 +285,7 @@ static int load(struct bpfev *ev, const struct reclaim_cfg *cfg,
 	bpf_program__set_autoload(skel->progs.memcg_begin, ev->stalls);
 	bpf_program__set_autoload(skel->progs.memcg_end, ev->stalls);
 	r = reclaim__load(skel);
+	bpflib_loaded();
 	if (r) {
 		why(w, r == -EPERM ? BPFEV_NOT_PERMITTED : BPFEV_LOAD_REFUSED,
 		    "%s", bpflib_load_error(r));

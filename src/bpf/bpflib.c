@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -169,7 +170,7 @@ uint64_t bpflib_load_bytes(uint64_t maps)
 	uint64_t btf = stat(BPFLIB_VMLINUX, &st) == 0 ? (uint64_t)st.st_size :
 		(8U << 20);
 
-	return 2 * btf + maps + (3U << 20);
+	return 2 * btf + maps + (5U << 20);
 }
 
 /* The first number of file name in dir, or UINT64_MAX ("max", none). */
@@ -321,4 +322,9 @@ bool bpflib_memcg_short(uint64_t need, char *why, size_t len)
 		 "loading the program takes about %.1f MiB", tight,
 		 (double)room / (1 << 20), (double)need / (1 << 20));
 	return true;
+}
+
+void bpflib_loaded(void)
+{
+	malloc_trim(0);
 }

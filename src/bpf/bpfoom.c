@@ -134,8 +134,10 @@ int bpfoom_open(struct bpfoom **ret_oom, char *why, size_t whylen)
 		return -EOPNOTSUPP;
 	}
 	/* A load that would not fit this process's memory cgroup would
-	 * wake the OOM killer itself. */
-	if (bpflib_memcg_short(bpflib_load_bytes(OOM_RING_BYTES), why, whylen))
+	 * wake the OOM killer itself.  It comes first and is optional: it
+	 * leaves room for the collector's load after it (as large). */
+	if (bpflib_memcg_short(2 * bpflib_load_bytes(OOM_RING_BYTES), why,
+			       whylen))
 		return -ENOMEM;
 	if (bpflib_fds_short(OOM_LOAD_FDS, why, whylen))
 		return -EMFILE;
@@ -152,6 +154,7 @@ int bpfoom_open(struct bpfoom **ret_oom, char *why, size_t whylen)
 		goto fail;
 	}
 	r = oom__load(o->skel);
+	bpflib_loaded();
 	if (r) {
 		snprintf(why, whylen, "%s", bpflib_load_error(r));
 		goto fail;
