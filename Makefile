@@ -23,7 +23,8 @@ WARN     += -Werror
 endif
 CFLAGS   ?= -O2 -g
 PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libmicrohttpd: its header only; --listen opens it at run time (dlopen)
+PKG_LIBS    = $(shell pkg-config --libs $(filter-out libmicrohttpd,$(PKGS)) 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS  = $(shell pkg-config --libs check 2>/dev/null)
 CPPFLAGS += -Iinclude -Isrc -DVERSION='"$(VERSION)"' -D_GNU_SOURCE \

