@@ -80,7 +80,7 @@ fi
 grep -q '"scan_by_priority"' "$TMPD/probe" ||
 	abort "the reclaim events did not load: $(head -c 400 "$TMPD/probe")"
 
-vm_scan() { awk '$1 == "pgscan_anon" || $1 == "pgscan_file" { s += $2 } END { print s + 0 }' /proc/vmstat; }
+vm_scan() { awk '$1 == "pgscan_anon" || $1 == "pgscan_file" { s += $2 } END { printf "%.0f\n", s }' /proc/vmstat; }
 lines() { wc -l <"$TMPD/out"; }
 # wait_lines N: until memcgtop printed N lines (it prints one per 0.5 s).
 wait_lines() {

@@ -21,7 +21,7 @@ kswapd_ms() {
 	hz=$(getconf CLK_TCK)
 	for p in $(pgrep -x 'kswapd[0-9]+'); do
 		# fields after the command's ')': state is 3, utime 14, stime 15
-		t=$(sed 's/.*) //' "/proc/$p/stat" | awk '{ print $12 + $13 }') || return 1
+		t=$(sed 's/.*) //' "/proc/$p/stat" | awk '{ printf "%.0f\n", $12 + $13 }') || return 1
 		sum=$((sum + t))
 	done
 	echo $((sum * 1000 / hz))

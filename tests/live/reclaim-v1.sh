@@ -134,7 +134,7 @@ sum_of() {
 				split($i, kv, "="); s += kv[2]
 			}
 		}
-		END { print s + 0 }' "$1"
+		END { printf "%.0f\n", s }' "$1"
 }
 scan() { sum_of "$1" "$2" "$3" scan_; }
 steal() { sum_of "$1" "$2" "$3" steal_; }
@@ -142,7 +142,7 @@ all_scan() { awk '$1 == "all" { sub("scan=", "", $2); print $2 }' "$1"; }
 sys_key() {
 	awk -v key="$2" '$1 == "sys" { for (i = 2; i <= NF; i++) if (index($i, key "=") == 1) print substr($i, length(key) + 2) }' "$1"
 }
-vm_scan() { awk '$1 == "pgscan_anon" || $1 == "pgscan_file" { s += $2 } END { print s + 0 }' /proc/vmstat; }
+vm_scan() { awk '$1 == "pgscan_anon" || $1 == "pgscan_file" { s += $2 } END { printf "%.0f\n", s }' /proc/vmstat; }
 
 # 1. A group reclaiming at its limit.
 report "$TMPD/ra"
@@ -220,7 +220,7 @@ else
 fi
 
 # 3. The shrink events: scanned per priority and their attribution.
-prio_sum() { sys_key "$1" scanned | tr ',' '\n' | awk '{ s += $1 } END { print s + 0 }'; }
+prio_sum() { sys_key "$1" scanned | tr ',' '\n' | awk '{ s += $1 } END { printf "%.0f\n", s }'; }
 d_prio=$(( $(prio_sum "$TMPD/rc") - $(prio_sum "$TMPD/rb") ))
 if [ "$d_prio" = "$in_all" ]; then
 	pass "nr_scanned per priority sums to all groups' PGSCAN: $d_prio pages ($(sys_key "$TMPD/rc" scanned))"

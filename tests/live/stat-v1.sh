@@ -290,7 +290,7 @@ tally "$TMPD/checks2"
 # (pgscan_anon + pgscan_file: its pgscan_kswapd and _direct count global
 # reclaim only, not a group's limit reclaim.)
 vm_sum() { awk -v p="$1" '$1 == p "_anon" || $1 == p "_file" { s += $2 }
-	END { print s + 0 }' /proc/vmstat; }
+	END { printf "%.0f\n", s }' /proc/vmstat; }
 sleep 2.5
 sa=$(vm_sum pgscan) ta=$(vm_sum pgsteal)
 "$MEMCGTOP" -b -F json -n 1 -d 0.2 --depth 0 -c path,pgscan,pgsteal / >"$TMPD/root.json" 2>&1

@@ -125,7 +125,7 @@ run() {
 	echo $? > $O/$1.rc
 	snapshot $1.after
 }
-scanned() { awk '/^pgscan_/ { s += $2 } END { print s + 0 }' /proc/vmstat; }
+scanned() { awk '/^pgscan_/ { s += $2 } END { printf "%.0f\n", s }' /proc/vmstat; }
 reclaimed() { [ $(($(scanned) - base)) -gt $((80 * 256)) ]; }
 small() { [ "$(cat $T/a/memory.current)" -lt $((2 << 20)) ]; }
 

@@ -101,7 +101,7 @@ report() {
 	wait_for "report $nrep" 300 sh -c "[ \$(grep -c '^end\$' /tmp/ev.out) -ge $nrep ]"
 	echo "$1 $nrep" >> $H/out/reports
 }
-vmscan() { awk '$1 ~ /^pgscan_(kswapd|direct)$/ { s += $2 } END { print s + 0 }' /proc/vmstat; }
+vmscan() { awk '$1 ~ /^pgscan_(kswapd|direct)$/ { s += $2 } END { printf "%.0f\n", s }' /proc/vmstat; }
 quiet() {
 	local a b
 	a=$(vmscan)
