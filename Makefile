@@ -189,6 +189,9 @@ check: deps-test
 	  build/asan/bpfevdump build/asan/check_bpfev
 	@$(MAKE) --no-print-directory BUILD=build/clang CC=clang WERROR=1 \
 	  build/clang/memcgtop build/clang/check_memcgtop
+	@$(MAKE) --no-print-directory BUILD=build/probe CC=clang WERROR=1 \
+	  EXTRA_CFLAGS='-DFIELD_PROBE -Wimplicit-int-conversion' \
+	  build/probe/memcgtop build/probe/check_memcgtop
 	@BUILD=$(BUILD) tests/run-all.sh
 
 # Benchmarks on live v1 trees of 512 to 8,192 groups (root; see
@@ -223,6 +226,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf build/default build/asan build/clang build/fuzz memcgtop
+	rm -rf build/default build/asan build/clang build/probe build/fuzz memcgtop
 
 .PHONY: all deps deps-test deps-bench run check bench fuzz install uninstall clean

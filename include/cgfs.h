@@ -83,8 +83,8 @@ struct snapshot {
 	/* Every group's sample has these slots (sample.h): the fields of
 	 * the files the refresh reads, those asked and more_slots.  Their
 	 * values are one pool, popcount(slots) a group, in group order. */
-	uint64_t slots;
-	uint64_t more_slots;	/* set by the caller: fields it fills in
+	fieldset slots;
+	fieldset more_slots;	/* set by the caller: fields it fills in
 				 * after the refresh (reclaim_fill) */
 	uint64_t *vals;
 	size_t vals_cap;
@@ -129,7 +129,7 @@ int cgfs_recursiveprot_of(const struct cgfs *cg);
 void cgfs_for_screen(struct cgfs *cg);
 /* The fields the collector gives every group below the hierarchy root
  * without opening a file (the BPF pass's; none for the files). */
-uint64_t cgfs_free_fields(const struct cgfs *cg);
+fieldset cgfs_free_fields(const struct cgfs *cg);
 /* Why the bpf collector is not in use (one line), or "" when it is. */
 const char *cgfs_bpf_why(const struct cgfs *cg);
 /* Where the collector takes each kind of value from (one line: which
@@ -158,7 +158,7 @@ unsigned long cgfs_listings(const struct cgfs *cg);
  * -ENODATA at the end of a recorded series, or another negative errno
  * with a reason in err when the hierarchy itself cannot be read.
  */
-int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
+int cgfs_refresh(struct cgfs *cg, fieldset fields, int maxdepth,
 		 struct snapshot *snap, char *err, size_t errlen);
 
 void snapshot_free(struct snapshot *snap);
@@ -173,7 +173,7 @@ struct snap_group *cgfs_add_group(struct snapshot *snap, int parent,
 
 /* Gives every group's sample room for the fields of `more` too, their
  * values kept. */
-void snapshot_add_slots(struct snapshot *snap, uint64_t more);
+void snapshot_add_slots(struct snapshot *snap, fieldset more);
 
 /* A series: the next refresh reads the sample just read again (to fill in
  * fields asked for since).  No effect on a live tree. */
@@ -256,11 +256,11 @@ int cgfs_field_source(int version, enum field f, const char **ret_file,
 		      const char **ret_key);
 
 /* The fields cgroup version (1 or 2) keeps (fields.h: not NONE). */
-uint64_t cgfs_version_fields(int version);
+fieldset cgfs_version_fields(int version);
 
 /* The fields the reclaim events give on cgroup version (1 or 2):
  * fields.h's EVENTS, which no file has. */
-uint64_t cgfs_version_events(int version);
+fieldset cgfs_version_events(int version);
 
 /* The pids in the group's cgroup.procs (malloc'd; caller frees). */
 int cgfs_pids(struct cgfs *cg, const char *path, int **ret_pids,

@@ -50,7 +50,7 @@ struct column {
 	enum unit unit;
 	int field;		/* enum field read or rated, -1: none */
 	int derived;		/* enum derived, -1: none */
-	uint64_t fields;	/* FBIT mask of fields the value needs */
+	fieldset fields;	/* FBIT mask of fields the value needs */
 	const char *help;
 	enum col_kind kind;
 };
@@ -80,7 +80,7 @@ const char *col_set_name(int set);
  * pgscan and pgsteal per second) is in only where its field is among
  * GIVEN (cgfs_free_fields: the BPF pass's kernel counters), not where it
  * would load the reclaim events, which cost every page fault. */
-size_t col_set_columns(int set, int version, uint64_t given,
+size_t col_set_columns(int set, int version, fieldset given,
 		       const struct column **ret,
 		       size_t max);
 

@@ -45,7 +45,7 @@ struct mgroup {
 	struct sample cur, prev;
 	double *rate;		/* per second over the last interval: the
 				 * counters of cur.slots, packed (mgroup_rate) */
-	uint64_t rate_valid;	/* FBIT(field) */
+	fieldset rate_valid;	/* FBIT(field) */
 	void *buf;
 	uint64_t excess, eff_limit;
 	/* Effective protection (v2), bytes; what its children claim of
@@ -81,7 +81,7 @@ struct mgroup {
 
 struct model {
 	int version;		/* 1 or 2 */
-	uint64_t kept;		/* the fields it keeps (cgfs_version_fields) */
+	fieldset kept;		/* the fields it keeps (cgfs_version_fields) */
 	struct mgroup **groups;	/* this refresh, parents before children */
 	size_t n, cap;
 	struct mgroup **table;	/* open addressing, path -> group */
@@ -94,7 +94,7 @@ struct model {
 	 * and the counters' rates over the interval. */
 	struct sysinfo sys, sys_prev;
 	double sys_rate[SYS_NR];	/* per second, valid when sys_rate_valid
-				 * has FBIT(sysfield) */
+				 * has SBIT(sysfield) */
 	uint64_t sys_rate_valid;
 	int recursiveprot;	/* the snapshot's (cgfs.h) */
 	/* The OOM kills seen (oomlog.h): model_update adds those the

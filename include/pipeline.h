@@ -26,7 +26,7 @@ struct pipeline_want {
 	const struct column *sort;		/* or NULL */
 	/* The fields wanted only if the tree gives them without opening a
 	 * file (the screen's colours: cgfs_free_fields). */
-	uint64_t if_free;
+	fieldset if_free;
 	/* The reclaim events even if no column needs them (the detail
 	 * pane, which shows their state and a group's flushes). */
 	int events;
@@ -46,7 +46,7 @@ struct pipeline {
 	int maxdepth;
 	struct snapshot snap;
 	struct model m;
-	uint64_t fields;	/* what the last refresh was asked for */
+	fieldset fields;	/* what the last refresh was asked for */
 };
 
 /* recording: --record is on (the events are then not loaded: a replay
@@ -57,7 +57,7 @@ void pipeline_init(struct pipeline *p, struct cgfs *cg, int maxdepth,
 void pipeline_free(struct pipeline *p);
 
 /* The fields a refresh for w reads. */
-uint64_t pipeline_fields(const struct pipeline *p,
+fieldset pipeline_fields(const struct pipeline *p,
 			 const struct pipeline_want *w);
 
 /* Whether w needs the reclaim events (a column or the sort gives them

@@ -43,11 +43,11 @@ enum reclaim_state {
 
 /* The fields the events fill on hierarchy version `version` (fields.h:
  * EVENTS, cgfs_version_events). */
-uint64_t reclaim_fields(int version);
+fieldset reclaim_fields(int version);
 
 /* The fields reclaim_fill will fill (none while nothing is loaded): a
  * snapshot's more_slots, so that its samples have room for them. */
-uint64_t reclaim_slots(const struct reclaim *rc);
+fieldset reclaim_slots(const struct reclaim *rc);
 
 /*
  * A handle for the hierarchy cg (nothing is loaded yet).  recording: a

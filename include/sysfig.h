@@ -66,7 +66,7 @@ struct sysfig {
 
 extern const struct sysfig sysfigs[SYS_NR];
 
-/* The ids of row id's values: FBIT(id) for one, a run for an array. */
+/* The ids of row id's values: SBIT(id) for one, a run for an array. */
 uint64_t sysfig_ids(int id);
 
 /* Every counter row's ids: the figures the model rates. */

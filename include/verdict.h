@@ -38,8 +38,8 @@
 /* One group's figures as the verdict reads them: the model's, to which
  * the detail pane adds what its own read of the group's files gives. */
 struct verdict_figs {
-	uint64_t have;		/* FBIT(field): v[field] holds its value */
-	uint64_t rated;		/* FBIT(field): r[field] its rate */
+	fieldset have;		/* FBIT(field): v[field] holds its value */
+	fieldset rated;		/* FBIT(field): r[field] its rate */
 	uint64_t v[FLD_NR];
 	double r[FLD_NR];
 	/* the OOM kills at the interval's start, when have_before */

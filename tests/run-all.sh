@@ -48,6 +48,11 @@ suite() {
 suite "unit tests" "$BUILD/check_memcgtop"
 suite "unit tests (ASan+UBSan)" build/asan/check_memcgtop
 suite "unit tests (clang)" build/clang/check_memcgtop
+# Every field past bit 63 of a fieldset (sample.h FIELD_PROBE): a mask
+# kept in a uint64_t anywhere loses them; the build refuses the narrowing
+# and these two suites see what it would cost.
+suite "unit tests (fields past bit 63)" build/probe/check_memcgtop
+suite "golden output (fields past bit 63)" env MEMCGTOP=build/probe/memcgtop tests/golden/run.sh
 suite "fuzz (libFuzzer, 3 s per target)" tests/fuzz/run.sh
 suite "command line" tests/cli.sh
 suite "command line (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/cli.sh

@@ -29,7 +29,7 @@
  * events can be (events): a copy or a recording has none, and --record
  * keeps none (its replay prints what the live run printed). */
 void batch_default_columns(struct opts *o, int version, int events,
-			   uint64_t given)
+			   fieldset given)
 {
 	if (o->cols)
 		return;

@@ -18,7 +18,7 @@ int batch_run(struct opts *o, struct cgfs *cg);
  * events' only where events can be loaded), or text's overview for
  * version, unless o has columns already. */
 void batch_default_columns(struct opts *o, int version, int events,
-			   uint64_t given);
+			   fieldset given);
 
 /* The rows one iteration prints: the tree in o's sort order, filtered,
  * --flat and --top applied.  Reused from one iteration to the next. */

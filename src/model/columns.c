@@ -307,7 +307,7 @@ size_t col_index(const struct column *c)
 
 int col_on_version(const struct column *c, int version)
 {
-	uint64_t kept = cgfs_version_fields(version);
+	fieldset kept = cgfs_version_fields(version);
 
 	if (c->field >= 0)
 		return (kept & FBIT(c->field)) != 0;
@@ -385,7 +385,7 @@ const char *col_set_name(int set)
 	return set >= 0 && set < CSET_NR ? sets[set].name : NULL;
 }
 
-size_t col_set_columns(int set, int version, uint64_t given,
+size_t col_set_columns(int set, int version, fieldset given,
 		       const struct column **ret, size_t max)
 {
 	const char *const *keys = version == 1 && sets[set].v1_keys[0] ?

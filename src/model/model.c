@@ -73,10 +73,10 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 	g->rate_valid = 0;
 	g->derived_valid = 0;
 	if (g->has_prev && m->dt > 0) {
-		uint64_t both = s->valid & g->prev.valid & FIELDS_COUNTER;
+		fieldset both = s->valid & g->prev.valid & FIELDS_COUNTER;
 
 		for (; both; both &= both - 1) {
-			enum field f = (enum field)__builtin_ctzll(both);
+			enum field f = (enum field)fieldset_first(both);
 			double r = model_rate(sample_get(&g->prev, f),
 					      sample_get(s, f), m->dt);
 
@@ -187,7 +187,7 @@ static void protection_all(struct model *m, const struct snapshot *snap)
 	long ps = sysconf(_SC_PAGESIZE);
 	uint64_t page = ps > 0 ? (uint64_t)ps : 4096;
 	uint64_t pcmax = (uint64_t)INT64_MAX / page;	/* PAGE_COUNTER_MAX */
-	const uint64_t need = FBIT(FLD_USAGE) | FBIT(FLD_MIN) | FBIT(FLD_LOW);
+	const fieldset need = FBIT(FLD_USAGE) | FBIT(FLD_MIN) | FBIT(FLD_LOW);
 
 	m->recursiveprot = snap->recursiveprot;
 	if (m->version != 2)
@@ -382,9 +382,9 @@ int model_scan_prio(uint64_t pages)
 static void scan_prio_all(struct model *m, const struct snapshot *snap)
 {
 	const struct sysinfo *sys = &snap->sys;
-	int host_swap = (sys->valid & FBIT(SYS_SWAP_FREE)) &&
+	int host_swap = (sys->valid & SBIT(SYS_SWAP_FREE)) &&
 		sys->v[SYS_SWAP_FREE] > 0;
-	int mglru = (sys->valid & FBIT(SYS_LRU_GEN)) && sys->v[SYS_LRU_GEN];
+	int mglru = (sys->valid & SBIT(SYS_LRU_GEN)) && sys->v[SYS_LRU_GEN];
 
 	for (size_t i = 0; i < m->n; i++) {
 		struct mgroup *g = m->groups[i];
@@ -456,7 +456,7 @@ static void scan_prio_all(struct model *m, const struct snapshot *snap)
  */
 static void group_store(struct mgroup *g, const struct sample *sn, int shift)
 {
-	uint64_t pslots = shift ? g->cur.slots & FIELDS_COUNTER :
+	fieldset pslots = shift ? g->cur.slots & FIELDS_COUNTER :
 		g->prev.slots;
 	size_t kc, kp, kr;
 	struct sample cur, prev;
@@ -509,13 +509,13 @@ static void ensure_table(struct model *m, size_t n)
 /* The system figures no source gives: swap used. */
 static void sys_derive(struct sysinfo *sys)
 {
-	uint64_t both = FBIT(SYS_SWAP_TOTAL) | FBIT(SYS_SWAP_FREE);
+	uint64_t both = SBIT(SYS_SWAP_TOTAL) | SBIT(SYS_SWAP_FREE);
 
 	uint64_t total = sys->v[SYS_SWAP_TOTAL], free = sys->v[SYS_SWAP_FREE];
 
 	if ((sys->valid & both) == both && total >= free) {
 		sys->v[SYS_SWAP_USED] = total - free;
-		sys->valid |= FBIT(SYS_SWAP_USED);
+		sys->valid |= SBIT(SYS_SWAP_USED);
 	}
 }
 

@@ -55,10 +55,10 @@ void pipeline_free(struct pipeline *p)
 	p->rc = NULL;
 }
 
-uint64_t pipeline_fields(const struct pipeline *p,
+fieldset pipeline_fields(const struct pipeline *p,
 			 const struct pipeline_want *w)
 {
-	uint64_t f = w->sort ? w->sort->fields : 0;
+	fieldset f = w->sort ? w->sort->fields : 0;
 
 	for (size_t i = 0; i < w->ncols; i++)
 		f |= w->cols[i]->fields;
@@ -72,7 +72,7 @@ uint64_t pipeline_fields(const struct pipeline *p,
 int pipeline_events_wanted(const struct pipeline *p,
 			   const struct pipeline_want *w)
 {
-	uint64_t f = w->sort ? w->sort->fields : 0;
+	fieldset f = w->sort ? w->sort->fields : 0;
 
 	/* Not for the colours (if_free): they would load the events,
 	 * which cost every page fault, always. */

@@ -236,7 +236,7 @@ static void soft(struct vout *o, const struct model *m,
 		 const struct verdict_figs *g)
 {
 	char u[32], s[32], x[32];
-	int mglru = (m->sys.valid & FBIT(SYS_LRU_GEN)) &&
+	int mglru = (m->sys.valid & SBIT(SYS_LRU_GEN)) &&
 		(m->sys.v[SYS_LRU_GEN] & 1);
 
 	if (!has(g, FLD_SOFT) || !has(g, FLD_USAGE) ||
@@ -350,7 +350,7 @@ static void reclaim(struct vout *o, const struct model *m,
 	 * and a group close to its limit is reclaimed by it (limit reclaim
 	 * takes it below the limit between two readings).
 	 */
-	hostd = (m->sys_rate_valid & FBIT(SYS_PGSCAN_DIRECT)) ?
+	hostd = (m->sys_rate_valid & SBIT(SYS_PGSCAN_DIRECT)) ?
 		m->sys_rate[SYS_PGSCAN_DIRECT] : -1;
 	memcg_only = split && direct > 0 && hostd == 0;
 	why[0] = '\0';
@@ -472,7 +472,7 @@ static void stops(struct vout *o, const struct model *m,
 	bytes(a, sizeof(a), get(g, FLD_ANON));
 	file = has(g, FLD_FILE) ? bytes(f, sizeof(f), get(g, FLD_FILE)) :
 		"-";
-	if ((m->sys.valid & FBIT(SYS_SWAP_TOTAL)) &&
+	if ((m->sys.valid & SBIT(SYS_SWAP_TOTAL)) &&
 	    m->sys.v[SYS_SWAP_TOTAL] == 0) {
 		say(o, "No swap on the host: its anon (%s) cannot be "
 		    "reclaimed; only its file pages (%s) can.", a, file);
@@ -492,8 +492,8 @@ static void stops(struct vout *o, const struct model *m,
 		    bytes(l, sizeof(l), get(g, FLD_SWAP_LIMIT)), a, file);
 		return;
 	}
-	if ((m->sys.valid & FBIT(SYS_SWAP_FREE)) &&
-	    (m->sys.valid & FBIT(SYS_SWAP_TOTAL)) &&
+	if ((m->sys.valid & SBIT(SYS_SWAP_FREE)) &&
+	    (m->sys.valid & SBIT(SYS_SWAP_TOTAL)) &&
 	    m->sys.v[SYS_SWAP_FREE] == 0)
 		say(o, "The host's swap is full: its anon (%s) cannot be "
 		    "reclaimed; only its file pages (%s) can.", a, file);

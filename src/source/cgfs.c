@@ -51,7 +51,7 @@ const char *cgfs_collector(const struct cgfs *cg)
 	return cg->tree->ops->name;
 }
 
-uint64_t cgfs_free_fields(const struct cgfs *cg)
+fieldset cgfs_free_fields(const struct cgfs *cg)
 {
 	/* A recording the pass made: what it carried, as it was live. */
 	if (cg->src->series && cg->replay_bpf)
@@ -121,7 +121,7 @@ const char *cgfs_take_note(struct cgfs *cg)
 
 static void use_walk(struct cgfs *cg, const char *why);
 
-static int refresh_once(struct cgfs *cg, uint64_t fields, int maxdepth,
+static int refresh_once(struct cgfs *cg, fieldset fields, int maxdepth,
 			struct snapshot *snap, char *err, size_t errlen)
 {
 	const struct sysinfo *sys = &snap->sys;
@@ -153,7 +153,7 @@ static int refresh_once(struct cgfs *cg, uint64_t fields, int maxdepth,
 	sysinfo_want_lru_gen(cg->sys,
 			     (fields & FBIT(FLD_OWN_INACTIVE_FILE)) != 0);
 	sysinfo_read(cg->sys, cg->src->sys_slot(cg), &snap->sys);
-	if (cg->sys_is_trees && (sys->valid & FBIT(SYS_SWAP_TOTAL)))
+	if (cg->sys_is_trees && (sys->valid & SBIT(SYS_SWAP_TOTAL)))
 		w.swap_ceiling = sys->v[SYS_SWAP_TOTAL];
 	depth = start_depth(cg->start);
 	snap->cut_depth1 = maxdepth >= 0 ? depth + maxdepth + 1 : 0;
@@ -174,7 +174,7 @@ static int refresh_once(struct cgfs *cg, uint64_t fields, int maxdepth,
  * its own gives way to the walk, for the rest of the run, and the refresh
  * is made again by it; the reason is said once (cgfs_take_note).
  */
-int cgfs_refresh(struct cgfs *cg, uint64_t fields, int maxdepth,
+int cgfs_refresh(struct cgfs *cg, fieldset fields, int maxdepth,
 		 struct snapshot *snap, char *err, size_t errlen)
 {
 	int r;

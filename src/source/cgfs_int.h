@@ -174,7 +174,7 @@ const char *cgfs_version_file(const struct cgfs_version *v);
  * its kmem).
  */
 struct cgfs_want {
-	uint64_t fields;	/* asked, with what MADE fields are made of */
+	fieldset fields;	/* asked, with what MADE fields are made of */
 	unsigned files;		/* read for them */
 	unsigned root_files;	/* the hierarchy root's */
 	uint64_t pass_slots;	/* the BPF pass's slots for them */
@@ -187,18 +187,18 @@ struct cgfs_want {
 	uint64_t swap_ceiling;
 };
 
-void cgfs_want_for(const struct cgfs_version *v, uint64_t fields,
+void cgfs_want_for(const struct cgfs_version *v, fieldset fields,
 		   struct cgfs_want *ret);
 /* The fields that reading `files` can set (FBIT mask): a sample with
  * these slots keeps all that was read. */
-uint64_t cgfs_fields_of(const struct cgfs_version *v, unsigned files);
+fieldset cgfs_fields_of(const struct cgfs_version *v, unsigned files);
 /* The files whose every field on v the pass carries (each row of the file
  * has a slot), so that a group whose record has those slots needs none of
  * them read; the fields the pass carries; a file's slots. */
 unsigned cgfs_pass_files(const struct cgfs_version *v);
 /* The fields whose slot is in `slots` (MR_BIT): what the pass carries
  * when those slots are read (memory.stat's: once proven). */
-uint64_t cgfs_pass_fields(const struct cgfs_version *v, uint64_t slots);
+fieldset cgfs_pass_fields(const struct cgfs_version *v, uint64_t slots);
 
 /* A memory.stat value the pass can carry: its slot, its key in the
  * version's memory.stat (NULL: none, v1 pgscan), and the field. */
@@ -287,7 +287,7 @@ struct cgfs_tree_ops {
 		    struct snapshot *snap, char *err, size_t errlen);
 	/* The fields it gives every group but the hierarchy root without
 	 * a file opened (cgfs_free_fields). */
-	uint64_t (*carried)(const struct cgfs_tree *t,
+	fieldset (*carried)(const struct cgfs_tree *t,
 			    const struct cgfs_version *v);
 	/* Where the values came from (cgfs_tree_paths); NULL: "" */
 	const char *(*paths)(const struct cgfs_tree *t);

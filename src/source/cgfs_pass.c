@@ -727,7 +727,7 @@ static void pass_free(struct cgfs_tree *t)
 	free(p);
 }
 
-static uint64_t pass_carried(const struct cgfs_tree *t,
+static fieldset pass_carried(const struct cgfs_tree *t,
 			     const struct cgfs_version *v)
 {
 	const struct pass *p = (const struct pass *)t;

@@ -515,9 +515,9 @@ unsigned cgfs_pass_files(const struct cgfs_version *v)
 	return v->pass_files;
 }
 
-uint64_t cgfs_pass_fields(const struct cgfs_version *v, uint64_t slots)
+fieldset cgfs_pass_fields(const struct cgfs_version *v, uint64_t slots)
 {
-	uint64_t fields = 0;
+	fieldset fields = 0;
 
 	for (int f = 0; f < FLD_NR; f++)
 		if ((v->src[f].kind == SRC_IN || v->src[f].kind == SRC_SLOT) &&
@@ -555,16 +555,16 @@ uint64_t cgfs_file_slots(const struct cgfs_version *v, enum cgfile f)
 	return v->file_slots[f];
 }
 
-void cgfs_want_for(const struct cgfs_version *v, uint64_t fields,
+void cgfs_want_for(const struct cgfs_version *v, fieldset fields,
 		   struct cgfs_want *ret)
 {
-	uint64_t raw = fields, more;
+	fieldset raw = fields, more;
 
 	/* What MADE fields are made of is read too. */
 	do {
 		more = 0;
-		for (uint64_t r = raw; r; r &= r - 1) {
-			const struct src *s = &v->src[__builtin_ctzll(r)];
+		for (fieldset r = raw; r; r &= r - 1) {
+			const struct src *s = &v->src[fieldset_first(r)];
 
 			if (s->kind == SRC_MADE)
 				more |= FBIT(s->made[0]) | FBIT(s->made[1]);
@@ -575,8 +575,8 @@ void cgfs_want_for(const struct cgfs_version *v, uint64_t fields,
 	memset(ret, 0, sizeof(*ret));
 	ret->fields = raw;
 	ret->swap_ceiling = VAL_MAX;
-	for (uint64_t r = raw; r; r &= r - 1) {
-		const struct src *s = &v->src[__builtin_ctzll(r)];
+	for (fieldset r = raw; r; r &= r - 1) {
+		const struct src *s = &v->src[fieldset_first(r)];
 
 		if (s->kind != SRC_IN && s->kind != SRC_SLOT)
 			continue;
@@ -591,9 +591,9 @@ void cgfs_want_for(const struct cgfs_version *v, uint64_t fields,
 	ret->root_files = v->root_files(ret->files);
 }
 
-uint64_t cgfs_fields_of(const struct cgfs_version *v, unsigned files)
+fieldset cgfs_fields_of(const struct cgfs_version *v, unsigned files)
 {
-	uint64_t fields = 0;
+	fieldset fields = 0;
 
 	for (int f = 0; f < FLD_NR; f++)
 		if (v->need[f] & files)
@@ -913,8 +913,8 @@ static unsigned take_stat(struct gread *g, unsigned files)
 	const struct bpfcol_rec *r = g->src->pass;
 	int missing = 0;
 
-	for (uint64_t rest = g->w->fields; rest; rest &= rest - 1) {
-		int f = __builtin_ctzll(rest);
+	for (fieldset rest = g->w->fields; rest; rest &= rest - 1) {
+		int f = fieldset_first(rest);
 		const struct src *s = &v->src[f];
 		uint64_t bit;
 
@@ -1098,10 +1098,10 @@ size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
 	return n;
 }
 
-uint64_t cgfs_version_events(int version)
+fieldset cgfs_version_events(int version)
 {
 	const struct cgfs_version *v = cgfs_version_of(version);
-	uint64_t fields = 0;
+	fieldset fields = 0;
 
 	for (int f = 0; f < FLD_NR; f++)
 		if (v->src[f].kind == SRC_EVENTS ||
@@ -1110,10 +1110,10 @@ uint64_t cgfs_version_events(int version)
 	return fields;
 }
 
-uint64_t cgfs_version_fields(int version)
+fieldset cgfs_version_fields(int version)
 {
 	const struct cgfs_version *v = cgfs_version_of(version);
-	uint64_t fields = 0;
+	fieldset fields = 0;
 
 	for (int f = 0; f < FLD_NR; f++)
 		if (v->src[f].kind != SRC_NONE)

@@ -73,9 +73,9 @@ void snapshot_free(struct snapshot *snap)
 	memset(snap, 0, sizeof(*snap));
 }
 
-void snapshot_add_slots(struct snapshot *snap, uint64_t more)
+void snapshot_add_slots(struct snapshot *snap, fieldset more)
 {
-	uint64_t slots = snap->slots | more;
+	fieldset slots = snap->slots | more;
 	size_t k = sample_nslots(slots);
 	uint64_t *vals;
 

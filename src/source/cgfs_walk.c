@@ -793,7 +793,7 @@ static void walk_free(struct cgfs_tree *t)
 }
 
 /* Every value is a file's. */
-static uint64_t walk_carried(const struct cgfs_tree *t,
+static fieldset walk_carried(const struct cgfs_tree *t,
 			     const struct cgfs_version *v)
 {
 	(void)t;

@@ -65,12 +65,12 @@ struct reclaim {
 	size_t ndropped, capdropped;
 };
 
-uint64_t reclaim_fields(int version)
+fieldset reclaim_fields(int version)
 {
 	return cgfs_version_events(version);
 }
 
-uint64_t reclaim_slots(const struct reclaim *rc)
+fieldset reclaim_slots(const struct reclaim *rc)
 {
 	return rc && rc->ev ? reclaim_fields(rc->version) : 0;
 }
@@ -405,21 +405,21 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 	/* The counts since the load; the model rates them. */
 	for (int p = 0; p < BPFEV_NPRIO; p++) {
 		fig->v[SYS_SCAN_PRIO + p] = sys->scanned[p];
-		fig->valid |= FBIT(SYS_SCAN_PRIO + p);
+		fig->valid |= SBIT(SYS_SCAN_PRIO + p);
 	}
 	for (int p = 0; p < SYS_NPRIO; p++) {
 		if (rc->start < 0)
 			break;
 		fig->v[SYS_SUB_SCAN_PRIO + p] =
 			rc->nodes[rc->start].ev[BPFEV_SCANNED + p];
-		fig->valid |= FBIT(SYS_SUB_SCAN_PRIO + p);
+		fig->valid |= SBIT(SYS_SUB_SCAN_PRIO + p);
 	}
 	fig->v[SYS_FLUSHES] = sys->flushes_done;
 	fig->v[SYS_OWN_FLUSHES] = sys->own_flushes_done;
 	fig->v[SYS_FLUSH_CALLS] = sys->flushes;
 	fig->v[SYS_OWN_FLUSH_CALLS] = sys->own_flushes;
-	fig->valid |= FBIT(SYS_FLUSHES) | FBIT(SYS_OWN_FLUSHES) |
-		FBIT(SYS_FLUSH_CALLS) | FBIT(SYS_OWN_FLUSH_CALLS);
+	fig->valid |= SBIT(SYS_FLUSHES) | SBIT(SYS_OWN_FLUSHES) |
+		SBIT(SYS_FLUSH_CALLS) | SBIT(SYS_OWN_FLUSH_CALLS);
 }
 
 void reclaim_fill(struct reclaim *rc, struct snapshot *snap)

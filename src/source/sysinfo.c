@@ -193,8 +193,8 @@ static void set_reclaim(struct sysctx *c)
 	if (c->has_kd) {
 		c->sys->v[SYS_PGSCAN_KSWAPD] = c->scan_k;
 		c->sys->v[SYS_PGSCAN_DIRECT] = c->scan_d;
-		c->sys->valid |= FBIT(SYS_PGSCAN_KSWAPD) |
-			FBIT(SYS_PGSCAN_DIRECT);
+		c->sys->valid |= SBIT(SYS_PGSCAN_KSWAPD) |
+			SBIT(SYS_PGSCAN_DIRECT);
 	}
 	if (!c->has_kd && !c->has_af)
 		return;
@@ -202,7 +202,7 @@ static void set_reclaim(struct sysctx *c)
 		c->scan_kd;
 	c->sys->v[SYS_PGSTEAL] = c->steal_af > c->steal_kd ? c->steal_af :
 		c->steal_kd;
-	c->sys->valid |= FBIT(SYS_PGSCAN) | FBIT(SYS_PGSTEAL);
+	c->sys->valid |= SBIT(SYS_PGSCAN) | SBIT(SYS_PGSTEAL);
 }
 
 static void read_psi(struct sysinfo_src *s, const char *path,
@@ -215,11 +215,11 @@ static void read_psi(struct sysinfo_src *s, const char *path,
 		return;
 	if (p.has_some) {
 		sys->v[SYS_PSI_SOME10] = p.some_avg10;
-		sys->valid |= FBIT(SYS_PSI_SOME10);
+		sys->valid |= SBIT(SYS_PSI_SOME10);
 	}
 	if (p.has_full) {
 		sys->v[SYS_PSI_FULL10] = p.full_avg10;
-		sys->valid |= FBIT(SYS_PSI_FULL10);
+		sys->valid |= SBIT(SYS_PSI_FULL10);
 	}
 }
 
@@ -311,7 +311,7 @@ static void read_lru_gen(struct sysinfo_src *s, const char *base,
 	if (!digits)
 		return;
 	sys->v[SYS_LRU_GEN] = v;
-	sys->valid |= FBIT(SYS_LRU_GEN);
+	sys->valid |= SBIT(SYS_LRU_GEN);
 }
 
 /*
@@ -378,7 +378,7 @@ static void read_zoneinfo(struct sysinfo_src *s, const char *path,
 		return;
 	sys->v[SYS_WMARK_LOW] = low * page;
 	sys->v[SYS_WMARK_HIGH] = high * page;
-	sys->valid |= FBIT(SYS_WMARK_LOW) | FBIT(SYS_WMARK_HIGH);
+	sys->valid |= SBIT(SYS_WMARK_LOW) | SBIT(SYS_WMARK_HIGH);
 }
 
 
@@ -494,7 +494,7 @@ static void kswapd_ms(const char *text, size_t len, struct sysinfo *sys)
 	if (!n)
 		return;
 	sys->v[SYS_KSWAPD_MS] = ticks * 1000 / (uint64_t)hz;
-	sys->valid |= FBIT(SYS_KSWAPD_MS);
+	sys->valid |= SBIT(SYS_KSWAPD_MS);
 }
 
 static void read_kswapd_live(struct sysinfo_src *s, struct sysinfo *sys)

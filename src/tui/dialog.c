@@ -420,7 +420,7 @@ void tui_draw_dialog(struct tui *t)
 			/* Swappiness weighs anon against file pages: with no
 			 * swap anon cannot go, whatever it says. */
 			if (k->kind == KNOB_SWAPPINESS &&
-			    (sys->valid & FBIT(SYS_SWAP_TOTAL)) &&
+			    (sys->valid & SBIT(SYS_SWAP_TOTAL)) &&
 			    sys->v[SYS_SWAP_TOTAL] == 0)
 				help = "the host has no swap: a new value "
 					"changes nothing until swap exists";

@@ -214,7 +214,7 @@ static void k_by_excess(struct tui *t) { sort_by(t, col_find("excess"), 1); }
  * page fault), reclaim shows as limit hits. */
 static void k_by_scan(struct tui *t)
 {
-	uint64_t ev = cgfs_version_events(cgfs_version(t->cg));
+	fieldset ev = cgfs_version_events(cgfs_version(t->cg));
 
 	sort_by(t, col_find(ev & FBIT(FLD_PGSCAN) ? "failcnt_per_s" :
 			    "pgscan_per_s"), 1);

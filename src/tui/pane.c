@@ -107,7 +107,7 @@ static void verdict_figs_pane(const struct tui *t, const struct mgroup *g,
 
 	verdict_figs_of(g, f);
 	for (int i = 0; i < FLD_NR; i++) {
-		uint64_t b = FBIT(i);
+		fieldset b = FBIT(i);
 		double r;
 
 		if (!(t->vfile_cur.have & b) || (f->have & b))
@@ -415,7 +415,7 @@ static int version_reads(const struct tui *t, enum field f)
 static int events_reason(struct tui *t, const struct mgroup *g,
 			 const struct column *c, char *buf, size_t len)
 {
-	uint64_t ev = reclaim_fields(cgfs_version(t->cg));
+	fieldset ev = reclaim_fields(cgfs_version(t->cg));
 	enum reclaim_state st;
 	const char *text;
 	int64_t since;
@@ -481,7 +481,7 @@ static void blank_reason(struct tui *t, const struct mgroup *g,
 		 * children's (v2). */
 		int own_lists = (t->pl.m.kept & FBIT(FLD_OWN_ACTIVE_FILE)) != 0;
 
-		if ((t->pl.m.sys.valid & FBIT(SYS_LRU_GEN)) &&
+		if ((t->pl.m.sys.valid & SBIT(SYS_LRU_GEN)) &&
 		    t->pl.m.sys.v[SYS_LRU_GEN]) {
 			snprintf(buf, len, "the multi-gen LRU runs "
 				 "(lru_gen/enabled 0x%04" PRIx64 "): the "

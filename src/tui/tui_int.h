@@ -128,7 +128,7 @@ struct tui {
 	/* The verdict's figures as the detail files give them (FBIT(field)
 	 * in have), this refresh's and the one before (same group). */
 	struct {
-		uint64_t have;
+		fieldset have;
 		uint64_t v[FLD_NR];
 		double mono;
 	} vfile_cur, vfile_prev;

@@ -194,11 +194,11 @@ START_TEST(system_lines)
 	m.sys.v[SYS_PSI_SOME10] = 450;
 	m.sys.v[SYS_MEM_FREE] = 268435456;
 	m.sys.v[SYS_WMARK_LOW] = 86622208;
-	m.sys.valid = FBIT(SYS_MEM_TOTAL) | FBIT(SYS_MEM_AVAILABLE) |
-		FBIT(SYS_SWAP_TOTAL) | FBIT(SYS_SWAP_USED) | FBIT(SYS_PSI_SOME10) |
-		FBIT(SYS_MEM_FREE) | FBIT(SYS_WMARK_LOW);
+	m.sys.valid = SBIT(SYS_MEM_TOTAL) | SBIT(SYS_MEM_AVAILABLE) |
+		SBIT(SYS_SWAP_TOTAL) | SBIT(SYS_SWAP_USED) | SBIT(SYS_PSI_SOME10) |
+		SBIT(SYS_MEM_FREE) | SBIT(SYS_WMARK_LOW);
 	m.sys_rate[SYS_PGSCAN] = 1234.5678;
-	m.sys_rate_valid = FBIT(SYS_PGSCAN);
+	m.sys_rate_valid = SBIT(SYS_PGSCAN);
 	/* The watermarks summed from zoneinfo: a high not read is "-". */
 	ck_assert_int_eq(col_sys_line(&m, SYS_AT_TEXT, 1, 1, line,
 				      sizeof(line)), 7);
@@ -222,16 +222,16 @@ START_TEST(system_lines)
 				      sizeof(line)), 0);
 	ck_assert_int_eq(col_sys_line(&m, SYS_AT_SCREEN, 2, 1, NULL, 0), 0);
 	ck_assert_int_eq(col_sys_line(&m, SYS_AT_TEXT, 3, 1, NULL, 0), 0);
-	m.sys.valid |= sysfig_ids(SYS_SCAN_PRIO) | FBIT(SYS_FLUSHES) |
-		FBIT(SYS_OWN_FLUSHES) | FBIT(SYS_FLUSH_CALLS) |
-		FBIT(SYS_OWN_FLUSH_CALLS);
+	m.sys.valid |= sysfig_ids(SYS_SCAN_PRIO) | SBIT(SYS_FLUSHES) |
+		SBIT(SYS_OWN_FLUSHES) | SBIT(SYS_FLUSH_CALLS) |
+		SBIT(SYS_OWN_FLUSH_CALLS);
 	ck_assert_int_eq(col_sys_line(&m, SYS_AT_SCREEN, 2, 1, line,
 				      sizeof(line)), 5);
 	ck_assert_str_eq(line, "Scan by priority/s: -  Flushes -/s (own -/s) "
 			 "of - calls/s (own -/s)");
-	m.sys_rate_valid |= sysfig_ids(SYS_SCAN_PRIO) | FBIT(SYS_FLUSHES) |
-		FBIT(SYS_OWN_FLUSHES) | FBIT(SYS_FLUSH_CALLS) |
-		FBIT(SYS_OWN_FLUSH_CALLS);
+	m.sys_rate_valid |= sysfig_ids(SYS_SCAN_PRIO) | SBIT(SYS_FLUSHES) |
+		SBIT(SYS_OWN_FLUSHES) | SBIT(SYS_FLUSH_CALLS) |
+		SBIT(SYS_OWN_FLUSH_CALLS);
 	col_sys_line(&m, SYS_AT_SCREEN, 2, 1, line, sizeof(line));
 	ck_assert_str_eq(line, "Scan by priority/s: none  Flushes 0.0/s (own "
 			 "0.0/s) of 0.0 calls/s (own 0.0/s)");

@@ -69,7 +69,7 @@ START_TEST(rates_need_two_samples)
 	sample_set(smp(&s, a), FLD_PGSTEAL, 500);
 	model_update(&m, &s);
 	g = find(&m, "/a");
-	ck_assert_uint_eq(g->rate_valid, 0);
+	ck_assert_fields_eq(g->rate_valid, 0);
 	ck_assert(!mgroup_derived(g, D_RECLAIM_EFF));
 
 	snap_reset(&s, 102.0);
@@ -153,7 +153,7 @@ START_TEST(counter_reset_and_recreated_group)
 	model_update(&m, &s);
 	g = find(&m, "/a");
 	ck_assert_int_eq(g->has_prev, 0);
-	ck_assert_uint_eq(g->rate_valid, 0);
+	ck_assert_fields_eq(g->rate_valid, 0);
 
 	/* Made again between two refreshes: a new inode.  Its counter went
 	 * up (400 -> 900), yet it has no rate; then rates start again. */
@@ -171,7 +171,7 @@ START_TEST(counter_reset_and_recreated_group)
 		g = find(&m, "/a");
 		if (i == 2) {
 			ck_assert_int_eq(g->has_prev, 0);
-			ck_assert_uint_eq(g->rate_valid, 0);
+			ck_assert_fields_eq(g->rate_valid, 0);
 		} else if (i > 0) {
 			ck_assert(g->rate_valid & FBIT(FLD_FAILCNT));
 			ck_assert_double_eq(mgroup_rate(g, FLD_FAILCNT),
@@ -214,7 +214,7 @@ START_TEST(identity_over_many_groups)
 		if (idx % 3 != 0)
 			ck_assert_double_eq(mgroup_rate(g, FLD_PGFAULT), 10.0);
 		else
-			ck_assert_uint_eq(g->rate_valid, 0);
+			ck_assert_fields_eq(g->rate_valid, 0);
 	}
 	model_free(&m);
 	snapshot_free(&s);
@@ -446,7 +446,7 @@ START_TEST(system_rates)
 	snap_add(&s, "/", -1);
 	s.sys.v[SYS_PGSCAN] = 100;
 	s.sys.v[SYS_PGSTEAL] = 50;
-	s.sys.valid = FBIT(SYS_PGSCAN) | FBIT(SYS_PGSTEAL);
+	s.sys.valid = SBIT(SYS_PGSCAN) | SBIT(SYS_PGSTEAL);
 	model_update(&m, &s);
 	ck_assert_uint_eq(m.sys_rate_valid, 0);
 	snap_reset(&s, 9.0);
@@ -454,10 +454,10 @@ START_TEST(system_rates)
 	s.sys.v[SYS_PGSCAN] = 900;
 	s.sys.v[SYS_PGSTEAL] = 450;
 	s.sys.v[SYS_MEM_TOTAL] = 1 << 30;
-	s.sys.valid = FBIT(SYS_PGSCAN) | FBIT(SYS_PGSTEAL) | FBIT(SYS_MEM_TOTAL);
+	s.sys.valid = SBIT(SYS_PGSCAN) | SBIT(SYS_PGSTEAL) | SBIT(SYS_MEM_TOTAL);
 	model_update(&m, &s);
 	/* Counters only: MemTotal, in both samples, has no rate. */
-	ck_assert_uint_eq(m.sys_rate_valid, FBIT(SYS_PGSCAN) | FBIT(SYS_PGSTEAL));
+	ck_assert_uint_eq(m.sys_rate_valid, SBIT(SYS_PGSCAN) | SBIT(SYS_PGSTEAL));
 	ck_assert_double_eq(m.sys_rate[SYS_PGSCAN], 200.0);
 	ck_assert_double_eq(m.sys_rate[SYS_PGSTEAL], 100.0);
 	/* A counter that went back has none; one the last sample lacked has
@@ -465,16 +465,16 @@ START_TEST(system_rates)
 	snap_reset(&s, 10.0);
 	snap_add(&s, "/", -1);
 	s.sys.v[SYS_PGSCAN] = 800;
-	s.sys.valid = FBIT(SYS_PGSCAN);
+	s.sys.valid = SBIT(SYS_PGSCAN);
 	model_update(&m, &s);
 	ck_assert_uint_eq(m.sys_rate_valid, 0);
 	snap_reset(&s, 12.0);
 	snap_add(&s, "/", -1);
 	s.sys.v[SYS_PGSCAN] = 1000;
 	s.sys.v[SYS_PGSTEAL] = 500;
-	s.sys.valid = FBIT(SYS_PGSCAN) | FBIT(SYS_PGSTEAL);
+	s.sys.valid = SBIT(SYS_PGSCAN) | SBIT(SYS_PGSTEAL);
 	model_update(&m, &s);
-	ck_assert_uint_eq(m.sys_rate_valid, FBIT(SYS_PGSCAN));
+	ck_assert_uint_eq(m.sys_rate_valid, SBIT(SYS_PGSCAN));
 	ck_assert_double_eq(m.sys_rate[SYS_PGSCAN], 100.0);
 	model_free(&m);
 	snapshot_free(&s);
@@ -514,17 +514,17 @@ START_TEST(system_swap_used)
 	snap_add(&s, "/", -1);
 	s.sys.v[SYS_SWAP_TOTAL] = 4096;
 	s.sys.v[SYS_SWAP_FREE] = 1024;
-	s.sys.valid = FBIT(SYS_SWAP_TOTAL) | FBIT(SYS_SWAP_FREE);
+	s.sys.valid = SBIT(SYS_SWAP_TOTAL) | SBIT(SYS_SWAP_FREE);
 	model_update(&m, &s);
-	ck_assert(m.sys.valid & FBIT(SYS_SWAP_USED));
+	ck_assert(m.sys.valid & SBIT(SYS_SWAP_USED));
 	ck_assert_uint_eq(m.sys.v[SYS_SWAP_USED], 3072);
 	/* More free than total (a torn read): no figure, not a huge one. */
 	s.sys.v[SYS_SWAP_FREE] = 8192;
 	model_replace(&m, &s);
-	ck_assert(!(m.sys.valid & FBIT(SYS_SWAP_USED)));
-	s.sys.valid = FBIT(SYS_SWAP_TOTAL);
+	ck_assert(!(m.sys.valid & SBIT(SYS_SWAP_USED)));
+	s.sys.valid = SBIT(SYS_SWAP_TOTAL);
 	model_update(&m, &s);
-	ck_assert(!(m.sys.valid & FBIT(SYS_SWAP_USED)));
+	ck_assert(!(m.sys.valid & SBIT(SYS_SWAP_USED)));
 	model_free(&m);
 	snapshot_free(&s);
 }
@@ -559,7 +559,7 @@ START_TEST(scan_prio_v2)
 	sample_set(smp(&s, a), FLD_SWAP_ROOM, VAL_MAX);
 	sample_set(smp(&s, b), FLD_SWAP_ROOM, 4096);
 	s.sys.v[SYS_SWAP_FREE] = 1 << 30;
-	s.sys.valid = FBIT(SYS_SWAP_FREE);
+	s.sys.valid = SBIT(SYS_SWAP_FREE);
 	model_update(&m, &s);
 	ck_assert_int_eq(prio(&m, "/a"), 12);	/* 5000 anon pages */
 	ck_assert_int_eq(prio(&m, "/a/b"), 8);	/* 300 */
@@ -598,7 +598,7 @@ START_TEST(scan_prio_v2)
 
 	/* The multi-gen LRU: not available anywhere. */
 	s.sys.v[SYS_LRU_GEN] = 7;
-	s.sys.valid |= FBIT(SYS_LRU_GEN);
+	s.sys.valid |= SBIT(SYS_LRU_GEN);
 	model_update(&m, &s);
 	ck_assert_int_eq(prio(&m, "/a"), -1);
 	ck_assert_int_eq(prio(&m, "/"), -1);
@@ -630,7 +630,7 @@ START_TEST(scan_prio_v1)
 	ck_assert_int_eq(prio(&m, "/"), -1);	/* no own keys read */
 	ck_assert_int_eq(prio(&m, "/a"), 5);	/* no swap: 40 file */
 	s.sys.v[SYS_SWAP_FREE] = 4096;
-	s.sys.valid = FBIT(SYS_SWAP_FREE);
+	s.sys.valid = SBIT(SYS_SWAP_FREE);
 	model_update(&m, &s);
 	ck_assert_int_eq(prio(&m, "/a"), 11);	/* 2048 anon */
 	model_free(&m);
@@ -665,19 +665,19 @@ START_TEST(sample_sparse_slots)
 	ck_assert(!sample_has(&a, FLD_USAGE));
 	ck_assert(!sample_has(&a, FLD_PGSCAN));
 	ck_assert_uint_eq(sample_get(&a, FLD_USAGE), 0);
-	ck_assert_uint_eq(a.valid, FBIT(FLD_LIMIT) | FBIT(FLD_SWAP) |
+	ck_assert_fields_eq(a.valid, FBIT(FLD_LIMIT) | FBIT(FLD_SWAP) |
 			  FBIT(FLD_FAILCNT) | FBIT(FLD_FLUSHES));
 	for (int i = 0; i < 4; i++)
 		ck_assert_uint_eq(v[i], (uint64_t)i + 1);
 	/* Into other slots: the shared fields, by field. */
 	sample_copy(&b, &a);
-	ck_assert_uint_eq(b.valid, FBIT(FLD_SWAP) | FBIT(FLD_FLUSHES));
+	ck_assert_fields_eq(b.valid, FBIT(FLD_SWAP) | FBIT(FLD_FLUSHES));
 	ck_assert_uint_eq(w[0], 0);
 	ck_assert_uint_eq(w[1], 2);
 	ck_assert_uint_eq(w[2], 4);
 	/* A slot with no value reads 0. */
 	sample_clear(&a);
-	ck_assert_uint_eq(a.valid, 0);
+	ck_assert_fields_eq(a.valid, 0);
 	ck_assert_uint_eq(sample_get(&a, FLD_SWAP), 0);
 }
 END_TEST
@@ -700,7 +700,7 @@ START_TEST(snapshot_more_slots)
 	sample_set(smp(&s, a), FLD_PGSCAN, 1);	/* no slot yet */
 	ck_assert(!sample_has(smp(&s, a), FLD_PGSCAN));
 	snapshot_add_slots(&s, FBIT(FLD_LIMIT) | FBIT(FLD_PGSCAN));
-	ck_assert_uint_eq(s.slots, FBIT(FLD_USAGE) | FBIT(FLD_LIMIT) |
+	ck_assert_fields_eq(s.slots, FBIT(FLD_USAGE) | FBIT(FLD_LIMIT) |
 			  FBIT(FLD_FAILCNT) | FBIT(FLD_PGSCAN));
 	sample_set(smp(&s, a), FLD_PGSCAN, 21);
 	sample_set(smp(&s, b), FLD_LIMIT, 32);
@@ -752,7 +752,7 @@ START_TEST(model_slots_change)
 	model_update(&m, &s);
 	g = find(&m, "/a");
 	/* The previous sample keeps the counters it was read with. */
-	ck_assert_uint_eq(g->prev.slots, FBIT(FLD_PGSCAN) | FBIT(FLD_FAILCNT));
+	ck_assert_fields_eq(g->prev.slots, FBIT(FLD_PGSCAN) | FBIT(FLD_FAILCNT));
 	ck_assert(!sample_has(&g->prev, FLD_USAGE));
 	ck_assert_uint_eq(sample_get(&g->prev, FLD_PGSCAN), 1000);
 	ck_assert_uint_eq(sample_get(&g->prev, FLD_FAILCNT), 5);
@@ -884,8 +884,8 @@ static void v1_tree(struct snapshot *s, double mono, uint64_t k,
 	s->sys.v[SYS_SWAP_TOTAL] = 0;
 	s->sys.v[SYS_LRU_GEN] = lru_gen ? 7 : 0;
 	s->sys.v[SYS_PGSCAN_DIRECT] = host_direct * k;
-	s->sys.valid = FBIT(SYS_SWAP_TOTAL) | FBIT(SYS_LRU_GEN) |
-		FBIT(SYS_PGSCAN_DIRECT);
+	s->sys.valid = SBIT(SYS_SWAP_TOTAL) | SBIT(SYS_LRU_GEN) |
+		SBIT(SYS_PGSCAN_DIRECT);
 }
 
 START_TEST(verdict_v1)

@@ -53,8 +53,8 @@ static void tree(struct tree *t, int has_a, int has_x)
 
 /* The reclaim events' system figures. */
 #define EV_IDS \
-	(sysfig_ids(SYS_SCAN_PRIO) | FBIT(SYS_FLUSHES) | FBIT(SYS_OWN_FLUSHES) | \
-	 FBIT(SYS_FLUSH_CALLS) | FBIT(SYS_OWN_FLUSH_CALLS))
+	(sysfig_ids(SYS_SCAN_PRIO) | SBIT(SYS_FLUSHES) | SBIT(SYS_OWN_FLUSHES) | \
+	 SBIT(SYS_FLUSH_CALLS) | SBIT(SYS_OWN_FLUSH_CALLS))
 
 /* The model takes in the system figures of t's snapshot (its groups have
  * no paths, so it gets none of them). */

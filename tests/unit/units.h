@@ -6,6 +6,8 @@
 #include <check.h>
 #include <errno.h>
 
+#include "sample.h"
+
 Suite *parse_suite(void);
 Suite *fmt_suite(void);
 Suite *model_suite(void);
@@ -20,5 +22,15 @@ Suite *edit_suite(void);
 Suite *reclaim_suite(void);
 Suite *xalloc_suite(void);
 Suite *prove_suite(void);
+
+/* Two field sets (sample.h) equal, all 128 bits; both printed if not. */
+#define ck_assert_fields_eq(a, b) do {					\
+		fieldset a_ = (a), b_ = (b);				\
+		ck_assert_msg(a_ == b_, "fields %016llx%016llx != %016llx%016llx", \
+			      (unsigned long long)(a_ >> 64),		\
+			      (unsigned long long)a_,			\
+			      (unsigned long long)(b_ >> 64),		\
+			      (unsigned long long)b_);			\
+	} while (0)
 
 #endif
