@@ -23,7 +23,8 @@
  *                      memory.stat slot only once the loader proved its
  *                      word, cgfs_prove.c; the file until then)
  *   SLOT(s, key)       no file has it; the BPF pass carries it in slot
- *                      MR_s once proven, else the reclaim events give it
+ *                      MR_s (a memory.stat slot once proven), else, for
+ *                      a memory.stat slot, the reclaim events give it
  *                      (EVENTS); a recording keeps the pass's value as
  *                      memory.stat's line `key`, where replay reads it
  *   MADE(a, b)         made from FLD_a and FLD_b by the version's own code
@@ -149,6 +150,16 @@
 	X(FLUSHES, FF_COUNTER, EVENTS, EVENTS)				\
 	X(FLUSH_CALLS, FF_COUNTER, EVENTS, EVENTS)				\
 	/* milliseconds its tasks spent in direct and memcg reclaim */	\
-	X(STALL, FF_COUNTER, EVENTS, EVENTS)
+	X(STALL, FF_COUNTER, EVENTS, EVENTS)				\
+	/* v1's soft-limit tree: the excess it orders the group by	\
+	 * (the largest over the nodes' trees; 0: on none), and its	\
+	 * place, 1 = reclaimed first (cgfs_pass.c soft_ranks) */	\
+	X(SOFT_TREE, 0, SLOT(SOFT_TREE, "soft_tree_excess"), NONE)	\
+	X(SOFT_RANK, 0, SLOT(SOFT_RANK, "soft_rank"), NONE)		\
+	/* pages soft-limit reclaim scanned and took in the group and	\
+	 * its descendants (between the vmscan softlimit_reclaim	\
+	 * begin and end events) */					\
+	X(SOFT_PGSCAN, FF_COUNTER, EVENTS, NONE)			\
+	X(SOFT_PGSTEAL, FF_COUNTER, EVENTS, NONE)
 
 #endif

@@ -25,7 +25,8 @@
 
 /* The default columns: the overview for text (columns.c: this version's),
  * all of them for the data formats; prio_min (and its kswapd and
- * direct parts) and the reclaim stalls only where the reclaim
+ * direct parts), the reclaim stalls and soft-limit reclaim's scans
+ * and steals only where the reclaim
  * events can be (events): a copy or a recording has none, and --record
  * keeps none (its replay prints what the live run printed). */
 void batch_default_columns(struct opts *o, int version, int events,
@@ -46,7 +47,9 @@ void batch_default_columns(struct opts *o, int version, int events,
 		    (events || (columns[i].field != FLD_PRIO_MIN &&
 				columns[i].field != FLD_PRIO_MIN_KSWAPD &&
 				columns[i].field != FLD_PRIO_MIN_DIRECT &&
-				columns[i].field != FLD_STALL)))
+				columns[i].field != FLD_STALL &&
+				columns[i].field != FLD_SOFT_PGSCAN &&
+				columns[i].field != FLD_SOFT_PGSTEAL)))
 			o->cols[o->ncols++] = &columns[i];
 }
 

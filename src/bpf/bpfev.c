@@ -69,6 +69,13 @@ static const char *const stall_tps[] = {
 };
 #define NSTALL_TPS (sizeof(stall_tps) / sizeof(stall_tps[0]))
 
+/* What soft-limit reclaim's figures need (optional likewise). */
+static const char *const soft_tps[] = {
+	"mm_vmscan_memcg_softlimit_reclaim_begin",
+	"mm_vmscan_memcg_softlimit_reclaim_end",
+};
+#define NSOFT_TPS (sizeof(soft_tps) / sizeof(soft_tps[0]))
+
 struct bpfev {
 	struct reclaim *skel;	/* the object, its maps, programs and links */
 	int groups_fd;
@@ -77,6 +84,7 @@ struct bpfev {
 	uint32_t items;		/* bits of enum bpfev_item the kernel has */
 	bool node_items;	/* they are enum node_stat_item (7.3+) */
 	bool stalls;		/* the vmscan reclaim begin/end tracepoints */
+	bool soft;		/* the softlimit_reclaim begin/end ones */
 	int ncpus;
 	struct reclaim_sys *percpu;	/* one lookup of the per-CPU "sys" */
 	struct bpfev_count *groups;
@@ -200,6 +208,12 @@ static int inspect_kernel(struct bpfev *ev, struct reclaim_cfg *cfg,
 		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0)
 			ev->stalls = false;
 	}
+	ev->soft = true;
+	for (i = 0; i < NSOFT_TPS; i++) {
+		snprintf(name, sizeof(name), "btf_trace_%s", soft_tps[i]);
+		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0)
+			ev->soft = false;
+	}
 	r = resolve_items(ev, btf, cfg, w);
 	if (!r && ev->node_items &&
 	    btf__find_by_name_kind(btf, "btf_trace_mod_memcg_lruvec_state",
@@ -284,6 +298,8 @@ static int load(struct bpfev *ev, const struct reclaim_cfg *cfg,
 	bpf_program__set_autoload(skel->progs.direct_end, ev->stalls);
 	bpf_program__set_autoload(skel->progs.memcg_begin, ev->stalls);
 	bpf_program__set_autoload(skel->progs.memcg_end, ev->stalls);
+	bpf_program__set_autoload(skel->progs.soft_begin, ev->soft);
+	bpf_program__set_autoload(skel->progs.soft_end, ev->soft);
 	r = reclaim__load(skel);
 	bpflib_loaded();
 	if (r) {
@@ -367,6 +383,11 @@ uint32_t bpfev_items(const struct bpfev *ev)
 int bpfev_stalls(const struct bpfev *ev)
 {
 	return ev->stalls;
+}
+
+int bpfev_soft(const struct bpfev *ev)
+{
+	return ev->soft;
 }
 
 static int by_id(const void *a, const void *b)
@@ -489,6 +510,8 @@ int bpfev_read(struct bpfev *ev, const struct bpfev_count **ret_groups,
 			g->ev[k] = v->ev[k];
 		for (k = 0; k < BPFEV_NPRIO; k++)
 			g->ev[BPFEV_SCANNED + k] = v->scanned[k];
+		g->ev[BPFEV_SOFT_SCAN] = v->soft_scan;
+		g->ev[BPFEV_SOFT_STEAL] = v->soft_steal;
 		g->flushes = v->flushes;
 		g->flushes_done = v->flushes_done;
 		g->stall_ns = v->stall_ns;

@@ -59,7 +59,10 @@ enum bpfev_item {
  * own lists scanned at each priority (the shrink events given to it),
  * all summed up the tree alike. */
 #define BPFEV_SCANNED	BPFEV_NITEMS
-#define BPFEV_NSUM	(BPFEV_NITEMS + BPFEV_NPRIO)
+/* ... then the pages soft-limit reclaim scanned and took of them */
+#define BPFEV_SOFT_SCAN	(BPFEV_SCANNED + BPFEV_NPRIO)
+#define BPFEV_SOFT_STEAL	(BPFEV_SOFT_SCAN + 1)
+#define BPFEV_NSUM	(BPFEV_SOFT_STEAL + 1)
 
 /* A group the kernel counted an event or a flush in since bpfev_open. */
 struct bpfev_count {
@@ -103,6 +106,9 @@ uint32_t bpfev_items(const struct bpfev *ev);
 /* Whether the reclaim stalls are counted (the kernel has the vmscan
  * direct and memcg reclaim begin/end tracepoints). */
 int bpfev_stalls(const struct bpfev *ev);
+/* Whether soft-limit reclaim is counted (the kernel has the vmscan
+ * softlimit_reclaim begin/end tracepoints). */
+int bpfev_soft(const struct bpfev *ev);
 
 /*
  * bpfev_read: the groups the kernel counted in, sorted by id, and the

@@ -225,6 +225,9 @@ struct lruvec_stats {
 struct mem_cgroup_per_node {
 	struct lruvec lruvec;
 	unsigned long lru_zone_size[1];
+	/* the v1 soft-limit tree (CONFIG_MEMCG_V1 on 6.11+) */
+	unsigned long usage_in_excess;
+	bool on_tree;
 } __pai;
 
 /* Two flavours of it (libbpf drops the ___ suffix): lruvec_stats a

@@ -506,6 +506,45 @@ static __always_inline void read_nodes(struct mem_cgroup *memcg, __u32 idx)
 }
 
 /*
+ * v1's soft-limit tree: for each node (at most MR_NODES), the excess the
+ * node's tree orders the group by, where it is on that tree; none under
+ * the multi-gen LRU.  The kernel
+ * updates both at most every 1,024 page events of the group
+ * (memcg1_check_events), under the tree's lock this read does not take:
+ * a group being moved reads as it was or as it is.
+ */
+static __always_inline void read_soft(struct memcg_rec *r,
+				      struct mem_cgroup *memcg)
+{
+	struct mem_cgroup_per_node *pn = 0;
+	__u64 base;
+
+	if (!bpf_core_field_exists(memcg->nodeinfo) ||
+	    !bpf_core_field_exists(pn->usage_in_excess) ||
+	    !bpf_core_field_exists(pn->on_tree))
+		return;
+	base = (__u64)memcg +
+		bpf_core_field_offset(struct mem_cgroup, nodeinfo);
+	for (__u32 nid = 0; nid < MR_NODES; nid++) {
+		__u64 p = 0;
+
+		if (nid >= cfg.nodes)
+			break;
+		if (bpf_probe_read_kernel(&p, sizeof(p),
+					  (void *)(base + nid * 8)) || !p)
+			return;
+		pn = (struct mem_cgroup_per_node *)p;
+		/* The multi-gen LRU keeps no tree (memcg1_update_tree
+		 * returns before it): nothing, rather than a stale 0. */
+		if (bpf_core_field_exists(pn->lruvec.lrugen.enabled) &&
+		    BPF_CORE_READ(pn, lruvec.lrugen.enabled))
+			return;
+		put(r, MR_SOFT_NODE0 + nid, BPF_CORE_READ(pn, on_tree) ?
+		    BPF_CORE_READ(pn, usage_in_excess) : 0);
+	}
+}
+
+/*
  * Group idx of the pass, at level, into its record.  Every field is read
  * with bpf_probe_read_kernel (BPF_CORE_READ): the walk's pointers are
  * numbers to the verifier.  The record has no parent: it is the group
@@ -604,6 +643,8 @@ static __always_inline void record(struct cgroup *cgrp, __u32 level,
 		put(r, MR_KMEM, BPF_CORE_READ(memcg, kmem.usage.counter));
 	if ((w & MR_BIT(SOFT)) && bpf_core_field_exists(memcg->soft_limit))
 		put(r, MR_SOFT, BPF_CORE_READ(memcg, soft_limit));
+	if (w & MR_SOFT_NODES)
+		read_soft(r, memcg);
 	if ((w & MR_BIT(SWAPPINESS)) &&
 	    bpf_core_field_exists(memcg->swappiness))
 		put(r, MR_SWAPPINESS, BPF_CORE_READ(memcg, swappiness));

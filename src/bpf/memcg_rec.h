@@ -18,6 +18,7 @@
 #define MR_PAGES	(1U << 0)	/* kept in pages: shown in bytes */
 #define MR_LIMIT	(1U << 1)	/* PAGE_COUNTER_MAX or more: "max" */
 #define MR_EVENT	(1U << 2)	/* a v2 memory(.swap).events key */
+#define MR_MADE		(1U << 4)	/* the loader's, from other slots */
 #define MR_STAT		(1U << 3)	/* memcg->vmstats: a memory.stat value,
 					 * in the stats map, at the word(s) the
 					 * loader proved (struct memcg_sel) */
@@ -51,6 +52,18 @@
 	X(EV_SWAP_HIGH, "ev_swap_high", MR_EVENT) /* ... memory.swap.events */ \
 	X(EV_SWAP_MAX, "ev_swap_max", MR_EVENT)				\
 	X(EV_SWAP_FAIL, "ev_swap_fail", MR_EVENT)			\
+	/* v1 soft-limit tree: nodeinfo[nid]->usage_in_excess where the	\
+	 * group is on node nid's tree (on_tree), else 0 */		\
+	X(SOFT_NODE0, "soft_node0", MR_PAGES)				\
+	X(SOFT_NODE1, "soft_node1", MR_PAGES)				\
+	X(SOFT_NODE2, "soft_node2", MR_PAGES)				\
+	X(SOFT_NODE3, "soft_node3", MR_PAGES)				\
+	/* made by the loader (cgfs_pass.c) from every record of the	\
+	 * pass, not read by the program: the largest of SOFT_NODE*,	\
+	 * and the group's place in its node's tree (1: reclaimed	\
+	 * first; the best over the nodes) */				\
+	X(SOFT_TREE, "soft_tree_excess", MR_MADE)			\
+	X(SOFT_RANK, "soft_rank", MR_MADE)				\
 	/* memory.stat: v1 total_* (v2 keys), the lists and sizes	\
 	 * in pages, the rest counts; from here on MR_STAT only */	\
 	X(ST_INACTIVE_ANON, "inactive_anon", MR_STAT | MR_PAGES)	\
@@ -101,6 +114,10 @@ _Static_assert(MR_NSLOTS <= 64, "more slots than a __u64 has bits");
 #define MR_BIT_FIRST_STAT MR_BIT(ST_INACTIVE_ANON)
 #define MR_NSTAT	(MR_NSLOTS - MR_FIRST_STAT)
 #define MR_STATS	((~0ULL >> (64 - MR_NSLOTS)) & ~(MR_BIT_FIRST_STAT - 1))
+
+#define MR_SOFT_NODES	(MR_BIT(SOFT_NODE0) | MR_BIT(SOFT_NODE1) |	\
+			 MR_BIT(SOFT_NODE2) | MR_BIT(SOFT_NODE3))
+#define MR_SOFT_MADE	(MR_BIT(SOFT_TREE) | MR_BIT(SOFT_RANK))
 
 #define MR_EVENTS	(MR_BIT(EV_LOW) | MR_BIT(EV_HIGH) | MR_BIT(EV_MAX) | \
 			 MR_BIT(EV_OOM) | MR_BIT(EV_OOM_KILL) |		 \

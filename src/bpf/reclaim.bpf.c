@@ -70,6 +70,17 @@ struct {
 	__uint(max_entries, RE_MAX_STALLERS);
 } stall_start SEC(".maps");
 
+/* The tasks (thread ids) in soft-limit reclaim now: between the
+ * kernel's softlimit_reclaim begin and end events, which bracket the
+ * shrink of one group (mem_cgroup_shrink_node). */
+struct {
+	__uint(type, RE_MAP_HASH);
+	__uint(map_flags, RE_F_NO_PREALLOC);
+	__type(key, __u32);
+	__type(value, __u8);
+	__uint(max_entries, RE_MAX_SOFT);
+} soft_tids SEC(".maps");
+
 const volatile struct reclaim_cfg cfg = { .item_lo = 0 };
 
 /* The interval prio[] is kept for: the loader advances it at each read. */
@@ -118,8 +129,19 @@ static __always_inline int note_event(struct mem_cgroup *memcg, int item,
 		return 0;
 	id = memcg->css.cgroup->kn->id;
 	v = group(id);
-	if (v)
+	if (v) {
+		__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
 		__sync_fetch_and_add(&v->ev[slot], val);
+		/* Only PGSCAN and PGSTEAL come here: a lookup for them
+		 * alone, never for a page fault. */
+		if (bpf_map_lookup_elem(&soft_tids, &tid)) {
+			if (slot < RE_STEAL_KSWAPD)
+				__sync_fetch_and_add(&v->soft_scan, val);
+			else
+				__sync_fetch_and_add(&v->soft_steal, val);
+		}
+	}
 	l = bpf_map_lookup_elem(&last, &zero);
 	if (!l)
 		return 0;
@@ -330,4 +352,29 @@ SEC("tp_btf/mm_vmscan_memcg_reclaim_end")
 int BPF_PROG(memcg_end)
 {
 	return stall_end();
+}
+
+/*
+ * Soft-limit reclaim (v1): the kernel shrinks one group of the soft-limit
+ * tree's choice between these two events, in the task's own context
+ * (kswapd, or a task in direct reclaim); the PGSCAN and PGSTEAL counts
+ * in between are soft reclaim's (note_event).
+ */
+SEC("tp_btf/mm_vmscan_memcg_softlimit_reclaim_begin")
+int BPF_PROG(soft_begin)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u8 one = 1;
+
+	bpf_map_update_elem(&soft_tids, &tid, &one, 0);
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_memcg_softlimit_reclaim_end")
+int BPF_PROG(soft_end)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	bpf_map_delete_elem(&soft_tids, &tid);
+	return 0;
 }

@@ -24,6 +24,7 @@ enum re_slot {
 #define RE_NPRIO	13	/* priorities 0..DEF_PRIORITY (12) */
 #define RE_MAX_GROUPS	65536	/* memcg ids are 16 bits */
 #define RE_MAX_STALLERS	16384	/* tasks in reclaim at once */
+#define RE_MAX_SOFT	4096	/* tasks in soft-limit reclaim at once */
 /*
  * item - cfg.item_lo indexes cfg.slot_of[]: the counted items lie within
  * this many of each other (8 consecutive numbers on 6.13 to 6.18).
@@ -43,6 +44,8 @@ struct reclaim_val {
 	__u64 prio_kswapd[2];	/* of them, kswapd's; the others' */
 	__u64 prio_direct[2];
 	__u64 stall_ns;		/* its tasks' time in direct and memcg reclaim */
+	__u64 soft_scan;	/* of ev[]'s PGSCAN_*, soft-limit reclaim's */
+	__u64 soft_steal;	/* ... and of its PGSTEAL_* */
 	__u64 scanned[RE_NPRIO];	/* its own lists' pages scanned at each
 					 * priority, by the shrink events given
 					 * to it */

@@ -274,6 +274,34 @@ const struct column columns[] = {
 	    "version); v1's stand-in for per-group pressure"),
 	RATE("reclaim_stall", "STALL/s", FLD_STALL,
 	     "reclaim_stall per second: milliseconds of reclaim a second"),
+	RAW("soft_tree_excess", "STREE", 6, U_BYTES, FLD_SOFT_TREE,
+	    "v1: the excess the kernel's soft-limit tree holds for the group, "
+	    "what soft-limit reclaim orders groups by (the largest over the "
+	    "NUMA nodes' trees; 0: on no tree): usage above the soft limit "
+	    "as of the group's last update, every 1,024 page charges or "
+	    "uncharges, so it lags EXCESS; from the BPF pass only; not "
+	    "available under the multi-gen LRU, which keeps no tree"),
+	RAW("soft_rank", "SRANK", 5, U_INT, FLD_SOFT_RANK,
+	    "v1: the group's place on the soft-limit tree, 1 = reclaimed "
+	    "first (the best over the nodes' trees; groups of equal excess "
+	    "share a place); not available for a group on no tree, for a "
+	    "start group below the hierarchy root (the tree holds groups "
+	    "outside it), without the BPF pass, or under the multi-gen LRU"),
+	RAW("soft_pgscan", "SSCAN", 8, U_COUNT, FLD_SOFT_PGSCAN,
+	    "v1: pages soft-limit reclaim scanned in the group and its "
+	    "descendants since memcgtop loaded its reclaim events (the "
+	    "kernel's vmscan softlimit_reclaim begin/end events bracket the "
+	    "PGSCAN counts; BPF, Linux 6.13+, root).  Soft-limit reclaim "
+	    "runs only from global reclaim of order-0 pages (kswapd or "
+	    "direct) on the classic LRU: 0 while only limits reclaim, for "
+	    "large-folio readahead, and under the multi-gen LRU"),
+	RATE("soft_pgscan", "SSCN/s", FLD_SOFT_PGSCAN,
+	     "soft_pgscan per second"),
+	RAW("soft_pgsteal", "SSTEAL", 8, U_COUNT, FLD_SOFT_PGSTEAL,
+	    "v1: pages soft-limit reclaim took from the group and its "
+	    "descendants, as soft_pgscan counts them"),
+	RATE("soft_pgsteal", "SSTL/s", FLD_SOFT_PGSTEAL,
+	     "soft_pgsteal per second"),
 	RAW("prio_min_kswapd", "PRIOK", 5, U_INT, FLD_PRIO_MIN_KSWAPD,
 	    "prio_min of kswapd's scans alone (global background reclaim)"),
 	RAW("prio_min_direct", "PRIOD", 5, U_INT, FLD_PRIO_MIN_DIRECT,
@@ -337,6 +365,10 @@ int col_on_version(const struct column *c, int version)
  *    kernel counters, else the events, reclaim.h, which it loads on
  *    purpose) and has the refaults beside them (the limit hits are in
  *    the overview and the events set; 80 columns hold no more).
+ *  - the v1 limits set has the soft limit as reclaim sees it: the
+ *    excess, the tree's excess and place, and soft-limit reclaim's scans
+ *    and steals (the events, loaded for them), in the place of v2's
+ *    protections (eff_limit is in the overview's USE%).
  * The overview has no room for workingset: with it, 65 of 80 columns go
  * to values and 15 are left for the indented tree of names.
  */
@@ -377,7 +409,9 @@ static const struct {
 	[CSET_LIMITS] = { "limits",
 		{ "usage", "limit", "high", "low", "min", "eff_low", "eff_min",
 		  "soft", "eff_limit", "swap_limit", "swappiness" },
-		{ NULL } },
+		{ "usage", "limit", "soft", "excess", "soft_tree_excess",
+		  "soft_rank", "soft_pgscan_per_s", "soft_pgsteal_per_s",
+		  "swappiness" } },
 };
 
 const char *col_set_name(int set)

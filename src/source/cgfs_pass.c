@@ -68,6 +68,17 @@ struct pass {
 	size_t nnodes;
 	char *ntext;		/* one group's text */
 	size_t ntext_cap;
+	/* v1's soft-limit tree (soft_ranks): each record's excess and
+	 * place, this refresh's. */
+	struct soft_place *soft;
+	size_t soft_cap;
+	int soft_use;		/* this refresh's records get them */
+};
+
+struct soft_place {
+	uint64_t tree;		/* bytes: the largest of its nodes' */
+	uint32_t rank;		/* 1 = first; 0 = on no tree */
+	uint32_t rec;		/* the record (soft_ranks' sort) */
 };
 
 /* Refreshes that may fail to prove the lists per node before the pass
@@ -230,6 +241,84 @@ static int pass_read(struct pass *p, struct snapshot *snap, size_t *ret_n,
 {
 	snap->mono = clock_mono();
 	return bpfcol_read(p->col, ret_n, why);
+}
+
+/* Larger excess first. */
+static int by_excess(const void *a, const void *b)
+{
+	uint64_t x = ((const struct soft_place *)a)->tree;
+	uint64_t y = ((const struct soft_place *)b)->tree;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * v1's soft-limit tree, as soft-limit reclaim reads it: one red-black
+ * tree a node, of the groups whose excess (usage above the soft limit)
+ * was above 0 at their last update, ordered by that excess; reclaim
+ * takes the largest first (mem_cgroup_largest_soft_limit_node).  A
+ * group's place on a node's tree is 1 + the number of groups on it with
+ * a larger excess (equal ones share the place: the kernel's order among
+ * them is that of their insertion, which nothing shows); its rank is its
+ * best place over the nodes.  The trees hold every group of the
+ * hierarchy: the places are known only when the pass walked all of it
+ * (the start is the hierarchy's root), else only the excess is given.
+ */
+static void soft_ranks(struct pass *p, const char *start, size_t n)
+{
+	struct soft_place *order;
+	struct bpfcol_rec g;
+
+	p->soft_use = 0;
+	if (n > p->soft_cap) {
+		p->soft = xreallocarray(p->soft, n, 2 * sizeof(*p->soft));
+		p->soft_cap = n;
+	}
+	order = p->soft + p->soft_cap;
+	for (size_t i = 0; i < n; i++) {
+		bpfcol_record(p->col, i, &g);
+		p->soft[i] = (struct soft_place){ 0, 0, (uint32_t)i };
+		for (int k = 0; k < MR_NODES; k++)
+			if ((g.have & (1ULL << (MR_SOFT_NODE0 + k))) &&
+			    g.v[MR_SOFT_NODE0 + k] > p->soft[i].tree)
+				p->soft[i].tree = g.v[MR_SOFT_NODE0 + k];
+	}
+	p->soft_use = 1;
+	if (*start)
+		return;
+	for (int k = 0; k < MR_NODES; k++) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			bpfcol_record(p->col, i, &g);
+			if ((g.have & (1ULL << (MR_SOFT_NODE0 + k))) &&
+			    g.v[MR_SOFT_NODE0 + k] > 0)
+				order[m++] = (struct soft_place){
+					g.v[MR_SOFT_NODE0 + k], 0, (uint32_t)i };
+		}
+		qsort(order, m, sizeof(*order), by_excess);
+		for (size_t j = 0, place = 1; j < m; j++) {
+			struct soft_place *sp = &p->soft[order[j].rec];
+
+			if (j > 0 && order[j].tree != order[j - 1].tree)
+				place = j + 1;
+			if (sp->rank == 0 || place < sp->rank)
+				sp->rank = (uint32_t)place;
+		}
+	}
+}
+
+/* Record i's soft-limit tree slots, made by soft_ranks. */
+static void soft_put(const struct pass *p, size_t i, struct bpfcol_rec *g)
+{
+	if (!p->soft_use || !(g->have & MR_SOFT_NODES))
+		return;
+	g->v[MR_SOFT_TREE] = p->soft[i].tree;
+	g->have |= MR_BIT(SOFT_TREE);
+	/* 0: on no tree, which the rank does not say. */
+	g->v[MR_SOFT_RANK] = p->soft[i].rank;
+	if (p->soft[i].rank)
+		g->have |= MR_BIT(SOFT_RANK);
 }
 
 /*
@@ -598,7 +687,9 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		if (p->pr)
 			bpfcol_select(p->col, cgfs_prove_sels(p->pr), 0);
 	}
-	bpfcol_want(p->col, w->pass_slots);
+	/* The tree's places are made of every group's nodes' excess. */
+	bpfcol_want(p->col, w->pass_slots | ((w->pass_slots & MR_SOFT_MADE) ?
+					     MR_SOFT_NODES : 0));
 	r = pass_read(p, snap, &n, &why);
 	/* The iterator holds the group it was opened on, whatever its name
 	 * now: the start path must still name it (renamed away, or another
@@ -623,7 +714,9 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		p->col = NULL;
 		r = bpfcol_open(p->dir, &p->col, &why);
 		if (r == 0) {
-			bpfcol_want(p->col, w->pass_slots);
+			bpfcol_want(p->col, w->pass_slots |
+				    ((w->pass_slots & MR_SOFT_MADE) ?
+				     MR_SOFT_NODES : 0));
 			r = pass_read(p, snap, &n, &why);
 		}
 	}
@@ -647,7 +740,11 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		snprintf(t->failed, sizeof(t->failed), "%s", why.text);
 		return r;
 	}
+	p->soft_use = 0;
+	if (w->pass_slots & MR_SOFT_MADE)
+		soft_ranks(p, cg->start, n);
 	bpfcol_record(p->col, 0, &g);
+	soft_put(p, 0, &g);
 	level0 = g.level;
 	if (read_one(p, cg, rootfd, w, snap, 0, &g, 0)) {
 		if (p->err)
@@ -670,6 +767,7 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		size_t rel;
 
 		bpfcol_record(p->col, i, &g);
+		soft_put(p, i, &g);
 		rel = g.level - level0;
 		/* Pre-order: a group comes after its parent, which is the
 		 * last group seen one level up. */
@@ -723,6 +821,7 @@ static void pass_free(struct cgfs_tree *t)
 	free(p->stat);
 	free(p->levels);
 	free(p->ntext);
+	free(p->soft);
 	free(p->dir);
 	free(p);
 }

@@ -926,7 +926,7 @@ static unsigned take_stat(struct gread *g, unsigned files)
 			continue;
 		}
 		bit = 1ULL << s->slot;
-		if ((MR_STATS & bit) && (r->have & bit)) {
+		if (r->have & bit) {
 			if (parse_in_range(r->v[s->slot]))
 				set(g, (enum field)f, r->v[s->slot]);
 		} else if (s->kind == SRC_IN) {
@@ -1105,7 +1105,8 @@ fieldset cgfs_version_events(int version)
 
 	for (int f = 0; f < FLD_NR; f++)
 		if (v->src[f].kind == SRC_EVENTS ||
-		    v->src[f].kind == SRC_SLOT)
+		    (v->src[f].kind == SRC_SLOT &&
+		     (MR_STATS & (1ULL << v->src[f].slot))))
 			fields |= FBIT(f);
 	return fields;
 }

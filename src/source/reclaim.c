@@ -49,6 +49,7 @@ struct reclaim {
 	int recording;
 	struct bpfev *ev;
 	int stalls;		/* bpfev_stalls: FLD_STALL has values */
+	int soft;		/* bpfev_soft: FLD_SOFT_PGSCAN ... have */
 	enum reclaim_state state;
 	struct bpfev_why why;
 	char text[320];
@@ -146,6 +147,7 @@ enum reclaim_state reclaim_want(struct reclaim *rc, int want)
 		}
 		set_state(rc, RECLAIM_ON);
 		rc->stalls = bpfev_stalls(rc->ev);
+		rc->soft = bpfev_soft(rc->ev);
 		rc->since = (int64_t)time(NULL);
 		forget_tree(rc);
 	}
@@ -401,6 +403,14 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		if (rc->stalls)
 			sample_set(&g->s, FLD_STALL,
 				   own ? own->stall_ns / 1000000 : 0);
+		/* Hierarchical, as pgscan; set where the version has them
+		 * (v1: sample_set keeps to the slots it was given). */
+		if (rc->soft &&
+		    (reclaim_fields(rc->version) & FBIT(FLD_SOFT_PGSCAN))) {
+			sample_set(&g->s, FLD_SOFT_PGSCAN, ev[BPFEV_SOFT_SCAN]);
+			sample_set(&g->s, FLD_SOFT_PGSTEAL,
+				   ev[BPFEV_SOFT_STEAL]);
+		}
 	}
 	/* The counts since the load; the model rates them. */
 	for (int p = 0; p < BPFEV_NPRIO; p++) {

@@ -52,7 +52,7 @@ ev_low_local ev_low_local_per_s ev_high_local ev_high_local_per_s
 ev_max_local ev_max_local_per_s ev_oom_local ev_oom_local_per_s
 ev_oom_kill_local ev_oom_kill_local_per_s swap_ev_high swap_ev_high_per_s
 swap_ev_max swap_ev_max_per_s swap_ev_fail swap_ev_fail_per_s dying
-scan_prio""".split()
+scan_prio soft_tree_excess soft_rank""".split()
 
 # counters: each has a <key>_per_s rate column right after it
 COUNTERS = """pgscan pgsteal pgscan_kswapd pgscan_direct pgsteal_kswapd
@@ -63,9 +63,10 @@ ev_oom_local ev_oom_kill_local swap_ev_high swap_ev_max swap_ev_fail""".split()
 BYTES = """usage limit high low min soft excess eff_min eff_low eff_limit swap
 swap_limit anon
 file shmem kernel active_anon inactive_anon active_file inactive_file
-unevictable peak swap_peak usage_swap workingset zswap zswapped""".split()
+unevictable peak swap_peak usage_swap workingset zswap zswapped
+soft_tree_excess""".split()
 GAUGES = """swappiness procs use_pct reclaim_eff psi_some_avg10 psi_full_avg10
-dying scan_prio""".split()
+dying scan_prio soft_rank""".split()
 LRU = ('active_anon', 'inactive_anon', 'active_file', 'inactive_file')
 LOCAL_EVENTS = ('low', 'high', 'max', 'oom', 'oom_kill')
 SWAP_EVENTS = ('high', 'max', 'fail')
@@ -329,6 +330,8 @@ def v1_group(d, path, limits):
     oc = read_kv(os.path.join(d, 'memory.oom_control'))
     g['ev_oom_kill'] = None if oc is None else oc.get('oom_kill')
     g['failcnt'] = val('memory.failcnt')
+    # The soft-limit tree: the BPF pass's alone, none in a copy's files.
+    g['soft_tree_excess'] = g['soft_rank'] = None
     g['psi_some_avg10'] = g['psi_full_avg10'] = None
     g['procs'] = count_lines(os.path.join(d, 'cgroup.procs'))
     g['peak'] = val('memory.max_usage_in_bytes')
@@ -399,6 +402,7 @@ def v2_group(d, path, limits):
     for k in ('low', 'high', 'max', 'oom', 'oom_kill'):
         g['ev_' + k] = None if ev is None else ev.get(k)
     g['failcnt'] = None
+    g['soft_tree_excess'] = g['soft_rank'] = None
     psi = read_psi(os.path.join(d, 'memory.pressure'))
     g['psi_some_avg10'] = psi['some']
     g['psi_full_avg10'] = psi['full']
