@@ -121,6 +121,9 @@ suite "reclaim events in memcgtop's output (live v1)" tests/live/events-v1.sh
 suite "reclaim events in memcgtop's output (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/events-v1.sh
 suite "reclaim stalls against perf (live v1)" tests/live/stall-v1.sh
 suite "reclaim stalls against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/stall-v1.sh
+# Global pressure costs 1.5 minutes here (memory first touched is slow
+# on this machine kind): plain build only.
+suite "soft-limit tree and soft-limit reclaim against perf (live v1)" tests/live/soft-v1.sh
 suite "kswapd time (live)" tests/live/kswapd.sh
 suite "kswapd time (live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/kswapd.sh
 suite "subtree scan by priority (live v1)" tests/live/subtree-prio.sh
