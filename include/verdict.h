@@ -33,7 +33,8 @@
 	 FBIT(FLD_EVL_HIGH) | FBIT(FLD_EV_OOM_KILL) | FBIT(FLD_STALL) |	\
 	 FBIT(FLD_PRIO_MIN) | FBIT(FLD_PRIO_MIN_KSWAPD) |		\
 	 FBIT(FLD_PRIO_MIN_DIRECT) | FBIT(FLD_PSI_SOME10) |		\
-	 FBIT(FLD_PSI_FULL10))
+	 FBIT(FLD_PSI_FULL10) | FBIT(FLD_SOFT_TREE) | FBIT(FLD_SOFT_RANK) | \
+	 FBIT(FLD_SOFT_PGSCAN) | FBIT(FLD_SOFT_PGSTEAL))
 
 /* One group's figures as the verdict reads them: the model's, to which
  * the detail pane adds what its own read of the group's files gives. */

@@ -39,7 +39,9 @@ const struct column columns[] = {
 	    "v2 memory.min: hard protection from reclaim"),
 	RAW("soft", "SOFT", 6, U_BYTES, FLD_SOFT,
 	    "v1 memory.soft_limit_in_bytes: reclaimed down toward it first "
-	    "under global pressure"),
+	    "under global pressure, where soft-limit reclaim runs (global "
+	    "reclaim of order-0 pages on the classic LRU; soft_pgscan shows "
+	    "whether it does)"),
 	DER("excess", "EXCESS", 6, U_BYTES, D_EXCESS,
 	    FBIT(FLD_USAGE) | FBIT(FLD_SOFT) | FBIT(FLD_LOW) | FBIT(FLD_MIN),
 	    "v1: usage above the soft limit (0 when unlimited), what "

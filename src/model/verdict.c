@@ -258,6 +258,35 @@ static void soft(struct vout *o, const struct model *m,
 		    "global reclaim takes from the largest excess first, but "
 		    "only for single-page allocations; larger ones (such as "
 		    "readahead's) skip soft-limit reclaim.", x, u, s);
+	if (mglru)
+		return;
+	/* What the kernel's tree holds (the BPF pass), and what soft-limit
+	 * reclaim did (the events). */
+	if (has(g, FLD_SOFT_TREE) && get(g, FLD_SOFT_TREE) == 0)
+		say(o, "Not on the kernel's soft-limit tree yet: it is put "
+		    "there at its next update (every 1,024 page charges or "
+		    "uncharges on a CPU).");
+	else if (has(g, FLD_SOFT_TREE) && has(g, FLD_SOFT_RANK))
+		say(o, "The kernel's soft-limit tree holds it with %s excess, "
+		    "in place %" PRIu64 " (1 is reclaimed first).",
+		    bytes(x, sizeof(x), get(g, FLD_SOFT_TREE)),
+		    get(g, FLD_SOFT_RANK));
+	else if (has(g, FLD_SOFT_TREE))
+		say(o, "The kernel's soft-limit tree holds it with %s excess.",
+		    bytes(x, sizeof(x), get(g, FLD_SOFT_TREE)));
+	if (rated(g, FLD_SOFT_PGSCAN) && rate_of(g, FLD_SOFT_PGSCAN) > 0) {
+		char sc[32], st[32];
+
+		fmt_rate(sc, sizeof(sc), rate_of(g, FLD_SOFT_PGSCAN));
+		fmt_rate(st, sizeof(st), rated(g, FLD_SOFT_PGSTEAL) ?
+			 rate_of(g, FLD_SOFT_PGSTEAL) : 0);
+		say(o, "Soft-limit reclaim ran: %s pages/s scanned, %s/s "
+		    "taken, it and its descendants.", sc, st);
+	} else if (rated(g, FLD_SOFT_PGSCAN)) {
+		say(o, "Soft-limit reclaim took nothing from it in the "
+		    "interval (0 pages/s scanned): any reclaim of it was "
+		    "ordinary.");
+	}
 }
 
 static int is_below(const struct model *m, const struct mgroup *d,

@@ -858,6 +858,8 @@ static void v1_tree(struct snapshot *s, double mono, uint64_t k,
 	sample_set(smp(s, a), FLD_PGSCAN_KSWAPD, 7);
 	sample_set(smp(s, a), FLD_PGSCAN_DIRECT, 993 + 2000 * k);
 	sample_set(smp(s, a), FLD_EV_OOM_KILL, k);
+	sample_set(smp(s, a), FLD_SOFT_TREE, 0);
+	sample_set(smp(s, a), FLD_SOFT_PGSCAN, 40);
 	b = snap_add(s, "/a/b", a);
 	sample_set(smp(s, b), FLD_USAGE, 20 * MIB);
 	sample_set(smp(s, b), FLD_LIMIT, VAL_MAX);
@@ -873,6 +875,10 @@ static void v1_tree(struct snapshot *s, double mono, uint64_t k,
 	sample_set(smp(s, c), FLD_PRIO_MIN, 9);
 	sample_set(smp(s, c), FLD_PRIO_MIN_KSWAPD, 9);
 	sample_set(smp(s, c), FLD_STALL, 0);
+	sample_set(smp(s, c), FLD_SOFT_TREE, 2 * MIB);
+	sample_set(smp(s, c), FLD_SOFT_RANK, 1);
+	sample_set(smp(s, c), FLD_SOFT_PGSCAN, 300 * k);
+	sample_set(smp(s, c), FLD_SOFT_PGSTEAL, 200 * k);
 	/* close to its limit, scanned by tasks, no limit hit counted */
 	r = snap_add(s, "/r", 0);
 	sample_set(smp(s, r), FLD_USAGE, 95 * MIB);
@@ -905,6 +911,9 @@ START_TEST(verdict_v1)
 		"global reclaim takes from the largest excess first, but only "
 		"for single-page allocations; larger ones (such as "
 		"readahead's) skip soft-limit reclaim.\n"
+		"Not on the kernel's soft-limit tree yet: it is put there at "
+		"its next update (every 1,024 page charges or uncharges on a "
+		"CPU).\n"
 		"No swap on the host: its anon (60.0M) cannot be reclaimed; "
 		"only its file pages (39.0M) can.\n");
 	v1_tree(&s, 3.0, 1, 0, 0);
@@ -917,6 +926,11 @@ START_TEST(verdict_v1)
 		"global reclaim takes from the largest excess first, but only "
 		"for single-page allocations; larger ones (such as "
 		"readahead's) skip soft-limit reclaim.\n"
+		"Not on the kernel's soft-limit tree yet: it is put there at "
+		"its next update (every 1,024 page charges or uncharges on a "
+		"CPU).\n"
+		"Soft-limit reclaim took nothing from it in the interval (0 "
+		"pages/s scanned): any reclaim of it was ordinary.\n"
 		"Reclaimed, it and its descendants: 1.0k pages/s scanned, "
 		"500/s taken (50%); kswapd scanned 0.0/s, allocating tasks "
 		"(direct) 1.0k/s.\n"
@@ -946,6 +960,10 @@ START_TEST(verdict_v1)
 		"reclaim takes from the largest excess first, but only for "
 		"single-page allocations; larger ones (such as readahead's) "
 		"skip soft-limit reclaim.\n"
+		"The kernel's soft-limit tree holds it with 2.0M excess, in "
+		"place 1 (1 is reclaimed first).\n"
+		"Soft-limit reclaim ran: 150 pages/s scanned, 100/s taken, it "
+		"and its descendants.\n"
 		"Reclaimed, it and its descendants: 200 pages/s scanned; "
 		"kswapd scanned 200/s, allocating tasks (direct) 0.0/s.\n"
 		"Reclaimed by: kswapd (the host's free memory is below the "
