@@ -663,7 +663,7 @@ int col_sys_shown(const struct model *m, int id)
 static int sys_value(const struct model *m, enum sysfig_unit u, int f,
 		     int human, char *buf, size_t len)
 {
-	if (!(m->sys.valid & FBIT(f)))
+	if (!(m->sys.valid & SBIT(f)))
 		return 0;
 	if (u == SU_BYTES && human)
 		fmt_bytes(buf, len, m->sys.v[f]);
@@ -681,7 +681,7 @@ int col_sys_format(const struct model *m, int id, int k, int human,
 
 	if (sysfigs[id].unit != SU_COUNTER)
 		return sys_value(m, sysfigs[id].unit, f, human, buf, len);
-	if (!(m->sys_rate_valid & FBIT(f)))
+	if (!(m->sys_rate_valid & SBIT(f)))
 		return 0;
 	if (human)
 		fmt_rate(buf, len, m->sys_rate[f]);

@@ -540,7 +540,7 @@ static void sys_rates(struct model *m)
 
 		if (r >= 0) {
 			m->sys_rate[f] = r;
-			m->sys_rate_valid |= FBIT(f);
+			m->sys_rate_valid |= SBIT(f);
 		}
 	}
 }

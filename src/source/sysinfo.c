@@ -138,7 +138,7 @@ static void meminfo_kv(const char *k, size_t kl, uint64_t v, void *ctx)
 		if (keyis(k, kl, meminfo_figs[i].key)) {
 			if (parse_in_range(v)) {
 				sys->v[meminfo_figs[i].f] = v;
-				sys->valid |= FBIT(meminfo_figs[i].f);
+				sys->valid |= SBIT(meminfo_figs[i].f);
 			}
 			return;
 		}
@@ -250,7 +250,7 @@ static void read_live(struct sysinfo_src *s, struct sysinfo *sys)
 			if (kb > UINT64_MAX / 1024 || !parse_in_range(kb * 1024))
 				continue;
 			sys->v[f] = kb * 1024;
-			sys->valid |= FBIT(f);
+			sys->valid |= SBIT(f);
 		}
 	}
 	if (s->vm && (vs = procps_vmstat_select(s->vm, vitems, 8))) {

@@ -759,7 +759,7 @@ START_TEST(model_slots_change)
 	ck_assert_uint_eq(sample_get(&g->cur, FLD_USAGE), 200);
 	ck_assert_uint_eq(sample_get(&g->cur, FLD_PGFAULT), 7);
 	ck_assert(!sample_has(&g->cur, FLD_PGSCAN));
-	ck_assert_uint_eq(g->rate_valid, FBIT(FLD_FAILCNT));
+	ck_assert_fields_eq(g->rate_valid, FBIT(FLD_FAILCNT));
 	ck_assert_double_eq(mgroup_rate(g, FLD_FAILCNT), 10.0);
 	ck_assert_double_eq(mgroup_rate(g, FLD_PGFAULT), 0.0);
 
@@ -775,7 +775,7 @@ START_TEST(model_slots_change)
 	sample_set(smp(&s, a), FLD_FAILCNT, 35);
 	model_update(&m, &s);
 	g = find(&m, "/a");
-	ck_assert_uint_eq(g->rate_valid, FBIT(FLD_PGSTEAL) | FBIT(FLD_PGFAULT) |
+	ck_assert_fields_eq(g->rate_valid, FBIT(FLD_PGSTEAL) | FBIT(FLD_PGFAULT) |
 			  FBIT(FLD_FAILCNT));
 	ck_assert_double_eq(mgroup_rate(g, FLD_PGSTEAL), 1.0);
 	ck_assert_double_eq(mgroup_rate(g, FLD_PGFAULT), 5.0);
@@ -795,7 +795,7 @@ START_TEST(model_slots_change)
 	ck_assert_uint_eq(sample_get(&g->cur, FLD_FAILCNT), 35);
 	ck_assert_uint_eq(sample_get(&g->prev, FLD_FAILCNT), 15);
 	ck_assert_uint_eq(sample_get(&g->prev, FLD_PGFAULT), 7);
-	ck_assert_uint_eq(g->rate_valid, FBIT(FLD_PGSTEAL) | FBIT(FLD_PGFAULT) |
+	ck_assert_fields_eq(g->rate_valid, FBIT(FLD_PGSTEAL) | FBIT(FLD_PGFAULT) |
 			  FBIT(FLD_FAILCNT));
 	ck_assert_double_eq(mgroup_rate(g, FLD_PGSTEAL), 1.0);
 	ck_assert_double_eq(mgroup_rate(g, FLD_PGFAULT), 5.0);

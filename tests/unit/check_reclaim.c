@@ -163,7 +163,7 @@ START_TEST(v2_keeps_memory_stat)
 	}
 	ck_assert(sample_has(of(&t, 3), FLD_PRIO_MIN));
 	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_PRIO_MIN), 0);
-	ck_assert_uint_eq(reclaim_fields(2), FBIT(FLD_PRIO_MIN) |
+	ck_assert_fields_eq(reclaim_fields(2), FBIT(FLD_PRIO_MIN) |
 			  FBIT(FLD_PRIO_MIN_KSWAPD) | FBIT(FLD_PRIO_MIN_DIRECT) |
 			  FBIT(FLD_FLUSHES) | FBIT(FLD_FLUSH_CALLS) |
 			  FBIT(FLD_STALL));
