@@ -160,6 +160,14 @@
 	 * its descendants (between the vmscan softlimit_reclaim	\
 	 * begin and end events) */					\
 	X(SOFT_PGSCAN, FF_COUNTER, EVENTS, NONE)			\
-	X(SOFT_PGSTEAL, FF_COUNTER, EVENTS, NONE)
+	X(SOFT_PGSTEAL, FF_COUNTER, EVENTS, NONE)			\
+	/* v2: the effective protections the kernel stored at the last	\
+	 * reclaim that visited the group (page_counter.emin, .elow) */ \
+	X(EFF_MIN_LAST, 0, NONE, SLOT(EMIN, "eff_min_last"))		\
+	X(EFF_LOW_LAST, 0, NONE, SLOT(ELOW, "eff_low_last"))		\
+	/* stat updates pending a flush, as the kernel counts them for	\
+	 * its flush threshold (6.8+) */				\
+	X(STATS_PENDING, 0, SLOT(STATS_PENDING, "stats_pending"),	\
+	  SLOT(STATS_PENDING, "stats_pending"))
 
 #endif

@@ -189,6 +189,7 @@ enum sysfield {
 	SYS_OWN_FLUSHES,		/* of them, memcgtop's own reads' */
 	SYS_FLUSH_CALLS,		/* requests, flushing or not */
 	SYS_OWN_FLUSH_CALLS,		/* of them, memcgtop's own */
+	SYS_FLUSH_THRESHOLD,		/* the kernel's: 64 x online CPUs */
 	SYS_NR
 };
 

@@ -22,6 +22,7 @@ enum sysfig_unit {
 			 * exported as it is */
 	SU_PSI,		/* a pressure average in hundredths of a percent */
 	SU_FLAG,	/* a word of flags, read by the model and the pane */
+	SU_NUMBER,	/* a number: a gauge */
 };
 
 /* Left out of every output while it has no value, rather than shown as

@@ -34,7 +34,10 @@
 	 FBIT(FLD_PRIO_MIN) | FBIT(FLD_PRIO_MIN_KSWAPD) |		\
 	 FBIT(FLD_PRIO_MIN_DIRECT) | FBIT(FLD_PSI_SOME10) |		\
 	 FBIT(FLD_PSI_FULL10) | FBIT(FLD_SOFT_TREE) | FBIT(FLD_SOFT_RANK) | \
-	 FBIT(FLD_SOFT_PGSCAN) | FBIT(FLD_SOFT_PGSTEAL))
+	 FBIT(FLD_SOFT_PGSCAN) | FBIT(FLD_SOFT_PGSTEAL) |		\
+	 /* and the pane's own lines' */				\
+	 FBIT(FLD_STATS_PENDING) | FBIT(FLD_EFF_MIN_LAST) |		\
+	 FBIT(FLD_EFF_LOW_LAST))
 
 /* One group's figures as the verdict reads them: the model's, to which
  * the detail pane adds what its own read of the group's files gives. */

@@ -124,6 +124,8 @@ suite "reclaim stalls against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asa
 # Global pressure costs 1.5 minutes here (memory first touched is slow
 # on this machine kind): plain build only.
 suite "soft-limit tree and soft-limit reclaim against perf (live v1)" tests/live/soft-v1.sh
+suite "pending stats updates against memcg_flush_stats (live v1)" tests/live/pending-v1.sh
+suite "pending stats updates against memcg_flush_stats (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/pending-v1.sh
 suite "kswapd time (live)" tests/live/kswapd.sh
 suite "kswapd time (live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/kswapd.sh
 suite "subtree scan by priority (live v1)" tests/live/subtree-prio.sh

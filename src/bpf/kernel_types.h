@@ -150,6 +150,8 @@ struct page_counter {
 	unsigned long low;
 	unsigned long high;
 	unsigned long max;
+	unsigned long emin;	/* effective protections, set by reclaim */
+	unsigned long elow;
 } __pai;
 
 /*
@@ -164,6 +166,9 @@ struct memcg_vmstats {
 	unsigned long events[1];
 	long state_local[1];
 	unsigned long events_local[1];
+	/* pending updates (6.8+): atomic64_t, since 6.x atomic_t; read
+	 * by its size (a struct, as the kernel's, for CO-RE to match) */
+	struct { int counter; } stats_updates;
 } __pai;
 
 /* The values are the kernel's, read with bpf_core_enum_value(). */

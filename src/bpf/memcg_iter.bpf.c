@@ -506,6 +506,33 @@ static __always_inline void read_nodes(struct mem_cgroup *memcg, __u32 idx)
 }
 
 /*
+ * The group's stat updates not yet flushed, as the kernel counts them for
+ * its flush threshold (memcg_vmstats_needs_flush): each CPU adds its own
+ * count here, to the group and its ancestors, once it reaches 64 (the
+ * CPUs' counts below that are not in it).  Linux 6.8+; before, the
+ * kernel kept one count for the whole host.
+ */
+static __always_inline void read_pending(struct memcg_rec *r,
+					 struct mem_cgroup *memcg)
+{
+	__u64 vs = vmstats_of(memcg), v = 0;
+	__u32 size;
+
+	if (!vs || !bpf_core_field_exists(struct memcg_vmstats, stats_updates))
+		return;
+	size = bpf_core_field_size(struct memcg_vmstats, stats_updates);
+	if (size != 4 && size != 8)
+		return;
+	if (bpf_probe_read_kernel(&v, size & 12, (void *)(vs +
+	    bpf_core_field_offset(struct memcg_vmstats, stats_updates))))
+		return;
+	/* an atomic_t: a signed int */
+	if (size == 4)
+		v = (__u64)(__s64)(__s32)v;
+	put(r, MR_STATS_PENDING, (__s64)v < 0 ? 0 : v);
+}
+
+/*
  * v1's soft-limit tree: for each node (at most MR_NODES), the excess the
  * node's tree orders the group by, where it is on that tree; none under
  * the multi-gen LRU.  The kernel
@@ -587,6 +614,14 @@ static __always_inline void record(struct cgroup *cgrp, __u32 level,
 			put(r, MR_MIN, PC_FIELD(min));
 			put(r, MR_LOW, PC_FIELD(low));
 		}
+		/* Not the root's: reclaim computes no protection of it. */
+		if (cfg.v2 && level > 0 &&
+		    (w & (MR_BIT(EMIN) | MR_BIT(ELOW))) &&
+		    bpf_core_field_exists(memcg->memory.emin) &&
+		    bpf_core_field_exists(memcg->memory.elow)) {
+			put(r, MR_EMIN, PC_FIELD(emin));
+			put(r, MR_ELOW, PC_FIELD(elow));
+		}
 		/*
 		 * v1 memory.failcnt shows the field as it is.  Since 6.12 it
 		 * counts only where track_failcnt is set (v1 groups; not the
@@ -622,6 +657,8 @@ static __always_inline void record(struct cgroup *cgrp, __u32 level,
 	}
 	if (w & MR_STATS)
 		read_stats(r, memcg, idx);
+	if (w & MR_BIT(STATS_PENDING))
+		read_pending(r, memcg);
 	if (w & MR_BIT(ST_NODES))
 		read_nodes(memcg, idx);
 	/* Each hierarchy's own files only: every read is a helper call. */

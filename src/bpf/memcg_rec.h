@@ -52,6 +52,13 @@
 	X(EV_SWAP_HIGH, "ev_swap_high", MR_EVENT) /* ... memory.swap.events */ \
 	X(EV_SWAP_MAX, "ev_swap_max", MR_EVENT)				\
 	X(EV_SWAP_FAIL, "ev_swap_fail", MR_EVENT)			\
+	/* v2: page_counter.emin and .elow, the effective protections	\
+	 * the last reclaim that visited the group computed */		\
+	X(EMIN, "emin", MR_PAGES)					\
+	X(ELOW, "elow", MR_PAGES)					\
+	/* vmstats->stats_updates: the pending stat updates the kernel	\
+	 * weighs against its flush threshold (6.8+) */		\
+	X(STATS_PENDING, "stats_pending", 0)				\
 	/* v1 soft-limit tree: nodeinfo[nid]->usage_in_excess where the	\
 	 * group is on node nid's tree (on_tree), else 0 */		\
 	X(SOFT_NODE0, "soft_node0", MR_PAGES)				\

@@ -304,6 +304,22 @@ const struct column columns[] = {
 	    "descendants, as soft_pgscan counts them"),
 	RATE("soft_pgsteal", "SSTL/s", FLD_SOFT_PGSTEAL,
 	     "soft_pgsteal per second"),
+	RAW("eff_min_last", "EMINL", 6, U_BYTES, FLD_EFF_MIN_LAST,
+	    "v2: the effective memory.min the kernel stored for the group at "
+	    "the last reclaim that visited it (page_counter.emin), as of that "
+	    "reclaim, from the BPF pass alone; eff_min is the one computed "
+	    "now"),
+	RAW("eff_low_last", "ELOWL", 6, U_BYTES, FLD_EFF_LOW_LAST,
+	    "v2: the effective memory.low the kernel stored at the last "
+	    "reclaim that visited the group (page_counter.elow), as "
+	    "eff_min_last"),
+	RAW("stats_pending", "PEND", 6, U_INT, FLD_STATS_PENDING,
+	    "statistics updates of the group and its descendants not yet "
+	    "flushed, as the kernel counts them for its flush threshold "
+	    "(vmstats stats_updates, Linux 6.8+, from the BPF pass alone): "
+	    "a read of memory.stat flushes once they pass 64 x the online "
+	    "CPUs (the header's flush threshold); each CPU adds its own "
+	    "count at 64"),
 	RAW("prio_min_kswapd", "PRIOK", 5, U_INT, FLD_PRIO_MIN_KSWAPD,
 	    "prio_min of kswapd's scans alone (global background reclaim)"),
 	RAW("prio_min_direct", "PRIOD", 5, U_INT, FLD_PRIO_MIN_DIRECT,

@@ -193,6 +193,15 @@ const struct sysfig sysfigs[] = {
 		.help = "of them, those memcgtop's own reads made",
 		SCREEN(2, " (own ", "/s)"),
 	},
+	[SYS_FLUSH_THRESHOLD] = {
+		.unit = SU_NUMBER, .n = 1, .flags = SF_LOADED,
+		.json = "flush_threshold",
+		.om = "memcgtop_system_flush_threshold",
+		.help = "the pending statistics updates above which a read "
+			"flushes them: 64 (MEMCG_CHARGE_BATCH) x the online "
+			"CPUs; given with the flush figures",
+		SCREEN(2, " threshold ", ""),
+	},
 };
 
 /* A row for every id (the later ids of an array have an empty one): the

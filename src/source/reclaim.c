@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bpf/bpfev.h"
 #include "reclaim.h"
@@ -430,6 +431,16 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 	fig->v[SYS_OWN_FLUSH_CALLS] = sys->own_flushes;
 	fig->valid |= SBIT(SYS_FLUSHES) | SBIT(SYS_OWN_FLUSHES) |
 		SBIT(SYS_FLUSH_CALLS) | SBIT(SYS_OWN_FLUSH_CALLS);
+	/* The kernel's threshold (memcg_vmstats_needs_flush: more than
+	 * MEMCG_CHARGE_BATCH a CPU online); the events run live only. */
+	if (rc->ev) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		if (cpus > 0) {
+			fig->v[SYS_FLUSH_THRESHOLD] = 64 * (uint64_t)cpus;
+			fig->valid |= SBIT(SYS_FLUSH_THRESHOLD);
+		}
+	}
 }
 
 void reclaim_fill(struct reclaim *rc, struct snapshot *snap)

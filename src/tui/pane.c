@@ -680,6 +680,13 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 			 mgroup_rate(g, FLD_FLUSH_CALLS));
 		pline(p, A_NORMAL, "  %-28s %s/s of %s requests/s",
 		      "stats flushes", rate, calls);
+		if (sample_has(&g->cur, FLD_STATS_PENDING) &&
+		    (p->t->pl.m.sys.valid & SBIT(SYS_FLUSH_THRESHOLD)))
+			pline(p, A_NORMAL, "  %-28s %" PRIu64 " (a read "
+			      "flushes above %" PRIu64 ")",
+			      "updates pending a flush",
+			      sample_get(&g->cur, FLD_STATS_PENDING),
+			      p->t->pl.m.sys.v[SYS_FLUSH_THRESHOLD]);
 		/* Its tasks' time in direct and memcg reclaim. */
 		if (g->rate_valid & FBIT(FLD_STALL)) {
 			fmt_rate(rate, sizeof(rate),

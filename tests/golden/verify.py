@@ -52,7 +52,8 @@ ev_low_local ev_low_local_per_s ev_high_local ev_high_local_per_s
 ev_max_local ev_max_local_per_s ev_oom_local ev_oom_local_per_s
 ev_oom_kill_local ev_oom_kill_local_per_s swap_ev_high swap_ev_high_per_s
 swap_ev_max swap_ev_max_per_s swap_ev_fail swap_ev_fail_per_s dying
-scan_prio soft_tree_excess soft_rank""".split()
+scan_prio soft_tree_excess soft_rank eff_min_last eff_low_last
+stats_pending""".split()
 
 # counters: each has a <key>_per_s rate column right after it
 COUNTERS = """pgscan pgsteal pgscan_kswapd pgscan_direct pgsteal_kswapd
@@ -64,9 +65,9 @@ BYTES = """usage limit high low min soft excess eff_min eff_low eff_limit swap
 swap_limit anon
 file shmem kernel active_anon inactive_anon active_file inactive_file
 unevictable peak swap_peak usage_swap workingset zswap zswapped
-soft_tree_excess""".split()
+soft_tree_excess eff_min_last eff_low_last""".split()
 GAUGES = """swappiness procs use_pct reclaim_eff psi_some_avg10 psi_full_avg10
-dying scan_prio soft_rank""".split()
+dying scan_prio soft_rank stats_pending""".split()
 LRU = ('active_anon', 'inactive_anon', 'active_file', 'inactive_file')
 LOCAL_EVENTS = ('low', 'high', 'max', 'oom', 'oom_kill')
 SWAP_EVENTS = ('high', 'max', 'fail')
@@ -332,6 +333,8 @@ def v1_group(d, path, limits):
     g['failcnt'] = val('memory.failcnt')
     # The soft-limit tree: the BPF pass's alone, none in a copy's files.
     g['soft_tree_excess'] = g['soft_rank'] = None
+    # The BPF pass's alone (the kernel's page counters and vmstats).
+    g['eff_min_last'] = g['eff_low_last'] = g['stats_pending'] = None
     g['psi_some_avg10'] = g['psi_full_avg10'] = None
     g['procs'] = count_lines(os.path.join(d, 'cgroup.procs'))
     g['peak'] = val('memory.max_usage_in_bytes')
@@ -403,6 +406,8 @@ def v2_group(d, path, limits):
         g['ev_' + k] = None if ev is None else ev.get(k)
     g['failcnt'] = None
     g['soft_tree_excess'] = g['soft_rank'] = None
+    # The BPF pass's alone (the kernel's page counters and vmstats).
+    g['eff_min_last'] = g['eff_low_last'] = g['stats_pending'] = None
     psi = read_psi(os.path.join(d, 'memory.pressure'))
     g['psi_some_avg10'] = psi['some']
     g['psi_full_avg10'] = psi['full']

@@ -34,7 +34,8 @@ static const char *const required[] = {
 	"swap_ev_max", "swap_ev_max_per_s", "swap_ev_fail",
 	"swap_ev_fail_per_s", "dying", "scan_prio", "prio_min", "reclaim_stall", "reclaim_stall_per_s",
 	"soft_tree_excess", "soft_rank", "soft_pgscan", "soft_pgscan_per_s",
-	"soft_pgsteal", "soft_pgsteal_per_s",
+	"soft_pgsteal", "soft_pgsteal_per_s", "eff_min_last", "eff_low_last",
+	"stats_pending",
 	"prio_min_kswapd", "prio_min_direct", "numa",
 };
 
