@@ -119,6 +119,9 @@ int cgfs_version(const struct cgfs *cg);	/* 1 or 2 */
 const char *cgfs_mode(const struct cgfs *cg);	/* "v1" "v2" "hybrid" */
 const char *cgfs_root(const struct cgfs *cg);	/* what is shown as root */
 int cgfs_is_series(const struct cgfs *cg);
+/* A recording made with the reclaim events loaded, whose samples keep
+ * what they gave (its replay shows those columns). */
+int cgfs_series_events(const struct cgfs *cg);
 /* The collector in use: "bpf" or "files". */
 const char *cgfs_collector(const struct cgfs *cg);
 /* v2's memory_recursiveprot mount option: 1, 0, or -1 not known (a copy
@@ -158,6 +161,11 @@ unsigned long cgfs_listings(const struct cgfs *cg);
  * -ENODATA at the end of a recorded series, or another negative errno
  * with a reason in err when the hierarchy itself cannot be read.
  */
+/* fill(ctx, snap) is called at each refresh once the groups are read,
+ * before the sample ends (a recording keeps what it added then). */
+void cgfs_set_fill(struct cgfs *cg, void (*fill)(void *ctx,
+						 struct snapshot *snap),
+		   void *ctx);
 int cgfs_refresh(struct cgfs *cg, fieldset fields, int maxdepth,
 		 struct snapshot *snap, char *err, size_t errlen);
 

@@ -29,8 +29,10 @@
  *                      memory.stat's line `key`, where replay reads it
  *   MADE(a, b)         made from FLD_a and FLD_b by the version's own code
  *                      (cgfs_read.c: v1 swap is memsw - usage ...)
- *   EVENTS             given by the reclaim events (BPF tracepoints,
- *                      reclaim.h), no file
+ *   EVENTS(key)        given by the reclaim events (BPF tracepoints,
+ *                      reclaim.h), no file; a recording keeps the values
+ *                      as the line `key` of each group's memcgtop.events,
+ *                      where replay reads them
  *
  * The order is the order of values in a packed sample (sample.h); it
  * means nothing else.
@@ -141,16 +143,20 @@
 	X(NUMA, 0, PASS(NUMA, NULL, ST_NODES), PASS(NUMA, NULL, ST_NODES)) \
 	/* the lowest priority its own lists were scanned at in the	\
 	 * interval, 0..12 */						\
-	X(PRIO_MIN, 0, EVENTS, EVENTS)					\
+	X(PRIO_MIN, 0, EVENTS("prio_min"), EVENTS("prio_min"))		\
 	/* ... of it, kswapd's, and the other tasks' (direct) */	\
-	X(PRIO_MIN_KSWAPD, 0, EVENTS, EVENTS)				\
-	X(PRIO_MIN_DIRECT, 0, EVENTS, EVENTS)				\
+	X(PRIO_MIN_KSWAPD, 0, EVENTS("prio_min_kswapd"),		\
+	  EVENTS("prio_min_kswapd"))					\
+	X(PRIO_MIN_DIRECT, 0, EVENTS("prio_min_direct"),		\
+	  EVENTS("prio_min_direct"))					\
 	/* stats flushes of it that flushed (forced, or past the	\
 	 * kernel's threshold), and every request */			\
-	X(FLUSHES, FF_COUNTER, EVENTS, EVENTS)				\
-	X(FLUSH_CALLS, FF_COUNTER, EVENTS, EVENTS)				\
+	X(FLUSHES, FF_COUNTER, EVENTS("flushes"), EVENTS("flushes"))	\
+	X(FLUSH_CALLS, FF_COUNTER, EVENTS("flush_calls"),		\
+	  EVENTS("flush_calls"))					\
 	/* milliseconds its tasks spent in direct and memcg reclaim */	\
-	X(STALL, FF_COUNTER, EVENTS, EVENTS)				\
+	X(STALL, FF_COUNTER, EVENTS("reclaim_stall"),			\
+	  EVENTS("reclaim_stall"))					\
 	/* v1's soft-limit tree: the excess it orders the group by	\
 	 * (the largest over the nodes' trees; 0: on none), and its	\
 	 * place, 1 = reclaimed first (cgfs_pass.c soft_ranks) */	\
@@ -159,8 +165,8 @@
 	/* pages soft-limit reclaim scanned and took in the group and	\
 	 * its descendants (between the vmscan softlimit_reclaim	\
 	 * begin and end events) */					\
-	X(SOFT_PGSCAN, FF_COUNTER, EVENTS, NONE)			\
-	X(SOFT_PGSTEAL, FF_COUNTER, EVENTS, NONE)			\
+	X(SOFT_PGSCAN, FF_COUNTER, EVENTS("soft_pgscan"), NONE)	\
+	X(SOFT_PGSTEAL, FF_COUNTER, EVENTS("soft_pgsteal"), NONE)	\
 	/* v2: the effective protections the kernel stored at the last	\
 	 * reclaim that visited the group (page_counter.emin, .elow) */ \
 	X(EFF_MIN_LAST, 0, NONE, SLOT(EMIN, "eff_min_last"))		\

@@ -50,11 +50,11 @@ fieldset reclaim_fields(int version);
 fieldset reclaim_slots(const struct reclaim *rc);
 
 /*
- * A handle for the hierarchy cg (nothing is loaded yet).  recording: a
- * recording is being made (--record), which keeps the files read, not the
- * events, and must replay as the live run printed: nothing is loaded.
+ * A handle for the hierarchy cg (nothing is loaded yet).  A recording
+ * (--record) keeps what the events gave beside the files (the pipeline
+ * fills them in before the sample ends), so they load as without it.
  */
-struct reclaim *reclaim_new(const struct cgfs *cg, int recording);
+struct reclaim *reclaim_new(const struct cgfs *cg);
 void reclaim_free(struct reclaim *rc);
 
 /*

@@ -26,9 +26,9 @@
 /* The default columns: the overview for text (columns.c: this version's),
  * all of them for the data formats; prio_min (and its kswapd and
  * direct parts), the reclaim stalls and soft-limit reclaim's scans
- * and steals only where the reclaim
- * events can be (events): a copy or a recording has none, and --record
- * keeps none (its replay prints what the live run printed). */
+ * and steals only where the reclaim events can be (events): live, or
+ * a recording made with them, which kept what they gave (its replay
+ * prints what the live run printed); a copy has none. */
 void batch_default_columns(struct opts *o, int version, int events,
 			   fieldset given)
 {
@@ -164,7 +164,8 @@ int batch_run(struct opts *o, struct cgfs *cg)
 
 	pipeline_init(&pl, cg, o->maxdepth, o->record != NULL);
 	batch_default_columns(o, cgfs_version(cg),
-			reclaim_state(pl.rc, NULL, NULL) != RECLAIM_NONE,
+			reclaim_state(pl.rc, NULL, NULL) != RECLAIM_NONE ||
+			cgfs_series_events(cg),
 			cgfs_free_fields(cg));
 	want.cols = o->cols;
 	want.ncols = o->ncols;

@@ -305,7 +305,8 @@ int listen_run(struct opts *o, struct cgfs *cg)
 	s.cg = cg;
 	pipeline_init(&s.pl, cg, o->maxdepth, 0);
 	batch_default_columns(o, cgfs_version(cg),
-			      reclaim_state(s.pl.rc, NULL, NULL) != RECLAIM_NONE,
+			      reclaim_state(s.pl.rc, NULL, NULL) != RECLAIM_NONE ||
+			      cgfs_series_events(cg),
 			      cgfs_free_fields(cg));
 	s.want.cols = o->cols;
 	s.want.ncols = o->ncols;

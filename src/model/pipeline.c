@@ -14,6 +14,13 @@
  * tree (it fires only on a kill: no cost otherwise); else the groups'
  * counters tell of the kills.
  */
+static void fill_events(void *ctx, struct snapshot *snap)
+{
+	struct pipeline *p = ctx;
+
+	reclaim_fill(p->rc, snap);
+}
+
 static void oom_open(struct pipeline *p, int recording)
 {
 	const char *why = "the collector is not bpf";
@@ -38,7 +45,8 @@ void pipeline_init(struct pipeline *p, struct cgfs *cg, int maxdepth,
 	memset(p, 0, sizeof(*p));
 	p->cg = cg;
 	p->maxdepth = maxdepth;
-	p->rc = reclaim_new(cg, recording);
+	p->rc = reclaim_new(cg);
+	cgfs_set_fill(cg, fill_events, p);
 	model_init(&p->m, cgfs_version(cg));
 	oom_open(p, recording);
 }
@@ -53,6 +61,8 @@ void pipeline_free(struct pipeline *p)
 	snapshot_free(&p->snap);
 	reclaim_free(p->rc);
 	p->rc = NULL;
+	if (p->cg)
+		cgfs_set_fill(p->cg, NULL, NULL);
 }
 
 fieldset pipeline_fields(const struct pipeline *p,
@@ -95,11 +105,12 @@ static int read_tree(struct pipeline *p, const struct pipeline_want *w,
 	 * the next interval; the snapshot gets room for what they fill. */
 	reclaim_want(p->rc, pipeline_events_wanted(p, w));
 	p->snap.more_slots = reclaim_slots(p->rc);
+	/* The events' counts go in before the sample ends (fill_events),
+	 * so that a recording keeps them. */
 	r = cgfs_refresh(p->cg, p->fields, p->maxdepth, &p->snap, err,
 			 errlen);
 	if (r < 0)
 		return r;
-	reclaim_fill(p->rc, &p->snap);
 	return 0;
 }
 

@@ -121,6 +121,36 @@ const char *cgfs_take_note(struct cgfs *cg)
 
 static void use_walk(struct cgfs *cg, const char *why);
 
+/* What the reclaim events gave, kept beside the files of the sample:
+ * each group's in its memcgtop.events, the system's in the procfs
+ * folder's. */
+static void keep_events(struct cgfs *cg, const struct snapshot *snap)
+{
+	char buf[4096];
+	size_t n;
+
+	for (size_t i = 0; i < snap->n; i++) {
+		n = cgfs_event_lines(cg->ver, &snap->groups[i].s, buf,
+				     sizeof(buf));
+		if (!n)
+			continue;
+		cg->rd->ops->group(cg->rd, snap_path(snap, &snap->groups[i]));
+		cg->rd->ops->kept(cg->rd, CGFS_RECEV_FILE, buf, n);
+		cg->rd->ops->group(cg->rd, NULL);
+	}
+	n = sysinfo_event_lines(&snap->sys, buf, sizeof(buf));
+	if (n)
+		cg->sink->ops->proc(cg->sink, CGFS_RECEV_FILE, buf, n);
+}
+
+void cgfs_set_fill(struct cgfs *cg, void (*fill)(void *ctx,
+						 struct snapshot *snap),
+		   void *ctx)
+{
+	cg->fill = fill;
+	cg->fill_ctx = ctx;
+}
+
 static int refresh_once(struct cgfs *cg, fieldset fields, int maxdepth,
 			struct snapshot *snap, char *err, size_t errlen)
 {
@@ -166,6 +196,10 @@ static int refresh_once(struct cgfs *cg, fieldset fields, int maxdepth,
 	close(rootfd);
 	if (r < 0)
 		return r;
+	if (cg->fill)
+		cg->fill(cg->fill_ctx, snap);
+	if (cg->sink)
+		keep_events(cg, snap);
 	return cg->rd->ops->end(cg->rd, snap, err, errlen);
 }
 
@@ -267,6 +301,11 @@ void cgfs_for_screen(struct cgfs *cg)
 	cg->screen = 1;
 }
 
+int cgfs_series_events(const struct cgfs *cg)
+{
+	return cg->series_events;
+}
+
 int cgfs_recursiveprot_of(const struct cgfs *cg)
 {
 	return cg->recursiveprot;
@@ -293,6 +332,7 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 	 * pass gave in their place as their text (cgfs_read.c). */
 	sink = record_sink(rec);
 	cg->rd = cgfs_tee_reader(cg->rd, sink);
+	cg->sink = sink;
 	/* The system figures come from the files themselves while recording
 	 * (not through libproc2), so that the very bytes are kept. */
 	if (!cg->proc_given) {

@@ -64,8 +64,13 @@ enum cgfile {
 	CF_ZSWAP,
 	CF_CGSTAT,
 	CF_NUMA,
+	/* a recording's own: what the reclaim events gave (no kernel
+	 * file; the live versions' fields never name it) */
+	CF_RECEV,
 	CF_NR
 };
+
+#define CGFS_RECEV_FILE "memcgtop.events"
 
 #define CFBIT(f) (1u << (f))
 
@@ -192,6 +197,10 @@ void cgfs_want_for(const struct cgfs_version *v, fieldset fields,
 /* The fields that reading `files` can set (FBIT mask): a sample with
  * these slots keeps all that was read. */
 fieldset cgfs_fields_of(const struct cgfs_version *v, unsigned files);
+/* "key value" lines of the values of s that the reclaim events gave
+ * (fields.h EVENTS), as a recording keeps them: the length put in buf. */
+size_t cgfs_event_lines(const struct cgfs_version *v, const struct sample *s,
+			char *buf, size_t cap);
 /* The files whose every field on v the pass carries (each row of the file
  * has a slot), so that a group whose record has those slots needs none of
  * them read; the fields the pass carries; a file's slots. */
@@ -371,6 +380,11 @@ struct cgfs {
 	enum cgfs_collector collector;	/* asked (--collector) */
 	char note[400];		/* said once: cgfs_take_note */
 	int note_new;
+	/* cgfs_set_fill's: called before a sample ends */
+	void (*fill)(void *ctx, struct snapshot *snap);
+	void *fill_ctx;
+	struct sink *sink;	/* --record's, or NULL */
+	int series_events;	/* a recording that kept the events' */
 };
 
 /* cgfs_find.c: the live files source's open (source.h), the version of

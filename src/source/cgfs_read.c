@@ -30,14 +30,17 @@ struct src {
 				 * carries, -1 */
 	unsigned char made[2];	/* SRC_MADE: the fields it is made of */
 	const char *key;	/* SRC_IN: NULL for the whole file */
+	/* SRC_IN of a recording: the key may be in memcgtop.events too
+	 * (what the events gave of a SLOT row, cgfs_event_lines) */
+	unsigned char also_recev;
 };
 
-#define NONE { SRC_NONE, -1, -1, { 0, 0 }, NULL }
-#define IN(f, k) { SRC_IN, CF_##f, -1, { 0, 0 }, k }
-#define PASS(f, k, s) { SRC_IN, CF_##f, MR_##s, { 0, 0 }, k }
-#define SLOT(s, k) { SRC_SLOT, -1, MR_##s, { 0, 0 }, k }
-#define MADE(a, b) { SRC_MADE, -1, -1, { FLD_##a, FLD_##b }, NULL }
-#define EVENTS { SRC_EVENTS, -1, -1, { 0, 0 }, NULL }
+#define NONE { SRC_NONE, -1, -1, { 0, 0 }, NULL, 0 }
+#define IN(f, k) { SRC_IN, CF_##f, -1, { 0, 0 }, k, 0 }
+#define PASS(f, k, s) { SRC_IN, CF_##f, MR_##s, { 0, 0 }, k, 0 }
+#define SLOT(s, k) { SRC_SLOT, -1, MR_##s, { 0, 0 }, k, 0 }
+#define MADE(a, b) { SRC_MADE, -1, -1, { FLD_##a, FLD_##b }, NULL, 0 }
+#define EVENTS(k) { SRC_EVENTS, -1, -1, { 0, 0 }, k, 0 }
 
 #define V1_SRC(name, flags, v1, v2) [FLD_##name] = v1,
 #define V2_SRC(name, flags, v1, v2) [FLD_##name] = v2,
@@ -45,9 +48,12 @@ static const struct src v1_src[FLD_NR] = { FIELDS(V1_SRC) };
 static const struct src v2_src[FLD_NR] = { FIELDS(V2_SRC) };
 
 /* A recording's: what the pass carried of a SLOT row is its memory.stat
- * line (keep_pass). */
+ * line (keep_pass), what the events gave its memcgtop.events line
+ * (cgfs_event_lines). */
 #undef SLOT
-#define SLOT(s, k) { SRC_IN, CF_STAT, MR_##s, { 0, 0 }, k }
+#define SLOT(s, k) { SRC_IN, CF_STAT, MR_##s, { 0, 0 }, k, 1 }
+#undef EVENTS
+#define EVENTS(k) { SRC_IN, CF_RECEV, -1, { 0, 0 }, k, 0 }
 static const struct src v1_replay_src[FLD_NR] = { FIELDS(V1_SRC) };
 static const struct src v2_replay_src[FLD_NR] = { FIELDS(V2_SRC) };
 #undef V1_SRC
@@ -181,6 +187,7 @@ static const struct vfile v1_files[] = {
 	{ CF_NUMA, "memory.numa_stat", FK_NUMA },
 	{ CF_OOMCTL, "memory.oom_control", FK_KEYS },
 	{ CF_PROCS, "cgroup.procs", FK_PROCS },
+	{ CF_RECEV, CGFS_RECEV_FILE, FK_KEYS },
 };
 
 static const struct vextra v1_extras[] = {
@@ -282,6 +289,7 @@ static const struct vfile v2_files[] = {
 	{ CF_EVENTS, "memory.events", FK_KEYS },
 	{ CF_PRESSURE, "memory.pressure", FK_PSI },
 	{ CF_PROCS, "cgroup.procs", FK_PROCS },
+	{ CF_RECEV, CGFS_RECEV_FILE, FK_KEYS },
 };
 
 static const struct vextra v2_extras[] = {
@@ -296,7 +304,7 @@ static unsigned v2_root_files(unsigned files)
 	if (files & CFBIT(CF_USAGE))
 		files |= CFBIT(CF_STAT);
 	return files & (CFBIT(CF_STAT) | CFBIT(CF_PRESSURE) | CFBIT(CF_PROCS) |
-			CFBIT(CF_CGSTAT) | CFBIT(CF_NUMA));
+			CFBIT(CF_CGSTAT) | CFBIT(CF_NUMA) | CFBIT(CF_RECEV));
 }
 
 static void v2_finish(struct gread *g)
@@ -396,7 +404,7 @@ static unsigned need_of(const struct cgfs_version *v, enum field f, int depth)
 	const struct src *s = &v->src[f];
 
 	if (s->kind == SRC_IN)
-		return CFBIT(s->cf);
+		return CFBIT(s->cf) | (s->also_recev ? CFBIT(CF_RECEV) : 0);
 	if (s->kind != SRC_MADE || depth > FLD_NR)
 		return 0;
 	return need_of(v, (enum field)s->made[0], depth + 1) |
@@ -435,6 +443,9 @@ static void version_derive(struct cgfs_version *v)
 		for (int f = 0; f < FLD_NR; f++) {
 			const struct src *s = &v->src[f];
 
+			if (s->kind == SRC_IN && s->also_recev && s->key &&
+			    cf == CF_RECEV)
+				add_key(v, &nk, s->key, f, 0);
 			if (s->kind != SRC_IN || s->cf != cf)
 				continue;
 			if (s->key)
@@ -585,6 +596,8 @@ void cgfs_want_for(const struct cgfs_version *v, fieldset fields,
 			continue;
 		}
 		ret->files |= CFBIT(s->cf);
+		if (s->also_recev)
+			ret->files |= CFBIT(CF_RECEV);
 		if (s->slot >= 0)
 			ret->pass_slots |= 1ULL << s->slot;
 	}
@@ -1095,6 +1108,29 @@ size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
 	for (int i = 0; i < CF_NR && n < max; i++)
 		if ((files & CFBIT(i)) && v->name_of[i])
 			ret_names[n++] = v->name_of[i];
+	return n;
+}
+
+size_t cgfs_event_lines(const struct cgfs_version *v, const struct sample *s,
+			char *buf, size_t cap)
+{
+	size_t n = 0;
+
+	for (int f = 0; f < FLD_NR; f++) {
+		const struct src *sr = &v->src[f];
+		int k;
+
+		/* The SLOT rows too: the events give v1 pgscan where the
+		 * pass does not (the files collector). */
+		if ((sr->kind != SRC_EVENTS && sr->kind != SRC_SLOT) ||
+		    !sr->key || !sample_has(s, (enum field)f))
+			continue;
+		k = snprintf(buf + n, cap - n, "%s %" PRIu64 "\n", sr->key,
+			     sample_get(s, (enum field)f));
+		if (k < 0 || (size_t)k >= cap - n)
+			break;
+		n += (size_t)k;
+	}
 	return n;
 }
 

@@ -260,6 +260,14 @@ static int replay_open(struct cgfs *cg, const struct cgfs_opts *opts,
 	} else {
 		free(start);
 	}
+	/* Made with the reclaim events loaded: they load at the first
+	 * refresh that wants them, so the first two samples tell. */
+	for (size_t i = 0; i < rp->nsamples && i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/proc/%ld/%s", opts->root,
+			 rp->slot[i], CGFS_RECEV_FILE);
+		if (access(path, F_OK) == 0)
+			cg->series_events = 1;
+	}
 	snprintf(dir, dirlen, "%s/%ld", opts->root, rp->slot[0]);
 	return 0;
 }

@@ -47,7 +47,6 @@ struct rc_gone {
 struct reclaim {
 	int version;
 	int live;
-	int recording;
 	struct bpfev *ev;
 	int stalls;		/* bpfev_stalls: FLD_STALL has values */
 	int soft;		/* bpfev_soft: FLD_SOFT_PGSCAN ... have */
@@ -83,9 +82,9 @@ static void set_state(struct reclaim *rc, enum reclaim_state st)
 	rc->state = st;
 	switch (st) {
 	case RECLAIM_NONE:
-		snprintf(rc->text, sizeof(rc->text), "%s", rc->recording ?
-			 "not loaded while recording: a recording keeps files, "
-			 "not events" : "not this host's: a copy or a recording");
+		snprintf(rc->text, sizeof(rc->text), "not this host's: a "
+			 "copy or a recording (which shows what they gave "
+			 "when it was made)");
 		break;
 	case RECLAIM_IDLE:
 		snprintf(rc->text, sizeof(rc->text), "not loaded: no column "
@@ -101,14 +100,14 @@ static void set_state(struct reclaim *rc, enum reclaim_state st)
 	}
 }
 
-struct reclaim *reclaim_new(const struct cgfs *cg, int recording)
+struct reclaim *reclaim_new(const struct cgfs *cg)
 {
 	struct reclaim *rc = xcalloc(1, sizeof(*rc));
 
 	rc->version = cgfs_version(cg);
-	rc->recording = recording;
-	/* The events are this host's: a copy or a recording has others. */
-	rc->live = cgfs_is_live(cg) && !cgfs_is_series(cg) && !recording;
+	/* The events are this host's: a copy or a recording has others
+	 * (a recording made keeps what they gave, cgfs_keep_events). */
+	rc->live = cgfs_is_live(cg) && !cgfs_is_series(cg);
 	set_state(rc, rc->live ? RECLAIM_IDLE : RECLAIM_NONE);
 	return rc;
 }

@@ -2,6 +2,7 @@
 /* sysinfo.c - system memory, vmstat reclaim counters and PSI. */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <libproc2/meminfo.h>
 #include <libproc2/vmstat.h>
@@ -113,6 +114,67 @@ struct sysctx {
 static int keyis(const char *k, size_t kl, const char *want)
 {
 	return strlen(want) == kl && memcmp(k, want, kl) == 0;
+}
+
+/* The reclaim events' figures as a recording keeps them: an array's
+ * element k as "key.k". */
+static const struct {
+	enum sysfield f;
+	int n;
+	const char *key;
+} event_figs[] = {
+	{ SYS_SCAN_PRIO, SYS_NPRIO, "scan_by_priority" },
+	{ SYS_SUB_SCAN_PRIO, SYS_NPRIO, "subtree_scan_by_priority" },
+	{ SYS_FLUSHES, 1, "flushes" },
+	{ SYS_OWN_FLUSHES, 1, "own_flushes" },
+	{ SYS_FLUSH_CALLS, 1, "flush_calls" },
+	{ SYS_OWN_FLUSH_CALLS, 1, "own_flush_calls" },
+	{ SYS_FLUSH_THRESHOLD, 1, "flush_threshold" },
+};
+#define NEVENT_FIGS (sizeof(event_figs) / sizeof(event_figs[0]))
+
+size_t sysinfo_event_lines(const struct sysinfo *sys, char *buf, size_t cap)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < NEVENT_FIGS; i++)
+		for (int k = 0; k < event_figs[i].n; k++) {
+			int f = (int)event_figs[i].f + k, w;
+
+			if (!(sys->valid & SBIT(f)))
+				continue;
+			w = event_figs[i].n > 1 ?
+				snprintf(buf + n, cap - n, "%s.%d %" PRIu64 "\n",
+					 event_figs[i].key, k, sys->v[f]) :
+				snprintf(buf + n, cap - n, "%s %" PRIu64 "\n",
+					 event_figs[i].key, sys->v[f]);
+			if (w < 0 || (size_t)w >= cap - n)
+				return n;
+			n += (size_t)w;
+		}
+	return n;
+}
+
+static void event_kv(const char *k, size_t kl, uint64_t v, void *ctx)
+{
+	struct sysinfo *sys = ctx;
+	char key[64];
+
+	for (size_t i = 0; i < NEVENT_FIGS; i++)
+		for (int j = 0; j < event_figs[i].n; j++) {
+			int f = (int)event_figs[i].f + j;
+
+			if (event_figs[i].n > 1)
+				snprintf(key, sizeof(key), "%s.%d",
+					 event_figs[i].key, j);
+			else
+				snprintf(key, sizeof(key), "%s",
+					 event_figs[i].key);
+			if (keyis(k, kl, key) && parse_in_range(v)) {
+				sys->v[f] = v;
+				sys->valid |= SBIT(f);
+			}
+		}
 }
 
 /* The figures of meminfo: the file's key, libproc2's item for it. */
@@ -585,6 +647,13 @@ void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
 	}
 	snprintf(path, sizeof(path), "%s/pressure/memory", base);
 	read_psi(s, path, sys);
+	/* A recording's: what its reclaim events gave. */
+	if (s->series) {
+		snprintf(path, sizeof(path), "%s/memcgtop.events", base);
+		n = slurp(s, path, "memcgtop.events");
+		if (n > 0)
+			parse_keyvals(s->buf, (size_t)n, event_kv, sys);
+	}
 	if (!s->no_zoneinfo) {
 		snprintf(path, sizeof(path), "%s/zoneinfo", base);
 		read_zoneinfo(s, path, sys);

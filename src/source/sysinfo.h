@@ -28,6 +28,12 @@ void sysinfo_want_lru_gen(struct sysinfo_src *src, int want);
  * screen, whose header has no room for them, says no. */
 void sysinfo_want_zoneinfo(struct sysinfo_src *src, int want);
 
+/* "key value" lines of the figures in sys that the reclaim events gave
+ * (SYS_SCAN_PRIO on), as a recording keeps them in its procfs folder's
+ * memcgtop.events, where sysinfo_read reads them back: the length put
+ * in buf. */
+size_t sysinfo_event_lines(const struct sysinfo *sys, char *buf, size_t cap);
+
 /* Reads the sample in folder `sample` of a series, or the current
  * figures. */
 void sysinfo_read(struct sysinfo_src *src, size_t sample,

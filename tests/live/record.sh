@@ -151,6 +151,51 @@ cmp -s "$tmp/livef.json" "$tmp/replayf.json" && [ ! -s "$tmp/err" ] && grep -qx 
 	ok "--collector files --record: info says collector files; replays byte for byte" ||
 	bad "files recording: $(cmp "$tmp/livef.json" "$tmp/replayf.json" 2>&1 | head -1) $(grep collector "$tmp/recf/info") $(head -c 200 "$tmp/err")"
 
+# The reclaim events load while recording, and the recording keeps what
+# they gave (each group's memcgtop.events, the procfs folder's): r's
+# reclaim stalls, its lowest scan priority, the flush figures and the
+# files collector's v1 pgscan replay byte for byte, not null; a replay
+# of such a recording prints them by default as the live run did.
+rm -rf "$tmp/rece"
+ECOLS=path,usage,pgscan,pgscan_per_s,prio_min,prio_min_direct,reclaim_stall,reclaim_stall_per_s,soft_pgscan,stats_pending
+"$BIN" --collector files -b -F json -n 4 -d 0.4 -c "$ECOLS" --record "$tmp/rece" "/$T" >"$tmp/livee.json" 2>"$tmp/err" &
+epid=$!
+pids+=("$epid")
+for _ in $(seq 100); do [ -s "$tmp/livee.json" ] && break; sleep 0.05; done
+sh -c "echo \$\$ >$MNT/$T/r/cgroup.procs; exec dd if=/dev/zero of=$tmp/r.file bs=1M count=64 2>/dev/null"
+rm -f "$tmp/r.file"
+wait "$epid"
+"$BIN" -b -F json -n 4 -c "$ECOLS" --root "$tmp/rece" "/$T" >"$tmp/replaye.json" 2>>"$tmp/err"
+ev=$(python3 - "$tmp/livee.json" "/$T/r" <<'EOF2'
+import json, sys
+its = [json.loads(l) for l in open(sys.argv[1])]
+r = [g for g in its[-1]["groups"] if g["path"] == sys.argv[2]][0]
+sysd = its[-1]["system"]
+print(r["reclaim_stall"], r["pgscan"], r["prio_min"] is not None or any(
+    [g for g in it["groups"] if g["path"] == sys.argv[2]][0]["prio_min"] is not None
+    for it in its), "flushes_per_s" in sysd and "scan_by_priority" in sysd)
+EOF2
+)
+read -r estall escan eprio esys <<<"$ev"
+if cmp -s "$tmp/livee.json" "$tmp/replaye.json" && [ ! -s "$tmp/err" ] &&
+   [ "${estall:-0}" -gt 0 ] && [ "${escan:-0}" -gt 0 ] && [ "$eprio" = True ] && [ "$esys" = True ]; then
+	ok "recorded with the reclaim events: replays byte for byte; r's reclaim_stall $estall ms, pgscan $escan (the events', files collector), a prio_min, the flush figures"
+else
+	bad "events recording: $(cmp "$tmp/livee.json" "$tmp/replaye.json" 2>&1 | head -1); stall $estall pgscan $escan prio $eprio sys $esys; $(head -c 200 "$tmp/err")"
+fi
+[ -f "$tmp/rece/1/$T/r/memcgtop.events" ] && [ -f "$tmp/rece/proc/1/memcgtop.events" ] &&
+	grep -q '^reclaim_stall [0-9]' "$tmp/rece/1/$T/r/memcgtop.events" &&
+	grep -q '^scan_by_priority\.12 [0-9]' "$tmp/rece/proc/1/memcgtop.events" &&
+	ok "the recording keeps them in memcgtop.events (group and procfs folder)" ||
+	bad "memcgtop.events: $(ls "$tmp/rece/1/$T/r") / $(head -3 "$tmp/rece/proc/1/memcgtop.events" 2>&1)"
+rm -rf "$tmp/recj"
+"$BIN" -b -F json -n 2 -d 0.2 --record "$tmp/recj" "/$T" >"$tmp/livej.json" 2>"$tmp/err"
+"$BIN" -b -F json -n 2 --root "$tmp/recj" "/$T" >"$tmp/replayj.json" 2>>"$tmp/err"
+cmp -s "$tmp/livej.json" "$tmp/replayj.json" && [ ! -s "$tmp/err" ] &&
+	grep -q '"prio_min"' "$tmp/replayj.json" && grep -q '"reclaim_stall"' "$tmp/replayj.json" &&
+	ok "default JSON recorded live replays byte for byte, prio_min and reclaim_stall included" ||
+	bad "default JSON replay: $(cmp "$tmp/livej.json" "$tmp/replayj.json" 2>&1 | head -1) $(head -c 200 "$tmp/err")"
+
 # --record-max 3: the newest three samples, in order, replay as the last
 # two iterations of the live run.
 rm -rf "$tmp/rec"

@@ -44,6 +44,12 @@
 #      phase; at least one group was protected in some sample; which groups
 #      got low events (INFO, with numbers)
 #   c  c/x's eff_low > 0 in phase 2 (memory_recursiveprot; without it 0)
+#   d  under global reclaim (phases 1 and 2) the kernel's stored
+#      protections of the top-level groups, eff_low_last and eff_min_last,
+#      are their own memory.low and memory.min exactly (the kernel gives
+#      a child of the reclaim root its settings); the root has none;
+#      below, eff_low_last beside eff_low (INFO); stats_pending has a
+#      value for every group on 6.8+ and none on 6.1
 #   phase 3: low events in memory.events.local (which groups: in the PASS
 #      line), and (b) for them too
 #
@@ -79,7 +85,7 @@ vm_host_ready
 vm_binary
 vm_share protect-v2
 
-COLS=path,usage,low,min,eff_low,eff_min,excess,ev_low
+COLS=path,usage,low,min,eff_low,eff_min,excess,ev_low,eff_low_last,eff_min_last,stats_pending
 
 {
 	echo "MEMCGTOP=$bin"

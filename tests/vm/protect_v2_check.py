@@ -27,6 +27,7 @@ group and every ancestor; memory.events.local in the group only, so the
 per-group assertion uses .local.
 """
 import json
+import re
 import os
 import sys
 
@@ -229,6 +230,38 @@ if rows["p2"]:
     verify.protection(False, gs, False)
     info("p2 last sample: c/x's eff_low %s; %s without memory_recursiveprot; c's %s"
          % (mib(r["/pv/c/x"].get("eff_low")), mib(gs["/pv/c/x"].get("eff_low")), mib(r["/pv/c"].get("eff_low"))))
+# ---- (d) what the kernel stored at its last reclaim of each group
+probs, n = [], 0
+for ph in ("p1", "p2"):
+    for i, r in enumerate(rows[ph]):
+        for g in ("/pv", "/hog"):
+            if g not in r:
+                continue
+            n += 1
+            x = r[g]
+            if x.get("eff_low_last") != LOW[g] or x.get("eff_min_last") != 0:
+                probs.append("%s it%d: %s eff_low_last %s eff_min_last %s, memory.low %s"
+                             % (ph, i + 1, g, x.get("eff_low_last"), x.get("eff_min_last"), LOW[g]))
+        if "/" in r and (r["/"].get("eff_low_last") is not None or
+                         r["/"].get("eff_min_last") is not None):
+            probs.append("%s it%d: the root has eff_low_last %s" % (ph, i + 1, r["/"].get("eff_low_last")))
+c.report(not probs and n > 0,
+         "p1, p2: /pv's and /hog's eff_low_last and eff_min_last are their memory.low and memory.min "
+         "(a child of the reclaim root gets its settings), the root has none (%d rows)" % n,
+         "; ".join(probs[:6]))
+for ph in ("p1", "p2", "p3"):
+    if rows[ph]:
+        r = rows[ph][-1]
+        info("%s last sample, eff_low_last / eff_low: %s" % (ph, ", ".join(
+            "%s %s/%s" % (g, mib(r[g].get("eff_low_last")), mib(r[g].get("eff_low")))
+            for g in ("/pv/a", "/pv/b", "/pv/c", "/pv/c/x") if g in r)))
+kver = (c.rd("uname") or "0.0").strip().split(".")
+new = (int(kver[0]), int(re.match(r"\d+", kver[1]).group())) >= (6, 8)
+pend = [(ph, p, x.get("stats_pending")) for ph, i, r in allrows for p, x in r.items()]
+badp = [t for t in pend if (t[2] is None) == new or (new and not isinstance(t[2], int))]
+c.report(not badp, "stats_pending %s for every group on %s" % (
+    "an integer" if new else "null (no per-group count before 6.8)", ".".join(kver[:2])),
+    "; ".join("%s %s %s" % t for t in badp[:6]))
 x0 = [r["/pv/c/x"].get("eff_low") for r in rows["p0"] if "/pv/c/x" in r]
 info("p0 (a and b claim more than /pv's 96M, c gets none): c/x's eff_low %s" % ", ".join(mib(v) for v in x0))
 c.finish()
