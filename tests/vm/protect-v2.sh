@@ -48,8 +48,10 @@
 #      protections of the top-level groups, eff_low_last and eff_min_last,
 #      are their own memory.low and memory.min exactly (the kernel gives
 #      a child of the reclaim root its settings); the root has none;
-#      below, eff_low_last beside eff_low (INFO); stats_pending has a
-#      value for every group on 6.8+ and none on 6.1
+#      below, eff_low_last = eff_low within 2 MiB + 3 % (what usage moved
+#      between the kernel's reclaim and memcgtop's read) in the last
+#      sample of phases 1 to 3; stats_pending has a value for every group
+#      on 6.8+ and none on 6.1
 #   phase 3: low events in memory.events.local (which groups: in the PASS
 #      line), and (b) for them too
 #

@@ -249,12 +249,25 @@ c.report(not probs and n > 0,
          "p1, p2: /pv's and /hog's eff_low_last and eff_min_last are their memory.low and memory.min "
          "(a child of the reclaim root gets its settings), the root has none (%d rows)" % n,
          "; ".join(probs[:6]))
+# Below the top level the kernel shares protection by the usages of its
+# last reclaim, memcgtop by those it read: the same rules, so the same
+# values but for what usage moved between (at most 2 MiB + 3 % here).
+probs, seen = [], []
 for ph in ("p1", "p2", "p3"):
-    if rows[ph]:
-        r = rows[ph][-1]
-        info("%s last sample, eff_low_last / eff_low: %s" % (ph, ", ".join(
-            "%s %s/%s" % (g, mib(r[g].get("eff_low_last")), mib(r[g].get("eff_low")))
-            for g in ("/pv/a", "/pv/b", "/pv/c", "/pv/c/x") if g in r)))
+    if not rows[ph]:
+        continue
+    r = rows[ph][-1]
+    for g in ("/pv/a", "/pv/b", "/pv/c", "/pv/c/x"):
+        if g not in r:
+            continue
+        last, now = r[g].get("eff_low_last"), r[g].get("eff_low")
+        seen.append("%s %s %s/%s" % (ph, g, mib(last), mib(now)))
+        if not isinstance(last, int) or not isinstance(now, int) or \
+           abs(last - now) > 2 * MIB + 0.03 * max(last, now):
+            probs.append("%s %s: eff_low_last %s, eff_low %s" % (ph, g, last, now))
+c.report(not probs and bool(seen),
+         "under global reclaim the kernel's stored elow is memcgtop's eff_low (last sample of "
+         "each phase, eff_low_last/eff_low): " + ", ".join(seen), "; ".join(probs[:6]))
 kver = (c.rd("uname") or "0.0").strip().split(".")
 new = (int(kver[0]), int(re.match(r"\d+", kver[1]).group())) >= (6, 8)
 pend = [(ph, p, x.get("stats_pending")) for ph, i, r in allrows for p, x in r.items()]
