@@ -391,7 +391,7 @@ void tui_dialog_value(struct tui *t)
 	plan_all(t, t->ed.k, NULL);
 }
 
-const char *tui_dialog_prompt(struct tui *t, char *buf, size_t len)
+static const char *dialog_prompt(const struct tui *t, char *buf, size_t len)
 {
 	char now[64] = "?";
 	size_t i = 0;
@@ -520,14 +520,16 @@ static void knob_row(struct tui *t, const struct frame *f, int y, size_t i)
  *
  * The box is as tall as it needs, up to the status line.  When it does
  * not fit, the list is cut first (to the selected knob and those before
- * it that fit), then the message; the prompt is the last to go.
+ * it that fit), then the message, then the prompt's first lines (a
+ * narrow screen wraps it): its last line, with the typed text and the
+ * cursor, stays.
  */
 static void draw_box(struct tui *t)
 {
 	const struct frame *f = t->utf8 ? &frame_utf8 : &frame_ascii;
-	char title[300], stitle[600], prompt[1600], typed[800], msg[1200];
+	char title[300], stitle[600], prompt[2000], typed[900], msg[1200];
 	int avail = LINES - 1, inner = COLS - 4, nk, np = 0, nm, y = 0;
-	int first = 0;
+	int first = 0, skip;
 	const char *c, *next, *end;
 
 	snprintf(title, sizeof(title), "Edit %s%s  (Up/Down choose, Enter "
@@ -542,7 +544,7 @@ static void draw_box(struct tui *t)
 		/* Typed text may hold any byte: none may reach the terminal
 		 * as a control. */
 		snprintf(typed, sizeof(typed), "%s%s",
-			 tui_dialog_prompt(t, p, sizeof(p)), t->line);
+			 dialog_prompt(t, p, sizeof(p)), t->line);
 		fmt_safe(prompt, sizeof(prompt), typed, strlen(typed), 0);
 		ascii_only(t, prompt);
 		np = wrapped_lines(prompt, inner);
@@ -565,6 +567,8 @@ static void draw_box(struct tui *t)
 		nm = 0;
 	if (3 + nk + np + nm > avail)
 		nk = 0;
+	/* Lower still, the prompt's last lines: the typed text is there. */
+	skip = 3 + nk + np + nm - avail;
 	if (t->ed.sel >= nk)
 		first = t->ed.sel - nk + 1;
 
@@ -577,6 +581,8 @@ static void draw_box(struct tui *t)
 	t->ed.cur_x = 2;
 	for (c = prompt; *c && y < avail && np > 0; c = next, np--) {
 		end = tui_wrap(c, inner, &next);
+		if (skip-- > 0)
+			continue;
 		t->ed.cur_y = y;
 		t->ed.cur_x = 2 + box_text(t, f, y++, c, (int)(end - c),
 					   A_NORMAL);

@@ -188,7 +188,6 @@ void tui_dialog_load(struct tui *t);
 void tui_dialog_key(struct tui *t, int ch);
 void tui_dialog_value(struct tui *t);
 void tui_draw_dialog(struct tui *t);
-const char *tui_dialog_prompt(struct tui *t, char *buf, size_t len);
 void tui_dialog_free(struct tui *t);
 void tui_undo(struct tui *t);
 
