@@ -40,8 +40,9 @@
 # not written), soft=32M, u (undo), a malformed limit (12abc), sizes that
 # are no whole number of bytes (0.1, 0.0000001K) and -1x on max (said as
 # --set says them, in the box under the prompt), then 100M, an empty Enter
-# on that limit (kept), the prompt at 80x24, at 80x9 and 80x6 (the list cut,
-# the prompt kept) and back, resized while typing,
+# on that limit (kept), the prompt at 80x24, at 80x7 and 80x5 (the list cut,
+# the prompt kept), at 30x6 (the wrapped prompt's last lines) and back,
+# resized while typing,
 # swappiness (n cancels, then 30), limit=16M below what load can reclaim to
 # (EBUSY: the warning, the refusal, the old limit kept; also at 200 columns;
 # u there undoes nothing), memsw=64M below the limit (the warning; n),
@@ -300,16 +301,20 @@ shown() {
 # and column W are the borders.
 NK=4
 HINT="Enter asks to confirm; Enter on an empty line keeps the value; Esc cancels"
+# The box's lines (--ascii: - | +)
+box_utf8() { BH=─ BV=│ BTL=┌ BTR=┐ BML=├ BMR=┤ BBL=└ BBR=┘; }
+box_ascii() { BH=- BV='|' BTL=+ BTR=+ BML=+ BMR=+ BBL=+ BBR=+; }
+box_utf8
 # reps TEXT N: TEXT N times
 reps() { local i r=; for ((i = 0; i < $2; i++)); do r+=$1; done; printf '%s' "$r"; }
 # boxline W TEXT: a line inside the box, TEXT from column 3
-boxline() { printf '│ %s%s │' "$2" "$(reps ' ' $(($1 - 4 - ${#2})))"; }
+boxline() { printf '%s %s%s %s' "$BV" "$2" "$(reps ' ' $(($1 - 4 - ${#2})))" "$BV"; }
 # rule W LEFT RIGHT: a border line
-rule() { printf '%s%s%s' "$2" "$(reps ─ $(($1 - 2)))" "$3"; }
+rule() { printf '%s%s%s' "$2" "$(reps "$BH" $(($1 - 2)))" "$3"; }
 # box_under W PROMPT MSG-LINES: the lines from the rule to the bottom border
 box_under() {
 	local w=$1 l
-	rule "$w" ├ ┤
+	rule "$w" "$BML" "$BMR"
 	echo
 	if [ -n "$2" ]; then boxline "$w" "$2"; echo; fi
 	if [ -n "$3" ]; then
@@ -318,12 +323,12 @@ box_under() {
 		boxline "$w" ""
 		echo
 	fi
-	rule "$w" └ ┘
+	rule "$w" "$BBL" "$BBR"
 }
 # box_title W TEXT: the top border with the title (cut at W-4 columns)
 box_title() {
 	local t=${2:0:$(($1 - 4))}
-	printf '┌ %s %s┐' "$t" "$(reps ─ $(($1 - 4 - ${#t})))"
+	printf '%s %s %s%s' "$BTL" "$t" "$(reps "$BH" $(($1 - 4 - ${#t})))" "$BTR"
 }
 # box_ok NAME PROMPT MSG-LINES [STATUS] [NKNOBS] [H]: the screen (in
 # SCREEN) is the box with NKNOBS knob rows (default NK), its rule, the
@@ -337,14 +342,14 @@ box_ok() {
 	[ $# -lt 4 ] && { [ -n "$prompt" ] && st=$HINT || st=''; }
 	w=$(width "$name")
 	l=$(sed -n 1p <<<"$SCREEN")
-	if [ "${l:0:7}" != "┌ Edit " ] || [ "${l: -1}" != ┐ ] || [ ${#l} != "$w" ]; then
+	if [ "${l:0:7}" != "$BTL Edit " ] || [ "${l: -1}" != "$BTR" ] || [ ${#l} != "$w" ]; then
 		WHY="line 1 is not the box's top border with the title, $w columns"
 		return 1
 	fi
 	for ((i = 2; i <= nk + 1; i++)); do
 		l=$(sed -n "${i}p" <<<"$SCREEN")
-		if [ "${l:0:2}" != "│ " ] || [ "${l: -2}" != " │" ] || [ ${#l} != "$w" ]; then
-			WHY="line $i is not a knob row inside the box (│ ... │, $w columns)"
+		if [ "${l:0:2}" != "$BV " ] || [ "${l: -2}" != " $BV" ] || [ ${#l} != "$w" ]; then
+			WHY="line $i is not a knob row inside the box ($BV ... $BV, $w columns)"
 			return 1
 		fi
 	done
@@ -414,14 +419,14 @@ check_pick() {
 			l=$(sed -n "${r}p" <<<"$got")
 			if [ $k = memsw ] && [ "$HAS_MEMSW" = 0 ]; then
 				want=$(pick_row $k - "this group has no such file (not this kernel, or swap accounting is off)")
-				[ "$l" = "│$(printf '%-*s' $((w - 3)) "${want:0:$((w - 3))}") │" ] || ok=0
+				[ "$l" = "$BV$(printf '%-*s' $((w - 3)) "${want:0:$((w - 3))}") $BV" ] || ok=0
 			elif [ -n "$reason" ]; then
 				want=$(pick_row $k "$v" "$reason")
-				[ "$l" = "│$(printf '%-*s' $((w - 3)) "${want:0:$((w - 3))}") │" ] || ok=0
+				[ "$l" = "$BV$(printf '%-*s' $((w - 3)) "${want:0:$((w - 3))}") $BV" ] || ok=0
 			else
 				want=$(pick_row $k "$v")
 				# a help text, not one of the reasons a knob is disabled
-				[[ $l == "│$want"?*" │" ]] || ok=0
+				[[ $l == "$BV$want"?*" $BV" ]] || ok=0
 				case ${l:$((1 + ${#want}))} in
 				"no permission"* | "--readonly"* | "no such group"* | "this group has no such file"* | "the root group"*) ok=0 ;;
 				esac
@@ -593,6 +598,28 @@ l=$(sed -n 2p <<<"$SCREEN")
 	fail "80x7: line 2 is not limit's row: $l"
 tm resize-window -t $S -x 80 -y 5
 check_box $S "${p100}5" "" "80x5: no room for the list: the title, the rule, the prompt, the bottom border" "$HINT" 0 5
+# 30x6: the prompt wraps at 26 columns into more lines than fit; its last
+# lines stay, the last with the typed 5 and the cursor after it
+tm resize-window -t $S -x 30 -y 6
+ok=0
+for ((i = 0; i < 100; i++)); do
+	SCREEN=$(cap $S)
+	l=$(sed -n 4p <<<"$SCREEN")
+	cur=$(tm display -p -t $S '#{cursor_x},#{cursor_y}')
+	pre=${l%%"): 5"*}
+	if [ "$(sed -n 1p <<<"$SCREEN")" = "$(box_title 30 "Edit $T/load  (Up/Down choose, Enter edits, Esc cancels)")" ] &&
+		[ "$(sed -n 2p <<<"$SCREEN")" = "$(rule 30 ├ ┤)" ] &&
+		[[ $(sed -n 3p <<<"$SCREEN") == "│ "?*" │" ]] && [ ${#l} = 30 ] &&
+		[[ $l == "│ "*"[104857600]): 5"*" │" ]] &&
+		[ "$(sed -n 5p <<<"$SCREEN")" = "$(rule 30 └ ┘)" ] &&
+		[ "$cur" = "$((${#pre} + 4)),3" ]; then
+		ok=1
+		break
+	fi
+	sleep 0.05
+done
+[ "$ok" = 1 ] && pass "30x6: the wrapped prompt's last lines in the box, '…[104857600]): 5' and the cursor after it ($cur)" ||
+	fail "30x6: not the title, the rule, the prompt's last two lines (the last ending '[104857600]): 5', the cursor after it: $cur) and the bottom border"
 tm resize-window -t $S -x $W -y $H
 check_prompt $S "${p100}5" "back at ${W}x$H: the whole box, the prompt and 5 kept"
 keys $S BSpace Enter
@@ -850,15 +877,18 @@ after=$(snapshot)
 # dialog says the change would be recorded nowhere.  Then flock(1) holds
 # idle1's directory: y waits on that lock (its waiter shows in /proc/locks)
 # and writes nothing until the lock is free.
+# (This session runs with --ascii: the box is drawn with - | +.)
 S=nolog
-start $S "MEMCGTOP_SYSLOG_SOCKET=$TMPD/nolog" -d 60 "$T"
+start $S "MEMCGTOP_SYSLOG_SOCKET=$TMPD/nolog" --ascii -d 60 "$T"
 check_has $S '^ .*     idle1$' "no syslog: the tree shows idle1"
 search $S /idle1
 keys $S e
-wait_for $S "^┌ Edit $T/idle1 " || fail "no syslog: e on idle1 opens no dialog"
+box_ascii
+check_pick $S "$T/idle1" "$T/idle1" "" "--ascii: the pick screen's box drawn with - | +"
 keys $S Enter
 old1=$(kval "$T/idle1" memory.limit_in_bytes)
-check_prompt $S "limit of $T/idle1 (now $old1): " "no syslog: Enter asks for limit of $T/idle1 (now $old1)"
+check_prompt $S "limit of $T/idle1 (now $old1): " "no syslog, --ascii: Enter asks for limit of $T/idle1 (now $old1) in the box"
+box_utf8
 lit $S 20M
 keys $S Enter
 check_dialog $S "Change limit (memory.limit_in_bytes)
