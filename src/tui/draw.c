@@ -69,11 +69,11 @@ static int char_cols(const struct tui *t, const char *s, size_t n)
 
 /*
  * Draws text at virtual column *vx of line y, clipped on the left at
- * column off (0: not at all) and on the right by the screen width.  The
- * text is safe for the terminal already (escaped).
+ * column off (0: not at all) and on the right at screen column right.
+ * The text is safe for the terminal already (escaped).
  */
-static void put(const struct tui *t, int y, int *vx, const char *s, int attr,
-		int off)
+static void put_upto(const struct tui *t, int y, int *vx, const char *s,
+		     int attr, int off, int right)
 {
 	attrset(attr);
 	while (*s) {
@@ -83,7 +83,7 @@ static void put(const struct tui *t, int y, int *vx, const char *s, int attr,
 		if (n == 0)
 			n = 1;
 		w = char_cols(t, s, n);
-		if (*vx - off + w > COLS)
+		if (*vx - off + w > right)
 			break;
 		if (*vx >= off)
 			mvaddnstr(y, *vx - off, s, (int)n);
@@ -93,32 +93,25 @@ static void put(const struct tui *t, int y, int *vx, const char *s, int attr,
 	attrset(A_NORMAL);
 }
 
+/* The same, clipped at the screen's right edge. */
+static void put(const struct tui *t, int y, int *vx, const char *s, int attr,
+		int off)
+{
+	put_upto(t, y, vx, s, attr, off, COLS);
+}
+
 /*
  * Draws text at column x of line y, at most maxw columns of it; returns
- * the columns drawn.  The text is safe for the terminal already.  For
- * boxes, whose right border must stay where it is.
+ * the columns drawn.  For boxes, whose right border must stay where it
+ * is.
  */
 int tui_put(const struct tui *t, int y, int x, const char *s, int maxw,
 	    int attr)
 {
-	int w0 = 0;
+	int vx = x;
 
-	attrset(attr);
-	while (*s) {
-		size_t n = fmt_utf8_len((const unsigned char *)s, strlen(s));
-		int w;
-
-		if (n == 0)
-			n = 1;
-		w = char_cols(t, s, n);
-		if (w0 + w > maxw || x + w0 + w > COLS)
-			break;
-		mvaddnstr(y, x + w0, s, (int)n);
-		w0 += w;
-		s += n;
-	}
-	attrset(A_NORMAL);
-	return w0;
+	put_upto(t, y, &vx, s, attr, 0, x + maxw < COLS ? x + maxw : COLS);
+	return vx - x;
 }
 
 /*
