@@ -37,7 +37,9 @@
 # First, hostile traffic (the same burst twice: 250 requests with a 64 KiB
 # header, 750 odd requests, 500 connections dropped, 40 held half-sent) leaves it serving (up == 1 at every scrape, a scrape 200
 # after) and its memory bounded: VmRSS grows at most 1 MiB over the first
-# burst and 128 KiB over the second, VmHWM stays within the first bound.
+# burst and 256 KiB over the second, VmHWM stays within the first bound
+# (an ASan build: one burst, no bound: its quarantine holds freed memory;
+# LeakSanitizer looks for leaks at the exit).
 # Then a paced load in the group (tests/load/memload.c faults: 20,000 page
 # faults a second) makes memcgtop_pgfault_total grow steadily; over the
 # 30 s of a "memcgtop -b -n 1 -d 30" beside it, Prometheus'
@@ -401,11 +403,14 @@ EOF
 	done
 	# Hostile traffic while Prometheus scrapes, the same burst twice
 	# (the rate below is measured after it: a scrape delayed by it moves
-	# the edges of rate()'s window); memcgtop's
-	# VmRSS and VmHWM (KiB) before, after the first and after the second.
-	python3 - "$PORT" "$MC" >"$tmp/burst" 2>&1 <<'PY'
+	# the edges of rate()'s window); memcgtop's VmRSS and VmHWM (KiB)
+	# before, after the first and after the second.  An ASan build, whose
+	# memory is not bounded here (below), takes one burst.
+	asan=0
+	ldd "$MEMCGTOP" 2>/dev/null | grep -q libasan && asan=1
+	python3 - "$PORT" "$MC" $((2 - asan)) >"$tmp/burst" 2>&1 <<'PY'
 import socket, sys, time
-port, pid = int(sys.argv[1]), sys.argv[2]
+port, pid, bursts = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 
 def status():
     d = {}
@@ -484,7 +489,8 @@ s0 = status()
 t0 = time.monotonic()
 burst()
 s1 = status()
-burst()
+if bursts > 1:
+    burst()
 s2 = status()
 print("%d %.1f %s" % (sum(n.values()), time.monotonic() - t0,
                       ",".join("%s=%d" % kv for kv in n.items())))
@@ -499,20 +505,21 @@ PY
 	# The bounds: at most 16 connections with a 16 KiB request pool each
 	# (256 KiB), the polling thread's allocator arena and a response:
 	# 1 MiB over the first burst (measured: 60 to 120 KiB).  A second,
-	# identical burst finds them all there: 128 KiB over it (measured:
-	# 8 to 52 KiB), crossed by a leak of 86 bytes a request.  VmHWM: at
+	# identical burst finds them all there: 256 KiB over it (measured:
+	# 44 to 64 KiB; six bursts in a row: +76, +40, +28, +0, +12, +0 KiB),
+	# crossed by a leak of 170 bytes a request.  VmHWM: at
 	# most the first bound above VmRSS before (the start, with its BPF
 	# load, may have been higher).  Under ASan freed memory waits in its
 	# quarantine (RSS grows with every request, leak or not): the numbers
 	# are shown, and LeakSanitizer checks for leaks at the exit instead.
-	if ldd "$MEMCGTOP" 2>/dev/null | grep -q libasan; then
+	if [ "$asan" = 1 ]; then
 		echo "  ASan build: the memory bounds are not asserted (its quarantine holds freed memory)"
 	elif [[ ${r0:-}${r1:-}${r2:-}${h0:-}${h2:-} =~ ^[0-9]+$ ]] &&
-		[ $((r1 - r0)) -le 1024 ] && [ $((r2 - r1)) -le 128 ] &&
+		[ $((r1 - r0)) -le 1024 ] && [ $((r2 - r1)) -le 256 ] &&
 		[ "$h2" -le $(( h0 > r0 + 1024 ? h0 : r0 + 1024 )) ]; then
-		pass "live: memory bounded under hostile traffic: VmRSS +$((r1 - r0)) KiB over the first burst (<= 1024), +$((r2 - r1)) KiB over the second (<= 128), VmHWM $h0 -> $h2 KiB"
+		pass "live: memory bounded under hostile traffic: VmRSS +$((r1 - r0)) KiB over the first burst (<= 1024), +$((r2 - r1)) KiB over the second (<= 256), VmHWM $h0 -> $h2 KiB"
 	else
-		fail "live: memory under hostile traffic: VmRSS ${r0:-?} -> ${r1:-?} -> ${r2:-?} KiB (bounds +1024, +128), VmHWM ${h0:-?} -> ${h2:-?}: $(tail -n 3 "$tmp/burst")"
+		fail "live: memory under hostile traffic: VmRSS ${r0:-?} -> ${r1:-?} -> ${r2:-?} KiB (bounds +1024, +256), VmHWM ${h0:-?} -> ${h2:-?}: $(tail -n 3 "$tmp/burst")"
 	fi
 	# memcgtop's own rate over 30 s: the wall time when the batch's
 	# sample came (it prints it at once), its interval and pgfault_per_s.
