@@ -508,6 +508,24 @@ static void knob_row(struct tui *t, const struct frame *f, int y, size_t i)
 }
 
 /*
+ * How much of the box fits in avail lines (the frame takes 3): *nk knob
+ * rows, np prompt lines, *nm message lines.  The list is cut first (to one
+ * row), then the message, then the list altogether; returns how many of
+ * the prompt's first lines go (0: none).
+ */
+static int box_fit(int avail, int *nk, int np, int *nm)
+{
+	if (3 + *nk + np + *nm > avail)
+		*nk = *nk > 0 ? (avail - 3 - np - *nm > 1 ?
+				 avail - 3 - np - *nm : 1) : 0;
+	if (3 + *nk + np + *nm > avail)
+		*nm = avail - 3 - *nk - np > 0 ? avail - 3 - *nk - np : 0;
+	if (3 + *nk + np + *nm > avail)
+		*nk = 0;
+	return 3 + *nk + np + *nm > avail ? 3 + *nk + np + *nm - avail : 0;
+}
+
+/*
  * The knob list in a box, and under it, inside the box, the prompt with
  * the typed text and the edit's message:
  *
@@ -557,18 +575,7 @@ static void draw_box(struct tui *t)
 	if (np + nm == 0)
 		nm = 1;
 	nk = (int)t->ed.nknobs;
-	if (3 + nk + np + nm > avail)
-		nk = avail - 3 - np - nm;
-	if (nk < 1)
-		nk = t->ed.nknobs > 0;
-	if (3 + nk + np + nm > avail)
-		nm = avail - 3 - nk - np;
-	if (nm < 0)
-		nm = 0;
-	if (3 + nk + np + nm > avail)
-		nk = 0;
-	/* Lower still, the prompt's last lines: the typed text is there. */
-	skip = 3 + nk + np + nm - avail;
+	skip = box_fit(LINES - 1, &nk, np, &nm);
 	if (t->ed.sel >= nk)
 		first = t->ed.sel - nk + 1;
 
