@@ -41,6 +41,21 @@ void tui_dialog_free(struct tui *t)
 	t->nundo = 0;
 }
 
+static void dialog_say(struct tui *t, int error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A message of the edit in the box, under the prompt, where the eye is:
+ * not on the status line at the other end of the screen. */
+static void dialog_say(struct tui *t, int error, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->ed.msg, sizeof(t->ed.msg), fmt, ap);
+	va_end(ap);
+	t->ed.msg_error = error;
+}
+
 static void add_line(struct tui *t, int attr, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -132,6 +147,7 @@ void tui_dialog_open(struct tui *t)
 	t->ed.undo = 0;
 	clear_plans(t);
 	t->ed.stage = ED_PICK;
+	t->ed.msg[0] = '\0';
 	t->ed.loaded = 0;
 	tui_dialog_load(t);
 }
@@ -303,7 +319,7 @@ void tui_dialog_key(struct tui *t, int ch)
 			const char *why = t->ed.why[t->ed.sel];
 
 			if (why && t->ed.npaths == 1) {
-				tui_message(t, 1, "%s: %s", k->name, why);
+				dialog_say(t, 1, "%s: %s", k->name, why);
 				break;
 			}
 			t->ed.k = k;
@@ -342,12 +358,13 @@ void tui_dialog_value(struct tui *t)
 	struct edit_plan probe;
 	size_t bad = 0, l = strspn(t->line, " \t");
 
-	/* Nothing typed: the value stays, as Esc leaves it. */
+	/* Nothing typed: the value stays, said in the box, which stays open
+	 * on the knob list for another knob or Esc. */
 	if (!t->line[l]) {
 		t->input = IN_NONE;
-		t->ed.stage = ED_NONE;
-		tui_message(t, 0, "nothing changed: %s stays as it is",
-			    t->ed.k->name);
+		t->ed.stage = ED_PICK;
+		dialog_say(t, 0, "nothing changed: %s stays as it is",
+			   t->ed.k->name);
 		return;
 	}
 	/* A value refused for every group alike (malformed, say) is refused
@@ -364,7 +381,7 @@ void tui_dialog_value(struct tui *t)
 		bad++;
 	}
 	if (bad == t->ed.npaths) {
-		tui_message(t, 1, "%s", first);
+		dialog_say(t, 1, "%s", first);
 		t->input = IN_EDIT;
 		return;
 	}
@@ -374,7 +391,7 @@ void tui_dialog_value(struct tui *t)
 	plan_all(t, t->ed.k, NULL);
 }
 
-const char *tui_dialog_prompt(struct tui *t, char *buf, size_t len)
+static const char *dialog_prompt(const struct tui *t, char *buf, size_t len)
 {
 	char now[64] = "?";
 	size_t i = 0;
@@ -396,43 +413,207 @@ const char *tui_dialog_prompt(struct tui *t, char *buf, size_t len)
 	return buf;
 }
 
+/* The box's lines: UTF-8 box drawing, or ASCII. */
+struct frame {
+	const char *h, *v, *tl, *tr, *ml, *mr, *bl, *br;
+};
+
+static const struct frame frame_utf8 = {
+	"\xE2\x94\x80", "\xE2\x94\x82", "\xE2\x94\x8C", "\xE2\x94\x90",
+	"\xE2\x94\x9C", "\xE2\x94\xA4", "\xE2\x94\x94", "\xE2\x94\x98",
+};
+static const struct frame frame_ascii = {
+	"-", "|", "+", "+", "+", "+", "+", "+",
+};
+
+/* A border line of the box: left corner, title (may be NULL), line, right
+ * corner. */
+static void box_rule(const struct tui *t, const struct frame *f, int y,
+		     const char *l, const char *title, const char *r)
+{
+	int x = 1;
+
+	tui_put(t, y, 0, l, 1, A_NORMAL);
+	if (title) {
+		x += tui_put(t, y, x, " ", 1, A_NORMAL);
+		x += tui_put(t, y, x, title, COLS - 4, t->attr[TE_HEADER]);
+		x += tui_put(t, y, x, " ", 1, A_NORMAL);
+	}
+	for (; x < COLS - 1; x++)
+		tui_put(t, y, x, f->h, 1, A_NORMAL);
+	tui_put(t, y, COLS - 1, r, 1, A_NORMAL);
+}
+
+/* A line inside the box: the borders, and text from column 2 (one blank
+ * after the border) to one blank before the right border. */
+static int box_text(const struct tui *t, const struct frame *f, int y,
+		    const char *text, int len, int attr)
+{
+	char part[1200];
+	int w;
+
+	snprintf(part, sizeof(part), "%.*s", len, text);
+	tui_put(t, y, 0, f->v, 1, A_NORMAL);
+	w = tui_put(t, y, 2, part, COLS - 4, attr);
+	tui_put(t, y, COLS - 1, f->v, 1, A_NORMAL);
+	return w;
+}
+
+/* Without UTF-8 on the terminal a byte past ASCII is shown as '?'. */
+static void ascii_only(const struct tui *t, char *s)
+{
+	if (!t->utf8)
+		for (; *s; s++)
+			if ((unsigned char)*s >= 0x80)
+				*s = '?';
+}
+
+/* Lines of text wrapped at cols: the number of lines. */
+static int wrapped_lines(const char *s, int cols)
+{
+	const char *next;
+	int n = 0;
+
+	for (; *s; s = next, n++)
+		tui_wrap(s, cols, &next);
+	return n;
+}
+
+/* One knob's row of the list, as wide as the box's inside. */
+static void knob_row(struct tui *t, const struct frame *f, int y, size_t i)
+{
+	const struct knob *k = t->ed.knobs[i];
+	const char *why = t->ed.why[i], *help = k->help;
+	const struct sysinfo *sys = &t->pl.m.sys;
+	char now[64], line[400], safe[800];
+	int attr;
+
+	/* Swappiness weighs anon against file pages: with no swap anon
+	 * cannot go, whatever it says. */
+	if (k->kind == KNOB_SWAPPINESS && (sys->valid & SBIT(SYS_SWAP_TOTAL)) &&
+	    sys->v[SYS_SWAP_TOTAL] == 0)
+		help = "the host has no swap: a new value changes nothing "
+			"until swap exists";
+	show_value(k, t->ed.now[i], now, sizeof(now));
+	snprintf(line, sizeof(line), "%-11s %-28s %-20s %s", k->name, k->file,
+		 now, why ? why : help);
+	fmt_safe(safe, sizeof(safe), line, strlen(line), !t->utf8);
+	attr = (int)i == t->ed.sel ? t->attr[TE_SELECTED] :
+		why ? t->attr[TE_DIM] : (int)A_NORMAL;
+	tui_put(t, y, 0, f->v, 1, A_NORMAL);
+	attrset(attr);
+	mvhline(y, 1, ' ', COLS - 2);
+	tui_put(t, y, 2, safe, COLS - 4, attr);
+	tui_put(t, y, COLS - 1, f->v, 1, A_NORMAL);
+}
+
+/*
+ * How much of the box fits in avail lines (the frame takes 3): *nk knob
+ * rows, np prompt lines, *nm message lines.  The list is cut first (to one
+ * row), then the message, then the list altogether; returns how many of
+ * the prompt's first lines go (0: none).
+ */
+static int box_fit(int avail, int *nk, int np, int *nm)
+{
+	if (3 + *nk + np + *nm > avail)
+		*nk = *nk > 0 ? (avail - 3 - np - *nm > 1 ?
+				 avail - 3 - np - *nm : 1) : 0;
+	if (3 + *nk + np + *nm > avail)
+		*nm = avail - 3 - *nk - np > 0 ? avail - 3 - *nk - np : 0;
+	if (3 + *nk + np + *nm > avail)
+		*nk = 0;
+	return 3 + *nk + np + *nm > avail ? 3 + *nk + np + *nm - avail : 0;
+}
+
+/*
+ * The knob list in a box, and under it, inside the box, the prompt with
+ * the typed text and the edit's message:
+ *
+ *   +- Edit PATH  (Up/Down choose, Enter edits, Esc cancels) -----+
+ *   | KNOB        FILE                         VALUE  HELP         |
+ *   +-------------------------------------------------------------+
+ *   | KNOB of PATH (now X): TYPED                                  |
+ *   | MESSAGE (wrapped)                                            |
+ *   +-------------------------------------------------------------+
+ *
+ * The box is as tall as it needs, up to the status line.  When it does
+ * not fit, the list is cut first (to the selected knob and those before
+ * it that fit), then the message, then the prompt's first lines (a
+ * narrow screen wraps it): its last line, with the typed text and the
+ * cursor, stays.
+ */
+static void draw_box(struct tui *t)
+{
+	const struct frame *f = t->utf8 ? &frame_utf8 : &frame_ascii;
+	char title[300], stitle[600], prompt[2000], typed[900], msg[1200];
+	int avail = LINES - 1, inner = COLS - 4, nk, np = 0, nm, y = 0;
+	int first = 0, skip;
+	const char *c, *next, *end;
+
+	snprintf(title, sizeof(title), "Edit %s%s  (Up/Down choose, Enter "
+		 "edits, Esc cancels)", t->ed.paths[0], t->ed.npaths > 1 ?
+		 " and the other tagged groups" : "");
+	fmt_escape(stitle, sizeof(stitle), title, strlen(title));
+	ascii_only(t, stitle);
+	prompt[0] = '\0';
+	if (t->ed.stage == ED_VALUE) {
+		char p[700];
+
+		/* Typed text may hold any byte: none may reach the terminal
+		 * as a control. */
+		snprintf(typed, sizeof(typed), "%s%s",
+			 dialog_prompt(t, p, sizeof(p)), t->line);
+		fmt_safe(prompt, sizeof(prompt), typed, strlen(typed), 0);
+		ascii_only(t, prompt);
+		np = wrapped_lines(prompt, inner);
+		if (np == 0)
+			np = 1;
+	}
+	fmt_safe(msg, sizeof(msg), t->ed.msg, strlen(t->ed.msg), !t->utf8);
+	nm = wrapped_lines(msg, inner);
+	/* One line under the list at the least: where the prompt comes. */
+	if (np + nm == 0)
+		nm = 1;
+	nk = (int)t->ed.nknobs;
+	skip = box_fit(LINES - 1, &nk, np, &nm);
+	if (t->ed.sel >= nk)
+		first = t->ed.sel - nk + 1;
+
+	box_rule(t, f, y++, f->tl, stitle, f->tr);
+	for (int i = 0; i < nk && y < avail; i++)
+		knob_row(t, f, y++, (size_t)(first + i));
+	if (y < avail)
+		box_rule(t, f, y++, f->ml, NULL, f->mr);
+	t->ed.cur_y = y;
+	t->ed.cur_x = 2;
+	for (c = prompt; *c && y < avail && np > 0; c = next, np--) {
+		end = tui_wrap(c, inner, &next);
+		if (skip-- > 0)
+			continue;
+		t->ed.cur_y = y;
+		t->ed.cur_x = 2 + box_text(t, f, y++, c, (int)(end - c),
+					   A_NORMAL);
+	}
+	/* The cursor after the typed text; on the border it would hide it. */
+	if (t->ed.cur_x > COLS - 2)
+		t->ed.cur_x = COLS - 2;
+	for (c = msg; *c && y < avail && nm > 0; c = next, nm--) {
+		end = tui_wrap(c, inner, &next);
+		box_text(t, f, y++, c, (int)(end - c), t->ed.msg_error ?
+			 t->attr[TE_ERROR] : (int)A_NORMAL);
+	}
+	for (; nm > 0 && y < avail; nm--)
+		box_text(t, f, y++, "", 0, A_NORMAL);
+	if (y < avail)
+		box_rule(t, f, y, f->bl, NULL, f->br);
+}
+
 void tui_draw_dialog(struct tui *t)
 {
 	int y = 0;
 
 	if (t->ed.stage == ED_PICK || t->ed.stage == ED_VALUE) {
-		char h[300], safe[600];
-
-		snprintf(h, sizeof(h), "Edit %s%s  (Up/Down choose, Enter edits, "
-			 "Esc cancels)", t->ed.paths[0], t->ed.npaths > 1 ?
-			 " and the other tagged groups" : "");
-		fmt_escape(safe, sizeof(safe), h, strlen(h));
-		attrset(t->attr[TE_HEADER]);
-		mvhline(y, 0, ' ', COLS);
-		mvaddnstr(y++, 0, safe, COLS);
-		attrset(A_NORMAL);
-		for (size_t i = 0; i < t->ed.nknobs && y < LINES - 1; i++) {
-			const struct knob *k = t->ed.knobs[i];
-			const char *why = t->ed.why[i], *help = k->help;
-			const struct sysinfo *sys = &t->pl.m.sys;
-			char now[64], line[400];
-
-			/* Swappiness weighs anon against file pages: with no
-			 * swap anon cannot go, whatever it says. */
-			if (k->kind == KNOB_SWAPPINESS &&
-			    (sys->valid & SBIT(SYS_SWAP_TOTAL)) &&
-			    sys->v[SYS_SWAP_TOTAL] == 0)
-				help = "the host has no swap: a new value "
-					"changes nothing until swap exists";
-			show_value(k, t->ed.now[i], now, sizeof(now));
-			snprintf(line, sizeof(line), " %-11s %-28s %-20s %s",
-				 k->name, k->file, now, why ? why : help);
-			attrset((int)i == t->ed.sel ? t->attr[TE_SELECTED] :
-				why ? t->attr[TE_DIM] : (int)A_NORMAL);
-			mvhline(y, 0, ' ', COLS);
-			mvaddnstr(y++, 0, line, COLS);
-			attrset(A_NORMAL);
-		}
+		draw_box(t);
 		return;
 	}
 	for (size_t i = 0; i < t->ed.nlines && y < LINES - 1; i++) {

@@ -69,11 +69,11 @@ static int char_cols(const struct tui *t, const char *s, size_t n)
 
 /*
  * Draws text at virtual column *vx of line y, clipped on the left at
- * column off (0: not at all) and on the right by the screen width.  The
- * text is safe for the terminal already (escaped).
+ * column off (0: not at all) and on the right at screen column right.
+ * The text is safe for the terminal already (escaped).
  */
-static void put(const struct tui *t, int y, int *vx, const char *s, int attr,
-		int off)
+static void put_upto(const struct tui *t, int y, int *vx, const char *s,
+		     int attr, int off, int right)
 {
 	attrset(attr);
 	while (*s) {
@@ -83,7 +83,7 @@ static void put(const struct tui *t, int y, int *vx, const char *s, int attr,
 		if (n == 0)
 			n = 1;
 		w = char_cols(t, s, n);
-		if (*vx - off + w > COLS)
+		if (*vx - off + w > right)
 			break;
 		if (*vx >= off)
 			mvaddnstr(y, *vx - off, s, (int)n);
@@ -91,6 +91,27 @@ static void put(const struct tui *t, int y, int *vx, const char *s, int attr,
 		s += n;
 	}
 	attrset(A_NORMAL);
+}
+
+/* The same, clipped at the screen's right edge. */
+static void put(const struct tui *t, int y, int *vx, const char *s, int attr,
+		int off)
+{
+	put_upto(t, y, vx, s, attr, off, COLS);
+}
+
+/*
+ * Draws text at column x of line y, at most maxw columns of it; returns
+ * the columns drawn.  For boxes, whose right border must stay where it
+ * is.
+ */
+int tui_put(const struct tui *t, int y, int x, const char *s, int maxw,
+	    int attr)
+{
+	int vx = x;
+
+	put_upto(t, y, &vx, s, attr, 0, x + maxw < COLS ? x + maxw : COLS);
+	return vx - x;
 }
 
 /*
@@ -646,14 +667,11 @@ static void draw_status(const struct tui *t)
 	case IN_DELAY:
 		snprintf(line, sizeof(line), "Interval in seconds: %s", t->line);
 		break;
-	case IN_EDIT: {
-		char p[200];
-
-		snprintf(line, sizeof(line), "%s%s",
-			 tui_dialog_prompt((struct tui *)t, p, sizeof(p)),
-			 t->line);
+	case IN_EDIT:
+		/* The prompt is in the dialog's box; here, what the keys do. */
+		snprintf(line, sizeof(line), "Enter asks to confirm; Enter on "
+			 "an empty line keeps the value; Esc cancels");
 		break;
-	}
 	default:
 		/* With no message, the tree's status line says where help
 		 * is. */
@@ -680,29 +698,10 @@ static void draw_status(const struct tui *t)
 	put(t, y, &vx, line, err && t->input == IN_NONE ?
 	    t->attr[TE_ERROR] : t->attr[TE_STATUS], 0);
 	fill(y, vx, t->attr[TE_STATUS]);
-	/* A typed value the dialog refused: the reason above the prompt. */
-	if (t->input == IN_EDIT && t->status_error && y > 0) {
-		const char *c, *next, *end;
-		char msg[1024], part[1024];
-		int n = 0, ey;
-
-		fmt_safe(msg, sizeof(msg), t->status, strlen(t->status),
-			 !t->utf8);
-		/* Wrapped at spaces, to be read to its end: it says what the
-		 * knob takes. */
-		for (c = msg; *c; c = next, n++)
-			tui_wrap(c, COLS, &next);
-		ey = y - n > 0 ? y - n : 0;
-		for (c = msg; *c && ey < y; c = next, ey++) {
-			int ex = 0;
-
-			end = tui_wrap(c, COLS, &next);
-			snprintf(part, sizeof(part), "%.*s", (int)(end - c), c);
-			put(t, ey, &ex, part, t->attr[TE_ERROR], 0);
-			fill(ey, ex, A_NORMAL);
-		}
-	}
-	if (t->input != IN_NONE) {
+	if (t->input == IN_EDIT) {
+		curs_set(1);
+		move(t->ed.cur_y, t->ed.cur_x);
+	} else if (t->input != IN_NONE) {
 		curs_set(1);
 		move(y, vx < COLS ? vx : COLS - 1);
 	} else {

@@ -531,6 +531,7 @@ void tui_key(struct tui *t, int ch)
 	/* A message lasts until the next key (or a few seconds): what the
 	 * key does may say something new. */
 	tui_message_clear(t);
+	t->ed.msg[0] = '\0';
 	if (t->input != IN_NONE) {
 		input_key(t, ch);
 		return;

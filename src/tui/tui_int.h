@@ -68,6 +68,12 @@ struct dialog {
 	const char *why[DIALOG_MAX_KNOBS];
 	int loaded;
 	unsigned loaded_refresh;
+	/* The box's message line: what the last key in it did (a refused
+	 * value, a knob that cannot be changed, a value kept).  Lasts until
+	 * the next key. */
+	char msg[600];
+	int msg_error;
+	int cur_y, cur_x;	/* where the typed text ends, for the cursor */
 };
 enum pane { PANE_NONE, PANE_DETAIL, PANE_PROCS, PANE_OOM };
 
@@ -182,7 +188,6 @@ void tui_dialog_load(struct tui *t);
 void tui_dialog_key(struct tui *t, int ch);
 void tui_dialog_value(struct tui *t);
 void tui_draw_dialog(struct tui *t);
-const char *tui_dialog_prompt(struct tui *t, char *buf, size_t len);
 void tui_dialog_free(struct tui *t);
 void tui_undo(struct tui *t);
 
@@ -192,6 +197,8 @@ void tui_draw_setup(struct tui *t);
 
 /* draw.c */
 const char *tui_wrap(const char *s, int cols, const char **ret_next);
+int tui_put(const struct tui *t, int y, int x, const char *s, int maxw,
+	    int attr);
 void tui_draw(struct tui *t);
 int tui_list_rows(const struct tui *t);
 int tui_hscroll_max(const struct tui *t);

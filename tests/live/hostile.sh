@@ -125,8 +125,9 @@ wait_for() {
 	done
 	return 1
 }
-# last_line SESSION: the bottom line of the screen
-last_line() { cap "$1" | tail -n 1; }
+# box_prompt SESSION: the edit dialog's prompt, the line of its box after
+# the rule under the knob list
+box_prompt() { cap "$1" | sed -n '/^├/{n;p;q;}'; }
 
 # py MODE ARGS...: runs the checker, counts its lines; its messages start
 # with $LABEL
@@ -219,18 +220,18 @@ screen() {
 			fi
 			tm send-keys -t "$s" d
 			tm send-keys -t "$s" e
-			if wait_for "$s" "Edit $osc_esc  (" 5; then
+			if wait_for "$s" "┌ Edit $osc_esc  (" 5; then
 				pass "$s: the edit dialog's title shows $osc_esc"
 			else
 				fail "$s: the edit dialog's title is not 'Edit $osc_esc': $(head -n 1 <<<"$SCREEN")"
 			fi
 			tm send-keys -t "$s" Enter
 			wait_for "$s" "limit of /$t/" 5
-			l=$(last_line "$s")
-			if [ "${l#"limit of $osc_esc (now "}" != "$l" ]; then
-				pass "$s: the edit prompt shows $osc_esc"
+			l=$(box_prompt "$s")
+			if [ "${l#"│ limit of $osc_esc (now "}" != "$l" ] && [ "${l: -2}" = " │" ]; then
+				pass "$s: the edit prompt in the box shows $osc_esc"
 			else
-				fail "$s: the edit prompt shows the name differently from the tree: '$l' (expected it to start 'limit of $osc_esc (now')"
+				fail "$s: the edit prompt in the box shows the name differently from the tree: '$l' (expected it to start '│ limit of $osc_esc (now' and end at the box's border)"
 			fi
 			tm send-keys -t "$s" Escape
 			sleep 0.2
@@ -240,14 +241,14 @@ screen() {
 			tm send-keys -t "$s" -l bad
 			tm send-keys -t "$s" Enter
 			tm send-keys -t "$s" e
-			wait_for "$s" "Edit $bad_esc  (" 5
+			wait_for "$s" "┌ Edit $bad_esc  (" 5
 			tm send-keys -t "$s" Enter
 			wait_for "$s" "limit of /$t/" 5
-			l=$(last_line "$s")
-			if [ "${l#"limit of $bad_esc (now "}" != "$l" ]; then
-				pass "$s: the edit prompt shows $bad_esc"
+			l=$(box_prompt "$s")
+			if [ "${l#"│ limit of $bad_esc (now "}" != "$l" ] && [ "${l: -2}" = " │" ]; then
+				pass "$s: the edit prompt in the box shows $bad_esc"
 			else
-				fail "$s: the edit prompt shows the name differently from the tree: '$l' (expected it to start 'limit of $bad_esc (now')"
+				fail "$s: the edit prompt in the box shows the name differently from the tree: '$l' (expected it to start '│ limit of $bad_esc (now' and end at the box's border)"
 			fi
 			tm send-keys -t "$s" Escape
 			sleep 0.2

@@ -10,6 +10,11 @@
  *                             (0 or absent: until killed)
  *   memload file PATH [SECS]  read PATH with buffered reads, from the start
  *                             again at EOF, for SECS seconds (0: until killed)
+ *   memload faults N [SECS]   N page faults a second, paced: every 10 ms a
+ *                             fresh mapping of N/100 pages (no huge pages)
+ *                             touched once and unmapped, on a fixed
+ *                             schedule, so that any window of T seconds
+ *                             holds N*T faults within N/100
  *
  * It prints "ready" on stdout once the first pass is done, so a test can
  * wait for the load to be in place before it samples.
@@ -109,6 +114,40 @@ static int load_file(const char *path, double secs)
 	return 0;
 }
 
+static int load_faults(long rate, double secs)
+{
+	long page = sysconf(_SC_PAGESIZE), per = rate / 100;
+	size_t len = (size_t)per * (size_t)page;
+	double start = now();
+
+	if (per < 1) {
+		fputs("memload: faults: at least 100 a second\n", stderr);
+		return 2;
+	}
+	ready();
+	for (long tick = 1; !expired(start, secs); tick++) {
+		unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		double wait;
+
+		if (p == MAP_FAILED) {
+			fprintf(stderr, "memload: mmap: %s\n", strerror(errno));
+			return 1;
+		}
+		/* One fault a page: a huge page would take 512 in one. */
+		madvise(p, len, MADV_NOHUGEPAGE);
+		for (size_t off = 0; off < len; off += (size_t)page)
+			p[off] = 1;
+		munmap(p, len);
+		/* The schedule, not the time the work took: a late tick is
+		 * caught up by the next ones. */
+		wait = start + (double)tick * 0.01 - now();
+		if (wait > 0)
+			usleep((useconds_t)(wait * 1e6));
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	double secs = argc > 3 ? strtod(argv[3], NULL) : 0;
@@ -117,7 +156,9 @@ int main(int argc, char **argv)
 		return load_anon(strtoul(argv[2], NULL, 10), secs);
 	if (argc >= 3 && strcmp(argv[1], "file") == 0)
 		return load_file(argv[2], secs);
-	fputs("usage: memload anon MIB [SECS] | memload file PATH [SECS]\n",
-	      stderr);
+	if (argc >= 3 && strcmp(argv[1], "faults") == 0)
+		return load_faults(strtol(argv[2], NULL, 10), secs);
+	fputs("usage: memload anon MIB [SECS] | memload file PATH [SECS] | "
+	      "memload faults N [SECS]\n", stderr);
 	return 2;
 }

@@ -15,9 +15,16 @@
 # (/name Enter) and checks, after every step, the screen lines (the man
 # page's EDITING formats and the dialog's texts) and the kernel's files:
 #
-#   pick     Edit PATH  (Up/Down choose, Enter edits, Esc cancels)
-#             KNOB FILE VALUE HELP-OR-REASON      (one row per v1 knob)
-#   prompt   KNOB of PATH (now X):                (the status line)
+#   pick     a box from line 1, the full width of the screen:
+#            ┌ Edit PATH  (Up/Down choose, Enter edits, Esc cancels) ──┐
+#            │ KNOB FILE VALUE HELP-OR-REASON                           │
+#                                                 (one row per v1 knob)
+#            ├──────────────────────────────────────────────────────────┤
+#            │ KNOB of PATH (now X): TYPED       (the prompt, typing)   │
+#            │ MESSAGE                (the edit's messages, wrapped)    │
+#            └──────────────────────────────────────────────────────────┘
+#   status   Enter asks to confirm; Enter on an empty line keeps the
+#            value; Esc cancels                   (while typing)
 #   confirm  Change KNOB (FILE)[: undo]
 #              PATH: OLD -> NEW                   (sizes: HUMAN [BYTES])
 #                  WARNING                        (limit above usage,
@@ -29,13 +36,17 @@
 #              PATH: refused: STRERROR: MEANING
 #            N done, M refused; any key returns[ (u undoes)]
 #
-# Steps: soft=32M, u (undo), a malformed limit (12abc), sizes that are no
-# whole number of bytes (0.1, 0.0000001K) and -1x on max (said as --set
-# says them, above the prompt), then 100M,
+# Steps: an empty Enter (the box stays, says nothing changed; the file is
+# not written), soft=32M, u (undo), a malformed limit (12abc), sizes that
+# are no whole number of bytes (0.1, 0.0000001K) and -1x on max (said as
+# --set says them, in the box under the prompt), then 100M, an empty Enter
+# on that limit (kept), the prompt at 80x24, at 80x7 and 80x5 (the list cut,
+# the prompt kept), at 30x6 (the wrapped prompt's last lines) and back,
+# resized while typing,
 # swappiness (n cancels, then 30), limit=16M below what load can reclaim to
 # (EBUSY: the warning, the refusal, the old limit kept; also at 200 columns;
 # u there undoes nothing), memsw=64M below the limit (the warning; n),
-# three tagged groups (12abc: one error, wrapped at 80 columns; then
+# three tagged groups (12abc: one error, wrapped in the box at 80 columns; then
 # limit=48M and its undo), --readonly, nobody (no permission), with no
 # syslog and no --audit-log the confirm dialog's notice, y waiting while
 # flock(1) holds the group's directory, and the --audit-log file (mode
@@ -282,15 +293,117 @@ shown() {
 	if [ -n "$h" ]; then printf '%s [%s]' "$h" "$1"; else printf '%s' "$1"; fi
 }
 
+# ---- the box ------------------------------------------------------------------
+# The pick screen is a box from line 1 over the full width: line 1 its top
+# border with the title, lines 2..NK+1 the knob rows (NK: 4 on v1), line
+# NK+2 a rule, then the prompt line (while a value is typed), the message
+# lines (at least one line under the rule), the bottom border.  Column 1
+# and column W are the borders.
+NK=4
+HINT="Enter asks to confirm; Enter on an empty line keeps the value; Esc cancels"
+# The box's lines (--ascii: - | +)
+box_utf8() { BH=─ BV=│ BTL=┌ BTR=┐ BML=├ BMR=┤ BBL=└ BBR=┘; }
+box_ascii() { BH=- BV='|' BTL=+ BTR=+ BML=+ BMR=+ BBL=+ BBR=+; }
+box_utf8
+# reps TEXT N: TEXT N times
+reps() { local i r=; for ((i = 0; i < $2; i++)); do r+=$1; done; printf '%s' "$r"; }
+# boxline W TEXT: a line inside the box, TEXT from column 3
+boxline() { printf '%s %s%s %s' "$BV" "$2" "$(reps ' ' $(($1 - 4 - ${#2})))" "$BV"; }
+# rule W LEFT RIGHT: a border line
+rule() { printf '%s%s%s' "$2" "$(reps "$BH" $(($1 - 2)))" "$3"; }
+# box_under W PROMPT MSG-LINES: the lines from the rule to the bottom border
+box_under() {
+	local w=$1 l
+	rule "$w" "$BML" "$BMR"
+	echo
+	if [ -n "$2" ]; then boxline "$w" "$2"; echo; fi
+	if [ -n "$3" ]; then
+		while IFS= read -r l; do boxline "$w" "$l"; echo; done <<<"$3"
+	elif [ -z "$2" ]; then
+		boxline "$w" ""
+		echo
+	fi
+	rule "$w" "$BBL" "$BBR"
+}
+# box_title W TEXT: the top border with the title (cut at W-4 columns)
+box_title() {
+	local t=${2:0:$(($1 - 4))}
+	printf '%s %s %s%s' "$BTL" "$t" "$(reps "$BH" $(($1 - 4 - ${#t})))" "$BTR"
+}
+# box_ok NAME PROMPT MSG-LINES [STATUS] [NKNOBS] [H]: the screen (in
+# SCREEN) is the box with NKNOBS knob rows (default NK), its rule, the
+# PROMPT line (if any), the MSG-LINES, its bottom border, nothing under it,
+# and the status line STATUS (default: HINT while a prompt is shown, else
+# empty); while typing, the cursor is right after the typed text.  Sets
+# WHY to what differs.
+box_ok() {
+	local name=$1 prompt=$2 msg=$3 st nk=${5:-$NK} h=${6:-$H} w i l want under n cur
+	st=${4-}
+	[ $# -lt 4 ] && { [ -n "$prompt" ] && st=$HINT || st=''; }
+	w=$(width "$name")
+	l=$(sed -n 1p <<<"$SCREEN")
+	if [ "${l:0:7}" != "$BTL Edit " ] || [ "${l: -1}" != "$BTR" ] || [ ${#l} != "$w" ]; then
+		WHY="line 1 is not the box's top border with the title, $w columns"
+		return 1
+	fi
+	for ((i = 2; i <= nk + 1; i++)); do
+		l=$(sed -n "${i}p" <<<"$SCREEN")
+		if [ "${l:0:2}" != "$BV " ] || [ "${l: -2}" != " $BV" ] || [ ${#l} != "$w" ]; then
+			WHY="line $i is not a knob row inside the box ($BV ... $BV, $w columns)"
+			return 1
+		fi
+	done
+	under=$(box_under "$w" "$prompt" "$msg")
+	n=$(wc -l <<<"$under")
+	if [ "$(sed -n "$((nk + 2)),$((nk + 1 + n))p" <<<"$SCREEN")" != "$under" ]; then
+		WHY="lines $((nk + 2))..$((nk + 1 + n)) are not the rule, prompt '$prompt', message and bottom border"
+		return 1
+	fi
+	if [ $((nk + 2 + n)) -le $((h - 1)) ] &&
+		[ -n "$(sed -n "$((nk + 2 + n)),$((h - 1))p" <<<"$SCREEN" | tr -d ' \n')" ]; then
+		WHY="something is drawn under the box"
+		return 1
+	fi
+	want=${st%"${st##*[! ]}"}
+	if [ "$(sed -n "${h}p" <<<"$SCREEN")" != "$want" ]; then
+		WHY="the status line is not '$want'"
+		return 1
+	fi
+	if [ -n "$prompt" ]; then
+		cur=$(tm display -p -t "$name" '#{cursor_x},#{cursor_y}')
+		if [ "$cur" != "$((2 + ${#prompt})),$((nk + 2))" ]; then
+			WHY="the cursor is at $cur (x,y from 0), not $((2 + ${#prompt})),$((nk + 2)): after the typed text"
+			return 1
+		fi
+	fi
+	return 0
+}
+# check_box NAME PROMPT MSG-LINES DESC [STATUS]: waits for box_ok
+check_box() {
+	local name=$1 prompt=$2 msg=$3 desc=$4 i
+	shift 4
+	for ((i = 0; i < 100; i++)); do
+		SCREEN=$(cap "$name")
+		box_ok "$name" "$prompt" "$msg" "$@" && { pass "$desc"; return 0; }
+		sleep 0.05
+	done
+	fail "$desc: $WHY"
+	return 1
+}
+# check_prompt NAME PROMPT DESC: the box asks PROMPT, no message
+check_prompt() { check_box "$1" "$2" "" "$3"; }
+
 # pick_row KNOB VALUE [REASON]: the start of the knob's row in the pick
-# screen (" %-11s %-28s %-20s "); REASON: the text after it
+# screen, after the left border (" %-11s %-28s %-20s "); REASON: the text
+# after it
 pick_row() {
 	printf ' %-11s %-28s %-20s %s' "$1" "$(file_of "$1")" "$2" "${3:-}"
 }
-# check_pick NAME HEADER-PATH REASON DESC: the pick screen: the header line
-# and one row per v1 knob with the current value of GROUP and either the
-# REASON (every knob disabled) or a help text (not a reason), cut at the
-# screen width like a table.
+# check_pick NAME GROUP HEADER-PATH REASON DESC: the pick screen: the box
+# with the title and one row per v1 knob with the current value of GROUP
+# and either the REASON (every knob disabled) or a help text (not a
+# reason), cut at the box's inside like a table, and nothing under the
+# list (no prompt, no message).
 check_pick() {
 	local name=$1 group=$2 hdr=$3 reason=$4 desc=$5 i w got want k v ok r l
 	w=$(width "$name")
@@ -298,33 +411,33 @@ check_pick() {
 		SCREEN=$(cap "$name")
 		got=$(body)
 		ok=1
-		want=$(printf 'Edit %s  (Up/Down choose, Enter edits, Esc cancels)' "$hdr" | clip "$w")
+		want=$(box_title "$w" "$(printf 'Edit %s  (Up/Down choose, Enter edits, Esc cancels)' "$hdr")")
 		[ "$(sed -n 1p <<<"$got")" = "$want" ] || ok=0
 		r=2
 		for k in limit soft memsw swappiness; do
 			v=$(shown "$(kval "$group" "$(file_of $k)")")
 			l=$(sed -n "${r}p" <<<"$got")
 			if [ $k = memsw ] && [ "$HAS_MEMSW" = 0 ]; then
-				want=$(pick_row $k - "this group has no such file (not this kernel, or swap accounting is off)" | clip "$w")
-				[ "$l" = "$want" ] || ok=0
+				want=$(pick_row $k - "this group has no such file (not this kernel, or swap accounting is off)")
+				[ "$l" = "$BV$(printf '%-*s' $((w - 3)) "${want:0:$((w - 3))}") $BV" ] || ok=0
 			elif [ -n "$reason" ]; then
-				want=$(pick_row $k "$v" "$reason" | clip "$w")
-				[ "$l" = "$want" ] || ok=0
+				want=$(pick_row $k "$v" "$reason")
+				[ "$l" = "$BV$(printf '%-*s' $((w - 3)) "${want:0:$((w - 3))}") $BV" ] || ok=0
 			else
 				want=$(pick_row $k "$v")
 				# a help text, not one of the reasons a knob is disabled
-				[[ $l == "$want"?* ]] || ok=0
-				case ${l:${#want}} in
+				[[ $l == "$BV$want"?*" $BV" ]] || ok=0
+				case ${l:$((1 + ${#want}))} in
 				"no permission"* | "--readonly"* | "no such group"* | "this group has no such file"* | "the root group"*) ok=0 ;;
 				esac
 			fi
 			r=$((r + 1))
 		done
-		[ "$(wc -l <<<"$got")" = 5 ] || ok=0
+		[ "$(sed -n '6,$p' <<<"$got")" = "$(box_under "$w" "" "")" ] || ok=0
 		[ "$ok" = 1 ] && { pass "$desc"; return 0; }
 		sleep 0.05
 	done
-	fail "$desc: expected the header 'Edit $hdr  (...)' and rows limit, soft, memsw, swappiness with the values of $group$([ -n "$reason" ] && echo " and '$reason'")"
+	fail "$desc: expected the box with the title 'Edit $hdr  (...)', rows limit, soft, memsw, swappiness with the values of $group$([ -n "$reason" ] && echo " and '$reason'"), and nothing under the rule"
 	return 1
 }
 
@@ -350,22 +463,26 @@ keys $S e
 # The swappiness row says when the host has no swap (this one has none
 # or some: /proc/meminfo decides what it must say).
 if [ "$(awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo)" = 0 ]; then
-	check_has $S '^ swappiness .* the host has no swap' \
+	check_has $S '^│ swappiness .* the host has no swap' \
 		"swappiness, no swap on the host: the knob's line says a new value changes nothing"
 else
-	check_has $S '^ swappiness ' "swappiness: listed (the host has swap)"
+	check_has $S '^│ swappiness ' "swappiness: listed (the host has swap)"
 fi
 keys $S Down Enter
-check_status $S "soft of $T/load (now max): " "empty Enter: the prompt for soft"
+check_prompt $S "soft of $T/load (now max): " "empty Enter: the prompt for soft in the box, under the list (line $((NK + 3)), columns 3.., the cursor after it)"
 keys $S Enter
-check_status $S "nothing changed: soft stays as it is" "empty Enter: nothing changed, said so (no error)"
+check_box $S "" "nothing changed: soft stays as it is" "empty Enter: the box stays on the list and says nothing changed under it (no error)"
 check_file "$T/load" soft max "empty Enter: soft stays max"
+keys $S Escape
+tree_shown $S && pass "Esc on the list after the empty Enter: the tree" ||
+	fail "Esc on the list after the empty Enter: the tree is not shown"
+check_status $S "edit cancelled" "Esc on the list: edit cancelled"
 
 # ---- soft=32M on load --------------------------------------------------------------
 keys $S e
 check_pick $S "$T/load" "$T/load" "" "e on load: Edit $T/load lists limit, soft, memsw, swappiness with their values and help"
 keys $S Down Enter
-check_status $S "soft of $T/load (now max): " "Down Enter: the status line asks for soft of $T/load (now max)"
+check_prompt $S "soft of $T/load (now max): " "Down Enter: the box asks for soft of $T/load (now max)"
 lit $S 32M
 keys $S Enter
 check_dialog $S "Change soft (memory.soft_limit_in_bytes)
@@ -412,15 +529,13 @@ check_status $S "nothing to undo" "u after the undo: nothing to undo"
 keys $S e
 check_pick $S "$T/load" "$T/load" "" "e again: the pick screen (soft back to max)"
 keys $S Enter
-check_status $S "limit of $T/load (now max): " "Enter on limit: the prompt"
+check_prompt $S "limit of $T/load (now max): " "Enter on limit: the prompt"
 lit $S 12abc
 keys $S Enter
-err="limit: '12abc' is not a value for memory.limit_in_bytes; it takes a size"
-if wait_for $S "$(sed 's/[].()[*^$|?+\\]/\\&/g' <<<"$err")" 3; then
-	pass "12abc: the error is shown: $(grep -F -- "$err" <<<"$SCREEN" | head -n 1)"
-else
-	fail "12abc: the error '$err ...' is not shown (the status line keeps showing the prompt)"
-fi
+# (wrapped at the box's inside, 96 columns at 100)
+check_box $S "limit of $T/load (now max): 12abc" "limit: '12abc' is not a value for memory.limit_in_bytes; it takes a size (bytes, or a number
+with K, M, G or T, e.g. 512M or 1.5G), max (also unlimited or -1), or a change +SIZE, -SIZE,
++N%, -N%" "12abc: the error in the box under the prompt, which keeps the text"
 if ! grep -q '^Change limit' <<<"$(cap $S)"; then
 	pass "12abc: no confirmation"
 else
@@ -428,31 +543,24 @@ else
 fi
 check_file "$T/load" limit max "12abc: nothing written"
 keys $S BSpace BSpace BSpace BSpace BSpace
-check_status $S "limit of $T/load (now max): " "12abc: the prompt is kept; Backspace x5 empties the typed text"
+check_prompt $S "limit of $T/load (now max): " "12abc: the prompt is kept, the error gone with the next key; Backspace x5 empties the typed text"
 # A size that is no whole number of bytes, and a change that is no value
 # while the current one is max: refused at once, said (as --set says it)
-# on the lines above the prompt, which keeps the text; nothing written.
-# above N: the N screen lines above the status line, as one line
-above() { sed -n "$((H - $1)),$((H - 1))p" <<<"$SCREEN" | norm; }
-refused_value() { # TYPED LINES MESSAGE
-	local i ok=0
+# in the box under the prompt, which keeps the text; nothing written.
+refused_value() { # TYPED MESSAGE-LINES
+	local i
 	lit $S "$1"
 	keys $S Enter
-	for ((i = 0; i < 60; i++)); do
-		SCREEN=$(cap $S)
-		[ "$(above "$2")" = "$3" ] && [ "$(status_of)" = "limit of $T/load (now max): $1" ] && { ok=1; break; }
-		sleep 0.05
-	done
-	[ "$ok" = 1 ] && pass "$1: refused above the prompt: $3" ||
-		fail "$1: the $2 line(s) above the prompt are not '$3' (or the prompt lost '$1')"
+	check_box $S "limit of $T/load (now max): $1" "$2" "$1: refused in the box under the prompt, the text kept: $(norm <<<"$2")"
 	grep -q '^Change limit' <<<"$SCREEN" && fail "$1: a confirmation for a value refused" || pass "$1: no confirmation"
 	check_file "$T/load" limit max "$1: nothing written"
 	for ((i = 0; i < ${#1}; i++)); do keys $S BSpace; done
 }
-refused_value 0.1 1 "limit: '0.1' is not a whole number of bytes"
-refused_value 0.0000001K 1 "limit: '0.0000001K' is not a whole number of bytes"
-refused_value -1x 2 "limit: '-1x' is not a value for memory.limit_in_bytes; it takes a size (bytes, or a number with K, M, G or T, e.g. 512M or 1.5G), max (also unlimited or -1), or a change +SIZE, -SIZE, +N%, -N%"
-check_status $S "limit of $T/load (now max): " "the refused values erased: the prompt again"
+refused_value 0.1 "limit: '0.1' is not a whole number of bytes"
+refused_value 0.0000001K "limit: '0.0000001K' is not a whole number of bytes"
+refused_value -1x "limit: '-1x' is not a value for memory.limit_in_bytes; it takes a size (bytes, or a number with
+K, M, G or T, e.g. 512M or 1.5G), max (also unlimited or -1), or a change +SIZE, -SIZE, +N%, -N%"
+check_prompt $S "limit of $T/load (now max): " "the refused values erased: the prompt again"
 lit $S 100M
 keys $S Enter
 check_dialog $S "Change limit (memory.limit_in_bytes)
@@ -472,12 +580,62 @@ audit "$T/load" limit max 104857600 ok 104857600
 keys $S x
 tree_shown $S || fail "limit=100M: x does not return to the tree"
 
+# ---- the prompt at 80x24 and lower, resized while typing; an empty Enter keeps 100M ----
+naud=$(wc -l <"$AUD")
+keys $S e
+check_pick $S "$T/load" "$T/load" "" "e: the pick screen shows limit 100M [104857600]"
+keys $S Enter
+p100="limit of $T/load (now 100M [104857600]): "
+check_prompt $S "$p100" "Enter on limit: the prompt shows now 100M [104857600]"
+lit $S 5
+check_prompt $S "${p100}5" "5 typed: in the box after the prompt, the cursor after it"
+tm resize-window -t $S -x 80 -y 24
+check_box $S "${p100}5" "" "resized to 80x24 while typing: the box 80 columns wide, the prompt and 5 kept" "$HINT" $NK 24
+tm resize-window -t $S -x 80 -y 7
+check_box $S "${p100}5" "" "80x7: the list cut to 2 rows, the prompt kept" "$HINT" 2 7
+l=$(sed -n 2p <<<"$SCREEN")
+[ "${l:0:8}" = "│ limit " ] && pass "80x7: the rows shown start at the selected knob, limit" ||
+	fail "80x7: line 2 is not limit's row: $l"
+tm resize-window -t $S -x 80 -y 5
+check_box $S "${p100}5" "" "80x5: no room for the list: the title, the rule, the prompt, the bottom border" "$HINT" 0 5
+# 30x6: the prompt wraps at 26 columns into more lines than fit; its last
+# lines stay, the last with the typed 5 and the cursor after it
+tm resize-window -t $S -x 30 -y 6
+ok=0
+for ((i = 0; i < 100; i++)); do
+	SCREEN=$(cap $S)
+	l=$(sed -n 4p <<<"$SCREEN")
+	cur=$(tm display -p -t $S '#{cursor_x},#{cursor_y}')
+	pre=${l%%"): 5"*}
+	if [ "$(sed -n 1p <<<"$SCREEN")" = "$(box_title 30 "Edit $T/load  (Up/Down choose, Enter edits, Esc cancels)")" ] &&
+		[ "$(sed -n 2p <<<"$SCREEN")" = "$(rule 30 ├ ┤)" ] &&
+		[[ $(sed -n 3p <<<"$SCREEN") == "│ "?*" │" ]] && [ ${#l} = 30 ] &&
+		[[ $l == "│ "*"[104857600]): 5"*" │" ]] &&
+		[ "$(sed -n 5p <<<"$SCREEN")" = "$(rule 30 └ ┘)" ] &&
+		[ "$cur" = "$((${#pre} + 4)),3" ]; then
+		ok=1
+		break
+	fi
+	sleep 0.05
+done
+[ "$ok" = 1 ] && pass "30x6: the wrapped prompt's last lines in the box, '…[104857600]): 5' and the cursor after it ($cur)" ||
+	fail "30x6: not the title, the rule, the prompt's last two lines (the last ending '[104857600]): 5', the cursor after it: $cur) and the bottom border"
+tm resize-window -t $S -x $W -y $H
+check_prompt $S "${p100}5" "back at ${W}x$H: the whole box, the prompt and 5 kept"
+keys $S BSpace Enter
+check_box $S "" "nothing changed: limit stays as it is" "empty Enter on limit 100M: the box says nothing changed"
+check_file "$T/load" limit 104857600 "empty Enter on limit 100M: the file is not written"
+[ "$(wc -l <"$AUD")" = "$naud" ] && pass "empty Enter: no audit line (no write attempted)" ||
+	fail "empty Enter: an audit line was written"
+keys $S Escape
+tree_shown $S || fail "Esc after the empty Enter: the tree is not shown"
+
 # ---- swappiness: n cancels, then 30 ---------------------------------------------------------
 sw0=$(kval "$T/load" memory.swappiness)
 keys $S e
 check_pick $S "$T/load" "$T/load" "" "e: the pick screen shows limit 100M [104857600]"
 keys $S Down Down Down Enter
-check_status $S "swappiness of $T/load (now $sw0): " "Down x3 Enter: the prompt for swappiness (now $sw0)"
+check_prompt $S "swappiness of $T/load (now $sw0): " "Down x3 Enter: the prompt for swappiness (now $sw0)"
 lit $S 30
 keys $S Enter
 check_dialog $S "Change swappiness (memory.swappiness)
@@ -490,7 +648,7 @@ check_file "$T/load" swappiness "$sw0" "n: nothing written"
 keys $S e
 check_pick $S "$T/load" "$T/load" "" "e: the pick screen"
 keys $S Down Down Down Enter
-check_status $S "swappiness of $T/load (now $sw0): " "the prompt for swappiness again"
+check_prompt $S "swappiness of $T/load (now $sw0): " "the prompt for swappiness again"
 lit $S 30
 keys $S Enter y
 check_dialog $S "Changed swappiness (memory.swappiness)
@@ -506,7 +664,7 @@ u0=$(cat "$TROOT/load/memory.usage_in_bytes")
 keys $S e
 check_pick $S "$T/load" "$T/load" "" "e: the pick screen shows swappiness 30"
 keys $S Enter
-check_status $S "limit of $T/load (now 100M [104857600]): " "Enter on limit: the prompt shows now 100M [104857600]"
+check_prompt $S "limit of $T/load (now 100M [104857600]): " "Enter on limit: the prompt shows now 100M [104857600]"
 lit $S 16M
 keys $S Enter
 # the usage in the warning is read when the change is planned: find the
@@ -555,7 +713,7 @@ if [ "$HAS_MEMSW" = 1 ]; then
 	keys $S e
 	check_pick $S "$T/load" "$T/load" "" "e: the pick screen"
 	keys $S Down Down Enter
-	check_status $S "memsw of $T/load (now max): " "Down x2 Enter: the prompt for memsw"
+	check_prompt $S "memsw of $T/load (now max): " "Down x2 Enter: the prompt for memsw"
 	lit $S 64M
 	keys $S Enter
 	check_dialog $S "Change memsw (memory.memsw.limit_in_bytes)
@@ -581,8 +739,8 @@ else
 	pass "Space: only idle1, idle2, idle3 are tagged"
 fi
 keys $S e
-wait_for $S '^Edit ' 5
-first=$(sed -n "s|^Edit $T/\(idle[123]\) and the other tagged groups.*|\1|p" <<<"$SCREEN")
+wait_for $S '^┌ Edit ' 5
+first=$(sed -n "s|^┌ Edit $T/\(idle[123]\) and the other tagged groups.*|\1|p" <<<"$SCREEN")
 if [ -n "$first" ]; then
 	check_pick $S "$T/$first" "$T/$first and the other tagged groups" "" "e with tags: Edit $T/$first and the other tagged groups"
 else
@@ -590,27 +748,16 @@ else
 	first=idle1
 fi
 keys $S Enter
-check_status $S "limit of $T/$first and the tagged (now max): " "Enter on limit: the prompt names $T/$first and the tagged"
+check_prompt $S "limit of $T/$first and the tagged (now max): " "Enter on limit: the prompt names $T/$first and the tagged"
 # A malformed value for three groups: refused at once, said once, and at
-# 80 columns wrapped at spaces above the prompt, the line kept.
+# 80 columns wrapped at spaces in the box (76 columns inside), under the
+# prompt, the line kept.
 tm resize-window -t $S -x 80 -y $H
 lit $S 12abc
 keys $S Enter
-# (each line as long as it can be at 80 columns, broken at a space)
-errlines="limit: '12abc' is not a value for memory.limit_in_bytes; it takes a size (bytes,
-or a number with K, M, G or T, e.g. 512M or 1.5G), max (also unlimited or -1),
-or a change +SIZE, -SIZE, +N%, -N%"
-nerr=$(wc -l <<<"$errlines")
-for ((i = 0; i < 100; i++)); do
-	SCREEN=$(cap $S)
-	[ "$(sed -n "$((H - nerr)),$((H - 1))p" <<<"$SCREEN")" = "$errlines" ] && break
-	sleep 0.05
-done
-if [ "$(sed -n "$((H - nerr)),$((H - 1))p" <<<"$SCREEN")" = "$errlines" ]; then
-	pass "12abc with 3 tags at 80 columns: the error in $nerr lines wrapped at spaces above the prompt"
-else
-	fail "12abc with 3 tags at 80 columns: lines $((H - nerr))..$((H - 1)) are not the wrapped error:"$'\n'"$errlines"
-fi
+check_box $S "limit of $T/$first and the tagged (now max): 12abc" "limit: '12abc' is not a value for memory.limit_in_bytes; it takes a size
+(bytes, or a number with K, M, G or T, e.g. 512M or 1.5G), max (also
+unlimited or -1), or a change +SIZE, -SIZE, +N%, -N%" "12abc with 3 tags at 80 columns: the error in 3 lines wrapped at spaces in the box under the prompt"
 n=$(grep -c "is not a value" <<<"$SCREEN")
 [ "$n" = 1 ] && pass "12abc with 3 tags: the error is said once" ||
 	fail "12abc with 3 tags: the error is said $n times"
@@ -618,7 +765,7 @@ grep -q '^Change limit' <<<"$SCREEN" && fail "12abc with 3 tags: a confirmation 
 	pass "12abc with 3 tags: no confirmation"
 tm resize-window -t $S -x $W -y $H
 keys $S BSpace BSpace BSpace BSpace BSpace
-check_status $S "limit of $T/$first and the tagged (now max): " "12abc with 3 tags: the prompt is kept; Backspace x5 empties it"
+check_prompt $S "limit of $T/$first and the tagged (now max): " "12abc with 3 tags: the prompt is kept; Backspace x5 empties it"
 lit $S 48M
 keys $S Enter
 # the order of the groups is the program's; the lines are what is checked
@@ -712,10 +859,10 @@ search $S /load
 keys $S e
 check_pick $S "$T/load" "$T/load" "no permission to write it" "nobody: e: every knob row says no permission to write it"
 keys $S Enter
-check_status $S "limit: no permission to write it" "nobody: Enter on limit refuses: limit: no permission to write it"
+check_box $S "" "limit: no permission to write it" "nobody: Enter on limit refuses in the box: limit: no permission to write it" ""
 if wait_for $S ' of .* \(now ' 1; then fail "nobody: a value prompt appeared"; else pass "nobody: no value prompt"; fi
 keys $S Down Down Down Enter
-check_status $S "swappiness: no permission to write it" "nobody: Enter on swappiness refuses too"
+check_box $S "" "swappiness: no permission to write it" "nobody: Enter on swappiness refuses too, in the box" ""
 lit $S q
 tree_shown $S && pass "nobody: q leaves the dialog" || fail "nobody: q does not leave the dialog"
 lit $S q
@@ -730,15 +877,18 @@ after=$(snapshot)
 # dialog says the change would be recorded nowhere.  Then flock(1) holds
 # idle1's directory: y waits on that lock (its waiter shows in /proc/locks)
 # and writes nothing until the lock is free.
+# (This session runs with --ascii: the box is drawn with - | +.)
 S=nolog
-start $S "MEMCGTOP_SYSLOG_SOCKET=$TMPD/nolog" -d 60 "$T"
+start $S "MEMCGTOP_SYSLOG_SOCKET=$TMPD/nolog" --ascii -d 60 "$T"
 check_has $S '^ .*     idle1$' "no syslog: the tree shows idle1"
 search $S /idle1
 keys $S e
-wait_for $S "^Edit $T/idle1 " || fail "no syslog: e on idle1 opens no dialog"
+box_ascii
+check_pick $S "$T/idle1" "$T/idle1" "" "--ascii: the pick screen's box drawn with - | +"
 keys $S Enter
 old1=$(kval "$T/idle1" memory.limit_in_bytes)
-check_status $S "limit of $T/idle1 (now $old1): " "no syslog: Enter asks for limit of $T/idle1 (now $old1)"
+check_prompt $S "limit of $T/idle1 (now $old1): " "no syslog, --ascii: Enter asks for limit of $T/idle1 (now $old1) in the box"
+box_utf8
 lit $S 20M
 keys $S Enter
 check_dialog $S "Change limit (memory.limit_in_bytes)

@@ -12,7 +12,7 @@
 # (one sleeping process in it), starts "memcgtop -d 60 /TREE" at 100x30 in a
 # private tmux server, selects a, and for each view:
 #
-#   edit dialog  e; Down Down Up in the knob table; Enter on limit, then
+#   edit dialog  e; Down Down Up in the knob table; Enter on soft, then
 #                the value typed (1 2 M, Backspace, M) in the prompt
 #   detail pane  d; J J J K (scroll), then / # (the search line shows
 #                that every key before it was taken)
@@ -75,7 +75,7 @@ quiet() {
 
 tm send-keys -t s e
 quiet "edit dialog: Down Down Up, Enter, typing the value" \
-	"^Edit /$TNAME/a " "of /$TNAME/a \(now [^)]*\): 12M" \
+	"^┌ Edit /$TNAME/a " "^│ soft of /$TNAME/a \(now [^)]*\): 12M +│\$" \
 	Down Down Up Enter lit:1 lit:2 lit:M BSpace lit:M
 tm send-keys -t s Escape
 wait_for "^cancelled" || fail "the edit dialog did not close"

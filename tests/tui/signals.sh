@@ -314,20 +314,20 @@ if [ -n "$LIVE" ]; then
 		fi
 		pid=$(pid_of "audit.$nm ") || { fail "edit SIG$sig: no single memcgtop process ('$pid')"; continue; }
 		lit "$nm" e
-		if ! wait_for "$nm" "^Edit /$lname  \(Up/Down choose" 3 ||
-			! wait_for "$nm" "^ limit +memory.limit_in_bytes +$LIMSHOWN " 3; then
+		if ! wait_for "$nm" "^┌ Edit /$lname  \(Up/Down choose" 3 ||
+			! wait_for "$nm" "^│ limit +memory.limit_in_bytes +$LIMSHOWN " 3; then
 			fail "edit SIG$sig: the edit dialog did not open with limit $LIM"
 			tm kill-session -t "$nm"
 			continue
 		fi
 		keys "$nm" Down Up Enter
-		if ! wait_for "$nm" "limit of /$lname \(now $LIMSHOWN\):" 3; then
+		if ! wait_for "$nm" "^│ limit of /$lname \(now $LIMSHOWN\): +│\$" 3; then
 			fail "edit SIG$sig: no value prompt after Enter on the limit knob"
 			tm kill-session -t "$nm"
 			continue
 		fi
 		lit "$nm" 100M
-		if ! wait_for "$nm" "limit of /$lname \(now $LIMSHOWN\): 100M\$" 3; then
+		if ! wait_for "$nm" "^│ limit of /$lname \(now $LIMSHOWN\): 100M +│\$" 3; then
 			fail "edit SIG$sig: the typed value is not shown"
 			tm kill-session -t "$nm"
 			continue

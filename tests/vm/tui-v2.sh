@@ -20,9 +20,15 @@
 # and after.  The host checks each screen against the man page's EDITING
 # formats:
 #
-#   pick     Edit PATH  (Up/Down choose, Enter edits, Esc cancels)
-#             KNOB FILE VALUE HELP                (one row per v2 knob)
-#   prompt   KNOB of PATH (now X):                (the status line)
+#   pick     a box from line 1, the full width of the screen:
+#            ┌ Edit PATH  (Up/Down choose, Enter edits, Esc cancels) ──┐
+#            │ KNOB FILE VALUE HELP                                     │
+#                                                 (one row per v2 knob)
+#            ├──────────────────────────────────────────────────────────┤
+#            │ KNOB of PATH (now X):              (the prompt, typing)  │
+#            └──────────────────────────────────────────────────────────┘
+#   status   Enter asks to confirm; Enter on an empty line keeps the
+#            value; Esc cancels                   (while typing)
 #   confirm  Change KNOB (FILE)
 #              PATH: OLD -> NEW   (sizes: HUMAN [BYTES])
 #                  WARNING                        (reclaim)
@@ -161,11 +167,11 @@ edit() {
 	[ "$k" = reclaim ] && cat $S/$g/memory.stat > $O/$k.stat.before
 	search "/$g"
 	keys e
-	shot $k.pick "^Edit /tui/$g "
+	shot $k.pick "^┌ Edit /tui/$g "
 	i=0
 	while [ $i -lt $downs ]; do keys Down; i=$((i + 1)); done
 	keys Enter
-	shot $k.prompt "^$k of /tui/$g \\(now "
+	shot $k.prompt "^│ $k of /tui/$g \\(now "
 	lit "$v"
 	keys Enter
 	shot $k.confirm '^Apply to '
@@ -263,6 +269,34 @@ check_dialog() {
 	fi
 }
 
+# The box of the pick screen (as tests/tui/edit.sh checks it on v1): seven
+# knob rows on v2, the rule on line 9, the prompt on line 10.
+NK=7
+HINT="Enter asks to confirm; Enter on an empty line keeps the value; Esc cancels"
+reps() { local i r=; for ((i = 0; i < $2; i++)); do r+=$1; done; printf '%s' "$r"; }
+# boxline TEXT: a line inside the box, TEXT from column 3
+boxline() { printf '│ %s%s │' "$1" "$(reps ' ' $((W - 4 - ${#1})))"; }
+# rule LEFT RIGHT: a border line of the box
+rule() { printf '%s%s%s' "$1" "$(reps ─ $((W - 2)))" "$2"; }
+# box_title TEXT: the top border with the title (cut at W-4 columns)
+box_title() {
+	local t=${1:0:$((W - 4))}
+	printf '┌ %s %s┐' "$t" "$(reps ─ $((W - 4 - ${#t})))"
+}
+# check_prompt NAME PROMPT DESC: the screen NAME shows the box with its
+# rule, the PROMPT line under it, its bottom border; the status line says
+# what the keys do
+check_prompt() {
+	load "$1"
+	if [ "$(sed -n "$((NK + 2)),$((NK + 4))p" <<<"$SCREEN")" = "$(rule ├ ┤)
+$(boxline "$2")
+$(rule └ ┘)" ] && [ "$STATUS" = "$HINT" ]; then
+		pass "$3"
+	else
+		fail "$3: lines $((NK + 2))..$((NK + 4)) are not the rule, '│ $2' and the bottom border, or the status line is not '$HINT'"
+	fi
+}
+
 V2_KNOBS="limit:memory.max high:memory.high low:memory.low min:memory.min swap.max:memory.swap.max oom.group:memory.oom.group reclaim:memory.reclaim"
 # check_pick NAME GROUP VALUES...: the header and one row per v2 knob with
 # the value the guest read before (reclaim: -) and a help text
@@ -270,24 +304,27 @@ check_pick() {
 	local name=$1 g=$2 ok=1 r=2 kf k f v want l
 	shift 2
 	load "$name"
-	[ "$(sed -n 1p <<<"$BODY")" = "$(printf 'Edit /tui/%s  (Up/Down choose, Enter edits, Esc cancels)' "$g" | clip)" ] || ok=0
+	[ "$(sed -n 1p <<<"$BODY")" = "$(box_title "$(printf 'Edit /tui/%s  (Up/Down choose, Enter edits, Esc cancels)' "$g")")" ] || ok=0
 	for kf in $V2_KNOBS; do
 		k=${kf%%:*} f=${kf#*:} v=$1
 		shift
 		[ "$k" = oom.group ] || v=$(shown "$v")
-		want=$(printf ' %-11s %-28s %-20s ' "$k" "$f" "$v")
+		want=$(printf '│ %-11s %-28s %-20s ' "$k" "$f" "$v")
 		l=$(sed -n "${r}p" <<<"$BODY")
-		[[ $l == "$want"?* ]] || ok=0
+		[[ $l == "$want"?*" │" ]] || ok=0
 		case ${l:${#want}} in
 		"no permission"* | "--readonly"* | "no such group"* | "this group has no such file"* | "the root group"*) ok=0 ;;
 		esac
 		r=$((r + 1))
 	done
-	[ "$(wc -l <<<"$BODY")" = 8 ] || ok=0
+	# under the list: the rule, an empty line, the bottom border
+	[ "$(sed -n '9,$p' <<<"$BODY")" = "$(rule ├ ┤)
+$(boxline "")
+$(rule └ ┘)" ] || ok=0
 	if [ "$ok" = 1 ]; then
 		pass "$name: Edit /tui/$g lists limit, high, low, min, swap.max, oom.group, reclaim with their values and help"
 	else
-		fail "$name: expected 'Edit /tui/$g  (...)' and the seven v2 knob rows with the values $*"
+		fail "$name: expected the box with the title 'Edit /tui/$g  (...)', the seven v2 knob rows with the values $*, the rule, an empty line and the bottom border"
 	fi
 }
 
@@ -296,12 +333,7 @@ check_pick() {
 knob() {
 	local k=$1 f=$2 typed=$3 new=$4 old now want
 	old=$(rd "$k.$f.before") now=$(rd "$k.$f.after")
-	load "$k.prompt"
-	if [ "$STATUS" = "$k of /tui/knobs (now $(shown "$old")):" ]; then
-		pass "$k: the prompt '$STATUS'"
-	else
-		fail "$k: the status line is not '$k of /tui/knobs (now $(shown "$old")): '"
-	fi
+	check_prompt "$k.prompt" "$k of /tui/knobs (now $(shown "$old")): " "$k: the prompt in the box under the list: '$k of /tui/knobs (now $(shown "$old")): '"
 	check_dialog "$k.confirm" "Change $k ($f)
   /tui/knobs: $(shown "$old") -> $(shown "$new")
 Apply to 1 group? y applies, any other key cancels" "$k=$typed: the confirmation"
@@ -350,12 +382,7 @@ fi
 # ---- reclaim on cache
 mapfile -t iv < <(init cache)
 check_pick reclaim.pick cache "${iv[@]}"
-load reclaim.prompt
-if [[ $STATUS == "reclaim of /tui/cache (now "*"):" ]]; then
-	pass "reclaim: the prompt '$STATUS'"
-else
-	fail "reclaim: the status line is not 'reclaim of /tui/cache (now ...): '"
-fi
+check_prompt reclaim.prompt "reclaim of /tui/cache (now write-only): " "reclaim: the prompt in the box: 'reclaim of /tui/cache (now write-only): '"
 check_dialog reclaim.confirm "Change reclaim (memory.reclaim)
   /tui/cache: - -> 16.0M [16777216]
       the kernel reclaims this much from the group now
