@@ -272,6 +272,15 @@ void tui_rebuild(struct tui *t)
 	tui_select_path(t, t->sel_path);
 }
 
+/* The history takes the refresh: the selected group first, so that it
+ * has one whatever the cap on groups. */
+void tui_history_update(struct tui *t)
+{
+	const struct mgroup *g = tui_selected(t);
+
+	history_update(&t->hist, &t->pl.m, g ? &g->hash : NULL);
+}
+
 void tui_reread(struct tui *t)
 {
 	struct pipeline_want w;
@@ -285,6 +294,7 @@ void tui_reread(struct tui *t)
 		return;
 	}
 	tui_rebuild(t);
+	tui_history_update(t);
 }
 
 /*
@@ -347,11 +357,13 @@ void tui_refresh_now(struct tui *t)
 		double c = cpu_us();
 
 		tui_rebuild(t);
+		tui_history_update(t);
 		frames.rebuild_us = cpu_us() - c;
 		frames.pending = 1;
 		return;
 	}
 	tui_rebuild(t);
+	tui_history_update(t);
 }
 
 static short curses_color(short c)
@@ -562,6 +574,7 @@ int tui_run(const struct tui_opts *o)
 		snprintf(t.filter, sizeof(t.filter), "%s", o->filter);
 	cgfs_for_screen(o->cg);
 	pipeline_init(&t.pl, o->cg, o->maxdepth, o->recording);
+	history_init(&t.hist, o->history, HISTORY_GROUPS_MAX);
 	init_sets(&t);
 
 	if (o->no_color) {
@@ -623,6 +636,7 @@ int tui_run(const struct tui_opts *o)
 	tui_pane_free(&t);
 	tui_dialog_free(&t);
 	free(t.sel_path);
+	history_free(&t.hist);
 	pipeline_free(&t.pl);
 	/* Die of the signal, as the shell expects, terminal restored. */
 	stopsig_die(sig);

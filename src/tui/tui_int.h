@@ -8,6 +8,7 @@
 
 #include "cgfs.h"
 #include "columns.h"
+#include "history.h"
 #include "model.h"
 #include "pipeline.h"
 #include "theme.h"
@@ -82,6 +83,7 @@ struct tui {
 	const struct tui_opts *o;
 	struct cgfs *cg;
 	struct pipeline pl;	/* the refreshes, the model (pl.m) */
+	struct history hist;	/* the shown groups' recent figures */
 
 	const struct column *set[SET_NR][SET_MAX_COLS];
 	size_t setn[SET_NR];
@@ -169,6 +171,7 @@ void tui_refresh_now(struct tui *t);
 void tui_want(const struct tui *t, struct pipeline_want *ret);
 void tui_reread(struct tui *t);
 void tui_oom_seen(struct tui *t);
+void tui_history_update(struct tui *t);
 const struct mgroup *tui_selected(const struct tui *t);
 
 /* pane.c */
