@@ -448,8 +448,8 @@ static const struct binding bindings[] = {
 	{ { ' ' }, "Space", "tag or untag the group, then move down", k_tag },
 	{ { 'U' }, "U", "untag every group", k_untag },
 	{ { KEY_ENTER, '\r', '\n', 'd' }, "Enter d",
-	  "detail pane of the selected group (in the OOM pane: of the "
-	  "newest kill's group)", k_detail },
+	  "detail pane of the selected group (OOM pane: the last kill's)",
+	  k_detail },
 	{ { 'p' }, "p", "processes of the selected group", k_procs },
 	{ { 'o' }, "o",
 	  "OOM kills seen during the run (clears the names' OOM marks)",

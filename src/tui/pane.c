@@ -939,13 +939,13 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 
 	ptitle(p, t->attr[TE_HEADER], "Detail of %s  (J/K scroll, d closes)",
 	       g->path);
-	history_lines(p, g);
 	pline(p, A_BOLD, "Verdict%s", t->pl.m.dt > 0 ? "" :
 	      "  (rates after the next refresh)");
 	verdict_figs_pane(t, g, &f);
 	if (!verdict(&t->pl.m, g, &f, verdict_line, p))
 		pline(p, t->attr[TE_DIM], "  nothing to say: this view read "
 		      "none of its figures");
+	history_lines(p, g);
 	blank_lines(p, g);
 	protection_lines(p, g);
 	events_lines(p, g);

@@ -49,12 +49,12 @@ for k in 0 1 2 3 4 5 6 7; do
 done
 
 SCREEN=
-# start ARGS...: the recording at 80x30, played to its end (-d 0.2), /app
+# start ARGS...: the recording at 80x40, played to its end (-d 0.2), /app
 # selected and its detail pane open, once the screen stops changing
 start() {
 	local i prev
 	tm kill-session -t s 2>/dev/null
-	tm new-session -d -s s -x 80 -y 30 "cd $(printf %q "$tmp") && env -u LC_ALL XDG_CONFIG_HOME=$tmp/c HOME=$tmp/h TERM=xterm-256color LANG=C.UTF-8 $(printf %q "$MEMCGTOP") -d 0.2 --history 60 -c usage,limit,pgscan_per_s,pgsteal_per_s,ev_oom_kill,refault_file_per_s $* --root $(printf %q "$rec") 2>$tmp/err; sleep 60"
+	tm new-session -d -s s -x 80 -y 40 "cd $(printf %q "$tmp") && env -u LC_ALL XDG_CONFIG_HOME=$tmp/c HOME=$tmp/h TERM=xterm-256color LANG=C.UTF-8 $(printf %q "$MEMCGTOP") -d 0.2 --history 60 -c usage,limit,pgscan_per_s,pgsteal_per_s,ev_oom_kill,refault_file_per_s $* --root $(printf %q "$rec") 2>$tmp/err; sleep 60"
 	for ((i = 0; i < 200; i++)); do
 		tm capture-pane -p -t s | grep -q 'sample 8/8' && break
 		sleep 0.05
