@@ -788,6 +788,7 @@ static const char graph_ascii[] = "_.:-=+*#";
 
 #define GRAPH_LABEL 11		/* "stall ms/s " */
 #define GRAPH_TOP 9		/* " 1023.9M" */
+#define GRAPH_MAX 320		/* columns at most, on the widest screens */
 
 /* 0 for 0, else 1 to 7 by v's share of top. */
 static int graph_level(double v, double top)
@@ -889,8 +890,8 @@ static void history_lines(struct pane_out *p, const struct mgroup *g)
 	struct tui *t = p->t;
 	const struct history_ring *r = history_find(&t->hist, g->hash);
 	int width = COLS - GRAPH_LABEL - GRAPH_TOP;
-	char left[32], mid[32], axis[1100];
-	double *cols;
+	char left[32], mid[32], axis[GRAPH_LABEL + GRAPH_MAX + 1];
+	double cols[GRAPH_MAX];
 	static const struct {
 		enum history_fig fig;
 		const char *label;
@@ -900,6 +901,8 @@ static void history_lines(struct pane_out *p, const struct mgroup *g)
 		{ HF_STALL, "stall ms/s" }, { HF_OOM, "OOM kills" },
 	};
 
+	if (width > GRAPH_MAX)
+		width = GRAPH_MAX;
 	if (!t->hist.cap || width < 10)
 		return;
 	if (!r) {
@@ -910,13 +913,11 @@ static void history_lines(struct pane_out *p, const struct mgroup *g)
 	graph_ago(left, sizeof(left), t->hist.window);
 	pline(p, A_BOLD, "History %s..now  (scale at right: usage's limit or "
 	      "high, else the peak)", left);
-	cols = xcalloc((size_t)width, sizeof(*cols));
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		graph_row(p, r, rows[i].fig, rows[i].label, width, cols);
-	free(cols);
 	/* The time axis: the window's start, its middle, the sample shown. */
 	graph_ago(mid, sizeof(mid), t->hist.window / 2);
-	memset(axis, ' ', sizeof(axis));
+	memset(axis, ' ', sizeof(axis) - 1);
 	memcpy(axis + GRAPH_LABEL, left, strlen(left));
 	memcpy(axis + GRAPH_LABEL + width / 2 - (int)strlen(mid) / 2, mid,
 	       strlen(mid));
