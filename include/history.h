@@ -30,6 +30,7 @@ enum history_fig {
 	HF_REFAULT,	/* refaults per second, anon and file */
 	HF_STALL,	/* ms per second its tasks spent in reclaim */
 	HF_OOM,		/* OOM kills in the interval */
+	HF_SORT,	/* the screen's sort column's value (its sparkline) */
 	HF_NR
 };
 
@@ -85,17 +86,23 @@ void history_resize(struct history *h, double window);
 int history_feed(struct history *h, uint64_t hash, double mono,
 		 const float v[HF_NR]);
 
-/* g's figures in model m (NaN where it has none). */
+/* g's figures in model m (NaN where it has none; HF_SORT too). */
 void history_figs(const struct model *m, const struct mgroup *g,
 		  float v[HF_NR]);
 
+/* A group's value of the figure HF_SORT keeps; NaN for none. */
+typedef double (*history_value_fn)(const struct mgroup *g, void *ctx);
+
 /*
  * Feeds every group of m (first the one whose hash is first, if any, then
- * parents before children) up to max_groups, then drops the rings of the
- * groups m no longer holds.
+ * parents before children) up to max_groups, HF_SORT from sort (if not
+ * NULL), then drops the rings of the groups m no longer holds.
  */
 void history_update(struct history *h, const struct model *m,
-		    const uint64_t *first);
+		    const uint64_t *first, history_value_fn sort, void *ctx);
+
+/* Figure fig becomes no value in every point (HF_SORT: another column). */
+void history_forget(struct history *h, enum history_fig fig);
 
 /* The ring of a group, or NULL. */
 const struct history_ring *history_find(const struct history *h,

@@ -236,32 +236,51 @@ void history_figs(const struct model *m, const struct mgroup *g,
 	v[HF_STALL] = rate_or_none(g, FLD_STALL);
 	/* The kills in the interval: the rate times the interval. */
 	v[HF_OOM] = isnan(oom) ? NAN : roundf(oom * (float)m->dt);
+	v[HF_SORT] = NAN;
+}
+
+void history_forget(struct history *h, enum history_fig fig)
+{
+	for (size_t i = 0; i < h->table_cap; i++) {
+		struct history_ring *r = h->table[i];
+
+		for (unsigned k = 0; r && k < r->n; k++)
+			r->p[(r->head + k) % r->cap].v[fig] = NAN;
+	}
+}
+
+static void feed_group(struct history *h, const struct model *m,
+		       const struct mgroup *g, history_value_fn sort,
+		       void *ctx, int *ret)
+{
+	float v[HF_NR];
+
+	history_figs(m, g, v);
+	if (sort)
+		v[HF_SORT] = (float)sort(g, ctx);
+	*ret = history_feed(h, g->hash, m->mono, v);
 }
 
 void history_update(struct history *h, const struct model *m,
-		    const uint64_t *first)
+		    const uint64_t *first, history_value_fn sort, void *ctx)
 {
-	float v[HF_NR];
 	size_t fed = 0;
+	int r;
 
 	if (!h->cap)
 		return;
 	h->gen++;
-	for (size_t i = 0; i < m->n; i++) {
-		const struct mgroup *g = m->groups[i];
-
-		if (!first || g->hash != *first)
+	for (size_t i = 0; first && i < m->n; i++) {
+		if (m->groups[i]->hash != *first)
 			continue;
-		history_figs(m, g, v);
-		fed += history_feed(h, g->hash, m->mono, v) == 0;
+		feed_group(h, m, m->groups[i], sort, ctx, &r);
+		fed += r == 0;
 	}
 	for (size_t i = 0; i < m->n; i++) {
-		const struct mgroup *g = m->groups[i];
-
-		if (first && g->hash == *first)
+		if (first && m->groups[i]->hash == *first)
 			continue;
-		history_figs(m, g, v);
-		if (history_feed(h, g->hash, m->mono, v) < 0)
+		feed_group(h, m, m->groups[i], sort, ctx, &r);
+		if (r < 0)
 			break;
 		fed++;
 	}

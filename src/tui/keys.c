@@ -271,6 +271,23 @@ static void k_detail(struct tui *t)
 	t->detail_top = t->detail_max_top = 0;
 }
 
+static void k_spark(struct tui *t)
+{
+	char ago[32];
+
+	if (!t->hist.cap) {
+		tui_message(t, 1, "no history kept (--history 0)");
+		return;
+	}
+	t->spark = !t->spark;
+	snprintf(ago, sizeof(ago), "%g s", t->hist.window);
+	if (t->spark)
+		tui_message(t, 0, "history column: %s over the last %s (H hides "
+			    "it)", t->sort ? t->sort->title : "-", ago);
+	else
+		tui_message(t, 0, "history column hidden");
+}
+
 static void k_procs(struct tui *t)
 {
 	t->pane = t->pane == PANE_PROCS ? PANE_NONE : PANE_PROCS;
@@ -450,6 +467,8 @@ static const struct binding bindings[] = {
 	{ { KEY_ENTER, '\r', '\n', 'd' }, "Enter d",
 	  "detail pane of the selected group (OOM pane: the last kill's)",
 	  k_detail },
+	{ { 'H' }, "H",
+	  "history column: the sort column's last minutes", k_spark },
 	{ { 'p' }, "p", "processes of the selected group", k_procs },
 	{ { 'o' }, "o",
 	  "OOM kills seen during the run (clears the names' OOM marks)",

@@ -801,6 +801,19 @@ static int graph_level(double v, double top)
 	return l > 7 ? 7 : l;
 }
 
+/* The glyph of v in a graph whose top is top: a blank for no value. */
+const char *tui_graph_glyph(const struct tui *t, double v, double top)
+{
+	static char ascii[2];
+
+	if (isnan(v))
+		return " ";
+	if (t->utf8)
+		return graph_utf8[graph_level(v, top)];
+	ascii[0] = graph_ascii[graph_level(v, top)];
+	return ascii;
+}
+
 /* "-5m", "-2m30s", "-45s". */
 static void graph_ago(char *buf, size_t len, double s)
 {
@@ -870,17 +883,9 @@ static void graph_row(struct pane_out *p, const struct history_ring *r,
 		fmt_rate(topbuf, sizeof(topbuf), top);
 	}
 	o = (size_t)snprintf(line, sizeof(line), "%-*s", GRAPH_LABEL, label);
-	for (int c = 0; c < width && o + 8 < sizeof(line); c++) {
-		int l = graph_level(cols[c], top);
-
-		if (isnan(cols[c]))
-			line[o++] = ' ';
-		else if (t->utf8)
-			o += (size_t)snprintf(line + o, sizeof(line) - o, "%s",
-					      graph_utf8[l]);
-		else
-			line[o++] = graph_ascii[l];
-	}
+	for (int c = 0; c < width && o + 8 < sizeof(line); c++)
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "%s",
+				      tui_graph_glyph(t, cols[c], top));
 	snprintf(line + o, sizeof(line) - o, " %*s", GRAPH_TOP - 1, topbuf);
 	praw(p, line);
 }

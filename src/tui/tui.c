@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -272,13 +273,32 @@ void tui_rebuild(struct tui *t)
 	tui_select_path(t, t->sel_path);
 }
 
+/* The value of column ctx of g, as a number; NaN for none or no limit. */
+static double sort_value(const struct mgroup *g, void *ctx)
+{
+	struct cval v = col_value(ctx, g);
+
+	if (v.kind == CV_NUM)
+		return (double)v.u;
+	return v.kind == CV_DBL ? v.d : NAN;
+}
+
 /* The history takes the refresh: the selected group first, so that it
  * has one whatever the cap on groups. */
 void tui_history_update(struct tui *t)
 {
 	const struct mgroup *g = tui_selected(t);
+	const struct column *c = t->sort && t->sort->unit != U_PATH ?
+		t->sort : NULL;
 
-	history_update(&t->hist, &t->pl.m, g ? &g->hash : NULL);
+	/* The sort column's values, for the history column (H): another
+	 * column's are not its history. */
+	if (c != t->hist_sort) {
+		history_forget(&t->hist, HF_SORT);
+		t->hist_sort = c;
+	}
+	history_update(&t->hist, &t->pl.m, g ? &g->hash : NULL,
+		       c ? sort_value : NULL, (void *)c);
 }
 
 void tui_reread(struct tui *t)

@@ -84,6 +84,8 @@ struct tui {
 	struct cgfs *cg;
 	struct pipeline pl;	/* the refreshes, the model (pl.m) */
 	struct history hist;	/* the shown groups' recent figures */
+	const struct column *hist_sort;	/* the column its HF_SORT holds */
+	int spark;		/* the history column is shown (H) */
 
 	const struct column *set[SET_NR][SET_MAX_COLS];
 	size_t setn[SET_NR];
@@ -177,6 +179,7 @@ const struct mgroup *tui_selected(const struct tui *t);
 /* pane.c */
 void tui_pane_load(struct tui *t);
 void tui_draw_pane(struct tui *t, int y0, int rows);
+const char *tui_graph_glyph(const struct tui *t, double v, double top);
 void tui_pane_free(struct tui *t);
 
 /* dialog.c */

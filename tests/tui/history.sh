@@ -9,7 +9,8 @@
 # a value v of a row whose top is T is block 1 + floor(6 v / T) (0 is the
 # lowest block, no value a blank), so usage k+1 eighths of the limit is
 # "▂▃▄▅▅▆▇█", and --ascii draws the same levels with "_.:-=+*#".
-# Then t (one sample back): the graphs end at the sample shown.  The
+# Then t (one sample back): the graphs end at the sample shown.  H shows
+# the history column of the sort column (usage), and of no other.  The
 # binary is $MEMCGTOP (default ./memcgtop).  Without tmux: SKIP, exit 77
 # (CI=true: a failure).
 set -u
@@ -116,6 +117,18 @@ row "ascii: usage" "$(graph usage '.:-==+*#' 256M)"
 row "ascii: scan/s" "$(graph scan/s ' .:-=+*#' 1.3k)"
 row "ascii: OOM kills" "$(graph 'OOM kills' ' _____#_' 1)"
 row "ascii: time axis" "$axis"
+
+# The history column (H): usage, the sort column, over --history 10 in
+# its 10 cells of 1 s: the 8 samples in the last 8, against the peak.
+start --history 10
+tm send-keys -t s d H
+settle
+row "H: the history column's title" "  ▼USAGE  LIMIT  SCAN/s STEAL/s OOMKILL   RFF/s    HISTORY GROUP"
+row "H: /, steady at 512M" "    512M    max     0.0     0.0       0     0.0   ████████ ▾ /"
+row "H: /app's usage, 32M to 256M" "    256M   256M    1.3k     650       1    10.0   ▂▃▄▅▅▆▇█     app"
+tm send-keys -t s '>'
+settle
+row "H: another sort column: its values are not usage's" "    256M   256M    1.3k     650       1    10.0                app"
 
 start --history 0
 if grep -q '^History' <<<"$SCREEN"; then

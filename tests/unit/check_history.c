@@ -188,15 +188,24 @@ END_TEST
 START_TEST(ring_cost)
 {
 	/* What --help and the man page say a group costs. */
-	ck_assert_uint_eq(sizeof(struct history_point), 40);
+	ck_assert_uint_eq(sizeof(struct history_point), 48);
 	ck_assert_uint_eq(history_points(300), 301);
 	ck_assert_uint_eq(history_points(86400), HISTORY_POINTS_MAX);
 	printf("history: %zu bytes a group at --history 300 (%u points of "
 	       "%zu bytes)\n", history_bytes_per_group(history_points(300)),
 	       history_points(300), sizeof(struct history_point));
-	ck_assert_uint_le(history_bytes_per_group(301), 12 * 1024 + 512);
+	ck_assert_uint_eq(history_bytes_per_group(301), 14488);
 }
 END_TEST
+
+static double sort_usage(const struct mgroup *g, void *ctx)
+{
+	int *calls = ctx;
+
+	(*calls)++;
+	return sample_has(&g->cur, FLD_USAGE) ?
+		(double)sample_get(&g->cur, FLD_USAGE) * 2 : NAN;
+}
 
 /* The model's groups feed it; a group gone from the model is dropped;
  * a limit of max is +inf; a counter's first sample has no rate. */
@@ -207,6 +216,7 @@ START_TEST(update_from_model)
 	struct history h;
 	const struct history_ring *r;
 	struct snap_group *g;
+	int calls = 0;
 
 	model_init(&m, 1);
 	history_init(&h, 60, 16);
@@ -227,7 +237,7 @@ START_TEST(update_from_model)
 			sample_set(&g->s, FLD_EV_OOM_KILL, (uint64_t)k);
 		}
 		model_update(&m, &s);
-		history_update(&h, &m, NULL);
+		history_update(&h, &m, NULL, k == 1 ? sort_usage : NULL, &calls);
 		if (k == 1) {
 			r = ring(&h, hash_path("/a", 2));
 			ck_assert_uint_eq(r->n, 2);
@@ -240,6 +250,14 @@ START_TEST(update_from_model)
 			ck_assert(isnan(history_point(r, 1)->v[HF_HIGH]));
 			ck_assert(isinf(history_point(ring(&h, hash_path("/", 1)),
 						      0)->v[HF_LIMIT]));
+			/* The sort column's value, for both groups. */
+			ck_assert_int_eq(calls, 2);
+			ck_assert(isnan(history_point(r, 0)->v[HF_SORT]));
+			ck_assert_float_eq(history_point(r, 1)->v[HF_SORT], 400.0f);
+			/* Another sort column: the old values go. */
+			history_forget(&h, HF_SORT);
+			ck_assert(isnan(history_point(r, 1)->v[HF_SORT]));
+			ck_assert_float_eq(history_point(r, 1)->v[HF_USAGE], 200.0f);
 		}
 	}
 	ck_assert_ptr_null(history_find(&h, hash_path("/a", 2)));
