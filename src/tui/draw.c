@@ -6,8 +6,8 @@
  * few bytes per refresh over a slow link.
  */
 #include <curses.h>
-#include <math.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

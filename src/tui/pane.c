@@ -3,14 +3,13 @@
 #include <curses.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <math.h>
 
 #include "fmt.h"
 #include "history.h"
