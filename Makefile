@@ -128,6 +128,11 @@ $(BUILD)/faultbench: tests/bench/faultbench.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
+# The history's cost per refresh (tests/bench/histbench.c).
+$(BUILD)/histbench: tests/bench/histbench.c $(LIB_OBJS) $(HEADERS)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) \
+	  $(PKG_LIBS) -lm
+
 # How long a mkdir of a cgroup waits, for tests/bench/lock.sh.
 $(BUILD)/lockprobe: tests/bench/lockprobe.c
 	@mkdir -p $(@D)

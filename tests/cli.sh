@@ -43,6 +43,9 @@ expect 2 "memcgtop: -d: '0' is not a number of seconds from 0.05 to 86400" -d 0
 expect 2 "memcgtop: -d: 'nan' is not a number of seconds from 0.05 to 86400" -d nan
 expect 2 "memcgtop: -d: '1s' is not a number of seconds from 0.05 to 86400" -d 1s
 expect 2 "memcgtop: --depth: 'deep' is not a whole number from 0 to 4096" --depth deep
+expect 2 "memcgtop: --history: 'x' is not a whole number from 0 to 86400" --history x
+expect 2 "memcgtop: --history: '86401' is not a whole number from 0 to 86400" --history 86401
+expect 2 "memcgtop: --history: '-1' is not a whole number from 0 to 86400" --history -1
 expect 2 "memcgtop: -F: unknown format 'xml' (text, csv, json, openmetrics or prometheus)" -F xml
 expect 2 "memcgtop: --collector: 'kernel' is not auto, bpf or files" --collector kernel
 expect 2 "memcgtop: --top: '0' is not a whole number from 1 to 100000000" -b --top 0

@@ -72,6 +72,12 @@ suite "blank reasons (tmux)" tests/tui/blanks.sh
 suite "blank reasons (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/blanks.sh
 suite "detail pane verdict (tmux)" tests/tui/verdict.sh
 suite "detail pane verdict (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/verdict.sh
+suite "detail pane history graphs (tmux)" tests/tui/history.sh
+suite "detail pane history graphs (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/history.sh
+suite "the incident replayed: three keys to the offender (tmux)" tests/tui/incident.sh
+suite "the incident replayed (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/incident.sh
+suite "the incident recorded live and replayed: three keys (tmux, live v1)" tests/tui/incident-live.sh
+suite "the incident recorded live and replayed (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/incident-live.sh
 suite "OOM pane and marks (tmux, live v1)" tests/tui/oom.sh
 suite "OOM pane and marks (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/oom.sh
 suite "live cgroup v1" tests/live/v1.sh

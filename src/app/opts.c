@@ -13,6 +13,7 @@
 #include "app/opts.h"
 #include "cgfs.h"
 #include "columns.h"
+#include "history.h"
 #include "config.h"
 #include "out.h"
 #include "out/output.h"
@@ -45,6 +46,7 @@ enum {
 	OPT_TOP,
 	OPT_COMPAT,
 	OPT_LISTEN,
+	OPT_HISTORY,
 };
 
 static const struct option long_options[] = {
@@ -63,6 +65,7 @@ static const struct option long_options[] = {
 	{ "theme", required_argument, NULL, 't' },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ "list-keys", no_argument, NULL, OPT_LIST_KEYS },
 	{ "readonly", no_argument, NULL, OPT_READONLY },
 	{ "set", required_argument, NULL, OPT_SET },
@@ -139,6 +142,11 @@ static const char usage_text[] =
 "                           light, mono, high-contrast, or a theme file)\n"
 "      --no-color           attributes only, no colours (also: NO_COLOR set)\n"
 "      --ascii              ASCII glyphs only, for terminals without UTF-8\n"
+"      --history SECS       seconds of each shown group's figures the screen\n"
+"                           keeps for the detail pane's graphs (default 300,\n"
+"                           0 none): 48 bytes a point, a point a second at\n"
+"                           most, 14,488 bytes a group at 300, for at most\n"
+"                           1024 groups\n"
 "  -h, --help               show this help\n"
 "  -V, --version            show the version (-VV: and which collector\n"
 "                           this host allows, or why not bpf, and how\n"
@@ -279,6 +287,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->iterations = -1;
 	o->delay = 1.0;
 	o->maxdepth = -1;
+	o->history = HISTORY_WINDOW_DEFAULT;
 	o->fmt = FMT_TEXT;
 	o->cg.collector = CGFS_COLLECT_AUTO;
 	opterr = 0;
@@ -336,6 +345,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_ASCII:
 			o->ascii = 1;
+			break;
+		case OPT_HISTORY:
+			o->history = parse_long_arg("--history", optarg, 0,
+						    86400);
 			break;
 		case OPT_READONLY:
 			o->readonly = 1;

@@ -32,6 +32,7 @@ struct opts {
 	int raw;
 	const char *theme;
 	int no_color, ascii;
+	long history;		/* --history: seconds of figures kept, 0 off */
 	const char *cols_arg;
 	int delay_given, sort_given;
 	int readonly;

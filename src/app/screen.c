@@ -33,6 +33,7 @@ int screen_run(struct opts *o, struct cgfs *cg)
 		.custom = o->cols_arg ? o->cols : NULL,
 		.ncustom = o->ncols, .maxdepth = o->maxdepth,
 		.filter = o->filter, .ascii = o->ascii,
+		.history = (double)o->history,
 		.no_color = o->no_color, .theme = o->theme,
 		.set_name = (cfg.has & CONFIG_HAS_SET) ? cfg.set : NULL,
 		.folded = cfg.folded, .nfolded = cfg.nfolded,

@@ -7,6 +7,7 @@
  */
 #include <curses.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,9 +251,20 @@ static void draw_header(const struct tui *t)
 #define TABLE_MIN_COLS 24	/* the tag, a 9-column cell and the name */
 
 struct layout {
-	const struct column *col[SET_MAX_COLS + 1];
-	int w[SET_MAX_COLS + 1];	/* width of the cell after its space */
+	const struct column *col[SET_MAX_COLS + 2];
+	int w[SET_MAX_COLS + 2];	/* width of the cell after its space */
 	size_t n;
+};
+
+/*
+ * The history column (H): the sort column's values over the history's
+ * window, a sparkline before the names.  Not a column of the table
+ * (columns.c): it is the screen's alone, and only a drawing.
+ */
+#define SPARK_W 10
+static const struct column spark_col = {
+	.key = "", .title = "HISTORY", .width = SPARK_W, .unit = U_INT,
+	.field = -1, .derived = -1,
 };
 
 /* Display width of escaped text (the text as put() draws it). */
@@ -313,7 +325,7 @@ static size_t value_list(const struct tui *t, const struct column **ret,
 static size_t fitting(const struct tui *t, const struct column **vals,
 		      size_t n, size_t first)
 {
-	int room = COLS - 1 - (1 + NAME_MIN);
+	int room = COLS - 1 - (1 + NAME_MIN) - (t->spark ? 1 + SPARK_W : 0);
 	size_t k = 0;
 
 	for (size_t i = first; i < n; i++, k++) {
@@ -353,6 +365,21 @@ static int names_width(const struct tui *t, int rows)
 	return w;
 }
 
+/* The group column's entry, after the history column's when it is shown;
+ * the columns the latter takes. */
+static int name_entry(const struct tui *t, struct layout *ret)
+{
+	int used = 0;
+
+	if (t->spark) {
+		ret->col[ret->n] = &spark_col;
+		ret->w[ret->n++] = SPARK_W;
+		used = 1 + SPARK_W;
+	}
+	ret->col[ret->n++] = NULL;
+	return used;
+}
+
 static void layout(struct tui *t, int rows, struct layout *ret)
 {
 	const struct column *vals[SET_MAX_COLS];
@@ -369,13 +396,13 @@ static void layout(struct tui *t, int rows, struct layout *ret)
 	ret->n = 0;
 	for (size_t i = 0; i < k; i++) {
 		if (i == name)
-			ret->col[ret->n++] = NULL;
+			used += name_entry(t, ret);
 		ret->col[ret->n] = vals[(size_t)t->hscroll + i];
 		ret->w[ret->n] = value_cols(t, ret->col[ret->n]);
 		used += 1 + ret->w[ret->n++];
 	}
 	if (name == k)
-		ret->col[ret->n++] = NULL;
+		used += name_entry(t, ret);
 	/* The group column takes the rest of the line; in the middle, no
 	 * more than its widest row needs. */
 	room = COLS - used - 1;
@@ -525,6 +552,24 @@ static void draw_name(const struct tui *t, int y, int *vx, size_t vis_idx,
 	put(t, y, vx, shown, attr, 0);
 }
 
+/* g's history column: the sort column's values, each cell a slice of
+ * the window (its largest value) against the window's peak; blank until
+ * a refresh has fed the sort column now chosen. */
+static void draw_spark(const struct tui *t, int y, int *vx,
+		       const struct mgroup *g, int attr)
+{
+	const struct history_ring *r = history_find(&t->hist, g->hash);
+	double cols[SPARK_W], top = NAN;
+
+	if (r && t->sort == t->hist_sort)
+		top = history_columns(r, HF_SORT, t->pl.m.mono, t->hist.window,
+				      cols, SPARK_W);
+	put(t, y, vx, " ", attr, 0);
+	for (int c = 0; c < SPARK_W; c++)
+		put(t, y, vx, tui_graph_glyph(t, isnan(top) ? NAN : cols[c],
+					      top), attr, 0);
+}
+
 static void draw_row(const struct tui *t, int y, size_t vis_idx,
 		     const struct layout *l)
 {
@@ -550,6 +595,11 @@ static void draw_row(const struct tui *t, int y, size_t vis_idx,
 				  t->attr[TE_TAGGED] : base);
 			while (i + 1 < l->n && vx < end && vx < COLS)
 				put(t, y, &vx, " ", base, 0);
+			continue;
+		}
+		if (c == &spark_col) {
+			draw_spark(t, y, &vx, g, selected ? base :
+				   t->attr[TE_ROW]);
 			continue;
 		}
 		col_format(c, col_value(c, g), 1, val, sizeof(val));

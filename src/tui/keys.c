@@ -237,10 +237,55 @@ static void k_untag(struct tui *t)
 	tui_message(t, 0, "all tags cleared");
 }
 
+/*
+ * From the OOM pane, the detail pane of the newest kill's group: the
+ * folds above it open.  0 when there is none to go to (no kill, or its
+ * group is not in the tree shown).
+ */
+static int oom_detail(struct tui *t)
+{
+	const struct model *m = &t->pl.m;
+	const struct oom_kill *e;
+
+	if (t->pane != PANE_OOM || !m->oom.n)
+		return 0;
+	e = oomlog_get(&m->oom, 0);
+	for (size_t i = 0; e->path && i < m->n; i++) {
+		if (strcmp(m->groups[i]->path, e->path))
+			continue;
+		for (int p = m->groups[i]->parent; p >= 0;
+		     p = m->groups[p]->parent)
+			m->groups[p]->view &= ~VIEW_FOLDED;
+		tui_rebuild(t);
+		tui_select_path(t, e->path);
+		t->pane = PANE_DETAIL;
+		return 1;
+	}
+	return 0;
+}
+
 static void k_detail(struct tui *t)
 {
-	t->pane = t->pane == PANE_DETAIL ? PANE_NONE : PANE_DETAIL;
+	if (!oom_detail(t))
+		t->pane = t->pane == PANE_DETAIL ? PANE_NONE : PANE_DETAIL;
 	t->detail_top = t->detail_max_top = 0;
+}
+
+static void k_spark(struct tui *t)
+{
+	char ago[32];
+
+	if (!t->hist.cap) {
+		tui_message(t, 1, "no history kept (--history 0)");
+		return;
+	}
+	t->spark = !t->spark;
+	snprintf(ago, sizeof(ago), "%g s", t->hist.window);
+	if (t->spark)
+		tui_message(t, 0, "history column: %s over the last %s (H hides "
+			    "it)", t->sort ? t->sort->title : "-", ago);
+	else
+		tui_message(t, 0, "history column hidden");
 }
 
 static void k_procs(struct tui *t)
@@ -332,9 +377,7 @@ static void k_undo(struct tui *t)
  */
 static void seek(struct tui *t, long k)
 {
-	size_t n;
-
-	cgfs_position(t->cg, &n);
+	size_t n, cur = cgfs_position(t->cg, &n);
 	if (!n) {
 		tui_message(t, 1, "stepping needs a recording (--root DIR)");
 		return;
@@ -344,6 +387,19 @@ static void seek(struct tui *t, long k)
 	if ((size_t)k >= n)
 		k = (long)n - 1;
 	t->paused = 1;
+	/* Forward past samples not shown yet: the last of them that the
+	 * history holds are read first, as they would have been, so that
+	 * the graphs and the OOM pane have them. */
+	if (t->hist.cap && (size_t)k > cur + 2) {
+		size_t from = (size_t)k > t->hist.cap + 1 ?
+			(size_t)k - 1 - t->hist.cap : 0;
+
+		for (size_t i = from > cur ? from : cur + 1; i + 1 < (size_t)k;
+		     i++) {
+			cgfs_seek(t->cg, i);
+			tui_refresh_now(t);
+		}
+	}
 	/* The sample before gives the rates; the first has none: they show
 	 * "-" (going back, the interval would be negative). */
 	if (k > 0) {
@@ -409,7 +465,10 @@ static const struct binding bindings[] = {
 	{ { ' ' }, "Space", "tag or untag the group, then move down", k_tag },
 	{ { 'U' }, "U", "untag every group", k_untag },
 	{ { KEY_ENTER, '\r', '\n', 'd' }, "Enter d",
-	  "detail pane of the selected group", k_detail },
+	  "detail pane of the selected group (OOM pane: the last kill's)",
+	  k_detail },
+	{ { 'H' }, "H",
+	  "history column: the sort column's last minutes", k_spark },
 	{ { 'p' }, "p", "processes of the selected group", k_procs },
 	{ { 'o' }, "o",
 	  "OOM kills seen during the run (clears the names' OOM marks)",

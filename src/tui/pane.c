@@ -3,6 +3,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "history.h"
 #include "parse.h"
 #include "procs.h"
 #include "reclaim.h"
@@ -129,6 +131,46 @@ static void verdict_figs_pane(const struct tui *t, const struct mgroup *g,
 	}
 }
 
+/* The history's point of this refresh for g gets what the detail files
+ * gave beyond the model's figures (the verdict's, and their rates). */
+static void history_files(struct tui *t, const struct mgroup *g)
+{
+	struct verdict_figs f;
+	float v[HF_NR];
+	static const struct {
+		enum history_fig h;
+		enum field f;
+		int rate;
+	} from[] = {
+		{ HF_USAGE, FLD_USAGE, 0 }, { HF_LIMIT, FLD_LIMIT, 0 },
+		{ HF_HIGH, FLD_HIGH, 0 }, { HF_SCAN, FLD_PGSCAN, 1 },
+		{ HF_STEAL, FLD_PGSTEAL, 1 }, { HF_STALL, FLD_STALL, 1 },
+		{ HF_OOM, FLD_EV_OOM_KILL, 1 },
+	};
+
+	if (!t->hist.cap)
+		return;
+	verdict_figs_pane(t, g, &f);
+	history_figs(&t->pl.m, g, v);
+	for (size_t i = 0; i < sizeof(from) / sizeof(from[0]); i++) {
+		fieldset b = FBIT(from[i].f);
+
+		if (!isnan(v[from[i].h]))
+			continue;
+		if (!from[i].rate && (f.have & b))
+			v[from[i].h] = f.v[from[i].f] >= V1_UNLIMITED_MIN ?
+				INFINITY :
+				(float)f.v[from[i].f];
+		else if (from[i].rate && (f.rated & b))
+			v[from[i].h] = (float)f.r[from[i].f];
+	}
+	/* The kills in the interval, not per second. */
+	if (!isnan(v[HF_OOM]) && !(g->rate_valid & FBIT(FLD_EV_OOM_KILL)))
+		v[HF_OOM] = roundf(v[HF_OOM] * (float)(t->vfile_cur.mono -
+						       t->vfile_prev.mono));
+	history_feed(&t->hist, g->hash, t->pl.m.mono, v);
+}
+
 /* Reads the selected group's files when the pane opens, when the
  * selection changes and once per refresh; drawing reads what is kept. */
 void tui_pane_load(struct tui *t)
@@ -173,6 +215,7 @@ void tui_pane_load(struct tui *t)
 	if (!same)
 		t->vfile_prev.have = 0;
 	verdict_files(t);
+	history_files(t, g);
 	for (size_t i = 0; i < t->detail.n; i++) {
 		struct kvbuild b = { 0 };
 
@@ -736,6 +779,164 @@ static void protection_lines(struct pane_out *p, const struct mgroup *g)
 	      m->recursiveprot == 0 ? "off" : "assumed off");
 }
 
+/*
+ * The history graphs: one row a figure, a column a slice of the window
+ * (its largest value), ending at the sample shown.  A column's height is
+ * its value against the row's top: the limit (or memory.high, the lower)
+ * for usage, else the window's peak.  The lowest block is a 0, a blank is
+ * no value.
+ */
+static const char *const graph_utf8[] = {
+	"\xE2\x96\x81", "\xE2\x96\x82", "\xE2\x96\x83", "\xE2\x96\x84",
+	"\xE2\x96\x85", "\xE2\x96\x86", "\xE2\x96\x87", "\xE2\x96\x88",
+};
+static const char graph_ascii[] = "_.:-=+*#";
+
+#define GRAPH_LABEL 11		/* "stall ms/s " */
+#define GRAPH_TOP 9		/* " 1023.9M" */
+#define GRAPH_MAX 320		/* columns at most, on the widest screens */
+
+/* 0 for 0, else 1 to 7 by v's share of top. */
+static int graph_level(double v, double top)
+{
+	int l;
+
+	if (v <= 0 || !(top > 0))
+		return 0;
+	l = 1 + (int)(v * 6 / top);
+	return l > 7 ? 7 : l;
+}
+
+/* The glyph of v in a graph whose top is top: a blank for no value. */
+const char *tui_graph_glyph(const struct tui *t, double v, double top)
+{
+	static char ascii[2];
+
+	if (isnan(v))
+		return " ";
+	if (t->utf8)
+		return graph_utf8[graph_level(v, top)];
+	ascii[0] = graph_ascii[graph_level(v, top)];
+	return ascii;
+}
+
+/* "-5m", "-2m30s", "-45s". */
+static void graph_ago(char *buf, size_t len, double s)
+{
+	long n = lround(s);
+
+	if (n >= 120 && n % 60 == 0)
+		snprintf(buf, len, "-%ldm", n / 60);
+	else if (n >= 120)
+		snprintf(buf, len, "-%ldm%02lds", n / 60, n % 60);
+	else
+		snprintf(buf, len, "-%lds", n);
+}
+
+/* The last finite value of fig at or before end in r (NaN: none). */
+static double graph_last(const struct history_ring *r, enum history_fig fig,
+			 double end)
+{
+	for (unsigned k = r->n; k-- > 0;) {
+		const struct history_point *pt = history_point(r, k);
+
+		if (pt->mono <= end + 1e-6 && isfinite(pt->v[fig]))
+			return pt->v[fig];
+	}
+	return NAN;
+}
+
+/* A line of our own making (no names in it), as wide as the screen. */
+static void praw(struct pane_out *p, const char *line)
+{
+	p->total++;
+	if (p->skip > 0) {
+		p->skip--;
+	} else if (p->y < p->y0 + p->rows) {
+		mvaddstr(p->y, 0, line);
+		p->y++;
+	}
+}
+
+static void graph_row(struct pane_out *p, const struct history_ring *r,
+		      enum history_fig fig, const char *label, int width,
+		      double *cols)
+{
+	struct tui *t = p->t;
+	double end = t->pl.m.mono, top, peak;
+	char line[1100], topbuf[32] = "";
+	size_t o;
+
+	peak = history_columns(r, fig, end, t->hist.window, cols, width);
+	if (isnan(peak)) {
+		pline(p, A_NORMAL, "%-*s not available in the window",
+		      GRAPH_LABEL - 1, label);
+		return;
+	}
+	top = peak;
+	if (fig == HF_USAGE) {
+		double lim = graph_last(r, HF_LIMIT, end);
+		double high = graph_last(r, HF_HIGH, end);
+
+		if (!isnan(high) && (isnan(lim) || high < lim))
+			lim = high;
+		if (!isnan(lim) && lim > 0)
+			top = lim;
+		fmt_bytes(topbuf, sizeof(topbuf), (uint64_t)top);
+	} else if (fig == HF_OOM) {
+		fmt_count(topbuf, sizeof(topbuf), (uint64_t)top);
+	} else {
+		fmt_rate(topbuf, sizeof(topbuf), top);
+	}
+	o = (size_t)snprintf(line, sizeof(line), "%-*s", GRAPH_LABEL, label);
+	for (int c = 0; c < width && o + 8 < sizeof(line); c++)
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "%s",
+				      tui_graph_glyph(t, cols[c], top));
+	snprintf(line + o, sizeof(line) - o, " %*s", GRAPH_TOP - 1, topbuf);
+	praw(p, line);
+}
+
+static void history_lines(struct pane_out *p, const struct mgroup *g)
+{
+	struct tui *t = p->t;
+	const struct history_ring *r = history_find(&t->hist, g->hash);
+	int width = COLS - GRAPH_LABEL - GRAPH_TOP;
+	char left[32], mid[32], axis[GRAPH_LABEL + GRAPH_MAX + 1];
+	double cols[GRAPH_MAX];
+	static const struct {
+		enum history_fig fig;
+		const char *label;
+	} rows[] = {
+		{ HF_USAGE, "usage" }, { HF_SCAN, "scan/s" },
+		{ HF_STEAL, "steal/s" }, { HF_REFAULT, "refault/s" },
+		{ HF_STALL, "stall ms/s" }, { HF_OOM, "OOM kills" },
+	};
+
+	if (width > GRAPH_MAX)
+		width = GRAPH_MAX;
+	if (!t->hist.cap || width < 10)
+		return;
+	if (!r) {
+		pline(p, A_BOLD, "History: none kept for this group (the first "
+		      "%d groups of the tree have one)", HISTORY_GROUPS_MAX);
+		return;
+	}
+	graph_ago(left, sizeof(left), t->hist.window);
+	pline(p, A_BOLD, "History %s..now  (scale at right: usage's limit or "
+	      "high, else the peak)", left);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		graph_row(p, r, rows[i].fig, rows[i].label, width, cols);
+	/* The time axis: the window's start, its middle, the sample shown. */
+	graph_ago(mid, sizeof(mid), t->hist.window / 2);
+	memset(axis, ' ', sizeof(axis) - 1);
+	memcpy(axis + GRAPH_LABEL, left, strlen(left));
+	memcpy(axis + GRAPH_LABEL + width / 2 - (int)strlen(mid) / 2, mid,
+	       strlen(mid));
+	memcpy(axis + GRAPH_LABEL + width - 3, "now", 3);
+	axis[GRAPH_LABEL + width] = '\0';
+	praw(p, axis);
+}
+
 static void verdict_line(const char *line, void *ctx)
 {
 	struct pane_out *p = ctx;
@@ -756,6 +957,7 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 	if (!verdict(&t->pl.m, g, &f, verdict_line, p))
 		pline(p, t->attr[TE_DIM], "  nothing to say: this view read "
 		      "none of its figures");
+	history_lines(p, g);
 	blank_lines(p, g);
 	protection_lines(p, g);
 	events_lines(p, g);

@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -272,6 +273,34 @@ void tui_rebuild(struct tui *t)
 	tui_select_path(t, t->sel_path);
 }
 
+/* The value of column ctx of g, as a number; NaN for none or no limit. */
+static double sort_value(const struct mgroup *g, void *ctx)
+{
+	struct cval v = col_value(ctx, g);
+
+	if (v.kind == CV_NUM)
+		return (double)v.u;
+	return v.kind == CV_DBL ? v.d : NAN;
+}
+
+/* The history takes the refresh: the selected group first, so that it
+ * has one whatever the cap on groups. */
+void tui_history_update(struct tui *t)
+{
+	const struct mgroup *g = tui_selected(t);
+	const struct column *c = t->sort && t->sort->unit != U_PATH ?
+		t->sort : NULL;
+
+	/* The sort column's values, for the history column (H): another
+	 * column's are not its history. */
+	if (c != t->hist_sort) {
+		history_forget(&t->hist, HF_SORT);
+		t->hist_sort = c;
+	}
+	history_update(&t->hist, &t->pl.m, g ? &g->hash : NULL,
+		       c ? sort_value : NULL, (void *)c);
+}
+
 void tui_reread(struct tui *t)
 {
 	struct pipeline_want w;
@@ -285,6 +314,7 @@ void tui_reread(struct tui *t)
 		return;
 	}
 	tui_rebuild(t);
+	tui_history_update(t);
 }
 
 /*
@@ -347,11 +377,13 @@ void tui_refresh_now(struct tui *t)
 		double c = cpu_us();
 
 		tui_rebuild(t);
+		tui_history_update(t);
 		frames.rebuild_us = cpu_us() - c;
 		frames.pending = 1;
 		return;
 	}
 	tui_rebuild(t);
+	tui_history_update(t);
 }
 
 static short curses_color(short c)
@@ -562,6 +594,7 @@ int tui_run(const struct tui_opts *o)
 		snprintf(t.filter, sizeof(t.filter), "%s", o->filter);
 	cgfs_for_screen(o->cg);
 	pipeline_init(&t.pl, o->cg, o->maxdepth, o->recording);
+	history_init(&t.hist, o->history, HISTORY_GROUPS_MAX);
 	init_sets(&t);
 
 	if (o->no_color) {
@@ -623,6 +656,7 @@ int tui_run(const struct tui_opts *o)
 	tui_pane_free(&t);
 	tui_dialog_free(&t);
 	free(t.sel_path);
+	history_free(&t.hist);
 	pipeline_free(&t.pl);
 	/* Die of the signal, as the shell expects, terminal restored. */
 	stopsig_die(sig);

@@ -8,6 +8,7 @@
 
 #include "cgfs.h"
 #include "columns.h"
+#include "history.h"
 #include "model.h"
 #include "pipeline.h"
 #include "theme.h"
@@ -88,6 +89,9 @@ struct tui {
 	const struct tui_opts *o;
 	struct cgfs *cg;
 	struct pipeline pl;	/* the refreshes, the model (pl.m) */
+	struct history hist;	/* the shown groups' recent figures */
+	const struct column *hist_sort;	/* the column its HF_SORT holds */
+	int spark;		/* the history column is shown (H) */
 
 	const struct column *set[SET_NR][SET_MAX_COLS];
 	size_t setn[SET_NR];
@@ -175,11 +179,13 @@ void tui_refresh_now(struct tui *t);
 void tui_want(const struct tui *t, struct pipeline_want *ret);
 void tui_reread(struct tui *t);
 void tui_oom_seen(struct tui *t);
+void tui_history_update(struct tui *t);
 const struct mgroup *tui_selected(const struct tui *t);
 
 /* pane.c */
 void tui_pane_load(struct tui *t);
 void tui_draw_pane(struct tui *t, int y0, int rows);
+const char *tui_graph_glyph(const struct tui *t, double v, double top);
 void tui_pane_free(struct tui *t);
 
 /* dialog.c */

@@ -140,7 +140,8 @@ if [ "$(getconf PAGESIZE)" = 4096 ]; then
 else
 	echo "SKIP: v1 numa table: the page size is not 4 KiB"
 fi
-H=200 pane "$FIX/v2-live" 0 /fixture/work
+# (--history 0: the graphs would push the table below the pane)
+H=200 pane "$FIX/v2-live" 0 /fixture/work --history 0
 has "  NODE    A-ANON  I-ANON  A-FILE  I-FILE  UNEVIC" "v2 numa table: titles"
 # sample 1's memory.numa_stat of work, in bytes
 want=$(awk '{ v[$1] = substr($2, 4) } END {
