@@ -55,14 +55,7 @@ top=$(cd "$here/../.." && pwd)
 CGM=/sys/fs/cgroup/memory
 NAME="live events v1"
 . "$here/lib.sh"
-live_tree_setup events
-pids=()
-finish() {
-	stop_pids "${pids[@]}"
-	live_tree_cleanup
-}
-trap finish EXIT
-abort() { fail "$NAME: $*"; finish; summary; exit 1; }
+live_tree_start events
 
 T=$CGM/$TNAME
 mkdir -p "$T/busy/leaf" "$T/idle" || abort "cannot make $T"

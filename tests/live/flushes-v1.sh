@@ -33,14 +33,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 CGM=/sys/fs/cgroup/memory
 NAME="live flushes v1"
 . "$here/lib.sh"
-live_tree_setup flushes
-pids=()
-finish() {
-	stop_pids "${pids[@]}"
-	live_tree_cleanup
-}
-trap finish EXIT
-abort() { fail "$NAME: $*"; finish; summary; exit 1; }
+live_tree_start flushes
 command -v perf >/dev/null || cannot_run "no perf (Debian's linux-perf)"
 perf list 2>/dev/null | grep -q 'memcg:memcg_flush_stats' ||
 	cannot_run "no memcg:memcg_flush_stats tracepoint"

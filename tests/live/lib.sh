@@ -139,6 +139,20 @@ live_tree_setup() {
 	trap live_tree_cleanup EXIT
 	trap 'exit 130' INT TERM HUP
 }
+# live_tree_start WORD: live_tree_setup WORD, and the processes the test
+# starts (their pids in the array pids) stopped with the tree on exit
+# (finish, which the test may call itself); abort MESSAGE fails, cleans
+# up, prints the summary and exits 1.
+live_tree_start() {
+	live_tree_setup "$1"
+	pids=()
+	trap finish EXIT
+}
+finish() {
+	stop_pids "${pids[@]}"
+	live_tree_cleanup
+}
+abort() { fail "$NAME: $*"; finish; summary; exit 1; }
 live_tree_cleanup() {
 	trap - EXIT INT TERM HUP
 	remove_tree "$CGM/$TNAME"

@@ -32,14 +32,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 CGM=/sys/fs/cgroup/memory
 NAME="live oom v1"
 . "$here/lib.sh"
-live_tree_setup oom
-pids=()
-finish() {
-	stop_pids "${pids[@]}"
-	live_tree_cleanup
-}
-trap finish EXIT
-abort() { fail "$NAME: $*"; finish; summary; exit 1; }
+live_tree_start oom
 
 T=$CGM/$TNAME
 for g in victim victim2 victim3; do

@@ -43,14 +43,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 CGM=/sys/fs/cgroup/memory
 NAME="live soft v1"
 . "$here/lib.sh"
-live_tree_setup soft
-pids=()
-finish() {
-	stop_pids "${pids[@]}"
-	live_tree_cleanup
-}
-trap finish EXIT
-abort() { fail "$NAME: $*"; finish; summary; exit 1; }
+live_tree_start soft
 command -v perf >/dev/null || cannot_run "no perf (Debian's linux-perf)"
 perf list 2>/dev/null | grep -q 'vmscan:mm_vmscan_memcg_softlimit_reclaim_begin' ||
 	cannot_run "no vmscan:mm_vmscan_memcg_softlimit_reclaim_begin tracepoint"
