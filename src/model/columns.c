@@ -382,7 +382,11 @@ int col_on_version(const struct column *c, int version)
  *  - the v1 reclaim set mirrors v2's kswapd/direct split (the BPF pass's
  *    kernel counters, else the events, reclaim.h, which it loads on
  *    purpose) and has the refaults beside them (the limit hits are in
- *    the overview and the events set; 80 columns hold no more).
+ *    the overview and the events set; 80 columns hold no more); past
+ *    them, scrolled to with ] (the events it loads for prio_min give
+ *    them too): the reclaim stalls and soft-limit reclaim's rates, and
+ *    on v2 the stalls and the protections the kernel stored at the last
+ *    reclaim.
  *  - the v1 limits set has the soft limit as reclaim sees it: the
  *    excess, the tree's excess and place, and soft-limit reclaim's scans
  *    and steals (the events, loaded for them), in the place of v2's
@@ -412,11 +416,13 @@ static const struct {
 		  "pgsteal_kswapd_per_s", "pgsteal_direct_per_s",
 		  "reclaim_eff", "refault_anon_per_s", "refault_file_per_s",
 		  "psi_some_avg10", "psi_full_avg10", "scan_prio",
-		  "prio_min" },
+		  "prio_min", "reclaim_stall_per_s", "eff_low_last",
+		  "eff_min_last" },
 		{ "pgscan_kswapd_per_s", "pgscan_direct_per_s",
 		  "pgsteal_kswapd_per_s", "pgsteal_direct_per_s",
 		  "reclaim_eff", "prio_min", "refault_anon_per_s",
-		  "refault_file_per_s", "scan_prio" } },
+		  "refault_file_per_s", "scan_prio", "reclaim_stall_per_s",
+		  "soft_pgscan_per_s", "soft_pgsteal_per_s" } },
 	[CSET_EVENTS] = { "events",
 		{ "ev_oom", "ev_oom_kill", "ev_oom_kill_per_s",
 		  "ev_oom_kill_local", "ev_max", "ev_max_per_s",

@@ -21,10 +21,12 @@
 #                             later)"
 #   (none)                    the overview: no header line (nothing loaded);
 #                             Tab to the reclaim set: the header line
-#                             "Scan by priority/s: ... Flushes N/s (own N/s)",
+#                             "Scan by priority/s: ... Flushes N/s (own N/s)
+#                             ... threshold T" (T: 64 x online CPUs),
 #                             SCAN/s 0.0 for a; d: "counting since HH:MM:SS",
 #                             what v1 pgscan counts, the lowest scan priority
-#                             and the stats flushes per second of a
+#                             and the stats flushes per second of a, its
+#                             updates pending a flush and the threshold
 # A kernel without the memcg tracepoints (before 6.13) skips the last run.
 # Each check prints "PASS: ..." or "FAIL: ..." (with the screen); the last
 # line is "tui-events: N passed, M failed".  Without root, a writable v1
@@ -42,7 +44,9 @@ top=$(cd "$here/../.." && pwd)
 MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
 case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
 CGM=/sys/fs/cgroup/memory
-W=120 H=40
+# Tall enough for the detail pane's verdict and history graphs and the
+# reclaim events' lines below them.
+W=120 H=64
 
 NAME="tui events"
 . "$here/../live/lib.sh"
@@ -165,7 +169,7 @@ else
 fi
 tm send-keys -t s Tab Tab Tab
 has "reclaim set: the header line of pages scanned per priority and flushes" \
-	'^Scan by priority/s:( [0-9]+:[0-9.]+[kM]?)*( none)?  subtree( [0-9]+:[0-9.]+[kM]?)*( none)?  Flushes [0-9.]+[kM]?/s \(own [0-9.]+[kM]?/s\) of [0-9.]+[kM]? calls/s \(own [0-9.]+[kM]?/s\)$'
+	'^Scan by priority/s:( [0-9]+:[0-9.]+[kM]?)*( none)?  subtree( [0-9]+:[0-9.]+[kM]?)*( none)?  Flushes [0-9.]+[kM]?/s \(own [0-9.]+[kM]?/s\) of [0-9.]+[kM]? calls/s \(own [0-9.]+[kM]?/s\) threshold '"$((64 * $(getconf _NPROCESSORS_ONLN)))"'$'
 has "reclaim set: the split scan and steal rates of a are 0.0, not -" '^ +0\.0 +0\.0 +0\.0 +0\.0 +- +- .* a$'
 tm send-keys -t s d
 has "loaded: the detail pane says since when they count" \
@@ -175,6 +179,8 @@ has "loaded: v1 pgscan and pgsteal count since then, hierarchically" \
 has "loaded: a's lowest scan priority (not scanned)" \
 	'^  lowest scan priority +-  \(own lists not scanned in the interval\)$'
 has "loaded: a's stats flushes per second, of its flush requests" '^  stats flushes +[0-9.]+[kM]?/s of [0-9.]+[kM]? requests/s$'
+has "loaded: a's statistics updates pending a flush, and the threshold" \
+	'^  updates pending a flush +[0-9]+ \(a read flushes above '"$((64 * $(getconf _NPROCESSORS_ONLN)))"'\)$'
 quit loaded
 
 cleanup
