@@ -332,10 +332,12 @@ while read -r kind id; do
 done <<<"$ids"
 nprog=$(grep -c '^prog' <<<"$ids")
 nlink=$(grep -c '^link' <<<"$ids")
-# 3 programs, and 4 more for the reclaim stalls where the kernel has the
-# vmscan direct and memcg reclaim begin/end tracepoints.
+# 3 programs, 4 more for the reclaim stalls where the kernel has the
+# vmscan direct and memcg reclaim begin/end tracepoints, and 2 for
+# soft-limit reclaim where it has the softlimit_reclaim begin/end ones.
 want=3
-[ "$(perf list 2>/dev/null | grep -cE 'vmscan:mm_vmscan_(memcg|direct)_reclaim_(begin|end) ')" = 4 ] && want=7
+[ "$(perf list 2>/dev/null | grep -cE 'vmscan:mm_vmscan_(memcg|direct)_reclaim_(begin|end) ')" = 4 ] && want=$((want + 4))
+[ "$(perf list 2>/dev/null | grep -cE 'vmscan:mm_vmscan_memcg_softlimit_reclaim_(begin|end) ')" = 2 ] && want=$((want + 2))
 if [ "$nprog" = $want ] && [ "$nlink" = $want ] && [ "$shown" = "$total" ]; then
 	pass "while loaded: bpftool shows its $want programs, $want links and $((total - 2 * want)) maps"
 else
