@@ -12,25 +12,9 @@
 # The binary is $MEMCGTOP (default ./memcgtop).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
-case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
-. "$top/tests/count.sh"
-command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux not installed"; exit 77; }
+NAME="tui blanks"
+. "$here/tmux.sh"
 FIX=$top/tests/fixtures
-SOCK=memcgtop-blanks-$$
-tmp=$(mktemp -d)
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-	tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-# A session that outlives each pane's: killing a pane's last session would
-# stop the server, and a new session made while it stops fails.
-tm new-session -d -s keep "sleep 3600"
 
 # pane FIXTURE-DIR TABS CGROUP [ARGS]: the screen with the detail pane of
 # CGROUP (the start group, so selected), after TABS presses of Tab, once

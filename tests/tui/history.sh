@@ -15,27 +15,9 @@
 # (CI=true: a failure).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
-case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
-. "$top/tests/count.sh"
+NAME="tui history"
+. "$here/tmux.sh"
 . "$here/series.sh"
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "SKIP: tui history: tmux not installed"
-	[ "${CI:-}" = true ] && exit 1
-	exit 77
-fi
-SOCK=memcgtop-history-$$
-tmp=$(mktemp -d)
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-	tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-tm new-session -d -s keep "sleep 3600"
 
 M=1048576
 rec=$tmp/rec

@@ -9,23 +9,9 @@
 # verdict_expect.py.  The binary is $MEMCGTOP (default ./memcgtop).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
-case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
-. "$top/tests/count.sh"
-command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux not installed"; exit 77; }
+NAME="tui verdict"
+. "$here/tmux.sh"
 FIX=$top/tests/fixtures
-SOCK=memcgtop-verdict-$$
-tmp=$(mktemp -d)
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-	tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-tm new-session -d -s keep "sleep 3600"
 
 # pane FIXTURE TABS NAME: the screen of the whole fixture after TABS presses
 # of Tab, with the detail pane of the first group whose name holds NAME,
