@@ -35,9 +35,10 @@
 	 FBIT(FLD_PRIO_MIN_DIRECT) | FBIT(FLD_PSI_SOME10) |		\
 	 FBIT(FLD_PSI_FULL10) | FBIT(FLD_SOFT_TREE) | FBIT(FLD_SOFT_RANK) | \
 	 FBIT(FLD_SOFT_PGSCAN) | FBIT(FLD_SOFT_PGSTEAL) |		\
-	 /* and the pane's own lines' */				\
+	 /* and the pane's own lines' and graphs' */			\
 	 FBIT(FLD_STATS_PENDING) | FBIT(FLD_EFF_MIN_LAST) |		\
-	 FBIT(FLD_EFF_LOW_LAST))
+	 FBIT(FLD_EFF_LOW_LAST) | FBIT(FLD_REFAULT_ANON) |		\
+	 FBIT(FLD_REFAULT_FILE))
 
 /* One group's figures as the verdict reads them: the model's, to which
  * the detail pane adds what its own read of the group's files gives. */

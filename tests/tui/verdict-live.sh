@@ -120,6 +120,10 @@ has "hot: by its own limit" "^  Reclaimed by: its own limit\.$"
 # the scan rate is not 0
 grep -qE "^  Reclaimed, it and its descendants: 0\.0 pages" <<<"$SCREEN" &&
 	fail "hot: 0 pages scanned while reclaimed"
+# the history's graphs below: the file read again and again refaults, and
+# the refault row has it (the pane asks for the refaults while open)
+has "hot: the history's refault/s row has a rate above 0" \
+	"^refault/s +[ ▁▂▃▄▅▆▇█]*[▁▂▃▄▅▆▇█] +[1-9][0-9.]*[kM]?$"
 tm send-keys -t s -l d
 sleep 0.3
 pane idle || fail "idle: no verdict with a reclaim line in 10 s"
