@@ -178,10 +178,13 @@ static int refresh_once(struct cgfs *cg, fieldset fields, int maxdepth,
 		return r;
 	}
 	cg->rd->ops->begin(cg->rd, rootfd, cgfs_version_file(cg->ver));
-	/* Only scan_prio asks for the own LRU lists. */
 	sysinfo_want_zoneinfo(cg->sys, !cg->screen);
+	/* Whether the multi-gen LRU runs: for scan_prio (the own LRU lists)
+	 * and the soft-limit tree, which it does without. */
 	sysinfo_want_lru_gen(cg->sys,
-			     (fields & FBIT(FLD_OWN_INACTIVE_FILE)) != 0);
+			     (fields & (FBIT(FLD_OWN_INACTIVE_FILE) |
+					FBIT(FLD_SOFT_TREE) |
+					FBIT(FLD_SOFT_RANK))) != 0);
 	sysinfo_read(cg->sys, cg->src->sys_slot(cg), &snap->sys);
 	if (cg->sys_is_trees && (sys->valid & SBIT(SYS_SWAP_TOTAL)))
 		w.swap_ceiling = sys->v[SYS_SWAP_TOTAL];

@@ -546,6 +546,41 @@ static void blank_reason(struct tui *t, const struct mgroup *g,
 			return;
 		}
 	}
+	if ((c->field == FLD_SOFT_TREE || c->field == FLD_SOFT_RANK) &&
+	    t->pl.m.version == 1) {
+		if ((t->pl.m.sys.valid & SBIT(SYS_LRU_GEN)) &&
+		    t->pl.m.sys.v[SYS_LRU_GEN]) {
+			snprintf(buf, len, "the multi-gen LRU runs "
+				 "(lru_gen/enabled 0x%04" PRIx64 "): the "
+				 "kernel keeps no soft-limit tree",
+				 t->pl.m.sys.v[SYS_LRU_GEN]);
+			return;
+		}
+		if (c->field == FLD_SOFT_RANK && sample_has(s, FLD_SOFT_TREE) &&
+		    sample_get(s, FLD_SOFT_TREE) == 0) {
+			snprintf(buf, len, "on no soft-limit tree (no excess "
+				 "at its last update)");
+			return;
+		}
+		if (c->field == FLD_SOFT_RANK && sample_has(s, FLD_SOFT_TREE)) {
+			snprintf(buf, len, "the tree holds every group of the "
+				 "hierarchy: a place is known only when "
+				 "memcgtop starts at its root");
+			return;
+		}
+		if (!cgfs_is_live(t->cg) || cgfs_is_series(t->cg)) {
+			snprintf(buf, len, "the BPF pass alone reads the "
+				 "kernel's soft-limit tree: not in this copy "
+				 "or recording");
+			return;
+		}
+		if (*cgfs_bpf_why(t->cg)) {
+			snprintf(buf, len, "the BPF pass alone reads the "
+				 "kernel's soft-limit tree: %s",
+				 cgfs_bpf_why(t->cg));
+			return;
+		}
+	}
 	/* A raw value, or a derived one whose first missing input says. */
 	for (int f = 0; f < FLD_NR; f++) {
 		if (!(c->fields & FBIT(f)) || sample_has(s, (enum field)f))

@@ -90,6 +90,16 @@ for d in "$tmp"/mglru/proc/[0-9]*; do
 done
 pane "$tmp/mglru" 3 /app
 has "$(line scan_prio 'the multi-gen LRU runs (lru_gen/enabled 0x0007): the classic rule does not hold')" "multi-gen LRU: scan_prio blank, said why"
+# v1's soft-limit tree: a copy is read by the files collector; under the
+# multi-gen LRU the kernel keeps no tree
+pane "$FIX/v1-live" 0 /fixture -c path,soft_tree_excess,soft_rank
+has "$(line soft_tree_excess 'the BPF pass alone reads the kernel'"'"'s soft-limit tree: not in this copy or recording')" "v1 copy: soft_tree_excess blank, the pass alone has it"
+cp -r "$FIX/v1-live" "$tmp/mglru1"
+for d in "$tmp"/mglru1/proc/[0-9]*; do
+	mkdir -p "$d/lru_gen" && echo 0x0007 >"$d/lru_gen/enabled"
+done
+pane "$tmp/mglru1" 0 /fixture -c path,soft_tree_excess,soft_rank
+has "$(line soft_rank 'the multi-gen LRU runs (lru_gen/enabled 0x0007): the kernel keeps no soft-limit tree')" "v1 multi-gen LRU: soft_rank blank, no tree"
 pane "$FIX/edge-vanish" 0 / -c path,failcnt_per_s,pgfault_per_s
 # /c is new in the second sample: select it with a search, then the pane
 tm send-keys -t s -l d
