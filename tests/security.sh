@@ -508,7 +508,7 @@ if command -v tmux >/dev/null 2>&1; then
 	echo 5 >"$TMPD/sl-outside"
 	rm "$TMPD/sl/a/memory.limit_in_bytes"
 	ln -s "$TMPD/sl-outside" "$TMPD/sl/a/memory.limit_in_bytes"
-	tmux -L "$SOCK" -f /dev/null new-session -d -s sl -x 100 -y 30 \
+	tmux -L "$SOCK" -f /dev/null new-session -d -s sl -x 100 -y 60 \
 		"env TERM=tmux-256color LANG=C.UTF-8 XDG_CONFIG_HOME=$TMPD/cfg '$MEMCGTOP' --root '$TMPD/sl' -d 60; sleep 60"
 	sl_screen=
 	for _ in $(seq 1 50); do

@@ -172,11 +172,15 @@ def half_read(docs, flash):
     # own evictable lists are empty; prio_min and its kswapd and direct
     # parts: null where its own lists were not scanned in the interval (or
     # without the reclaim events), as reclaim_stall is without them;
-    # failcnt_tree: v1's.
+    # failcnt_tree and the soft-limit tree and reclaim: v1's;
+    # stats_pending: 6.8+; eff_min_last and eff_low_last: the BPF pass's
+    # alone (the files collector has none).
     maybe_null = {"soft", "swappiness", "failcnt", "failcnt_tree",
                   "reclaim_eff", "use_pct", "swap_peak", "scan_prio",
                   "prio_min", "prio_min_kswapd", "prio_min_direct",
-                  "reclaim_stall"}
+                  "reclaim_stall", "soft_tree_excess", "soft_rank",
+                  "soft_pgscan", "soft_pgsteal", "stats_pending",
+                  "eff_min_last", "eff_low_last"}
     half, keys = [], set()
     for x in docs:
         for r in x["groups"]:
