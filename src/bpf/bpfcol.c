@@ -866,8 +866,9 @@ static int vm_swappiness(void)
  * One record as the files show it, each slot by its flags: pages in
  * bytes, a limit at PAGE_COUNTER_MAX "max".  v1 groups and the v1 root
  * have the v1 files (the program reads only those); a v2 root has no
- * counter files at all, and memory.swap.peak came after the swap
- * counter's watermark (6.5).
+ * counter files at all (its record gives only its pending statistics
+ * updates, which no file shows), and memory.swap.peak came after the
+ * swap counter's watermark (6.5).
  */
 static void bpfcol_convert(const struct bpfcol *col, size_t i,
 			   struct bpfcol_rec *g)
@@ -886,12 +887,16 @@ static void bpfcol_convert(const struct bpfcol *col, size_t i,
 		g->name = col->names + r->name_off;
 		g->name_len = r->name_len;
 	}
-	if (!(r->flags & MR_MEMCG) || (col->v2 && r->level == 0))
+	if (!(r->flags & MR_MEMCG))
 		return;
 	have = r->have;
 	if (col->v2 && !col->v2_swap_peak)
 		have &= ~MR_BIT(SWAP_PEAK);
 	have &= ~MR_STATS;
+	/* A v2 root: of its record only what no file has (its statistics
+	 * come from its memory.stat). */
+	if (col->v2 && r->level == 0)
+		have &= MR_BIT(STATS_PENDING);
 	g->have = have;
 	for (; have; have &= have - 1) {
 		unsigned k = (unsigned)__builtin_ctzll(have);
@@ -901,7 +906,7 @@ static void bpfcol_convert(const struct bpfcol *col, size_t i,
 			g->unlimited |= 1ULL << k;
 		g->v[k] = (slots[k].flags & MR_PAGES) ? v * col->pagesize : v;
 	}
-	if (!(col->want & MR_STATS))
+	if (!(col->want & MR_STATS) || (col->v2 && r->level == 0))
 		return;
 	/* memory.stat shows a sum below 0 (per-CPU deltas not yet folded
 	 * in) as 0. */

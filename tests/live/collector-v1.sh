@@ -196,8 +196,11 @@ compare "hostile start" "$TNAME/lim/${HOSTILE[0]}"
 # the default sort, moves between two runs): byte for byte, but for the
 # time and the system figures.
 same_lines() {
+	# (the text header's Mem line is " N available, N free ..." once cut
+	# at its first comma)
 	cut -d, -f2- "$1" | grep -av -e '^memcgtop ' -e '^memcgtop_system' \
-		-e '^[0-9:-]*T[0-9:]*Z' -e '^Mem: .* available, .* free '
+		-e '^[0-9:-]*T[0-9:]*Z' -e '^Mem: .* available, .* free ' \
+		-e '^ [0-9.]*[KMGT]* available, .* free '
 }
 for fmt in csv text openmetrics; do
 	run bpf "$TMPD/b.$fmt" -F "$fmt" -r -o +path -c limit,soft,swappiness,eff_limit,path "/$TNAME"

@@ -50,8 +50,8 @@
 #      a child of the reclaim root its settings); the root has none;
 #      below, eff_low_last = eff_low within 2 MiB + 3 % (what usage moved
 #      between the kernel's reclaim and memcgtop's read) in the last
-#      sample of phases 1 to 3; stats_pending has a value for every group
-#      on 6.8+ and none on 6.1
+#      sample of phases 1 and 2 (phase 3's: INFO); stats_pending has a
+#      value for every group (the root too) on 6.8+ and none on 6.1
 #   phase 3: low events in memory.events.local (which groups: in the PASS
 #      line), and (b) for them too
 #

@@ -251,9 +251,19 @@ c.report(not probs and n > 0,
          "; ".join(probs[:6]))
 # Below the top level the kernel shares protection by the usages of its
 # last reclaim, memcgtop by those it read: the same rules, so the same
-# values but for what usage moved between (at most 2 MiB + 3 % here).
+# values but for what usage moved between (at most 2 MiB + 3 % here)
+# while global reclaim goes on steadily (phases 1 and 2).  In phase 3
+# the hog's allocations breach the protection: the last reclaim may have
+# seen b's and c/x's cache nearly gone, which their readers then read
+# back (7.3: b 0.7M stored, 60.5M now), so it is shown, not checked.
+for ph in ("p3",):
+    if rows[ph]:
+        r = rows[ph][-1]
+        info("%s last sample, eff_low_last/eff_low: %s" % (ph, ", ".join(
+            "%s %s/%s" % (g, mib(r[g].get("eff_low_last")), mib(r[g].get("eff_low")))
+            for g in ("/pv/a", "/pv/b", "/pv/c", "/pv/c/x") if g in r)))
 probs, seen = [], []
-for ph in ("p1", "p2", "p3"):
+for ph in ("p1", "p2"):
     if not rows[ph]:
         continue
     r = rows[ph][-1]
@@ -266,8 +276,8 @@ for ph in ("p1", "p2", "p3"):
            abs(last - now) > 2 * MIB + 0.03 * max(last, now):
             probs.append("%s %s: eff_low_last %s, eff_low %s" % (ph, g, last, now))
 c.report(not probs and bool(seen),
-         "under global reclaim the kernel's stored elow is memcgtop's eff_low (last sample of "
-         "each phase, eff_low_last/eff_low): " + ", ".join(seen), "; ".join(probs[:6]))
+         "under steady global reclaim the kernel's stored elow is memcgtop's eff_low (last "
+         "sample of phases 1 and 2, eff_low_last/eff_low): " + ", ".join(seen), "; ".join(probs[:6]))
 kver = (c.rd("uname") or "0.0").strip().split(".")
 new = (int(kver[0]), int(re.match(r"\d+", kver[1]).group())) >= (6, 8)
 pend = [(ph, p, x.get("stats_pending")) for ph, i, r in allrows for p, x in r.items()]
