@@ -482,6 +482,19 @@ static int events_reason(struct tui *t, const struct mgroup *g,
 }
 
 /* Why column c of group g is blank. */
+/* Under the multi-gen LRU, why a column that needs the classic LRU is
+ * blank: "the multi-gen LRU runs (lru_gen/enabled 0x0007): WHAT". */
+static int mglru_reason(const struct tui *t, const char *what, char *buf,
+			size_t len)
+{
+	if (!(t->pl.m.sys.valid & SBIT(SYS_LRU_GEN)) ||
+	    !t->pl.m.sys.v[SYS_LRU_GEN])
+		return 0;
+	snprintf(buf, len, "the multi-gen LRU runs (lru_gen/enabled 0x%04"
+		 PRIx64 "): %s", t->pl.m.sys.v[SYS_LRU_GEN], what);
+	return 1;
+}
+
 static void blank_reason(struct tui *t, const struct mgroup *g,
 			 const struct column *c, char *buf, size_t len)
 {
@@ -524,14 +537,9 @@ static void blank_reason(struct tui *t, const struct mgroup *g,
 		 * children's (v2). */
 		int own_lists = (t->pl.m.kept & FBIT(FLD_OWN_ACTIVE_FILE)) != 0;
 
-		if ((t->pl.m.sys.valid & SBIT(SYS_LRU_GEN)) &&
-		    t->pl.m.sys.v[SYS_LRU_GEN]) {
-			snprintf(buf, len, "the multi-gen LRU runs "
-				 "(lru_gen/enabled 0x%04" PRIx64 "): the "
-				 "classic rule does not hold",
-				 t->pl.m.sys.v[SYS_LRU_GEN]);
+		if (mglru_reason(t, "the classic rule does not hold", buf,
+				 len))
 			return;
-		}
 		if (!own_lists && sample_has(s, FLD_ACTIVE_FILE) &&
 		    !g->kid_lru_ok) {
 			snprintf(buf, len, "its children's LRU lists are not "
@@ -548,14 +556,9 @@ static void blank_reason(struct tui *t, const struct mgroup *g,
 	}
 	if ((c->field == FLD_SOFT_TREE || c->field == FLD_SOFT_RANK) &&
 	    t->pl.m.version == 1) {
-		if ((t->pl.m.sys.valid & SBIT(SYS_LRU_GEN)) &&
-		    t->pl.m.sys.v[SYS_LRU_GEN]) {
-			snprintf(buf, len, "the multi-gen LRU runs "
-				 "(lru_gen/enabled 0x%04" PRIx64 "): the "
-				 "kernel keeps no soft-limit tree",
-				 t->pl.m.sys.v[SYS_LRU_GEN]);
+		if (mglru_reason(t, "the kernel keeps no soft-limit tree", buf,
+				 len))
 			return;
-		}
 		if (c->field == FLD_SOFT_RANK && sample_has(s, FLD_SOFT_TREE) &&
 		    sample_get(s, FLD_SOFT_TREE) == 0) {
 			snprintf(buf, len, "on no soft-limit tree (no excess "
