@@ -55,8 +55,10 @@ BPFTOOL   ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 BPF_WARN  := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 # memcg_iter: the BPF collector's cgroup iterator (src/bpf/bpfcol.c);
 # reclaim: the reclaim events' tracepoint programs (src/bpf/bpfev.c);
-# oom: the OOM killer's victims (src/bpf/bpfoom.c).
-BPF_NAMES := memcg_iter reclaim oom
+# oom: the OOM killer's victims (src/bpf/bpfoom.c); memcg_iter_kf: the
+# iterator again, built with the kernel's memcg kfuncs (Linux 7.0+), which
+# the collector loads in memcg_iter's place where the kernel has them.
+BPF_NAMES := memcg_iter memcg_iter_kf reclaim oom
 BPF_OBJS  := $(BPF_NAMES:%=$(BUILD)/bpf/%.bpf.o)
 BPF_SKELS := $(BPF_NAMES:%=$(BUILD)/bpf/%.skel.h)
 
@@ -87,6 +89,10 @@ $(BUILD)/bpf/memcg_iter.debug.bpf.o: src/bpf/memcg_iter.bpf.c src/bpf/kernel_typ
 	@mkdir -p $(@D)
 	$(BPF_CLANG) -target bpf -O2 -g $(BPF_WARN) -c -o $@ $<
 
+$(BUILD)/bpf/memcg_iter_kf.debug.bpf.o: src/bpf/memcg_iter.bpf.c src/bpf/kernel_types.h src/bpf/memcg_rec.h
+	@mkdir -p $(@D)
+	$(BPF_CLANG) -target bpf -O2 -g $(BPF_WARN) -DMEMCG_KFUNC -c -o $@ $<
+
 # With atomics (BPF ISA v3: compare-and-exchange, Linux 5.12+).
 $(BUILD)/bpf/reclaim.debug.bpf.o: src/bpf/reclaim.bpf.c src/bpf/kernel_types.h src/bpf/reclaim_rec.h
 	@mkdir -p $(@D)
@@ -107,7 +113,16 @@ $(BPF_SKELS): $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 # The loaders include their skeletons: the pattern rule below compiles
 # them, after the headers are made.  The test tools (bpfdump, bpfevdump,
 # check_bpfev) include none: they wait for them through these objects.
-$(BUILD)/bpf/bpfcol.o: $(BUILD)/bpf/memcg_iter.skel.h
+$(BUILD)/bpf/bpfcol.o: $(BUILD)/bpf/memcg_iter.skel.h $(BUILD)/bpf/memcg_iter_kf.skel.h \
+	$(BUILD)/bpf/memcg_iter_kf.same
+# The loader opens memcg_iter_kf's object through memcg_iter's skeleton:
+# their maps and data sections must be the same, member for member.
+$(BUILD)/bpf/memcg_iter_kf.same: $(BUILD)/bpf/memcg_iter.skel.h $(BUILD)/bpf/memcg_iter_kf.skel.h
+	sed -n '/^struct memcg_iter {/,/^};/p' $(BUILD)/bpf/memcg_iter.skel.h > $@.a
+	sed -n '/^struct memcg_iter_kf {/,/^};/p' $(BUILD)/bpf/memcg_iter_kf.skel.h | \
+		sed 's/memcg_iter_kf/memcg_iter/g' > $@.b
+	test -s $@.a && cmp $@.a $@.b || { echo "memcg_iter_kf's skeleton differs from memcg_iter's"; exit 1; }
+	rm -f $@.a $@.b && touch $@
 $(BUILD)/bpf/bpfev.o: $(BUILD)/bpf/reclaim.skel.h
 $(BUILD)/bpf/bpfoom.o: $(BUILD)/bpf/oom.skel.h
 $(BUILD)/bpf/bpfcol.o $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpfoom.o: CPPFLAGS += -I$(BUILD)/bpf

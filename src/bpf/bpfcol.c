@@ -38,6 +38,14 @@
  * bpfcol.h), whose size its _Static_assert checks against the object's
  * BTF. */
 #include "memcg_iter.skel.h"
+/* The same program built with the kernel's memcg kfuncs: its object is
+ * opened through memcg_iter's skeleton, whose sections it shares (the
+ * build compares the two skeletons' structs); its own functions are not
+ * called. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "memcg_iter_kf.skel.h"
+#pragma GCC diagnostic pop
 
 /*
  * The kernel's memcg ids are 16 bits (MEM_CGROUP_ID_MAX, 65,535 live and
@@ -59,6 +67,10 @@ struct bpfcol {
 	bool local_events;
 	bool inject_refusal;
 	bool inject_unproven;	/* tests: no word is proven */
+	/* The program with the kernel's memcg kfuncs (v2): 1 loaded, 0 not
+	 * tried yet, -1 not to be (kf_why says why). */
+	int kf;
+	char kf_why[160];
 	unsigned long pagesize;
 	uint64_t counter_max;	/* PAGE_COUNTER_MAX: "no limit" */
 	uint32_t rec_cap;
@@ -216,6 +228,57 @@ static const struct memcg_stat *stat_of(const struct bpfcol *col, size_t i)
 					   i * stat_size(col));
 }
 
+/*
+ * Whether the kernel's BTF has every kfunc memcg_iter_kf calls: asked
+ * only when its load failed (libbpf 1.1 says only that the load failed;
+ * a parse of the BTF costs about 9 ms).
+ */
+static bool kf_in_btf(void)
+{
+	static const char *const names[] = {
+		"bpf_cgroup_from_id", "bpf_cgroup_release",
+		"bpf_get_mem_cgroup", "bpf_put_mem_cgroup",
+		"bpf_mem_cgroup_page_state", "bpf_mem_cgroup_vm_events",
+	};
+	struct btf *btf = btf__load_vmlinux_btf();
+	bool all = btf != NULL;
+
+	for (size_t i = 0; all && i < sizeof(names) / sizeof(names[0]); i++)
+		all = btf__find_by_name_kind(btf, names[i], BTF_KIND_FUNC) >= 0;
+	btf__free(btf);
+	return all;
+}
+
+/*
+ * memcg_iter's skeleton over its own object, or over memcg_iter_kf's
+ * (kf): the programs differ, their maps and data sections do not.
+ */
+static struct memcg_iter *open_iter(bool kf)
+{
+	struct memcg_iter *o;
+	int r;
+
+	if (!kf)
+		return memcg_iter__open();
+	o = calloc(1, sizeof(*o));
+	if (!o) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	r = memcg_iter__create_skeleton(o);
+	if (r == 0) {
+		o->skeleton->data =
+			(void *)memcg_iter_kf__elf_bytes(&o->skeleton->data_sz);
+		r = bpf_object__open_skeleton(o->skeleton, NULL);
+	}
+	if (r) {
+		memcg_iter__destroy(o);
+		errno = -r;
+		return NULL;
+	}
+	return o;
+}
+
 /* Opens the object with the current capacities, loads and attaches it;
  * on failure nothing of it is left (col->skel NULL). */
 static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
@@ -236,7 +299,7 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		return -ENOMEM;
 	}
 	bpflib_keep_messages();
-	skel = col->skel = memcg_iter__open();
+	skel = col->skel = open_iter(col->kf >= 0 && col->v2);
 	if (!skel) {
 		r = -errno;
 		why(w, BPFCOL_LOAD_REFUSED, "%s", bpflib_open_error(r));
@@ -252,6 +315,7 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		.inject_refusal = col->inject_refusal,
 		.stat_cap = col->stat_cap,
 		.nodes = col->nodes,
+		.page_size = (__u32)col->pagesize,
 		.stat_nodes = col->stat_nodes,
 	};
 	skel->data_want->want = col->want;
@@ -267,11 +331,24 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 	}
 	r = memcg_iter__load(skel);
 	bpflib_loaded();
+	if (r && col->kf >= 0 && col->v2) {
+		/* The kernel lacks a kfunc, or refused the program with
+		 * them: the one without, and not this one again. */
+		snprintf(col->kf_why, sizeof(col->kf_why), "%s",
+			 !kf_in_btf() ? "the kernel has not every memcg kfunc "
+			 "the program calls (Linux 7.0+)" :
+			 bpflib_load_error(r));
+		col->kf = -1;
+		bpfcol_unload(col);
+		return bpfcol_load(col, w);
+	}
 	if (r) {
 		why(w, r == -EPERM ? BPFCOL_NOT_PERMITTED : BPFCOL_LOAD_REFUSED,
 		    "%s", bpflib_load_error(r));
 		goto fail;
 	}
+	if (col->kf >= 0 && col->v2)
+		col->kf = 1;
 	/*
 	 * Not memcg_iter__attach: an iterator attaches with its start
 	 * group's fd and the walk's order.  The link kept in the skeleton
@@ -500,6 +577,29 @@ static uint32_t node_ids(void)
 	return hi < 1024 ? (uint32_t)hi + 1 : 1024;
 }
 
+/* Whether to try the program with the kernel's memcg kfuncs. */
+static void kf_choice(struct bpfcol *col)
+{
+	const char *e = getenv("MEMCGTOP_BPF_KFUNC");
+
+	if (!col->v2) {
+		col->kf = -1;
+		snprintf(col->kf_why, sizeof(col->kf_why), "cgroup v1: the "
+			 "kfuncs find a group by its id in the v2 hierarchy "
+			 "only");
+	} else if (e && strcmp(e, "0") == 0) {
+		col->kf = -1;
+		snprintf(col->kf_why, sizeof(col->kf_why),
+			 "MEMCGTOP_BPF_KFUNC=0");
+	}
+}
+
+const char *bpfcol_kfunc(const struct bpfcol *col)
+{
+	return col->kf > 0 ? NULL : col->kf_why[0] ? col->kf_why :
+		"not loaded yet";
+}
+
 int bpfcol_open(const char *start, struct bpfcol **ret_col,
 		struct bpfcol_why *ret_why)
 {
@@ -556,6 +656,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 		goto fail;
 	}
 	col->v2 = sfs.f_type == CGROUP2_SUPER_MAGIC;
+	kf_choice(col);
 	col->local_events = col->v2 && v2_local_events(col->dirfd);
 	col->v2_swap_peak = col->v2 && v2_swap_peak(col->dirfd);
 	/*

@@ -115,6 +115,15 @@ void bpfcol_stale(struct bpfcol *col);
 unsigned long bpfcol_pagesize(const struct bpfcol *col);
 
 /*
+ * NULL where the program loaded is the one with the kernel's memcg kfuncs
+ * (Linux 7.0+, v2; memcg_layout.kf the slots it can read through them),
+ * else why not: v1, MEMCGTOP_BPF_KFUNC=0 in the environment, a kernel
+ * without them, or the verifier's refusal of it (the program without
+ * them loaded instead).
+ */
+const char *bpfcol_kfunc(const struct bpfcol *col);
+
+/*
  * bpfcol_read: one walk (one pass, in chunks); the first, within 0.1 s of
  * bpfcol_open, gives the walk bpfcol_open made to size the maps.
  * RET_N records, each given by bpfcol_record until the next bpfcol_read or

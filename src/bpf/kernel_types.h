@@ -188,6 +188,45 @@ enum vm_event_item {
 	NR_VM_EVENT_ITEMS,
 };
 
+/*
+ * What the memcg kfuncs (Linux 7.0+) take: bpf_mem_cgroup_page_state()
+ * an item of enum node_stat_item or enum memcg_stat_item (the two are one
+ * range: memcg_stat_item's first value is NR_VM_NODE_STAT_ITEMS),
+ * bpf_mem_cgroup_vm_events() one of enum vm_event_item.  The values are
+ * the kernel's, read with bpf_core_enum_value().
+ */
+enum node_stat_item {
+	NR_INACTIVE_ANON,
+	NR_ACTIVE_ANON,
+	NR_INACTIVE_FILE,
+	NR_ACTIVE_FILE,
+	NR_UNEVICTABLE,
+	NR_ANON_MAPPED,
+	NR_FILE_PAGES,
+	NR_SHMEM,
+	WORKINGSET_REFAULT_ANON,
+	WORKINGSET_REFAULT_FILE,
+};
+
+/* The reclaim counts that later kernels keep as node items instead of
+ * vm events: a flavour (libbpf drops the ___ suffix of the type's and
+ * of each enumerator's name), since a C enumerator has one name only. */
+enum node_stat_item___reclaim {
+	PGSCAN_KSWAPD___n,
+	PGSCAN_DIRECT___n,
+	PGSCAN_KHUGEPAGED___n,
+	PGSCAN_PROACTIVE___n,
+	PGSTEAL_KSWAPD___n,
+	PGSTEAL_DIRECT___n,
+	PGSTEAL_KHUGEPAGED___n,
+	PGSTEAL_PROACTIVE___n,
+};
+
+enum memcg_stat_item {
+	MEMCG_KMEM,
+	MEMCG_ZSWAPPED,
+};
+
 /* The values are the kernel's, read with bpf_core_enum_value(). */
 enum lru_list {
 	LRU_INACTIVE_ANON,

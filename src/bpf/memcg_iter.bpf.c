@@ -34,6 +34,26 @@
 #include <bpf/bpf_core_read.h>
 #include "memcg_rec.h"
 
+#ifdef MEMCG_KFUNC
+/*
+ * Built twice: memcg_iter without kfuncs, and memcg_iter_kf with the
+ * kernel's memcg kfuncs (Linux 7.0+, mm/bpf_memcontrol.c), which the
+ * loader loads where the running kernel's BTF has every one of these
+ * (libbpf 1.1 has no weak kfuncs: one it cannot find fails the load).
+ * The walk's pointers are numbers to the verifier, which the kfuncs
+ * refuse: a group's trusted memcg comes from its id (the default
+ * hierarchy's: v2 only), as the kernel's selftests take it.
+ */
+extern struct cgroup *bpf_cgroup_from_id(__u64 cgid) __ksym;
+extern void bpf_cgroup_release(struct cgroup *cgrp) __ksym;
+extern struct mem_cgroup *bpf_get_mem_cgroup(struct cgroup_subsys_state *css) __ksym;
+extern void bpf_put_mem_cgroup(struct mem_cgroup *memcg) __ksym;
+extern unsigned long bpf_mem_cgroup_page_state(struct mem_cgroup *memcg,
+					       int idx) __ksym;
+extern unsigned long bpf_mem_cgroup_vm_events(struct mem_cgroup *memcg,
+					      enum vm_event_item event) __ksym;
+#endif
+
 /* enum in the kernel's cgroup-defs.h, unchanged since 3.15. */
 #define CSS_ONLINE	(1U << 1)
 
@@ -231,6 +251,64 @@ static __always_inline void read_name(struct memcg_rec *r,
 	names_used = off + ((len + 7) & ~7);
 }
 
+#ifdef MEMCG_KFUNC
+/* A node (or memcg) item by name: its value in the kernel's enum. */
+#define NODE_ITEM(name)	bpf_core_enum_value(enum node_stat_item, name)
+#define HAS_NODE(name)	bpf_core_enum_value_exists(enum node_stat_item, name)
+#define HAS_MEMCG(name)	bpf_core_enum_value_exists(enum memcg_stat_item, name)
+/* A reclaim count: a vm event (7.0), or a node item (7.1+). */
+#define HAS_RECLAIM(name)						\
+	(bpf_core_enum_value_exists(enum vm_event_item, name) ||	\
+	 bpf_core_enum_value_exists(enum node_stat_item___reclaim, name##___n))
+
+/* The stat slots this kernel's enums give every item of. */
+static __always_inline __u64 kf_slots(void)
+{
+	__u64 m = 0;
+
+	if (HAS_NODE(NR_INACTIVE_ANON) && HAS_NODE(NR_ACTIVE_ANON) &&
+	    HAS_NODE(NR_INACTIVE_FILE) && HAS_NODE(NR_ACTIVE_FILE) &&
+	    HAS_NODE(NR_UNEVICTABLE))
+		m |= MR_BIT(ST_INACTIVE_ANON) | MR_BIT(ST_ACTIVE_ANON) |
+			MR_BIT(ST_INACTIVE_FILE) | MR_BIT(ST_ACTIVE_FILE) |
+			MR_BIT(ST_UNEVICTABLE);
+	if (HAS_NODE(NR_ANON_MAPPED))
+		m |= MR_BIT(ST_ANON);
+	if (HAS_NODE(NR_FILE_PAGES))
+		m |= MR_BIT(ST_FILE);
+	if (HAS_NODE(NR_SHMEM))
+		m |= MR_BIT(ST_SHMEM);
+	if (HAS_MEMCG(MEMCG_KMEM))
+		m |= MR_BIT(ST_KERNEL);
+	if (HAS_MEMCG(MEMCG_ZSWAPPED))
+		m |= MR_BIT(ST_ZSWAPPED);
+	if (HAS_NODE(WORKINGSET_REFAULT_ANON))
+		m |= MR_BIT(ST_REFAULT_ANON);
+	if (HAS_NODE(WORKINGSET_REFAULT_FILE))
+		m |= MR_BIT(ST_REFAULT_FILE);
+	if (bpf_core_enum_value_exists(enum vm_event_item, PGFAULT))
+		m |= MR_BIT(ST_PGFAULT);
+	if (bpf_core_enum_value_exists(enum vm_event_item, PGMAJFAULT))
+		m |= MR_BIT(ST_PGMAJFAULT);
+	if (HAS_RECLAIM(PGSCAN_KSWAPD))
+		m |= MR_BIT(ST_PGSCAN_KSWAPD);
+	if (HAS_RECLAIM(PGSCAN_DIRECT))
+		m |= MR_BIT(ST_PGSCAN_DIRECT);
+	if (HAS_RECLAIM(PGSTEAL_KSWAPD))
+		m |= MR_BIT(ST_PGSTEAL_KSWAPD);
+	if (HAS_RECLAIM(PGSTEAL_DIRECT))
+		m |= MR_BIT(ST_PGSTEAL_DIRECT);
+	/* memory.stat's sums: kswapd, direct, khugepaged and proactive. */
+	if (HAS_RECLAIM(PGSCAN_KSWAPD) && HAS_RECLAIM(PGSCAN_DIRECT) &&
+	    HAS_RECLAIM(PGSCAN_KHUGEPAGED) && HAS_RECLAIM(PGSCAN_PROACTIVE))
+		m |= MR_BIT(ST_PGSCAN);
+	if (HAS_RECLAIM(PGSTEAL_KSWAPD) && HAS_RECLAIM(PGSTEAL_DIRECT) &&
+	    HAS_RECLAIM(PGSTEAL_KHUGEPAGED) && HAS_RECLAIM(PGSTEAL_PROACTIVE))
+		m |= MR_BIT(ST_PGSTEAL);
+	return m;
+}
+#endif
+
 #define LAYOUT_EV(i, name)						\
 	(layout.ev[i] = bpf_core_enum_value_exists(enum vm_event_item, name) ? \
 	 (__s32)bpf_core_enum_value(enum vm_event_item, name) : -1)
@@ -261,6 +339,11 @@ static __always_inline void find_layout(void)
 	LAYOUT_EV(MR_EV_PGSTEAL_KHUGEPAGED, PGSTEAL_KHUGEPAGED);
 	LAYOUT_EV(MR_EV_PGSTEAL_PROACTIVE, PGSTEAL_PROACTIVE);
 	LAYOUT_EV(MR_EV_NR_VM_EVENT_ITEMS, NR_VM_EVENT_ITEMS);
+	layout.kf = 0;
+#ifdef MEMCG_KFUNC
+	if (cfg.v2)
+		layout.kf = kf_slots();
+#endif
 }
 
 /* The address of memcg->vmstats, 0 where this kernel has none. */
@@ -315,6 +398,121 @@ static __always_inline void read_arrays(__u64 vs, __s64 (*dst)[MR_ARR_WORDS],
 			 n[MR_ARR_EVENTS_LOCAL]) : -1;
 }
 
+#ifdef MEMCG_KFUNC
+#define KF_WANT(slot)	(sels.sel[MR_##slot - MR_FIRST_STAT].arr == MR_SEL_KF && \
+			 sels.sel[MR_##slot - MR_FIRST_STAT].n)
+
+/* A slot's value, what the kfunc gave (-1: refused, the slot not had). */
+static __always_inline void kf_put(struct memcg_stat *st, __u32 s, __u64 v,
+				   __u32 unit)
+{
+	if (v == (__u64)-1 || !unit)
+		return;
+	st->v[s - MR_FIRST_STAT] = (__s64)(v / unit);
+	st->have |= 1ULL << s;
+}
+
+/* A size item (bytes from the kfunc) in pages, or a count. */
+#define KF_NODE(slot, name, unit)					\
+	do {								\
+		if (KF_WANT(slot))					\
+			kf_put(st, MR_##slot, bpf_mem_cgroup_page_state( \
+				m, NODE_ITEM(name)), (unit));		\
+	} while (0)
+#define KF_MEMCG(slot, name)						\
+	do {								\
+		if (KF_WANT(slot))					\
+			kf_put(st, MR_##slot, bpf_mem_cgroup_page_state( \
+				m, bpf_core_enum_value(enum memcg_stat_item, \
+						       name)), cfg.page_size); \
+	} while (0)
+#define KF_EVENT(slot, name)						\
+	do {								\
+		if (KF_WANT(slot))					\
+			kf_put(st, MR_##slot, bpf_mem_cgroup_vm_events(	\
+				m, bpf_core_enum_value(enum vm_event_item, \
+						       name)), 1);	\
+	} while (0)
+
+/* A reclaim count: -1 where this kernel has it in neither enum. */
+#define KF_RECLAIM(name)						\
+	(bpf_core_enum_value_exists(enum vm_event_item, name) ?	\
+	 bpf_mem_cgroup_vm_events(m, bpf_core_enum_value(		\
+		enum vm_event_item, name)) :				\
+	 bpf_core_enum_value_exists(enum node_stat_item___reclaim,	\
+				    name##___n) ?			\
+	 bpf_mem_cgroup_page_state(m, bpf_core_enum_value(		\
+		enum node_stat_item___reclaim, name##___n)) :		\
+	 (unsigned long)-1)
+
+/* memory.stat's pgscan and pgsteal: the four parts summed, as the kernel
+ * sums them; refused if one is. */
+static __always_inline __u64 kf_sum4(__u64 a, __u64 b, __u64 c, __u64 d)
+{
+	if (a == (__u64)-1 || b == (__u64)-1 || c == (__u64)-1 ||
+	    d == (__u64)-1)
+		return (__u64)-1;
+	return a + b + c + d;
+}
+
+/*
+ * The hierarchical stat slots selected as MR_SEL_KF, through the kernel's
+ * kfuncs: each what the group's memory.stat prints (memcg_page_state_
+ * output(), memcg_events()), as of the last stats flush.  The walk holds
+ * cgroup_mutex: the group cannot go away, and bpf_cgroup_from_id() takes
+ * the kernfs id lock only.
+ */
+static __always_inline void read_kf(struct memcg_stat *st, __u64 id)
+{
+	struct mem_cgroup *m;
+	struct cgroup *cg;
+	__u32 ps = cfg.page_size;
+
+	if (!layout.kf)
+		return;
+	cg = bpf_cgroup_from_id(id);
+	if (!cg)
+		return;
+	m = bpf_get_mem_cgroup(&cg->self);
+	if (!m) {
+		bpf_cgroup_release(cg);
+		return;
+	}
+	KF_NODE(ST_INACTIVE_ANON, NR_INACTIVE_ANON, ps);
+	KF_NODE(ST_ACTIVE_ANON, NR_ACTIVE_ANON, ps);
+	KF_NODE(ST_INACTIVE_FILE, NR_INACTIVE_FILE, ps);
+	KF_NODE(ST_ACTIVE_FILE, NR_ACTIVE_FILE, ps);
+	KF_NODE(ST_UNEVICTABLE, NR_UNEVICTABLE, ps);
+	KF_NODE(ST_ANON, NR_ANON_MAPPED, ps);
+	KF_NODE(ST_FILE, NR_FILE_PAGES, ps);
+	KF_NODE(ST_SHMEM, NR_SHMEM, ps);
+	KF_MEMCG(ST_KERNEL, MEMCG_KMEM);
+	KF_MEMCG(ST_ZSWAPPED, MEMCG_ZSWAPPED);
+	KF_NODE(ST_REFAULT_ANON, WORKINGSET_REFAULT_ANON, 1);
+	KF_NODE(ST_REFAULT_FILE, WORKINGSET_REFAULT_FILE, 1);
+	KF_EVENT(ST_PGFAULT, PGFAULT);
+	KF_EVENT(ST_PGMAJFAULT, PGMAJFAULT);
+	if (KF_WANT(ST_PGSCAN_KSWAPD))
+		kf_put(st, MR_ST_PGSCAN_KSWAPD, KF_RECLAIM(PGSCAN_KSWAPD), 1);
+	if (KF_WANT(ST_PGSCAN_DIRECT))
+		kf_put(st, MR_ST_PGSCAN_DIRECT, KF_RECLAIM(PGSCAN_DIRECT), 1);
+	if (KF_WANT(ST_PGSTEAL_KSWAPD))
+		kf_put(st, MR_ST_PGSTEAL_KSWAPD, KF_RECLAIM(PGSTEAL_KSWAPD), 1);
+	if (KF_WANT(ST_PGSTEAL_DIRECT))
+		kf_put(st, MR_ST_PGSTEAL_DIRECT, KF_RECLAIM(PGSTEAL_DIRECT), 1);
+	if (KF_WANT(ST_PGSCAN))
+		kf_put(st, MR_ST_PGSCAN, kf_sum4(KF_RECLAIM(PGSCAN_KSWAPD),
+			KF_RECLAIM(PGSCAN_DIRECT), KF_RECLAIM(PGSCAN_KHUGEPAGED),
+			KF_RECLAIM(PGSCAN_PROACTIVE)), 1);
+	if (KF_WANT(ST_PGSTEAL))
+		kf_put(st, MR_ST_PGSTEAL, kf_sum4(KF_RECLAIM(PGSTEAL_KSWAPD),
+			KF_RECLAIM(PGSTEAL_DIRECT), KF_RECLAIM(PGSTEAL_KHUGEPAGED),
+			KF_RECLAIM(PGSTEAL_PROACTIVE)), 1);
+	bpf_put_mem_cgroup(m);
+	bpf_cgroup_release(cg);
+}
+#endif
+
 /*
  * The group's memory.stat values: the proven words of each stat slot,
  * summed.  The pass's first group gives its arrays whole too, which the
@@ -346,7 +544,7 @@ static __always_inline void read_stats(struct memcg_rec *r,
 		__u32 a = sel->arr & (MR_NARR - 1);
 		__s64 sum = 0;
 
-		if (!sel->n || ok[a])
+		if (!sel->n || sel->arr == MR_SEL_KF || ok[a])
 			continue;
 		for (__u32 k = 0; k < MR_SEL_WORDS; k++)
 			if (k < sel->n)
@@ -354,6 +552,9 @@ static __always_inline void read_stats(struct memcg_rec *r,
 		st->v[s] = sum;
 		st->have |= 1ULL << (s + MR_FIRST_STAT);
 	}
+#ifdef MEMCG_KFUNC
+	read_kf(st, r->id);
+#endif
 }
 
 /* A node's lru_zone_size and lrugen.nr_pages, read whole (not on the

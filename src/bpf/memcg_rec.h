@@ -183,8 +183,15 @@ enum mr_arr { MR_ARR_STATE, MR_ARR_EVENTS, MR_ARR_STATE_LOCAL,
  * Where a stat slot is: the loader proves each word against memory.stat
  * (src/source/cgfs_prove.c) before it selects it; n 0: not read.
  */
+/* memcg_sel.arr of a slot read through the kernel's memcg kfuncs (Linux
+ * 7.0+, mm/bpf_memcontrol.c: bpf_mem_cgroup_page_state() and
+ * bpf_mem_cgroup_vm_events()) by the kernel's own enum values, which
+ * CO-RE gives: no word to prove.  The hierarchical slots only (the
+ * kfuncs read no group's own values); n 1, idx unused. */
+#define MR_SEL_KF	0x80
+
 struct memcg_sel {
-	__u8 arr;			/* enum mr_arr */
+	__u8 arr;			/* enum mr_arr, or MR_SEL_KF */
 	__u8 n;				/* words summed */
 	__u8 idx[MR_SEL_WORDS];		/* their indexes, < MR_ARR_WORDS */
 };
@@ -211,6 +218,11 @@ struct memcg_layout {
 	__u32 vmstats;			/* 0 none, 1 a pointer, 2 embedded */
 	__u32 words[MR_NARR];
 	__s32 ev[MR_NEV];		/* -1: not in this kernel's enum */
+	/* MR_BIT of the stat slots the program can read through the
+	 * kernel's memcg kfuncs (MR_SEL_KF): 0 but in the program built
+	 * with them (memcg_iter_kf), on v2, where this kernel's enums
+	 * have every item the slot sums. */
+	__u64 kf;
 };
 
 /* memcg_rec.flags */
@@ -301,6 +313,7 @@ struct memcg_cfg {
 	__u32 stat_cap;		/* entries of the stats map */
 	__u32 nodes;		/* NUMA node ids (nr_node_ids), at most
 				 * MR_NODES read */
+	__u32 page_size;	/* bytes: the kfuncs give sizes in bytes */
 	__u32 stat_nodes;	/* the stats map's values hold node and
 				 * hnode (MR_STAT_SIZE), else they end
 				 * before them (MR_STAT_SHORT) */

@@ -51,7 +51,7 @@ struct pass {
 	size_t stat_len, stat_cap;
 	int stat_ok;		/* stat holds this refresh's file */
 	char paths[1024];
-	char stat_paths[512];	/* what prove() said of memory.stat */
+	char stat_paths[768];	/* what prove() said of memory.stat */
 	int said_unproven;	/* say_unproven said it */
 	/* The per-node LRU lists (memcg_rec.h: ST_NODES).  numa_proven:
 	 * the pass's lists of the start group equalled its
@@ -138,6 +138,13 @@ static int prove(struct pass *p)
 	more = cgfs_prove_update(p->pr, p->stat, p->stat_len, &lay, raw);
 	bpfcol_select(p->col, cgfs_prove_sels(p->pr), cgfs_prove_zero(p->pr));
 	cgfs_prove_describe(p->pr, p->stat_paths, sizeof(p->stat_paths));
+	if (bpfcol_kfunc(p->col)) {
+		size_t o = strlen(p->stat_paths);
+
+		snprintf(p->stat_paths + o, sizeof(p->stat_paths) - o,
+			 "; the kernel's memcg kfuncs not used: %s",
+			 bpfcol_kfunc(p->col));
+	}
 	return more;
 }
 

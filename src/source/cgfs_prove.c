@@ -56,6 +56,8 @@ struct cgfs_prove {
 	struct memcg_sels sels;
 	uint64_t proven;	/* MR_BIT of the selected slots */
 	uint64_t by_rule;	/* ... of those, by the events rule */
+	uint64_t by_kf;		/* ... of those, read through the kernel's
+				 * memcg kfuncs (MR_SEL_KF) */
 	uint64_t zero;		/* 0 in the start group this refresh */
 	uint64_t cond;		/* sums selected from their parts for this
 				 * refresh only (by_parts) */
@@ -427,6 +429,35 @@ static void by_parts(struct cgfs_prove *pr, int sum, int part0, int part1)
 	pr->cond |= bit;
 }
 
+/*
+ * The slots the program reads through the kernel's memcg kfuncs
+ * (memcg_layout.kf), by the kernel's own enum items: what memory.stat
+ * prints from the same counters, so nothing to prove; taken where the
+ * start group's file shows the key.  A program without them (loaded again
+ * after the one with them was refused) drops them: they are proven anew.
+ */
+static void by_kfunc(struct cgfs_prove *pr, const struct memcg_layout *lay)
+{
+	for (size_t i = 0; i < pr->nrows; i++) {
+		int slot = pr->rows[i].slot;
+		uint64_t bit = 1ULL << slot;
+		struct memcg_sel *s = &pr->sels.sel[slot - MR_FIRST_STAT];
+
+		if ((pr->by_kf & bit) && !(lay->kf & bit)) {
+			pr->by_kf &= ~bit;
+			pr->proven &= ~bit;
+			s->n = 0;
+		}
+		if (!(lay->kf & bit) || !(pr->has & bit) || (pr->by_kf & bit))
+			continue;
+		*s = (struct memcg_sel){ .arr = MR_SEL_KF, .n = 1 };
+		pr->proven |= bit;
+		pr->by_kf |= bit;
+		pr->by_rule &= ~bit;
+		pr->cond &= ~bit;
+	}
+}
+
 int cgfs_prove_update(struct cgfs_prove *pr, const char *text, size_t len,
 		      const struct memcg_layout *lay,
 		      const int64_t (*raw)[MR_ARR_WORDS])
@@ -447,8 +478,9 @@ int cgfs_prove_update(struct cgfs_prove *pr, const char *text, size_t len,
 	pr->has_pgpg = 0;
 	pr->zero = 0;
 	parse_keyvals(text, len, take, pr);
+	by_kfunc(pr, lay);
 	if (!lay->vmstats)
-		return 0;
+		return pr->proven != before;
 	for (size_t i = 0; i < pr->nrows; i++) {
 		int slot = pr->rows[i].slot;
 
@@ -502,13 +534,15 @@ void cgfs_prove_describe(const struct cgfs_prove *pr, char *buf, size_t len)
 {
 	size_t n = 0, rule = (size_t)__builtin_popcountll(pr->by_rule), off;
 	size_t parts = (size_t)__builtin_popcountll(pr->cond);
+	size_t kf = (size_t)__builtin_popcountll(pr->by_kf);
 
 	for (size_t i = 0; i < pr->nrows; i++)
 		if (pr->proven & (1ULL << pr->rows[i].slot))
 			n++;
 	off = (size_t)snprintf(buf, len,
-			       "memory.stat: %zu of %zu values from the pass (memcg->vmstats: %zu words proven against the start group's memory.stat, %zu by the events rule, %zu sums from their parts this refresh)",
-			       n, pr->nrows, n - rule - parts, rule, parts);
+			       "memory.stat: %zu of %zu values from the pass (%zu through the kernel's memcg kfuncs, by its enum items; memcg->vmstats: %zu words proven against the start group's memory.stat, %zu by the events rule, %zu sums from their parts this refresh)",
+			       n, pr->nrows, kf, n - kf - rule - parts, rule,
+			       parts);
 	if (off < len && n < pr->nrows)
 		snprintf(buf + off, len - off,
 			 "; the others from the files, or 0 while the start group has 0");

@@ -341,6 +341,72 @@ START_TEST(no_vmstats)
 }
 END_TEST
 
+/*
+ * 7.x with the kernel's memcg kfuncs (memcg_layout.kf): the slots the
+ * file shows and the program can read through them are taken at once,
+ * by the kernel's enums, even the sums no word proves and values the
+ * start group has at 0; a slot the file does not show is not.  The
+ * program without them (loaded again) drops them, and they are proven
+ * anew from the words.
+ */
+START_TEST(v2_kfuncs)
+{
+	struct cgfs_prove *pr = cgfs_prove_new(cgfs_version_of(2), PG);
+	uint64_t kf = MR_BIT(ST_INACTIVE_ANON) | MR_BIT(ST_ACTIVE_ANON) |
+		MR_BIT(ST_INACTIVE_FILE) | MR_BIT(ST_ACTIVE_FILE) |
+		MR_BIT(ST_UNEVICTABLE) | MR_BIT(ST_PGSCAN) |
+		MR_BIT(ST_PGSTEAL) | MR_BIT(ST_ANON) | MR_BIT(ST_ZSWAPPED);
+	char d[768];
+	size_t n;
+
+	layout_bare(1, 60, 20);
+	lay.kf = kf;
+	raw[0][0] = 10; raw[0][1] = 20; raw[0][2] = 30; raw[0][3] = 40;
+	raw[0][41] = 6413;		/* PGSCAN_DIRECT */
+	n = (size_t)snprintf(text, sizeof(text),
+		"anon 0\ninactive_anon %llu\nactive_anon %llu\n"
+		"inactive_file %llu\nactive_file %llu\nunevictable 0\n"
+		"pgscan 6413\npgsteal 2346\npgscan_direct 6413\n",
+		10 * PG, 20 * PG, 30 * PG, 40 * PG);
+	ck_assert_int_eq(cgfs_prove_update(pr, text, n, &lay, raw), 1);
+	for (int s = MR_FIRST_STAT; s < MR_NSLOTS; s++) {
+		uint64_t bit = 1ULL << s;
+		/* zswapped: not in the file */
+		int want = (kf & bit) && s != MR_ST_ZSWAPPED;
+
+		/* pgscan_direct's word: found once, not proven yet */
+		ck_assert_msg(!!(cgfs_prove_proven(pr) & bit) == want,
+			      "slot %s proven %d", bpfcol_slot_key((enum mr_slot)s),
+			      !!(cgfs_prove_proven(pr) & bit));
+		if (want) {
+			ck_assert_uint_eq(cgfs_prove_sels(pr)->sel[s - MR_FIRST_STAT].arr,
+					  MR_SEL_KF);
+			ck_assert_uint_eq(cgfs_prove_sels(pr)->sel[s - MR_FIRST_STAT].n, 1);
+		}
+	}
+	/* pgscan_direct: no kfunc slot here, so its word as before, once
+	 * seen twice; the kfuncs' slots stay as they are. */
+	cgfs_prove_update(pr, text, n, &lay, raw);
+	assert_sel(pr, MR_ST_PGSCAN_DIRECT, MR_ARR_STATE, 1, (int[]){ 41 });
+	ck_assert_uint_eq(cgfs_prove_sels(pr)->sel[MR_ST_PGSCAN - MR_FIRST_STAT].arr,
+			  MR_SEL_KF);
+	cgfs_prove_describe(pr, d, sizeof(d));
+	ck_assert_str_eq(d, "memory.stat: 9 of 20 values from the pass (8 "
+			 "through the kernel's memcg kfuncs, by its enum items; "
+			 "memcg->vmstats: 1 words proven against the start "
+			 "group's memory.stat, 0 by the events rule, 0 sums from "
+			 "their parts this refresh); the others from the files, "
+			 "or 0 while the start group has 0");
+	/* The program without the kfuncs: their slots go, the lists come
+	 * back from their words (the first five of state[]). */
+	lay.kf = 0;
+	ck_assert_int_eq(cgfs_prove_update(pr, text, n, &lay, raw), 1);
+	ck_assert(!(cgfs_prove_proven(pr) & (MR_BIT(ST_PGSCAN) | MR_BIT(ST_PGSTEAL))));
+	assert_sel(pr, MR_ST_ACTIVE_FILE, MR_ARR_STATE, 1, (int[]){ 3 });
+	cgfs_prove_free(pr);
+}
+END_TEST
+
 Suite *prove_suite(void)
 {
 	Suite *s = suite_create("prove");
@@ -353,6 +419,7 @@ Suite *prove_suite(void)
 	tcase_add_test(t, sum_not_one_word);
 	tcase_add_test(t, moved_value_coincidence);
 	tcase_add_test(t, no_vmstats);
+	tcase_add_test(t, v2_kfuncs);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -58,8 +58,14 @@
 #   2  at rest, a fresh `memcgtop --collector bpf -b -F json -n 1` of the
 #      LRU view's and the mission view's columns (usage, the LRU lists,
 #      pgscan, pgsteal) equal to the files, bracketed the same way.
-#   3  `memcgtop -VV /` prints "memory.stat: N of M values from the pass"
-#      (N and M as INFO: N depends on the values at the time).
+#   2b the same with MEMCGTOP_BPF_KFUNC=0: the CO-RE reads of
+#      memcg->vmstats alone, where 2 took the kernel's memcg kfuncs (7.x).
+#   3  `memcgtop -VV /` prints "memory.stat: N of M values from the pass
+#      (K through the kernel's memcg kfuncs ...": on 7.x K > 0 (the
+#      LRU lists, pgscan and pgsteal among them: check 4 then sees no
+#      value read from the files), on 6.1 K = 0 and the reason (the
+#      kernel lacks them); with MEMCGTOP_BPF_KFUNC=0 K = 0 and that
+#      reason (N, M and K as INFO).
 #   4  where the kernel has the memcg:memcg_flush_stats tracepoint (7.x;
 #      6.1 has none: INFO), with d's page cache in place before k starts,
 #      counted through tracefs (set_event_pid: memcgtop's pid only) over
@@ -222,9 +228,17 @@ $MEMCGTOP --collector bpf -b -F json -n 1 -c "$FRESH" /bv > $O/fresh.json 2> $O/
 echo $? > $O/fresh.rc
 statsnap $O/fresh-B.stat
 
-# 3: -VV
+# 2 again through CO-RE reads of memcg->vmstats only (the kfuncs off)
+statsnap $O/core-A.stat
+MEMCGTOP_BPF_KFUNC=0 $MEMCGTOP --collector bpf -b -F json -n 1 -c "$FRESH" /bv > $O/core.json 2> $O/core.err
+echo $? > $O/core.rc
+statsnap $O/core-B.stat
+
+# 3: -VV, with the kfuncs where the kernel has them and without
 $MEMCGTOP -VV / > $O/vv.txt 2>&1
 echo $? > $O/vv.rc
+MEMCGTOP_BPF_KFUNC=0 $MEMCGTOP -VV / > $O/vv-core.txt 2>&1
+echo $? > $O/vv-core.rc
 
 note "saving"
 tar -cf /tmp/o.tar -C /tmp o && dd if=/tmp/o.tar of=$H/out/o.tar bs=1M 2>/dev/null ||

@@ -15,7 +15,9 @@ OUT holds (see stat-v2.sh for the scenario):
   long.json/.err/.rc        the long run (ITER refreshes, -d 1)
   long-A.stat, long-B.stat  the copies around its last refresh
   fresh.json/.err/.rc       the fresh -n 1 run, fresh-A/B.stat around it
+  core.json/.err/.rc        the same with MEMCGTOP_BPF_KFUNC=0, core-A/B.stat
   vv.txt, vv.rc             memcgtop -VV /
+  vv-core.txt, vv-core.rc   the same with MEMCGTOP_BPF_KFUNC=0
   flush.txt                 "VIEW COLLECTOR N rc RC COUNT entries-written:
                             A/B" per run, or "none: REASON"
 A .stat file is "== /path" then memory.stat's lines then
@@ -219,14 +221,42 @@ def main():
         compare("2: a fresh run at rest (the LRU and mission views' columns)", its[0],
                 stats(out, "fresh-A.stat"), stats(out, "fresh-B.stat"), fresh_cols)
 
-    # 3: -VV
-    vv = read(out, "vv.txt")
-    m = re.search(r"^memory\.stat: ([0-9]+) of ([0-9]+) values from the pass.*$", vv, re.M)
-    if check(read(out, "vv.rc").strip() == "0" and m and int(m.group(1)) <= int(m.group(2))
-             and int(m.group(2)) > 0,
-             "3: memcgtop -VV / prints the memory.stat line: %s"
-             % (m.group(0) if m else repr(vv[-300:]))):
-        info("3: N = %s of M = %s values from the pass" % (m.group(1), m.group(2)))
+    # 2b: the same through the CO-RE reads alone
+    its = iterations(out, "core.json")
+    rc = read(out, "core.rc").strip()
+    err = read(out, "core.err").strip()
+    if err:
+        info("2b: the CO-RE run's stderr: %s" % err.replace("\n", " | "))
+    if check(rc == "0" and len(its) == 1 and its[0] is not None and its[0].get("collector") == "bpf",
+             "2b: the fresh -n 1 run with MEMCGTOP_BPF_KFUNC=0: exit %s, %d refreshes, collector %s"
+             % (rc, len(its), its[0].get("collector") if its and its[0] else None)):
+        compare("2b: a fresh run at rest, CO-RE reads only (the LRU and mission views' columns)",
+                its[0], stats(out, "core-A.stat"), stats(out, "core-B.stat"), fresh_cols)
+
+    # 3: -VV, with and without the kfuncs
+    seven = read(out, "uname").startswith("7.")
+    for name, kf_on in (("vv", seven), ("vv-core", False)):
+        vv = read(out, name + ".txt")
+        m = re.search(r"^memory\.stat: ([0-9]+) of ([0-9]+) values from the pass "
+                      r"\(([0-9]+) through the kernel's memcg kfuncs.*$", vv, re.M)
+        if not check(read(out, name + ".rc").strip() == "0" and m and
+                     int(m.group(1)) <= int(m.group(2)) and int(m.group(2)) > 0,
+                     "3: %s: memcgtop -VV / prints the memory.stat line: %s"
+                     % (name, m.group(0)[:300] if m else repr(vv[-300:]))):
+            continue
+        info("3: %s: N = %s of M = %s values from the pass, K = %s through the kfuncs"
+             % (name, m.group(1), m.group(2), m.group(3)))
+        line = m.group(0)
+        if kf_on:
+            check(int(m.group(3)) > 0 and "kfuncs not used" not in line,
+                  "3: %s: on 7.x the pass reads through the kernel's memcg kfuncs (K = %s)"
+                  % (name, m.group(3)))
+        else:
+            why = ("MEMCGTOP_BPF_KFUNC=0" if name == "vv-core" else
+                   "the kernel has not every memcg kfunc")
+            check(int(m.group(3)) == 0 and ("kfuncs not used: " + why) in line,
+                  "3: %s: no value through the kfuncs (K = %s), and why: '%s'"
+                  % (name, m.group(3), why))
 
     # 4: stats flushes per refresh
     fl = read(out, "flush.txt")
@@ -260,7 +290,11 @@ def main():
             db = runs[(view, "bpf", 11)] - runs[(view, "bpf", 1)]
             err = read(out, "flush-%s-bpf-11.err" % view).strip()
             m = re.search(r"memory\.stat's (.*) read from the files", err)
-            if m:
+            if m and seven:
+                # the kfuncs give every value of these views
+                bad("4: %s view: on 7.x with the kernel's memcg kfuncs it read %s from the files"
+                    % (view, m.group(1)))
+            elif m:
                 # values the pass could not prove come from each group's
                 # memory.stat: a flush per group, by design
                 info("4: %s view: %d stats flushes in 10 refreshes with --collector bpf; "
