@@ -15,7 +15,7 @@
 #   NUMA_V2_TIMEOUT  the VM's timeout in seconds (default 300)
 #   CI=true          an unusable host is a failure, not a skip
 #
-# The VM has two nodes of 256 MiB, CPU 0 on node 0 and CPU 1 on node 1
+# The VM has two nodes of 512 MiB, CPU 0 on node 0 and CPU 1 on node 1
 # (VM_QEMU_ARGS).  In the guest /sys/fs/cgroup/nu holds a (24 MiB of
 # anonymous memory touched from CPU 0: node 0) and b, which holds c (24
 # MiB touched from CPU 1: node 1) and d (reading a 16 MiB zram device from
@@ -50,8 +50,12 @@ case $VM_KERNEL in
 esac
 export VM_BUILD=$BUILD
 TMO=${NUMA_V2_TIMEOUT:-300}
-export VM_MEM=512M VM_SMP=2
-export VM_QEMU_ARGS="-object memory-backend-ram,id=m0,size=256M -object memory-backend-ram,id=m1,size=256M -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1"
+# 512 MiB a node: with 256 MiB, Debian 7.3's node 1 had too little free
+# for c's 24 MiB and d's cache, which then went to node 0 or were
+# reclaimed (c 13-16 MiB on node 1, d's cache 0), and the lists moved
+# while they were compared
+export VM_MEM=1024M VM_SMP=2
+export VM_QEMU_ARGS="-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,size=512M -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1"
 
 NAME="numa v2"
 . "$HERE/lib.sh"
