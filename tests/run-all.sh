@@ -123,6 +123,7 @@ suite "memory.stat in the BPF pass: proven words, v1 pgscan, one flush (live v1)
 suite "memory.stat in the BPF pass (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/stat-v1.sh
 suite "LRU lists per NUMA node in the BPF pass (live v1)" tests/live/numa-v1.sh
 suite "LRU lists per NUMA node in the BPF pass (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/numa-v1.sh
+suite "a group's directory opened in one openat2, not a component at a time (live v1)" tests/live/opens-v1.sh
 suite "reclaim events in memcgtop's output (live v1)" tests/live/events-v1.sh
 suite "reclaim events in memcgtop's output (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/events-v1.sh
 suite "reclaim stalls against perf (live v1)" tests/live/stall-v1.sh

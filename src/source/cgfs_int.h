@@ -142,8 +142,9 @@ struct cgfs_reader *cgfs_tee_reader(struct cgfs_reader *inner,
 
 /* "/a//b/" -> "a/b" (malloc'd); -EINVAL for "." and ".." components. */
 int cgfs_normalise(const char *in, char **ret);
-/* Opens the directory "a/b/c" below dirfd one component at a time,
- * following no link: the fd or -errno. */
+/* Opens the directory "a/b/c" below dirfd, following no link and not
+ * leaving dirfd: in one openat2() where the kernel has it, else (or for a
+ * path beyond PATH_MAX) one component at a time; the fd or -errno. */
 int cgfs_open_rel(int dirfd, const char *rel);
 /* Grows *p (elem-sized items, *cap of them) to hold need (out of memory
  * ends the program, xalloc.h). */

@@ -119,6 +119,7 @@ ALLOWED = {
     ("out/out_text.c", "out_text", "fputc"): "text rows to o->f (stdout)",
     ("out/out_text.c", "out_text", "fwrite"): "text rows to o->f (stdout), a line a call",
     ("bpf/bpflib.c", "bpflib_permitted", "syscall"): "capget(2): reads this process's capabilities, writes nothing",
+    ("source/cgfs_io.c", "open_beneath", "syscall"): "openat2(2) with O_RDONLY | O_DIRECTORY: opens a group's directory for reading, writes nothing",
     ("out/out_json.c", "numa_object", "fprintf"): "JSON numa objects to o->f (stdout)",
     ("out/out_json.c", "numa_object", "fputc"): "JSON numa objects to o->f (stdout)",
     ("out/out_json.c", "numa_object", "fputs"): "JSON numa objects to o->f (stdout)",
