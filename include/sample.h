@@ -43,11 +43,24 @@ _Static_assert(FLD_NR <= 128, "too many fields for a fieldset");
 /* Every field. */
 #define FIELDS_ALL (~(fieldset)0 >> (128 - FLD_NR))
 
+/*
+ * The bits set in x, inline: x86-64's baseline has no popcnt instruction,
+ * and __builtin_popcountll is then a call into libgcc, made for every
+ * value a sample gets or sets (3 % of a refresh's CPU at 8,192 groups).
+ */
+static inline unsigned pop64(uint64_t x)
+{
+	x -= (x >> 1) & UINT64_C(0x5555555555555555);
+	x = (x & UINT64_C(0x3333333333333333)) +
+		((x >> 2) & UINT64_C(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
 /* The number of fields in set s. */
 static inline unsigned fieldset_count(fieldset s)
 {
-	return (unsigned)(__builtin_popcountll((unsigned long long)s) +
-			  __builtin_popcountll((unsigned long long)(s >> 64)));
+	return pop64((uint64_t)s) + pop64((uint64_t)(s >> 64));
 }
 
 /* The lowest field in s, which must not be empty. */

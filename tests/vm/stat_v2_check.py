@@ -209,29 +209,19 @@ def main():
         info("1: /bv's pgscan below its pgscan_kswapd + pgscan_direct in %d of %d refreshes%s"
              % (len(low), len(good), " (from %d on)" % low[0] if low else ""))
 
-    # 2: a fresh run at rest
-    its = iterations(out, "fresh.json")
-    rc = read(out, "fresh.rc").strip()
-    err = read(out, "fresh.err").strip()
-    if err:
-        info("2: the fresh run's stderr: %s" % err.replace("\n", " | "))
-    if check(rc == "0" and len(its) == 1 and its[0] is not None and its[0].get("collector") == "bpf",
-             "2: the fresh -n 1 run: exit %s, %d refreshes, collector %s"
-             % (rc, len(its), its[0].get("collector") if its and its[0] else None)):
-        compare("2: a fresh run at rest (the LRU and mission views' columns)", its[0],
-                stats(out, "fresh-A.stat"), stats(out, "fresh-B.stat"), fresh_cols)
-
-    # 2b: the same through the CO-RE reads alone
-    its = iterations(out, "core.json")
-    rc = read(out, "core.rc").strip()
-    err = read(out, "core.err").strip()
-    if err:
-        info("2b: the CO-RE run's stderr: %s" % err.replace("\n", " | "))
-    if check(rc == "0" and len(its) == 1 and its[0] is not None and its[0].get("collector") == "bpf",
-             "2b: the fresh -n 1 run with MEMCGTOP_BPF_KFUNC=0: exit %s, %d refreshes, collector %s"
-             % (rc, len(its), its[0].get("collector") if its and its[0] else None)):
-        compare("2b: a fresh run at rest, CO-RE reads only (the LRU and mission views' columns)",
-                its[0], stats(out, "core-A.stat"), stats(out, "core-B.stat"), fresh_cols)
+    # 2: a fresh run at rest; 2b: the same through the CO-RE reads alone
+    for tag, name, what in (("2", "fresh", "the fresh -n 1 run"),
+                            ("2b", "core", "the fresh -n 1 run with MEMCGTOP_BPF_KFUNC=0")):
+        its = iterations(out, name + ".json")
+        rc = read(out, name + ".rc").strip()
+        err = read(out, name + ".err").strip()
+        if err:
+            info("%s: %s: stderr: %s" % (tag, what, err.replace("\n", " | ")))
+        if check(rc == "0" and len(its) == 1 and its[0] is not None and its[0].get("collector") == "bpf",
+                 "%s: %s: exit %s, %d refreshes, collector %s"
+                 % (tag, what, rc, len(its), its[0].get("collector") if its and its[0] else None)):
+            compare("%s: %s at rest (the LRU and mission views' columns)" % (tag, what), its[0],
+                    stats(out, name + "-A.stat"), stats(out, name + "-B.stat"), fresh_cols)
 
     # 3: -VV, with and without the kfuncs
     seven = read(out, "uname").startswith("7.")
