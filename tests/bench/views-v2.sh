@@ -8,10 +8,11 @@
 #
 # In the guest, /sys/fs/cgroup/vb holds about COUNT groups (2,048: 8
 # groups of 16 of 15 leaves, three levels, 2,057 with vb), one process in
-# a leaf touching 8 MiB.  REPS
-# rounds (default 3); a round runs each view with both collectors,
-# alternately, with -n 2 and -n 7 at -d 0.05 under busybox time: CPU per
-# refresh = (cpu(7) - cpu(2)) / 5, user + sys.  Views:
+# a leaf touching 8 MiB.  REPS rounds (default 3); a round runs each view
+# with both collectors, alternately: `-b -F json -d 0.05`, its CPU (user +
+# sys, /proc/PID/stat) read after its third refresh and after its 13th:
+# CPU per refresh without the start-up (the program's load and BTF parse
+# take seconds under TCG, and vary more than a refresh costs).  Views:
 #   default   the v2 default columns (memcgtop -b with no -c)
 #   mission   usage, soft, excess, the four LRU lists, pgscan/s, pgsteal/s
 # It prints the medians and, per view, bpf / files and bpf / default(bpf).
@@ -79,21 +80,35 @@ sh -c 'echo $$ > "$0/cgroup.procs" && exec memload anon 8' $T/a0/b0/c0 > /tmp/l.
 ll=$!
 wait_for "the load" 600 grep -q ready /tmp/l.out
 MISSION=path,usage,soft,excess,active_anon,inactive_anon,active_file,inactive_file,pgscan_per_s,pgsteal_per_s
-# VIEW COLLECTOR N: "user sys" of one run
+# the process's user + sys clock ticks (/proc/PID/stat fields 14 and 15)
+ticks() { awk '{ print $14 + $15 }' /proc/$1/stat; }
+lines() { n=$(wc -l < /tmp/run.json); n=$((n + 0)); }
+# VIEW COLLECTOR: the CPU ticks of refreshes 3 to 13 of one run (start-up
+# and the first refreshes left out), as "ticks refreshes"
 run() {
 	if [ $1 = default ]; then
-		busybox time -f "%U %S" -o /tmp/t $MEMCGTOP --collector $2 -b -n $3 -d 0.05 /vb > /dev/null 2>> $O/err
+		set -- $2
 	else
-		busybox time -f "%U %S" -o /tmp/t $MEMCGTOP --collector $2 -b -n $3 -d 0.05 -c $MISSION /vb > /dev/null 2>> $O/err
+		set -- $2 -c $MISSION
 	fi
-	tail -n 1 /tmp/t
+	$MEMCGTOP --collector "$@" -b -F json -n 1000 -d 0.05 /vb > /tmp/run.json 2>> $O/err &
+	mp=$!
+	i=0
+	lines
+	while [ $n -lt 3 ] && [ $i -lt 6000 ]; do sleep 0.02; i=$((i + 1)); lines; done
+	a=$(ticks $mp) na=$n
+	while [ $n -lt 13 ] && [ $i -lt 12000 ]; do sleep 0.02; i=$((i + 1)); lines; done
+	b=$(ticks $mp) nb=$n
+	kill $mp
+	wait $mp 2>/dev/null
+	echo "$((b - a)) $((nb - na))"
 }
 $MEMCGTOP -b -n 1 /vb > /dev/null 2>> $O/err
 r=1
 while [ $r -le $REPS ]; do
 	for v in default mission; do
 		for c in bpf files; do
-			echo "$r $v $c $(run $v $c 2) $(run $v $c 7)" >> $O/times
+			echo "$r $v $c $(run $v $c)" >> $O/times
 		done
 	done
 	r=$((r + 1))
@@ -111,10 +126,10 @@ rd = lambda n: open(os.path.join(out, n)).read() if os.path.exists(os.path.join(
 per = {}
 for line in rd("times").splitlines():
     f = line.split()
-    # ROUND VIEW COLLECTOR u2 s2 u7 s7
-    r, v, c = f[0], f[1], f[2]
-    a, b = float(f[3]) + float(f[4]), float(f[5]) + float(f[6])
-    per.setdefault((v, c), []).append((b - a) / 5 * 1000)
+    # ROUND VIEW COLLECTOR TICKS REFRESHES (clock ticks of 10 ms)
+    r, v, c, t, n = f[0], f[1], f[2], int(f[3]), int(f[4])
+    if n > 0:
+        per.setdefault((v, c), []).append(t * 10.0 / n)
 med = {k: statistics.median(x) for k, x in per.items()}
 print("views v2: kernel %s, %s (asked %d), TCG" % (rd("uname").strip(), rd("groups").strip(), count))
 print("  %s" % rd("vv").strip()[:200])
