@@ -108,6 +108,11 @@ struct cgroup_subsys_state {
 struct cgroup {
 	struct cgroup_subsys_state self;
 	int level;
+	/* css_sets with a task (on their tasks or mg_tasks lists) that
+	 * link this cgroup: 0 when it holds no task. */
+	int nr_populated_csets;
+	int nr_threaded_children;
+	struct cgroup *dom_cgrp;	/* itself, unless threaded (v2) */
 	struct kernfs_node *kn;
 	/* Indexed by enum cgroup_subsys_id; its length is the kernel's. */
 	struct cgroup_subsys_state *subsys[16];

@@ -795,6 +795,22 @@ static __always_inline void record(struct cgroup *cgrp, __u32 level,
 	r->id = BPF_CORE_READ(kn, id);
 	r->level = level;
 	read_name(r, BPF_CORE_READ(kn, name));
+	/*
+	 * No task in the group: its cgroup.procs is empty (v1's lists the
+	 * tasks on the tasks and mg_tasks lists of the css_sets that link
+	 * it, exactly those that make a css_set populated).  v2 also lists
+	 * a dying leader whose live threads are in another cgroup of a
+	 * threaded subtree: there only for a domain cgroup without
+	 * threaded children, whose processes are whole in it.
+	 */
+	if ((w & MR_BIT(POPULATED)) &&
+	    bpf_core_field_exists(cgrp->nr_populated_csets) &&
+	    (!cfg.v2 || (bpf_core_field_exists(cgrp->dom_cgrp) &&
+			 bpf_core_field_exists(cgrp->nr_threaded_children) &&
+			 BPF_CORE_READ(cgrp, dom_cgrp) == cgrp &&
+			 BPF_CORE_READ(cgrp, nr_threaded_children) == 0)))
+		put(r, MR_POPULATED, (__u64)BPF_CORE_READ(cgrp,
+							  nr_populated_csets));
 	/* NULL where the controller is not enabled (v2): a group without
 	 * memory files, shown as the directory walk shows it. */
 	css = BPF_CORE_READ(cgrp, subsys[ssid]);

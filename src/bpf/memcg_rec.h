@@ -59,6 +59,10 @@
 	/* vmstats->stats_updates: the pending stat updates the kernel	\
 	 * weighs against its flush threshold (6.8+) */		\
 	X(STATS_PENDING, "stats_pending", 0)				\
+	/* cgroup.nr_populated_csets, where it tells whether the group	\
+	 * holds a task (v1; v2 outside threaded subtrees): 0 means an	\
+	 * empty cgroup.procs, which is then not read */		\
+	X(POPULATED, "populated_csets", 0)				\
 	/* v1 soft-limit tree: nodeinfo[nid]->usage_in_excess where the	\
 	 * group is on node nid's tree (on_tree), else 0 */		\
 	X(SOFT_NODE0, "soft_node0", MR_PAGES)				\

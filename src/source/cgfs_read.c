@@ -601,6 +601,9 @@ void cgfs_want_for(const struct cgfs_version *v, fieldset fields,
 		if (s->slot >= 0)
 			ret->pass_slots |= 1ULL << s->slot;
 	}
+	/* The pass says which groups hold no task (take_pass). */
+	if (ret->files & CFBIT(CF_PROCS))
+		ret->pass_slots |= MR_BIT(POPULATED);
 	ret->root_files = v->root_files(ret->files);
 }
 
@@ -798,6 +801,11 @@ static void keep_pass(struct gread *g, unsigned got)
 
 		if (!v->name_of[cf])
 			continue;
+		if (v->kind_of[cf] == FK_PROCS) {
+			/* No task: an empty cgroup.procs. */
+			g->rd->ops->kept(g->rd, v->name_of[cf], "", 0);
+			continue;
+		}
 		if (v->kind_of[cf] == FK_NUMA) {
 			/* The lists the pass gave, as the file's text. */
 			if (g->src->numa_text)
@@ -995,6 +1003,13 @@ static unsigned take_pass(struct gread *g, unsigned files)
 			    val != VAL_MAX || (FIELDS_MAX & FBIT(f)))
 				set(g, (enum field)f, val);
 		}
+	}
+	/* A group the pass saw without a task: its cgroup.procs is empty
+	 * (memcg_iter.bpf.c), not opened. */
+	if ((files & CFBIT(CF_PROCS)) && (r->have & MR_BIT(POPULATED)) &&
+	    r->v[MR_POPULATED] == 0 && v->value_field[CF_PROCS] >= 0) {
+		set(g, (enum field)v->value_field[CF_PROCS], 0);
+		got |= CFBIT(CF_PROCS);
 	}
 	return got;
 }
