@@ -47,7 +47,9 @@ for i in $(seq 50); do
 done
 [ -n "$(cat "$d/cgroup.procs")" ] || abort "the sleeper is not in $d"
 
-strace -f -qq -e trace=openat,openat2 -o "$TMPD/st" \
+# LeakSanitizer cannot run under ptrace (an ASan build)
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	strace -f -qq -e trace=openat,openat2 -o "$TMPD/st" \
 	"$MEMCGTOP" --collector bpf -b -F json -n 3 -d 0.1 -c path,procs "/$TNAME" \
 	>"$TMPD/out" 2>"$TMPD/err"
 rc=$?
