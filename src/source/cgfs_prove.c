@@ -174,6 +174,27 @@ static void select_words(struct cgfs_prove *pr, int slot, int arr,
 	pr->proven |= 1ULL << slot;
 }
 
+/*
+ * Whether word i of array arr is another slot's, proven alone: one kernel
+ * item a word, so it is not this slot's (a file's pages equal to its
+ * inactive list's, while its active list is empty, hold the same value in
+ * two words, one of them the list's).  A sum's words (by_parts, by rule)
+ * are parts of another item, not counted.
+ */
+static int word_taken(const struct cgfs_prove *pr, int slot, int arr,
+		      unsigned i)
+{
+	for (int s = MR_FIRST_STAT; s < MR_NSLOTS; s++) {
+		const struct memcg_sel *sel = &pr->sels.sel[s - MR_FIRST_STAT];
+
+		if (s != slot && (pr->proven & (1ULL << s)) &&
+		    !(pr->cond & (1ULL << s)) && sel->n == 1 &&
+		    sel->arr == arr && sel->idx[0] == i)
+			return 1;
+	}
+	return 0;
+}
+
 /* By value: the one word of the slot's arrays that holds its value. */
 static void by_value(struct cgfs_prove *pr, int slot,
 		     const struct memcg_layout *lay,
@@ -209,7 +230,8 @@ static void by_value(struct cgfs_prove *pr, int slot,
 		return;
 	for (int a = 0; a < 2; a++)
 		for (unsigned i = 0; i < lay->words[arrs[a]]; i++)
-			if (raw[arrs[a]][i] == want) {
+			if (raw[arrs[a]][i] == want &&
+			    !word_taken(pr, slot, arrs[a], i)) {
 				found_arr = arrs[a];
 				found = (int)i;
 				n++;

@@ -132,6 +132,7 @@ struct cgfs_version {
 	struct keymap keys[FLD_NR + X_NR];
 	unsigned char kfirst[CF_NR], kcount[CF_NR];
 	uint64_t file_slots[CF_NR];	/* MR_BIT of the pass's slots */
+	fieldset in_fields[CF_NR];	/* the fields SRC_IN of each file */
 	unsigned pass_files;		/* files it carries whole */
 };
 
@@ -448,6 +449,7 @@ static void version_derive(struct cgfs_version *v)
 				add_key(v, &nk, s->key, f, 0);
 			if (s->kind != SRC_IN || s->cf != cf)
 				continue;
+			v->in_fields[cf] |= FBIT(f);
 			if (s->key)
 				add_key(v, &nk, s->key, f, 0);
 			else
@@ -990,12 +992,12 @@ static unsigned take_pass(struct gread *g, unsigned files)
 			continue;
 		}
 		got |= CFBIT(cf);
-		for (int f = 0; f < FLD_NR; f++) {
+		/* The file's fields only: this runs for every group. */
+		for (fieldset in = v->in_fields[cf]; in; in &= in - 1) {
+			int f = fieldset_first(in);
 			const struct src *s = &v->src[f];
 			uint64_t val;
 
-			if (s->kind != SRC_IN || s->cf != cf)
-				continue;
 			val = (r->unlimited & (1ULL << s->slot)) ? VAL_MAX :
 				r->v[s->slot];
 			/* As the file would be parsed. */

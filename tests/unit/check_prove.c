@@ -407,6 +407,34 @@ START_TEST(v2_kfuncs)
 }
 END_TEST
 
+/*
+ * A file's pages equal to its inactive list's (the active list empty):
+ * two words hold the value.  The list's word is proven at its own place,
+ * so the other is the file's; before, the search found two and proved
+ * neither, and the file's value came from every group's memory.stat.
+ */
+START_TEST(same_value_taken_word)
+{
+	struct cgfs_prove *pr = cgfs_prove_new(cgfs_version_of(2), PG);
+	size_t n;
+
+	layout_bare(1, 40, 20);
+	raw[0][0] = 10; raw[0][1] = 20; raw[0][2] = 300; raw[0][3] = 0;
+	raw[0][16] = 300;		/* NR_FILE_PAGES */
+	n = (size_t)snprintf(text, sizeof(text),
+		"file %llu\ninactive_anon %llu\nactive_anon %llu\n"
+		"inactive_file %llu\nactive_file 0\n",
+		300 * PG, 10 * PG, 20 * PG, 300 * PG);
+	/* The list at once; the file's word found alone from the second
+	 * read on, proven at the third (found twice running). */
+	for (int i = 0; i < 3; i++)
+		cgfs_prove_update(pr, text, n, &lay, raw);
+	assert_sel(pr, MR_ST_INACTIVE_FILE, MR_ARR_STATE, 1, (int[]){ 2 });
+	assert_sel(pr, MR_ST_FILE, MR_ARR_STATE, 1, (int[]){ 16 });
+	cgfs_prove_free(pr);
+}
+END_TEST
+
 Suite *prove_suite(void)
 {
 	Suite *s = suite_create("prove");
@@ -420,6 +448,7 @@ Suite *prove_suite(void)
 	tcase_add_test(t, moved_value_coincidence);
 	tcase_add_test(t, no_vmstats);
 	tcase_add_test(t, v2_kfuncs);
+	tcase_add_test(t, same_value_taken_word);
 	suite_add_tcase(s, t);
 	return s;
 }
