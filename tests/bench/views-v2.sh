@@ -13,7 +13,7 @@
 # sys, /proc/PID/stat) read after its third refresh and after its 13th:
 # CPU per refresh without the start-up (the program's load and BTF parse
 # take seconds under TCG, and vary more than a refresh costs).  Views:
-#   default   the v2 default columns (memcgtop -b with no -c)
+#   default   the v2 overview's columns (what -b shows without -c)
 #   mission   usage, soft, excess, the four LRU lists, pgscan/s, pgsteal/s
 # It prints the medians and, per view, bpf / files and bpf / default(bpf).
 # The guest runs under TCG (no accelerator): absolute times are many times
@@ -80,6 +80,8 @@ sh -c 'echo $$ > "$0/cgroup.procs" && exec memload anon 8' $T/a0/b0/c0 > /tmp/l.
 ll=$!
 wait_for "the load" 600 grep -q ready /tmp/l.out
 MISSION=path,usage,soft,excess,active_anon,inactive_anon,active_file,inactive_file,pgscan_per_s,pgsteal_per_s
+# the v2 overview's columns (-F json without -c prints every column)
+OVERVIEW=path,usage,limit,low,excess,use_pct,swap,pgscan_per_s,pgsteal_per_s
 # the process's user + sys clock ticks (/proc/PID/stat fields 14 and 15)
 ticks() { awk '{ print $14 + $15 }' /proc/$1/stat; }
 lines() { n=$(wc -l < /tmp/run.json); n=$((n + 0)); }
@@ -87,7 +89,7 @@ lines() { n=$(wc -l < /tmp/run.json); n=$((n + 0)); }
 # and the first refreshes left out), as "ticks refreshes"
 run() {
 	if [ $1 = default ]; then
-		set -- $2
+		set -- $2 -c $OVERVIEW
 	else
 		set -- $2 -c $MISSION
 	fi
