@@ -94,10 +94,10 @@ int col_compare(const struct column *c, const struct mgroup *a,
  * Text for a value.  human: scaled units (K/M/G for bytes, k/M for rates)
  * that fit the column; otherwise exact (bytes, counts, rates with three
  * decimals).  Not available is "-" in text; callers of the data formats
- * check kind first.
+ * check kind first.  Returns the length written (buf NUL-ended).
  */
-void col_format(const struct column *c, struct cval v, int human, char *buf,
-		size_t len);
+size_t col_format(const struct column *c, struct cval v, int human,
+		  char *buf, size_t len);
 
 /*
  * The system figures (sysfig.h), a row id at a time; k is an element of

@@ -55,6 +55,11 @@ void fmt_safe_put(FILE *f, const char *s, size_t slen);
  * an OpenMetrics label value (\\ and \" escaped). */
 void fmt_text_name(FILE *f, const char *s, size_t len);
 void fmt_json_name(FILE *f, const char *s, size_t len);
+/* The same string into out, which has room for FMT_JSON_NAME_ROOM(len)
+ * bytes (a byte's encoding is at most 4, each quoted at most twice, and
+ * the two quotes); the length written, not NUL-ended. */
+#define FMT_JSON_NAME_ROOM(len) (8 * (size_t)(len) + 2)
+size_t fmt_json_name_buf(char *out, const char *s, size_t len);
 void fmt_csv_name(FILE *f, const char *s, size_t len);
 void fmt_om_name(FILE *f, const char *s, size_t len);
 

@@ -567,8 +567,8 @@ int col_compare(const struct column *c, const struct mgroup *a,
 	return descending ? -r : r;
 }
 
-void col_format(const struct column *c, struct cval v, int human, char *buf,
-		size_t len)
+size_t col_format(const struct column *c, struct cval v, int human,
+		  char *buf, size_t len)
 {
 	if (v.kind == CV_NA || v.kind == CV_MAX) {
 		const char *t = v.kind == CV_NA ? "-" : "max";
@@ -576,46 +576,41 @@ void col_format(const struct column *c, struct cval v, int human, char *buf,
 
 		memcpy(buf, t, l);
 		buf[l] = '\0';
-		return;
+		return l;
 	}
 	/* fmt_u64 and fmt_fixed print what "%" PRIu64 and "%.Nf" would, at
 	 * a fraction of the cost: a refresh formats every cell. */
 	switch (c->unit) {
 	case U_BYTES:
-		if (human)
-			fmt_bytes(buf, len, v.u);
-		else
-			fmt_u64(buf, len, v.u);
+		if (!human)
+			return fmt_u64(buf, len, v.u);
+		fmt_bytes(buf, len, v.u);
 		break;
 	case U_COUNT:
-		if (human)
-			fmt_count(buf, len, v.u);
-		else
-			fmt_u64(buf, len, v.u);
+		if (!human)
+			return fmt_u64(buf, len, v.u);
+		fmt_count(buf, len, v.u);
 		break;
 	case U_RATE:
-		if (human)
-			fmt_rate(buf, len, v.d);
-		else
-			fmt_fixed(buf, len, v.d, 3);
+		if (!human)
+			return fmt_fixed(buf, len, v.d, 3);
+		fmt_rate(buf, len, v.d);
 		break;
 	case U_PCT:
-		fmt_fixed(buf, len, v.d, human ? 1 : 2);
-		break;
+		return fmt_fixed(buf, len, v.d, human ? 1 : 2);
 	case U_RATIO:
-		fmt_fixed(buf, len, v.d, human ? 2 : 4);
-		break;
+		return fmt_fixed(buf, len, v.d, human ? 2 : 4);
 	case U_PSI:
 		fmt_hundredths(buf, len, v.u);
 		break;
 	case U_INT:
 	case U_PATH:
-		fmt_u64(buf, len, v.u);
-		break;
+		return fmt_u64(buf, len, v.u);
 	case U_NUMA:
 		snprintf(buf, len, "-");
 		break;
 	}
+	return strlen(buf);
 }
 
 int col_parse_list(const char *list, const struct column ***ret_cols,

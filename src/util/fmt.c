@@ -353,6 +353,21 @@ void fmt_safe_put(FILE *f, const char *s, size_t slen)
  */
 enum quote { Q_NONE, Q_BACKSLASH, Q_CSV };
 
+/* A step's n bytes into out with the format's quoting (room for 2n). */
+static size_t quote_step(char *out, const char *tmp, size_t n, enum quote q)
+{
+	size_t o = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		if (q == Q_BACKSLASH && (tmp[k] == '\\' || tmp[k] == '"'))
+			out[o++] = '\\';
+		else if (q == Q_CSV && tmp[k] == '"')
+			out[o++] = '"';
+		out[o++] = tmp[k];
+	}
+	return o;
+}
+
 static void name_put(FILE *f, const char *s, size_t slen, enum quote q)
 {
 	struct esc e = { (const unsigned char *)s, slen, 0, 0, 0 };
@@ -366,16 +381,36 @@ static void name_put(FILE *f, const char *s, size_t slen, enum quote q)
 			fwrite(out, 1, o, f);
 			o = 0;
 		}
-		for (size_t k = 0; k < n; k++) {
-			if (q == Q_BACKSLASH &&
-			    (tmp[k] == '\\' || tmp[k] == '"'))
-				out[o++] = '\\';
-			else if (q == Q_CSV && tmp[k] == '"')
-				out[o++] = '"';
-			out[o++] = tmp[k];
-		}
+		o += quote_step(out + o, tmp, n, q);
 	}
 	fwrite(out, 1, o, f);
+}
+
+size_t fmt_json_name_buf(char *out, const char *s, size_t slen)
+{
+	struct esc e = { (const unsigned char *)s, slen, 0, 0, 0 };
+	size_t o = 0, n, w;
+	char tmp[8];
+
+	out[o++] = '"';
+	while (e.i < slen) {
+		unsigned char c = (unsigned char)s[e.i];
+
+		/* Printable ASCII other than the two quoted: itself, as
+		 * esc_next would give it, without its call. */
+		if (!e.pending && c >= 0x20 && c < 0x7F && c != '\\' &&
+		    c != '"') {
+			out[o++] = (char)c;
+			e.i++;
+			continue;
+		}
+		n = esc_next(&e, tmp, &w);
+		if (n == 0)
+			break;
+		o += quote_step(out + o, tmp, n, Q_BACKSLASH);
+	}
+	out[o++] = '"';
+	return o;
 }
 
 void fmt_text_name(FILE *f, const char *s, size_t len)

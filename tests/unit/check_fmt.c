@@ -170,6 +170,63 @@ START_TEST(json_names)
 }
 END_TEST
 
+/* The buffer form writes what the FILE form does, for every byte alone,
+ * the examples above and random strings, within FMT_JSON_NAME_ROOM. */
+static void same_json(const char *s, size_t len)
+{
+	static char want[4096], got[4096];
+	FILE *f = fmemopen(want, sizeof(want), "w");
+	size_t n;
+
+	ck_assert_uint_le(FMT_JSON_NAME_ROOM(len), sizeof(got));
+	fmt_json_name(f, s, len);
+	fclose(f);
+	memset(got, 0x5A, sizeof(got));
+	n = fmt_json_name_buf(got, s, len);
+	ck_assert_uint_le(n, FMT_JSON_NAME_ROOM(len));
+	ck_assert_uint_eq(n, strlen(want));
+	ck_assert_mem_eq(got, want, n);
+	/* Nothing past what it returned. */
+	ck_assert_int_eq(got[n], 0x5A);
+}
+
+START_TEST(json_names_buf)
+{
+	static const char *ex[] = {
+		"/a/b", "q\"b\\n\n\x1B", "inv\xFF\xFEutf",
+		"inv\xC3\xBF\xC3\xBEutf", "a\\x41", "rlo\xE2\x80\xAE",
+		"\xC2\x85" "c1", "x\xE2\x80\xAE\"\\y", "",
+	};
+	unsigned seed = 12345;
+	char s[256];
+
+	for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++)
+		same_json(ex[i], strlen(ex[i]));
+	for (int c = 0; c < 256; c++) {
+		s[0] = (char)c;
+		same_json(s, 1);
+	}
+	/* The worst case, every byte escaped and quoted: 5 bytes each. */
+	memset(s, 0x80, 200);
+	same_json(s, 200);
+	memset(s, '\\', 200);
+	same_json(s, 200);
+	for (int k = 0; k < 2000; k++) {
+		size_t len = (size_t)(rand_r(&seed) % 64);
+
+		/* Mostly printable ASCII, with the bytes that escape. */
+		for (size_t i = 0; i < len; i++) {
+			int r = rand_r(&seed) % 8;
+
+			s[i] = (char)(r < 5 ? 0x20 + rand_r(&seed) % 95 :
+				      r == 5 ? "\"\\"[rand_r(&seed) % 2] :
+				      rand_r(&seed) % 256);
+		}
+		same_json(s, len);
+	}
+}
+END_TEST
+
 START_TEST(csv_names)
 {
 	ck_assert_str_eq(capture(fmt_csv_name, "/plain"), "/plain");
@@ -373,6 +430,7 @@ Suite *fmt_suite(void)
 	tcase_add_test(t, escape_for_terminal);
 	tcase_add_test(t, escape_format_characters);
 	tcase_add_test(t, json_names);
+	tcase_add_test(t, json_names_buf);
 	tcase_add_test(t, csv_names);
 	tcase_add_test(t, openmetrics_names);
 	tcase_add_test(t, text_names);
