@@ -81,9 +81,8 @@ static void cells_fill(struct cells *cs, const struct out_ctx *o, int *w)
 
 			if (c->unit == U_PATH)
 				continue;
-			col_format(c, col_value(c, g), o->human, buf,
-				   sizeof(buf));
-			l = strlen(buf);
+			l = col_format(c, col_value(c, g), o->human, buf,
+				       sizeof(buf));
 			if (cs->used + l > cs->cap) {
 				cs->text = xreallocarray(cs->text, cs->cap, 2);
 				cs->cap *= 2;
@@ -106,7 +105,7 @@ static void cells_free(struct cells *cs)
 	free(cs->len);
 }
 
-/* A line of the tree, built whole and written with one call. */
+/* The tree's lines, built whole and written a block at a time. */
 struct line {
 	char *b;
 	size_t n, cap;
@@ -193,8 +192,6 @@ void out_text(struct out_ctx *o)
 		const struct mgroup *g = o->m->groups[o->rows[r]];
 		int indent = indent_of(o, g), first = 1;
 		size_t cw = (size_t)indent + name_of(o, g, name, nlen);
-
-		ln.n = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct column *c = o->cols[i];
 			size_t k = r * n + i;
@@ -216,8 +213,14 @@ void out_text(struct out_ctx *o)
 			line_put(&ln, name, strlen(name));
 		}
 		line_put(&ln, "\n", 1);
-		fwrite(ln.b, 1, ln.n, o->f);
+		/* Lines gathered, written 64 KiB at a time. */
+		if (ln.n >= 65536) {
+			fwrite(ln.b, 1, ln.n, o->f);
+			ln.n = 0;
+		}
 	}
+	if (ln.n)
+		fwrite(ln.b, 1, ln.n, o->f);
 	free(name);
 	free(ln.b);
 	cells_free(&cs);

@@ -313,7 +313,23 @@ static size_t esc_buf(char *buf, size_t len, const char *s, size_t slen,
 
 	if (len == 0)
 		return 0;
-	while ((n = esc_next(&e, tmp, &w)) > 0 && o + n < len) {
+	while (e.i < slen) {
+		unsigned char c = e.p[e.i];
+
+		/* Printable ASCII: itself, one column, as esc_next would
+		 * give it, without its call (a refresh escapes every name). */
+		if (!e.pending && c >= 0x20 && c < 0x7F &&
+		    (c != '\\' || (flags & ESC_KEEP_BACKSLASH))) {
+			if (o + 1 >= len)
+				break;
+			buf[o++] = (char)c;
+			e.i++;
+			width++;
+			continue;
+		}
+		n = esc_next(&e, tmp, &w);
+		if (n == 0 || o + n >= len)
+			break;
 		memcpy(buf + o, tmp, n);
 		o += n;
 		width += w;
