@@ -1200,6 +1200,41 @@ int bpfcol_layout(const struct bpfcol *col, struct memcg_layout *ret_layout,
 	return 0;
 }
 
+int bpfcol_layout_at(struct bpfcol *col, int dirfd,
+		     struct memcg_layout *ret_layout,
+		     const int64_t (**ret_raw)[MR_ARR_WORDS])
+{
+	union bpf_iter_link_info linfo;
+	LIBBPF_OPTS(bpf_link_create_opts, opts, .iter_info = &linfo,
+		    .iter_info_len = sizeof(linfo));
+	struct memcg_sum sum;
+	int link, r;
+
+	if (!col->skel || !col->skel->bss || dirfd < 0)
+		return -ENOENT;
+	memset(&linfo, 0, sizeof(linfo));
+	linfo.cgroup.cgroup_fd = (uint32_t)dirfd;
+	linfo.cgroup.order = BPF_CGROUP_ITER_SELF_ONLY;
+	link = bpf_link_create(bpf_program__fd(col->skel->progs.memcg_iter), 0,
+			       BPF_TRACE_ITER, &opts);
+	if (link < 0)
+		return -errno;
+	col->skel->data_chunk->chunk = (struct memcg_chunk){ .self_only = 1 };
+	r = walk_chunk(link, &sum);
+	close(link);
+	col->skel->data_chunk->chunk = (struct memcg_chunk){
+		.budget_ns = col->budget_ns,
+	};
+	/* The records are this group's now: none is the start's. */
+	col->nread = 0;
+	col->open_s = 0;
+	if (r)
+		return r;
+	if (sum.groups != 1 || !(col->recs[0].flags & MR_MEMCG))
+		return -ENOENT;
+	return bpfcol_layout(col, ret_layout, ret_raw);
+}
+
 unsigned long bpfcol_pagesize(const struct bpfcol *col)
 {
 	return col->pagesize;

@@ -108,6 +108,17 @@ void bpfcol_select(struct bpfcol *col, const struct memcg_sels *sels,
 int bpfcol_layout(const struct bpfcol *col, struct memcg_layout *ret_layout,
 		  const int64_t (**ret_raw)[MR_ARR_WORDS]);
 
+/*
+ * The same, of the group DIRFD names alone (the hierarchy's root, say),
+ * read by a link made for it: the records of the last read are then no
+ * longer the start's, and bpfcol_read must be called again before
+ * bpfcol_record.  -ENOENT when nothing is loaded or the group is not a
+ * memory cgroup; else -errno of the link or the read.
+ */
+int bpfcol_layout_at(struct bpfcol *col, int dirfd,
+		     struct memcg_layout *ret_layout,
+		     const int64_t (**ret_raw)[MR_ARR_WORDS]);
+
 /* The next bpfcol_read walks anew, even soon after bpfcol_open. */
 void bpfcol_stale(struct bpfcol *col);
 

@@ -987,6 +987,10 @@ static __always_inline int visit(__u32 ssid)
 	n_counted++;
 	if (idx < cfg.rec_cap)
 		record(CG(w_pos), w_level, idx, ssid);
+	if (chunk.self_only) {
+		w_mode = W_END;
+		return 1;
+	}
 	/* At least one group a chunk: the budget is looked at after it. */
 	if (!deadline || bpf_ktime_get_ns() < deadline)
 		return 0;

@@ -305,6 +305,8 @@ struct memcg_chunk {
 	__u32 start_level;
 	__u32 base;		/* the pass's records so far */
 	__u32 names_base;	/* the pass's name bytes so far */
+	__u32 self_only;	/* the attached group alone (a proof's read) */
+	__u32 pad_;
 };
 
 /* The program's only read-only data, set by the loader before load. */

@@ -260,7 +260,8 @@ static int pick_tree(struct cgfs *cg, enum cgfs_collector collector,
 	} else {
 		path = xmalloc(strlen(cg->root) + strlen(cg->start) + 2);
 		sprintf(path, "%s/%s", cg->root, cg->start);
-		cg->tree = cgfs_pass_new(cg->ver, path, why, sizeof(why));
+		cg->tree = cgfs_pass_new(cg->ver, *cg->start ? cg->root : NULL,
+					 path, why, sizeof(why));
 		free(path);
 		if (cg->tree) {
 			cg->bpf_why[0] = '\0';

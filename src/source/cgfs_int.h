@@ -320,9 +320,10 @@ void cgfs_walk_set_kernfs(struct cgfs_tree *t, int kernfs);
 unsigned long cgfs_walk_listings(const struct cgfs_tree *t);
 
 /* The BPF pass below dir (the start group's directory) of a version v
- * hierarchy: NULL with the reason in why (one line) when it cannot load. */
-struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *dir,
-				char *why, size_t whylen);
+ * hierarchy whose root is root (NULL: dir is the root): NULL with the
+ * reason in why (one line) when it cannot load. */
+struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *root,
+				const char *dir, char *why, size_t whylen);
 /* What the pass said of where each kind of value came from (one line),
  * "" for the walk. */
 const char *cgfs_tree_paths(const struct cgfs_tree *t);
@@ -348,6 +349,17 @@ uint64_t cgfs_prove_proven(const struct cgfs_prove *pr);
 uint64_t cgfs_prove_zero(const struct cgfs_prove *pr);
 /* Whether every slot of the version's rows is proven. */
 int cgfs_prove_complete(const struct cgfs_prove *pr);
+/*
+ * Whether the events rule (v1 pgscan and pgsteal) waits for a pgfault the
+ * start group cannot give: its word unproven, and the last TEXT showing
+ * none or 0 (no task faulted in the group).  The words are the kernel's,
+ * the same in every group: another group's file and arrays prove them.
+ */
+int cgfs_prove_needs_fault(const struct cgfs_prove *pr);
+/* The rule's slots. */
+#define CGFS_RULE_SLOTS	(MR_BIT(ST_PGSCAN) | MR_BIT(ST_PGSTEAL) |	\
+			 MR_BIT(ST_PGSCAN_KSWAPD) | MR_BIT(ST_PGSCAN_DIRECT) | \
+			 MR_BIT(ST_PGSTEAL_KSWAPD) | MR_BIT(ST_PGSTEAL_DIRECT))
 /* One line: how many memory.stat values the pass gives, and how proven. */
 void cgfs_prove_describe(const struct cgfs_prove *pr, char *buf, size_t len);
 

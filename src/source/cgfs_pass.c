@@ -50,6 +50,7 @@ struct pass {
 	char *stat;
 	size_t stat_len, stat_cap;
 	int stat_ok;		/* stat holds this refresh's file */
+	uint64_t at_root;	/* the slots prove_at_root proved */
 	char paths[1024];
 	char stat_paths[768];	/* what prove() said of memory.stat */
 	int said_unproven;	/* say_unproven said it */
@@ -89,6 +90,32 @@ struct soft_place {
 /* The memory.stat slots (ST_NODES is memory.numa_stat's). */
 #define VMSTAT_SLOTS	(MR_STATS & ~MR_BIT(ST_NODES))
 
+/* A group's memory.stat, whole, into *buf (of *cap bytes): its length,
+ * or -errno. */
+static ssize_t read_stat(const struct cgfs_version *v, int dirfd,
+			 char **buf, size_t *cap)
+{
+	int fd = openat(dirfd, cgfs_file_name(v, CF_STAT),
+			O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	size_t len = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (*cap - len < 4096) {
+			*cap = *cap ? *cap * 2 : 8192;
+			*buf = xreallocarray(*buf, *cap, 1);
+		}
+		n = read(fd, *buf + len, *cap - len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	return n < 0 ? -EIO : (ssize_t)len;
+}
+
 /*
  * The start group's memory.stat, whole, into p->stat.  Reading it makes
  * the kernel flush the statistics of the group's subtree when enough
@@ -98,29 +125,43 @@ struct soft_place {
  */
 static int read_start_stat(struct pass *p, int dirfd)
 {
-	int fd = openat(dirfd, cgfs_file_name(p->ver, CF_STAT),
-			O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t n;
+	ssize_t n = read_stat(p->ver, dirfd, &p->stat, &p->stat_cap);
 
-	p->stat_ok = 0;
-	p->stat_len = 0;
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		if (p->stat_cap - p->stat_len < 4096) {
-			p->stat_cap = p->stat_cap ? p->stat_cap * 2 : 8192;
-			p->stat = xreallocarray(p->stat, p->stat_cap, 1);
-		}
-		n = read(fd, p->stat + p->stat_len, p->stat_cap - p->stat_len);
-		if (n <= 0)
+	p->stat_ok = n >= 0;
+	p->stat_len = n >= 0 ? (size_t)n : 0;
+	return n < 0 ? (int)n : 0;
+}
+
+/*
+ * v1's pgscan and pgsteal are proven by the events rule, from pgfault's
+ * word, which a value that is not 0 proves: a start group in which no
+ * task faulted proves none, and the columns would be the reclaim
+ * tracepoints' counts from the start of the run.  The words are the
+ * kernel's, the same in every group: proven once against the hierarchy's
+ * root (its file and its arrays, read alone), up to three times running
+ * (a value's word is taken when found twice running), when the pass is
+ * opened: then the first refresh knows the pass carries them.  It costs
+ * a flush of the whole hierarchy (the root's file) or three, once a run.
+ * The records are the root's after it: the caller reads the start's.
+ */
+static void prove_at_root(struct pass *p, int rootfd)
+{
+	uint64_t before = cgfs_prove_proven(p->pr);
+	struct memcg_layout lay;
+	const int64_t (*raw)[MR_ARR_WORDS];
+	char *text = NULL;
+	size_t cap = 0;
+
+	for (int k = 0; k < 3 && !(cgfs_prove_proven(p->pr) &
+				  MR_BIT(ST_PGSCAN)); k++) {
+		ssize_t n = read_stat(p->ver, rootfd, &text, &cap);
+
+		if (n < 0 || bpfcol_layout_at(p->col, rootfd, &lay, &raw) < 0)
 			break;
-		p->stat_len += (size_t)n;
+		cgfs_prove_update(p->pr, text, (size_t)n, &lay, raw);
 	}
-	close(fd);
-	if (n < 0)
-		return -EIO;
-	p->stat_ok = 1;
-	return 0;
+	free(text);
+	p->at_root = cgfs_prove_proven(p->pr) & ~before;
 }
 
 /* The proofs on this refresh's file and walk; 1 when the walk must be
@@ -138,6 +179,13 @@ static int prove(struct pass *p)
 	more = cgfs_prove_update(p->pr, p->stat, p->stat_len, &lay, raw);
 	bpfcol_select(p->col, cgfs_prove_sels(p->pr), cgfs_prove_zero(p->pr));
 	cgfs_prove_describe(p->pr, p->stat_paths, sizeof(p->stat_paths));
+	if (p->at_root) {
+		size_t o = strlen(p->stat_paths);
+
+		snprintf(p->stat_paths + o, sizeof(p->stat_paths) - o,
+			 "; %d of them proven against the hierarchy root's (the start group had no page fault)",
+			 __builtin_popcountll(p->at_root));
+	}
 	if (bpfcol_kfunc(p->col)) {
 		size_t o = strlen(p->stat_paths);
 
@@ -727,7 +775,8 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 			r = pass_read(p, snap, &n, &why);
 		}
 	}
-	if (r == 0 && (w->pass_slots & VMSTAT_SLOTS) && prove(p))
+	if (r == 0 && (w->pass_slots & VMSTAT_SLOTS) &&
+	    prove(p))
 		r = pass_read(p, snap, &n, &why);
 	if (r == 0 && (w->pass_slots & VMSTAT_SLOTS))
 		say_unproven(p, cg, w->pass_slots);
@@ -861,13 +910,13 @@ static const struct cgfs_tree_ops pass_ops = {
 	.free = pass_free,
 };
 
-struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *dir,
-				char *why, size_t whylen)
+struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *root,
+				const char *dir, char *why, size_t whylen)
 {
 	struct pass *p = xcalloc(1, sizeof(*p));
 	struct bpfcol_why w;
 	int64_t lists[MR_NODES][MR_NLRU];
-	int fd;
+	int fd, rootfd;
 
 	p->tree.ops = &pass_ops;
 	p->ver = v;
@@ -902,6 +951,21 @@ struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *dir,
 		more = prove(p);
 		if (cgfs_prove_complete(p->pr) || (tries > 0 && !more))
 			break;
+	}
+	/* v1's pgscan and pgsteal, where the start cannot prove them; then
+	 * the start's records again (and its file: the same flush). */
+	rootfd = root && fd >= 0 && p->pr &&
+		cgfs_prove_needs_fault(p->pr) ?
+		open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (rootfd >= 0) {
+		size_t n;
+
+		prove_at_root(p, rootfd);
+		close(rootfd);
+		bpfcol_stale(p->col);
+		if (read_start_stat(p, fd) == 0 &&
+		    bpfcol_read(p->col, &n, &w) == 0)
+			prove(p);
 	}
 	if (fd >= 0)
 		close(fd);

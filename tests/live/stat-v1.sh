@@ -36,7 +36,11 @@
 #     lists, pgscan/s, pgsteal/s) attach the iterator (and the OOM program, which runs only on a kill; no
 #     reclaim tracepoint) and make at most one stats flush call per refresh
 #     (perf stat -e memcg:memcg_flush_stats, (n=11 - n=1) / 10), where the
-#     files collector makes one per group.
+#     files collector makes one per group;
+#   - c as the start group (no task ever ran in it: pgfault 0, which
+#     proves no word): the same, the rule's words proven once against the
+#     hierarchy root's memory.stat (-VV "N of N", "... proven against the
+#     hierarchy root's"), pgscan and pgsteal 0 from the pass.
 # PASS:/FAIL: lines, then "live-stat-v1: N passed, M failed".  Not root, no
 # writable v1 memory mount, no perf: SKIP, exit 77 (CI=true: FAIL).
 set -u
@@ -354,6 +358,49 @@ for view in LRU MISSION; do
 		fail "$view view: flush calls bpf n=1 '$f1' n=11 '$f11', files n=1 '$g1' n=11 '$g11'"
 	fi
 done
+
+# c: no task ever ran in it, so its pgfault is 0 and proves no word: the
+# events rule's words (pgscan, pgsteal) are proven once against the
+# hierarchy root's memory.stat when the pass opens, and no reclaim
+# tracepoint is loaded for the columns.
+cfault=$(awk '$1 == "total_pgfault" { print $2 }' "$T/c/memory.stat")
+if [ "$cfault" = 0 ]; then
+	"$MEMCGTOP" -b -n 2 -d 2 -c "$MISSION" "/$TNAME/c" >"$TMPD/lo" 2>&1 &
+	pid=$!
+	pids+=("$pid")
+	for i in $(seq 600); do
+		[ -s "$TMPD/lo" ] && break
+		sleep 0.05
+	done
+	np=$(progs "$pid")
+	wait "$pid"
+	if [ "$np" = "mark_victim memcg_iter" ] || [ "$np" = memcg_iter ]; then
+		pass "empty start group c: the iterator and the OOM program only ($np), no reclaim tracepoint"
+	else
+		fail "empty start group c: BPF programs '$np'"
+	fi
+	vv=$("$MEMCGTOP" -VV -b -n 1 -c "$MISSION" "/$TNAME/c" 2>/dev/null |
+	     grep -o 'memory.stat: [0-9]* of [0-9]* values from the pass\|[0-9]* of them proven against the hierarchy root.s')
+	nn=$(echo "$vv" | sed -n 's/memory.stat: \([0-9]*\) of \([0-9]*\) .*/\1 \2/p')
+	if [ -n "$nn" ] && [ "${nn% *}" = "${nn#* }" ] &&
+	   echo "$vv" | grep -q 'of them proven against the hierarchy root'; then
+		pass "empty start group c: -VV '$(echo $vv)'"
+	else
+		fail "empty start group c: -VV '$(echo $vv)'"
+	fi
+	"$MEMCGTOP" --collector bpf -b -F json -n 1 -c path,pgscan,pgsteal,pgfault "/$TNAME/c" \
+		>"$TMPD/c.json" 2>"$TMPD/c.err"
+	cv=$(python3 -c 'import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+print(g["pgscan"], g["pgsteal"], g["pgfault"])' "$TMPD/c.json" 2>&1)
+	if [ "$cv" = "0 0 0" ] && [ ! -s "$TMPD/c.err" ]; then
+		pass "empty start group c: pgscan, pgsteal, pgfault '$cv' from the pass, --collector bpf silent"
+	else
+		fail "empty start group c: pgscan, pgsteal, pgfault '$cv', stderr '$(cat "$TMPD/c.err")'"
+	fi
+else
+	fail "c's total_pgfault is '$cfault', not 0: no empty start group to test"
+fi
 
 stop_pids "${pids[@]}"
 pids=()

@@ -195,7 +195,7 @@ START_TEST(json_names_buf)
 	static const char *ex[] = {
 		"/a/b", "q\"b\\n\n\x1B", "inv\xFF\xFEutf",
 		"inv\xC3\xBF\xC3\xBEutf", "a\\x41", "rlo\xE2\x80\xAE",
-		"\xC2\x85" "c1", "x\xE2\x80\xAE\"\\y", "",
+		"\xC2\x85\x63\x31", "x\xE2\x80\xAE\"\\y", "",
 	};
 	unsigned seed = 12345;
 	char s[256];
