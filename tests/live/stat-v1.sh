@@ -331,9 +331,12 @@ flushes() {	# COLLECTOR COLUMNS N: memcg_flush_stats events of the run
 		"$MEMCGTOP" --collector "$1" -b -n "$3" -d 0.05 -c "$2" "/$TNAME" >/dev/null 2>&1
 	awk -F, '/memcg:memcg_flush_stats/ { print $1 }' "$TMPD/perf"
 }
-for view in LRU MISSION; do
-	cols=${!view}
-	"$MEMCGTOP" -b -n 2 -d 2 -c "$cols" "/$TNAME" >"$TMPD/lo" 2>&1 &
+# only_iter WHAT COLUMNS START: a run of the view holds the iterator
+# (memcg_iter, the collector's) and the OOM program (mark_victim, which
+# runs only on a kill), no reclaim tracepoint
+only_iter() {
+	local pid np
+	"$MEMCGTOP" -b -n 2 -d 2 -c "$2" "$3" >"$TMPD/lo" 2>&1 &
 	pid=$!
 	pids+=("$pid")
 	for i in $(seq 600); do
@@ -342,13 +345,15 @@ for view in LRU MISSION; do
 	done
 	np=$(progs "$pid")
 	wait "$pid"
-	# memcg_iter: the collector's; mark_victim: the OOM kills' (it runs
-	# only on a kill); no reclaim tracepoint
 	if [ "$np" = "mark_victim memcg_iter" ] || [ "$np" = memcg_iter ]; then
-		pass "$view view: the iterator and the OOM program only ($np), no reclaim tracepoint"
+		pass "$1: the iterator and the OOM program only ($np), no reclaim tracepoint"
 	else
-		fail "$view view: BPF programs '$np'"
+		fail "$1: BPF programs '$np'"
 	fi
+}
+for view in LRU MISSION; do
+	cols=${!view}
+	only_iter "$view view" "$cols" "/$TNAME"
 	f1=$(flushes bpf "$cols" 1) f11=$(flushes bpf "$cols" 11)
 	g1=$(flushes files "$cols" 1) g11=$(flushes files "$cols" 11)
 	if [[ $f1 =~ ^[0-9]+$ && $f11 =~ ^[0-9]+$ && $g1 =~ ^[0-9]+$ && $g11 =~ ^[0-9]+$ ]] &&
@@ -365,20 +370,7 @@ done
 # tracepoint is loaded for the columns.
 cfault=$(awk '$1 == "total_pgfault" { print $2 }' "$T/c/memory.stat")
 if [ "$cfault" = 0 ]; then
-	"$MEMCGTOP" -b -n 2 -d 2 -c "$MISSION" "/$TNAME/c" >"$TMPD/lo" 2>&1 &
-	pid=$!
-	pids+=("$pid")
-	for i in $(seq 600); do
-		[ -s "$TMPD/lo" ] && break
-		sleep 0.05
-	done
-	np=$(progs "$pid")
-	wait "$pid"
-	if [ "$np" = "mark_victim memcg_iter" ] || [ "$np" = memcg_iter ]; then
-		pass "empty start group c: the iterator and the OOM program only ($np), no reclaim tracepoint"
-	else
-		fail "empty start group c: BPF programs '$np'"
-	fi
+	only_iter "empty start group c" "$MISSION" "/$TNAME/c"
 	vv=$("$MEMCGTOP" -VV -b -n 1 -c "$MISSION" "/$TNAME/c" 2>/dev/null |
 	     grep -o 'memory.stat: [0-9]* of [0-9]* values from the pass\|[0-9]* of them proven against the hierarchy root.s')
 	nn=$(echo "$vv" | sed -n 's/memory.stat: \([0-9]*\) of \([0-9]*\) .*/\1 \2/p')
