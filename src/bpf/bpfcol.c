@@ -1219,12 +1219,10 @@ int bpfcol_layout_at(struct bpfcol *col, int dirfd,
 			       BPF_TRACE_ITER, &opts);
 	if (link < 0)
 		return -errno;
+	/* bpfcol_walk sets the chunk afresh before every pass. */
 	col->skel->data_chunk->chunk = (struct memcg_chunk){ .self_only = 1 };
 	r = walk_chunk(link, &sum);
 	close(link);
-	col->skel->data_chunk->chunk = (struct memcg_chunk){
-		.budget_ns = col->budget_ns,
-	};
 	/* The records are this group's now: none is the start's. */
 	col->nread = 0;
 	col->open_s = 0;

@@ -775,8 +775,7 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 			r = pass_read(p, snap, &n, &why);
 		}
 	}
-	if (r == 0 && (w->pass_slots & VMSTAT_SLOTS) &&
-	    prove(p))
+	if (r == 0 && (w->pass_slots & VMSTAT_SLOTS) && prove(p))
 		r = pass_read(p, snap, &n, &why);
 	if (r == 0 && (w->pass_slots & VMSTAT_SLOTS))
 		say_unproven(p, cg, w->pass_slots);

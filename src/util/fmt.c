@@ -303,6 +303,15 @@ static size_t esc_next(struct esc *e, char out[8], size_t *ret_w)
 	return n;
 }
 
+/* A byte esc_next gives as itself, one column (printable ASCII but a
+ * backslash, which is escaped unless kept): copied without its call, as a
+ * refresh escapes every name. */
+static int esc_plain(const struct esc *e, unsigned char c)
+{
+	return !e->pending && c >= 0x20 && c < 0x7F &&
+		(c != '\\' || (e->flags & ESC_KEEP_BACKSLASH));
+}
+
 /* Writes whole steps into buf (len > 0), NUL-ended; returns the columns. */
 static size_t esc_buf(char *buf, size_t len, const char *s, size_t slen,
 		      unsigned flags)
@@ -316,10 +325,7 @@ static size_t esc_buf(char *buf, size_t len, const char *s, size_t slen,
 	while (e.i < slen) {
 		unsigned char c = e.p[e.i];
 
-		/* Printable ASCII: itself, one column, as esc_next would
-		 * give it, without its call (a refresh escapes every name). */
-		if (!e.pending && c >= 0x20 && c < 0x7F &&
-		    (c != '\\' || (flags & ESC_KEEP_BACKSLASH))) {
+		if (esc_plain(&e, c)) {
 			if (o + 1 >= len)
 				break;
 			buf[o++] = (char)c;
@@ -412,10 +418,8 @@ size_t fmt_json_name_buf(char *out, const char *s, size_t slen)
 	while (e.i < slen) {
 		unsigned char c = (unsigned char)s[e.i];
 
-		/* Printable ASCII other than the two quoted: itself, as
-		 * esc_next would give it, without its call. */
-		if (!e.pending && c >= 0x20 && c < 0x7F && c != '\\' &&
-		    c != '"') {
+		/* JSON quotes '"' too. */
+		if (esc_plain(&e, c) && c != '"') {
 			out[o++] = (char)c;
 			e.i++;
 			continue;
