@@ -699,9 +699,14 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	char when[16], rate[32];
 	struct tm tm;
 	time_t w;
-	/* pgscan and pgsteal come from the events (v1) or memory.stat. */
-	int ev_scan = (cgfs_version_events(cgfs_version(t->cg)) &
+	/* pgscan and pgsteal come from memory.stat (v2), the kernel's
+	 * counters in the BPF pass (v1, once proven), else the events. */
+	int v1_scan = (cgfs_version_events(cgfs_version(t->cg)) &
 		       FBIT(FLD_PGSCAN)) != 0;
+	int ev_scan = v1_scan &&
+		!(cgfs_free_fields(t->cg) & FBIT(FLD_PGSCAN));
+	const char *scan_from = v1_scan ?
+		"the kernel's counters (the BPF pass)" : "memory.stat";
 
 	if (!t->pl.rc)
 		return;
@@ -720,10 +725,12 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	}
 	if (st == RECLAIM_FAILED) {
 		pline(p, A_BOLD, "Reclaim events (BPF): %s", text);
-		pline(p, A_NORMAL, "  %s", ev_scan ?
-		      "v1 pgscan and pgsteal, PRIO and flushes stay blank" :
-		      "PRIO and flushes stay blank; pgscan and pgsteal come "
-		      "from memory.stat");
+		if (ev_scan)
+			pline(p, A_NORMAL, "  v1 pgscan and pgsteal, PRIO and "
+			      "flushes stay blank");
+		else
+			pline(p, A_NORMAL, "  PRIO and flushes stay blank; "
+			      "pgscan and pgsteal come from %s", scan_from);
 		return;
 	}
 	w = (time_t)since;

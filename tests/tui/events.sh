@@ -9,13 +9,18 @@
 #   CI=true   a host that cannot run the test is a failure, not a skip
 #
 # Builds /sys/fs/cgroup/memory/memcgtop-tuiev-$$-$RANDOM with the group a
-# and runs "memcgtop -d 1 /TREE" at 120x40 in a private tmux server, three
+# and runs "memcgtop -d 1 /TREE" at 120x40 in a private tmux server, five
 # times:
 #   MEMCGTOP_BPFEV_FAIL=perm  d (the detail pane): "Reclaim events (BPF):
 #                             not available: not permitted: needs root
-#                             (CAP_BPF and CAP_PERFMON)"; Tab to the reclaim
-#                             set: SCAN/s is "-" and its blank line says the
-#                             same reason; no header line of the events
+#                             (CAP_BPF and CAP_PERFMON)", pgscan and
+#                             pgsteal from the kernel's counters (the BPF
+#                             pass); Tab to the reclaim set: the split
+#                             rates of a 0.0
+#   ... and MEMCGTOP_BPF_FAIL=unproven (no source for v1 pgscan): they
+#                             stay blank; SCAN/s is "-" and its blank line
+#                             says the same reason; no header line of the
+#                             events
 #   MEMCGTOP_BPFEV_FAIL=old   d: "not available: the kernel has no
 #                             count_memcg_events tracepoint (Linux 6.13 or
 #                             later)"
@@ -24,9 +29,12 @@
 #                             "Scan by priority/s: ... Flushes N/s (own N/s)
 #                             ... threshold T" (T: 64 x online CPUs),
 #                             SCAN/s 0.0 for a; d: "counting since HH:MM:SS",
-#                             what v1 pgscan counts, the lowest scan priority
+#                             not that v1 pgscan counts since then (the
+#                             pass gives it), the lowest scan priority
 #                             and the stats flushes per second of a, its
 #                             updates pending a flush and the threshold
+#   MEMCGTOP_BPF_FAIL=unproven  the reclaim set, d: v1 pgscan and pgsteal
+#                             count pages since the events loaded
 # A kernel without the memcg tracepoints (before 6.13) skips the last run.
 # Each check prints "PASS: ..." or "FAIL: ..." (with the screen); the last
 # line is "tui-events: N passed, M failed".  Without root, a writable v1
@@ -128,23 +136,35 @@ quit() {
 }
 
 PERM='not available: not permitted: needs root \(CAP_BPF and CAP_PERFMON\)'
+# v1 pgscan and pgsteal from the pass (the kernel's counters, their words
+# proven against the hierarchy root's memory.stat: the start group never
+# faulted): not blank without the events.
 start MEMCGTOP_BPFEV_FAIL=perm
 tm send-keys -t s d
 has "perm: the detail pane says why the reclaim events are not there" \
 	"^Reclaim events \(BPF\): $PERM\$"
-has "perm: and what stays blank" "^  v1 pgscan and pgsteal, PRIO and flushes stay blank\$"
+has "perm: and what stays blank, and where pgscan comes from" \
+	"^  PRIO and flushes stay blank; pgscan and pgsteal come from the kernel's counters \(the BPF pass\)\$"
+tm send-keys -t s Tab Tab Tab
+has "perm: the split scan and steal rates of a are the pass's 0.0" '^ +0\.0 +0\.0 +0\.0 +0\.0 +- +- .* a$'
+quit perm
+
+# Neither the pass's words nor the events: v1 pgscan has no source.
+start "MEMCGTOP_BPFEV_FAIL=perm MEMCGTOP_BPF_FAIL=unproven"
+tm send-keys -t s d
+has "perm, unproven: and what stays blank" "^  v1 pgscan and pgsteal, PRIO and flushes stay blank\$"
 tm send-keys -t s Tab Tab Tab
 has "perm: the reclaim set's columns (v1 mirrors v2's kswapd/direct split)" '^ +SCNK/s +SCND/s +STLK/s +STLD/s +EFF PRIO +RFA/s'
-has "perm: the split scan and steal rates of a are -" '^ +- +- +- +- +- +- +[0-9.]+[kM]? .* a$'
-has "perm: the blank line of pgscan_kswapd_per_s gives the reason" \
+has "perm, unproven: the split scan and steal rates of a are -" '^ +- +- +- +- +- +- +[0-9.]+[kM]? .* a$'
+has "perm, unproven: the blank line of pgscan_kswapd_per_s gives the reason" \
 	"^  pgscan_kswapd_per_s +reclaim events \(BPF\) $PERM\$"
 SCREEN=$(cap)
 if grep -q '^Scan by priority' <<<"$SCREEN"; then
-	fail "perm: a header line of the events"
+	fail "perm, unproven: a header line of the events"
 else
-	pass "perm: no header line of the events"
+	pass "perm, unproven: no header line of the events"
 fi
-quit perm
+quit "perm, unproven"
 
 start MEMCGTOP_BPFEV_FAIL=old
 tm send-keys -t s d
@@ -174,14 +194,25 @@ has "reclaim set: the split scan and steal rates of a are 0.0, not -" '^ +0\.0 +
 tm send-keys -t s d
 has "loaded: the detail pane says since when they count" \
 	'^Reclaim events \(BPF\), counting since [0-2][0-9]:[0-5][0-9]:[0-5][0-9]$'
-has "loaded: v1 pgscan and pgsteal count since then, hierarchically" \
-	"^  v1 pgscan and pgsteal: pages since then, the group's and its descendants'\$"
+SCREEN=$(cap)
+if grep -q "pages since then" <<<"$SCREEN"; then
+	fail "loaded: the pane says v1 pgscan counts since the events loaded; the pass gives the kernel's counters"
+else
+	pass "loaded: v1 pgscan is the pass's (the kernel's counters), not counted since the events loaded"
+fi
 has "loaded: a's lowest scan priority (not scanned)" \
 	'^  lowest scan priority +-  \(own lists not scanned in the interval\)$'
 has "loaded: a's stats flushes per second, of its flush requests" '^  stats flushes +[0-9.]+[kM]?/s of [0-9.]+[kM]? requests/s$'
 has "loaded: a's statistics updates pending a flush, and the threshold" \
 	'^  updates pending a flush +[0-9]+ \(a read flushes above '"$((64 * $(getconf _NPROCESSORS_ONLN)))"'\)$'
 quit loaded
+
+# Without the pass's words, the events count v1 pgscan from their load.
+start MEMCGTOP_BPF_FAIL=unproven
+tm send-keys -t s Tab Tab Tab d
+has "loaded, unproven: v1 pgscan and pgsteal count since then, hierarchically" \
+	"^  v1 pgscan and pgsteal: pages since then, the group's and its descendants'\$"
+quit "loaded, unproven"
 
 cleanup
 summary

@@ -19,7 +19,7 @@
 #               and no others;
 #   LRU, left   Tab Tab to the LRU set (memory.stat of every group opened),
 #               then Shift-Tab Shift-Tab back to the overview: again the
-#               batch names, and no memory.stat;
+#               batch names, and no memory.stat below the start group;
 #   pane, shut  d on the first group, then d again: the batch names.
 #
 # A name is counted when it is opened in a group of the tree (strace -y
@@ -110,9 +110,12 @@ for lab in default files; do
 		# The refresh the keys asked for goes first.
 		sleep 0.6
 		if trace_for 1.5 "$TMPD/t2"; then
-			n=$(grep -c '"memory\.stat"' "$TMPD/t2")
-			[ "$n" = 0 ] && pass "$lab: the LRU set left: no memory.stat opened" ||
-				fail "$lab: the LRU set left: memory.stat opened $n times"
+			# The start's is the overview's one flush where the
+			# pass gives v1 pgscan (SCAN/s).
+			n=$(grep '"memory\.stat"' "$TMPD/t2" |
+			    grep -vcF "$TNAME>, \"memory.stat\"")
+			[ "$n" = 0 ] && pass "$lab: the LRU set left: no group's memory.stat opened but the start's" ||
+				fail "$lab: the LRU set left: memory.stat opened $n times below the start"
 			same "the LRU set left" "$TMPD/t2"
 		fi
 	else
