@@ -494,7 +494,16 @@ int bpfev_read(struct bpfev *ev, const struct bpfev_count **ret_groups,
 	 */
 	__atomic_store_n(&ev->skel->bss->epoch, e + 1, __ATOMIC_RELAXED);
 	ev->epoch++;
+	/*
+	 * The host's counts right after the groups': the events between the
+	 * two reads count in the host's and not in a group's, so a subtree's
+	 * interval can outgrow the host's by what the gap held at its start
+	 * less what it held at its end.  Right after, the gap is the two map
+	 * reads alone, not the groups' conversion and sort.
+	 */
 	r = read_groups(ev, &n);
+	if (!r)
+		r = read_sys(ev, ret_sys);
 	if (r)
 		return r;
 	if (n > ev->groups_cap) {
@@ -524,9 +533,6 @@ int bpfev_read(struct bpfev *ev, const struct bpfev_count **ret_groups,
 	}
 	if (n)
 		qsort(ev->groups, n, sizeof(*ev->groups), by_id);
-	r = read_sys(ev, ret_sys);
-	if (r)
-		return r;
 	*ret_groups = ev->groups;
 	*ret_n = n;
 	return 0;
