@@ -773,14 +773,21 @@ static __always_inline void read_soft(struct memcg_rec *r,
 }
 
 /*
- * Group idx of the pass, at level, into its record.  Every field is read
- * with bpf_probe_read_kernel (BPF_CORE_READ): the walk's pointers are
- * numbers to the verifier.  The record has no parent: it is the group
- * before at the level above, in pre-order.
+ * Group idx of the pass, the cgroup at address cg at level, into its
+ * record.  Every field is read with bpf_probe_read_kernel
+ * (BPF_CORE_READ): the walk's pointers are numbers to the verifier.  The
+ * record has no parent: it is the group before at the level above, in
+ * pre-order.
+ *
+ * A global function: the verifier checks it once, on its own, with
+ * unknown arguments.  Inlined in the walk's step, it was checked again
+ * for each state of the walk that reaches it, and Linux 6.18.44 gave up
+ * at its million instructions (E2BIG); on its own it takes about 20,000.
  */
-static __always_inline void record(struct cgroup *cgrp, __u32 level,
-				   __u32 idx, __u32 ssid)
+__attribute__((noinline)) int record(__u64 cg, __u32 level, __u32 idx,
+				     __u32 ssid)
 {
+	struct cgroup *cgrp = CG(cg);
 	struct cgroup_subsys_state *css;
 	struct kernfs_node *kn;
 	struct mem_cgroup *memcg;
@@ -789,7 +796,7 @@ static __always_inline void record(struct cgroup *cgrp, __u32 level,
 
 	r = bpf_map_lookup_elem(&recs, &idx);
 	if (!r)
-		return;
+		return 0;
 	__builtin_memset(r, 0, sizeof(*r));
 	kn = BPF_CORE_READ(cgrp, kn);
 	r->id = BPF_CORE_READ(kn, id);
@@ -815,7 +822,7 @@ static __always_inline void record(struct cgroup *cgrp, __u32 level,
 	 * memory files, shown as the directory walk shows it. */
 	css = BPF_CORE_READ(cgrp, subsys[ssid]);
 	if (!css)
-		return;
+		return 0;
 	r->flags |= MR_MEMCG;
 	memcg = (void *)css - bpf_core_field_offset(struct mem_cgroup, css);
 
@@ -885,7 +892,7 @@ static __always_inline void record(struct cgroup *cgrp, __u32 level,
 			put(r, MR_OOM_GROUP, BPF_CORE_READ(memcg, oom_group));
 		if (w & MR_EVENTS)
 			read_events(r, memcg);
-		return;
+		return 0;
 	}
 	/* v1 memory.oom_control's oom_kill is memory_events[] as it is
 	 * (v1 counts each event in the group alone). */
@@ -902,7 +909,7 @@ static __always_inline void record(struct cgroup *cgrp, __u32 level,
 	if ((w & MR_BIT(SWAPPINESS)) &&
 	    bpf_core_field_exists(memcg->swappiness))
 		put(r, MR_SWAPPINESS, BPF_CORE_READ(memcg, swappiness));
-	return;
+	return 0;
 }
 
 /*
@@ -986,7 +993,7 @@ static __always_inline int visit(__u32 ssid)
 	idx = n_groups++;
 	n_counted++;
 	if (idx < cfg.rec_cap)
-		record(CG(w_pos), w_level, idx, ssid);
+		record(w_pos, w_level, idx, ssid);
 	if (chunk.self_only) {
 		w_mode = W_END;
 		return 1;
