@@ -1331,6 +1331,20 @@ void bpfcol_chunks(const struct bpfcol *col, struct bpfcol_chunks *ret)
 	*ret = col->chunks;
 }
 
+uint32_t bpfcol_verified(const struct bpfcol *col)
+{
+	struct bpf_prog_info info;
+	uint32_t len = sizeof(info);
+
+	if (!col->skel)
+		return 0;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(col->skel->progs.memcg_iter),
+				   &info, &len) < 0)
+		return 0;
+	return info.verified_insns;
+}
+
 void bpfcol_close(struct bpfcol *col)
 {
 	if (!col)

@@ -191,6 +191,13 @@ struct bpfcol_chunks {
 void bpfcol_chunks(const struct bpfcol *col, struct bpfcol_chunks *ret);
 
 /*
+ * The instructions the kernel's verifier went through to accept the
+ * loaded iterator (Linux 5.16+), or 0: its work grows with the program's
+ * paths, and at a million it refuses the program (E2BIG).
+ */
+uint32_t bpfcol_verified(const struct bpfcol *col);
+
+/*
  * For tests: FN(ARG, chunks read so far) is called between two chunks of
  * a pass, in place of the pause, before the next chunk's start is looked
  * for: what FN makes or removes is what the next chunk finds.

@@ -20,9 +20,10 @@
  *     -r  after the first walk, walk again at each line read from stdin
  *
  * The summary line: "# groups=N capacity=N map_bytes=N chunks=N restarts=N
- * steps=N held_us=N max_held_us=N": the last pass's reads of the iterator
- * (chunks), the times it began again, the program's walk steps, and its
- * time with cgroup_mutex held, in all and in its longest chunk.
+ * steps=N held_us=N max_held_us=N verified=N": the last pass's reads of the
+ * iterator (chunks), the times it began again, the program's walk steps,
+ * its time with cgroup_mutex held, in all and in its longest chunk, and
+ * the instructions the verifier went through to load it (bpfcol_verified).
  *
  * On failure: "bpfdump: REASON: text" (REASON: perm, btf, old, memcg,
  * load, start, toomany), exit 1.
@@ -218,11 +219,12 @@ int main(int argc, char **argv)
 		}
 		bpfcol_capacity(col, &cap, &bytes);
 		bpfcol_chunks(col, &ch);
-		printf("# groups=%zu capacity=%zu map_bytes=%zu chunks=%u restarts=%u steps=%llu held_us=%llu max_held_us=%llu\n",
+		printf("# groups=%zu capacity=%zu map_bytes=%zu chunks=%u restarts=%u steps=%llu held_us=%llu max_held_us=%llu verified=%u\n",
 		       n, cap, bytes, ch.chunks, ch.restarts,
 		       (unsigned long long)ch.steps,
 		       (unsigned long long)(ch.held_ns / 1000),
-		       (unsigned long long)(ch.max_held_ns / 1000));
+		       (unsigned long long)(ch.max_held_ns / 1000),
+		       bpfcol_verified(col));
 		fflush(stdout);
 	} while (repeat && fgets(line, sizeof(line), stdin));
 	bpfcol_close(col);

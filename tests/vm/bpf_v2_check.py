@@ -343,6 +343,10 @@ def main():
                if l.startswith("# groups=")]
     cap = dict(kv.split("=", 1) for kv in summary[-1][2:].split()) if summary else {}
     g = len(recs)
+    v = int(cap.get("verified", "0") or 0)
+    check(0 < v <= 100000,
+          "A: the verifier accepted the iterator in %d instructions (at most 100,000 of its "
+          "1,000,000) on %s" % (v, uname))
     check(cap.get("capacity") == str(g + g // 4 + 64),
           "A: the maps hold %d groups: the start's %d live groups (cgroup.stat) and a quarter "
           "more, plus 64 (%s)" % (g + g // 4 + 64, g, summary[-1].strip() if summary else "no summary"))
