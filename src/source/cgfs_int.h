@@ -349,13 +349,6 @@ uint64_t cgfs_prove_proven(const struct cgfs_prove *pr);
 uint64_t cgfs_prove_zero(const struct cgfs_prove *pr);
 /* Whether every slot of the version's rows is proven. */
 int cgfs_prove_complete(const struct cgfs_prove *pr);
-/*
- * Whether the events rule (v1 pgscan and pgsteal) waits for a pgfault the
- * start group cannot give: its word unproven, and the last TEXT showing
- * none or 0 (no task faulted in the group).  The words are the kernel's,
- * the same in every group: another group's file and arrays prove them.
- */
-int cgfs_prove_needs_fault(const struct cgfs_prove *pr);
 /* The rule's slots. */
 #define CGFS_RULE_SLOTS	(MR_BIT(ST_PGSCAN) | MR_BIT(ST_PGSTEAL) |	\
 			 MR_BIT(ST_PGSCAN_KSWAPD) | MR_BIT(ST_PGSCAN_DIRECT) | \

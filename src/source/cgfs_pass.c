@@ -133,16 +133,20 @@ static int read_start_stat(struct pass *p, int dirfd)
 }
 
 /*
- * v1's pgscan and pgsteal are proven by the events rule, from pgfault's
- * word, which a value that is not 0 proves: a start group in which no
- * task faulted proves none, and the columns would be the reclaim
- * tracepoints' counts from the start of the run.  The words are the
- * kernel's, the same in every group: proven once against the hierarchy's
- * root (its file and its arrays, read alone), up to three times running
- * (a value's word is taken when found twice running), when the pass is
- * opened: then the first refresh knows the pass carries them.  It costs
- * a flush of the whole hierarchy (the root's file) or three, once a run.
- * The records are the root's after it: the caller reads the start's.
+ * The words a value is at are the kernel's, the same in every group, and
+ * the start group cannot prove all of them: a value not proven is
+ * one it has at 0, or one that equals another of its values (a group
+ * whose page cache was read once has it all on the inactive file list),
+ * and v1's pgscan and pgsteal follow from pgfault's word (the events
+ * rule), which a start group in which no task faulted cannot prove.  Any
+ * such value the start group shows later would be read from every
+ * group's file.  So when the pass opens, the words the start did not
+ * prove are proven against the hierarchy's root (its file and its
+ * arrays, read alone), whose values are its whole host's: up to three
+ * times running (a value's word is taken when found twice running), and
+ * no third when the second proved nothing.  It costs a flush of the
+ * whole hierarchy (the root's file) or three, once a run.  The records
+ * are the root's after it: the caller reads the start's.
  */
 static void prove_at_root(struct pass *p, int rootfd)
 {
@@ -152,13 +156,13 @@ static void prove_at_root(struct pass *p, int rootfd)
 	char *text = NULL;
 	size_t cap = 0;
 
-	for (int k = 0; k < 3 && !(cgfs_prove_proven(p->pr) &
-				  MR_BIT(ST_PGSCAN)); k++) {
+	for (int k = 0; k < 3 && !cgfs_prove_complete(p->pr); k++) {
 		ssize_t n = read_stat(p->ver, rootfd, &text, &cap);
 
-		if (n < 0 || bpfcol_layout_at(p->col, rootfd, &lay, &raw) < 0)
+		if (n < 0 || bpfcol_layout_at(p->col, rootfd, &lay, &raw) < 0 ||
+		    (!cgfs_prove_update(p->pr, text, (size_t)n, &lay, raw) &&
+		     k > 0))
 			break;
-		cgfs_prove_update(p->pr, text, (size_t)n, &lay, raw);
 	}
 	free(text);
 	p->at_root = cgfs_prove_proven(p->pr) & ~before;
@@ -183,7 +187,7 @@ static int prove(struct pass *p)
 		size_t o = strlen(p->stat_paths);
 
 		snprintf(p->stat_paths + o, sizeof(p->stat_paths) - o,
-			 "; %d of them proven against the hierarchy root's (the start group had no page fault)",
+			 "; %d of them proven against the hierarchy root's (the start group's values could not prove them)",
 			 __builtin_popcountll(p->at_root));
 	}
 	if (bpfcol_kfunc(p->col)) {
@@ -951,10 +955,9 @@ struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *root,
 		if (cgfs_prove_complete(p->pr) || (tries > 0 && !more))
 			break;
 	}
-	/* v1's pgscan and pgsteal, where the start cannot prove them; then
-	 * the start's records again (and its file: the same flush). */
-	rootfd = root && fd >= 0 && p->pr &&
-		cgfs_prove_needs_fault(p->pr) ?
+	/* The words the start could not prove, at the root; then the
+	 * start's records again (and its file: the same flush). */
+	rootfd = root && fd >= 0 && p->pr && !cgfs_prove_complete(p->pr) ?
 		open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	if (rootfd >= 0) {
 		size_t n;

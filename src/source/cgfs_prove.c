@@ -547,14 +547,6 @@ int cgfs_prove_complete(const struct cgfs_prove *pr)
 	return 1;
 }
 
-int cgfs_prove_needs_fault(const struct cgfs_prove *pr)
-{
-	uint64_t bit = MR_BIT(ST_PGFAULT);
-
-	return cgfs_version_n(pr->v) == 1 && !(pr->proven & bit) &&
-		(!(pr->has & bit) || pr->val[MR_ST_PGFAULT] == 0);
-}
-
 uint64_t cgfs_prove_zero(const struct cgfs_prove *pr)
 {
 	return pr->zero;

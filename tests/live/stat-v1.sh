@@ -40,7 +40,11 @@
 #   - c as the start group (no task ever ran in it: pgfault 0, which
 #     proves no word): the same, the rule's words proven once against the
 #     hierarchy root's memory.stat (-VV "N of N", "... proven against the
-#     hierarchy root's"), pgscan and pgsteal 0 from the pass.
+#     hierarchy root's"), pgscan and pgsteal 0 from the pass;
+#   - a/x as the start group (some values 0 there, which prove no word):
+#     every value proven, at the root for those, --collector bpf silent
+#     with every column, x's file, inactive_file, shmem and anon equal to
+#     its memory.stat's around the run.
 # PASS:/FAIL: lines, then "live-stat-v1: N passed, M failed".  Not root, no
 # writable v1 memory mount, no perf: SKIP, exit 77 (CI=true: FAIL).
 set -u
@@ -392,6 +396,44 @@ print(g["pgscan"], g["pgsteal"], g["pgfault"])' "$TMPD/c.json" 2>&1)
 	fi
 else
 	fail "c's total_pgfault is '$cfault', not 0: no empty start group to test"
+fi
+
+# a/x as the start group: some of its values are 0 (unevictable, the anon
+# refaults: no swap), which prove no word, and those are proven by the
+# hierarchy root's memory.stat when the pass opens: every value from the
+# pass (-VV "N of N"), --collector bpf silent on every column, x's file,
+# inactive file, shmem and anon those of its memory.stat around the run.
+vv=$("$MEMCGTOP" -VV -b -n 1 "/$TNAME/a/x" 2>/dev/null |
+     grep -o 'memory.stat: [0-9]* of [0-9]* values from the pass\|[0-9]* of them proven against the hierarchy root.s')
+nn=$(echo "$vv" | sed -n 's/memory.stat: \([0-9]*\) of \([0-9]*\) .*/\1 \2/p')
+if [ -n "$nn" ] && [ "${nn% *}" = "${nn#* }" ] &&
+   echo "$vv" | grep -q 'of them proven against the hierarchy root'; then
+	pass "start group a/x (values at 0): -VV '$(echo $vv)'"
+else
+	fail "start group a/x (values at 0): -VV '$(echo $vv)'"
+fi
+cp "$T/a/x/memory.stat" "$TMPD/x.before"
+"$MEMCGTOP" --collector bpf -b -F json -n 1 "/$TNAME/a/x" >"$TMPD/x.json" 2>"$TMPD/x.err"
+cp "$T/a/x/memory.stat" "$TMPD/x.after"
+bv=$(python3 - "$TMPD/x.json" "$TMPD/x.before" "$TMPD/x.after" <<'PY' 2>&1
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+def stat(p):
+    return {k: int(v) for k, v in (l.split() for l in open(p))}
+b, a = stat(sys.argv[2]), stat(sys.argv[3])
+bad = []
+for col, key in (("file", "total_cache"), ("inactive_file", "total_inactive_file"),
+                 ("shmem", "total_shmem"), ("anon", "total_rss")):
+    lo, hi = sorted((b[key], a[key]))
+    if not lo <= g.get(col, -1) <= hi:
+        bad.append("%s %s not in [%d, %d]" % (col, g.get(col), lo, hi))
+print("; ".join(bad) or "ok %d %d %d %d" % (g["file"], g["inactive_file"], g["shmem"], g["anon"]))
+PY
+)
+if [ "${bv%% *}" = ok ] && [ ! -s "$TMPD/x.err" ]; then
+	pass "start group a/x: file, inactive_file, shmem, anon from the pass as its memory.stat (${bv#ok }), --collector bpf silent"
+else
+	fail "start group a/x: $bv; stderr '$(cat "$TMPD/x.err")'"
 fi
 
 stop_pids "${pids[@]}"
