@@ -368,6 +368,23 @@ for view in LRU MISSION; do
 	fi
 done
 
+# all_at_root LABEL ARGS...: memcgtop -VV with ARGS says every memory.stat
+# value comes from the pass ("N of N"), some proven against the hierarchy
+# root's.
+all_at_root() {
+	local label=$1 vv nn
+	shift
+	vv=$("$MEMCGTOP" -VV -b -n 1 "$@" 2>/dev/null |
+	     grep -o 'memory.stat: [0-9]* of [0-9]* values from the pass\|[0-9]* of them proven against the hierarchy root.s')
+	nn=$(echo "$vv" | sed -n 's/memory.stat: \([0-9]*\) of \([0-9]*\) .*/\1 \2/p')
+	if [ -n "$nn" ] && [ "${nn% *}" = "${nn#* }" ] &&
+	   echo "$vv" | grep -q 'of them proven against the hierarchy root'; then
+		pass "$label: -VV '$(echo $vv)'"
+	else
+		fail "$label: -VV '$(echo $vv)'"
+	fi
+}
+
 # c: no task ever ran in it, so its pgfault is 0 and proves no word: the
 # events rule's words (pgscan, pgsteal) are proven once against the
 # hierarchy root's memory.stat when the pass opens, and no reclaim
@@ -375,15 +392,7 @@ done
 cfault=$(awk '$1 == "total_pgfault" { print $2 }' "$T/c/memory.stat")
 if [ "$cfault" = 0 ]; then
 	only_iter "empty start group c" "$MISSION" "/$TNAME/c"
-	vv=$("$MEMCGTOP" -VV -b -n 1 -c "$MISSION" "/$TNAME/c" 2>/dev/null |
-	     grep -o 'memory.stat: [0-9]* of [0-9]* values from the pass\|[0-9]* of them proven against the hierarchy root.s')
-	nn=$(echo "$vv" | sed -n 's/memory.stat: \([0-9]*\) of \([0-9]*\) .*/\1 \2/p')
-	if [ -n "$nn" ] && [ "${nn% *}" = "${nn#* }" ] &&
-	   echo "$vv" | grep -q 'of them proven against the hierarchy root'; then
-		pass "empty start group c: -VV '$(echo $vv)'"
-	else
-		fail "empty start group c: -VV '$(echo $vv)'"
-	fi
+	all_at_root "empty start group c" -c "$MISSION" "/$TNAME/c"
 	"$MEMCGTOP" --collector bpf -b -F json -n 1 -c path,pgscan,pgsteal,pgfault "/$TNAME/c" \
 		>"$TMPD/c.json" 2>"$TMPD/c.err"
 	cv=$(python3 -c 'import json, sys
@@ -403,15 +412,7 @@ fi
 # hierarchy root's memory.stat when the pass opens: every value from the
 # pass (-VV "N of N"), --collector bpf silent on every column, x's file,
 # inactive file, shmem and anon those of its memory.stat around the run.
-vv=$("$MEMCGTOP" -VV -b -n 1 "/$TNAME/a/x" 2>/dev/null |
-     grep -o 'memory.stat: [0-9]* of [0-9]* values from the pass\|[0-9]* of them proven against the hierarchy root.s')
-nn=$(echo "$vv" | sed -n 's/memory.stat: \([0-9]*\) of \([0-9]*\) .*/\1 \2/p')
-if [ -n "$nn" ] && [ "${nn% *}" = "${nn#* }" ] &&
-   echo "$vv" | grep -q 'of them proven against the hierarchy root'; then
-	pass "start group a/x (values at 0): -VV '$(echo $vv)'"
-else
-	fail "start group a/x (values at 0): -VV '$(echo $vv)'"
-fi
+all_at_root "start group a/x (values at 0)" "/$TNAME/a/x"
 cp "$T/a/x/memory.stat" "$TMPD/x.before"
 "$MEMCGTOP" --collector bpf -b -F json -n 1 "/$TNAME/a/x" >"$TMPD/x.json" 2>"$TMPD/x.err"
 cp "$T/a/x/memory.stat" "$TMPD/x.after"
