@@ -11,7 +11,7 @@
 # anonymous memory and a file of 16 MiB in its page cache, on /dev/shm as
 # shmem and on disk), b (16M limit, 64 MiB written through it with dd:
 # reclaimed), c (idle) and d (8M limit, a process that asks for 64 MiB:
-# OOM-killed), then checks:
+# OOM-killed) and s (16 MiB of shmem written by dd), then checks:
 #   - at rest, every memory.stat column of every group from the pass
 #     (--collector bpf) equals the group's memory.stat read just before and
 #     just after memcgtop (a key that moved between the two is left out
@@ -41,10 +41,10 @@
 #     proves no word): the same, the rule's words proven once against the
 #     hierarchy root's memory.stat (-VV "N of N", "... proven against the
 #     hierarchy root's"), pgscan and pgsteal 0 from the pass;
-#   - a/x as the start group (some values 0 there, which prove no word):
-#     every value proven, at the root for those, --collector bpf silent
-#     with every column, x's file, inactive_file, shmem and anon equal to
-#     its memory.stat's around the run.
+#   - s (16 MiB of shmem alone: its file and shmem values equal, which
+#     proves neither word) as the start group: every value proven, at the
+#     root for those, --collector bpf silent with every column, s's file,
+#     shmem and anon lists equal to its memory.stat's around the run.
 # PASS:/FAIL: lines, then "live-stat-v1: N passed, M failed".  Not root, no
 # writable v1 memory mount, no perf: SKIP, exit 77 (CI=true: FAIL).
 set -u
@@ -63,7 +63,7 @@ trap finish EXIT
 abort() { fail "$NAME: $*"; finish; summary; exit 1; }
 
 T=$CGM/$TNAME
-mkdir -p "$T/a/x" "$T/b" "$T/c" "$T/d" || abort "cannot make $T"
+mkdir -p "$T/a/x" "$T/b" "$T/c" "$T/d" "$T/s" || abort "cannot make $T"
 echo 16M >"$T/b/memory.limit_in_bytes" || abort "cannot set b's limit"
 echo 8M >"$T/d/memory.limit_in_bytes" || abort "cannot set d's limit"
 
@@ -71,7 +71,8 @@ echo 8M >"$T/d/memory.limit_in_bytes" || abort "cannot set d's limit"
 # held while the test runs.
 SHM=$(mktemp /dev/shm/memcgtop-stat.XXXXXX)
 DISK=$TMPD/disk
-trap 'rm -f "$SHM"; finish' EXIT
+SHM2=$(mktemp /dev/shm/memcgtop-stat-s.XXXXXX)
+trap 'rm -f "$SHM" "$SHM2"; finish' EXIT
 sh -c 'echo $$ >"$1/cgroup.procs" && exec python3 -c "
 import sys, time
 a = bytearray(b\"x\" * (24 << 20))
@@ -93,6 +94,10 @@ grep -q ready "$TMPD/x.out" || abort "a/x's load not ready: $(cat "$TMPD/x.out")
 sh -c 'echo $$ >"$1/cgroup.procs" && exec dd if=/dev/zero of="$2" bs=1M count=64 2>/dev/null' \
 	sh "$T/b" "$TMPD/b.file" || abort "dd in b failed"
 rm -f "$TMPD/b.file"
+# s: 16 MiB of shmem alone, left by dd: its file pages are its shmem, a
+# value two words hold, which its memory.stat cannot prove.
+sh -c 'echo $$ >"$1/cgroup.procs" && exec dd if=/dev/zero of="$2" bs=1M count=16 2>/dev/null' \
+	sh "$T/s" "$SHM2" || abort "dd in s failed"
 # d: an OOM kill (the host has no swap: anonymous memory cannot go).
 sh -c 'echo $$ >"$1/cgroup.procs" && exec python3 -c "a = bytearray(b\"x\" * (64 << 20))"' \
 	sh "$T/d" >/dev/null 2>&1
@@ -407,38 +412,41 @@ else
 	fail "c's total_pgfault is '$cfault', not 0: no empty start group to test"
 fi
 
-# a/x as the start group: some of its values are 0 (unevictable, the anon
-# refaults: no swap), which prove no word, and those are proven by the
+# s as the start group: its file pages are all shmem (two words hold the
+# value), which its memory.stat cannot prove, and those are proven by the
 # hierarchy root's memory.stat when the pass opens: every value from the
-# pass (-VV "N of N"), --collector bpf silent on every column, x's file,
-# inactive file, shmem and anon those of its memory.stat around the run.
-all_at_root "start group a/x (values at 0)" "/$TNAME/a/x"
-cp "$T/a/x/memory.stat" "$TMPD/x.before"
-"$MEMCGTOP" --collector bpf -b -F json -n 1 "/$TNAME/a/x" >"$TMPD/x.json" 2>"$TMPD/x.err"
-cp "$T/a/x/memory.stat" "$TMPD/x.after"
-bv=$(python3 - "$TMPD/x.json" "$TMPD/x.before" "$TMPD/x.after" <<'PY' 2>&1
+# pass (-VV "N of N"), --collector bpf silent on every column, s's file,
+# shmem and anon lists those of its memory.stat around the run.
+all_at_root "start group s (its file all shmem)" "/$TNAME/s"
+cp "$T/s/memory.stat" "$TMPD/s.before"
+"$MEMCGTOP" --collector bpf -b -F json -n 1 "/$TNAME/s" >"$TMPD/s.json" 2>"$TMPD/s.err"
+cp "$T/s/memory.stat" "$TMPD/s.after"
+sv=$(python3 - "$TMPD/s.json" "$TMPD/s.before" "$TMPD/s.after" <<'PY' 2>&1
 import json, sys
 g = json.load(open(sys.argv[1]))["groups"][0]
 def stat(p):
     return {k: int(v) for k, v in (l.split() for l in open(p))}
 b, a = stat(sys.argv[2]), stat(sys.argv[3])
 bad = []
-for col, key in (("file", "total_cache"), ("inactive_file", "total_inactive_file"),
-                 ("shmem", "total_shmem"), ("anon", "total_rss")):
+for col, key in (("file", "total_cache"), ("shmem", "total_shmem"),
+                 ("inactive_anon", "total_inactive_anon"),
+                 ("active_anon", "total_active_anon")):
     lo, hi = sorted((b[key], a[key]))
     if not lo <= g.get(col, -1) <= hi:
         bad.append("%s %s not in [%d, %d]" % (col, g.get(col), lo, hi))
-print("; ".join(bad) or "ok %d %d %d %d" % (g["file"], g["inactive_file"], g["shmem"], g["anon"]))
+if g.get("shmem") != 16 << 20:
+    bad.append("shmem %s, not 16 MiB" % g.get("shmem"))
+print("; ".join(bad) or "ok %d %d %d %d" % (g["file"], g["shmem"], g["inactive_anon"], g["active_anon"]))
 PY
 )
-if [ "${bv%% *}" = ok ] && [ ! -s "$TMPD/x.err" ]; then
-	pass "start group a/x: file, inactive_file, shmem, anon from the pass as its memory.stat (${bv#ok }), --collector bpf silent"
+if [ "${sv%% *}" = ok ] && [ ! -s "$TMPD/s.err" ]; then
+	pass "start group s: file, shmem, inactive_anon, active_anon from the pass as its memory.stat (${sv#ok }), --collector bpf silent"
 else
-	fail "start group a/x: $bv; stderr '$(cat "$TMPD/x.err")'"
+	fail "start group s: $sv; stderr '$(cat "$TMPD/s.err")'"
 fi
 
 stop_pids "${pids[@]}"
 pids=()
-rm -f "$SHM"
+rm -f "$SHM" "$SHM2"
 trap - EXIT
 live_tree_done
