@@ -77,21 +77,10 @@ rc=$?
 	fail "a bpf run of the numa view: exit $rc: $(head -c 300 "$TMPD/err0")"
 
 # 2 and 3
-for try in 1 2 3 4 5; do
-	copy "$TMPD/before"
-	# LeakSanitizer cannot run under ptrace (an ASan build)
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	strace -f -qq -e trace=openat -o "$TMPD/strace" "$MEMCGTOP" --collector bpf -b -F json \
-		-n 4 -d 0.3 -c path,numa --record "$TMPD/rec" "/$TNAME" >"$TMPD/json" 2>"$TMPD/err"
-	rc=$?
-	copy "$TMPD/after"
-	cmp -s "$TMPD/before" "$TMPD/after" && break
-	echo "INFO: $NAME: try $try: memory.numa_stat moved during the run; again"
-	rm -rf "$TMPD/rec"
-done
-[ $rc = 0 ] && [ ! -s "$TMPD/err" ] && pass "the bpf run exited 0, said nothing" ||
-	fail "the bpf run: exit $rc: $(head -c 300 "$TMPD/err")"
-if python3 - "$TMPD/json" "$TMPD/after" >"$TMPD/cmp" 2>&1 <<'PYEOF'
+# compare: the JSON's last sample against the groups' memory.numa_stat
+# copied after the run; 0 when every list is equal ($TMPD/cmp says).
+compare() {
+	python3 - "$TMPD/json" "$TMPD/after" >"$TMPD/cmp" 2>&1 <<'PYEOF'
 import json, os, sys
 page = os.sysconf('SC_PAGE_SIZE')
 files, g = {}, None
@@ -122,6 +111,32 @@ for g, want in files.items():
 print('%d groups, %d differ' % (n, bad))
 sys.exit(1 if bad or n != 5 else 0)
 PYEOF
+}
+
+for try in 1 2 3 4 5; do
+	copy "$TMPD/before"
+	# LeakSanitizer cannot run under ptrace (an ASan build)
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	strace -f -qq -e trace=openat -o "$TMPD/strace" "$MEMCGTOP" --collector bpf -b -F json \
+		-n 4 -d 0.3 -c path,numa --record "$TMPD/rec" "/$TNAME" >"$TMPD/json" 2>"$TMPD/err"
+	rc=$?
+	copy "$TMPD/after"
+	if ! cmp -s "$TMPD/before" "$TMPD/after"; then
+		echo "INFO: $NAME: try $try: memory.numa_stat moved during the run; again"
+	elif compare; then
+		break
+	else
+		# A group's own lists are the LRU as it is: pages isolated
+		# from it for a moment (compaction, reclaim: 32 at a time) are
+		# not in them, and are in the file's flushed counts.  Seen
+		# once in CI: q's own file 64 pages short, the file unmoved.
+		echo "INFO: $NAME: try $try: the lists differ while the file stood still ($(head -n 1 "$TMPD/cmp")); again"
+	fi
+	rm -rf "$TMPD/rec"
+done
+[ $rc = 0 ] && [ ! -s "$TMPD/err" ] && pass "the bpf run exited 0, said nothing" ||
+	fail "the bpf run: exit $rc: $(head -c 300 "$TMPD/err")"
+if compare
 then
 	pass "every group's lists per node, own and hierarchical, equal memory.numa_stat: $(tail -n 1 "$TMPD/cmp")"
 else
