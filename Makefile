@@ -168,6 +168,8 @@ $(BUILD)/unit/%.o: tests/unit/%.c $(HEADERS)
 	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
 
 # Installs missing packages as root; otherwise names the command to run.
+# An interrupted dpkg run (apt-get refuses to install after one) is ended
+# first: dpkg --configure -a does nothing where none was.
 define deps_for
 	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' \
@@ -175,6 +177,7 @@ define deps_for
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
+	    DEBIAN_FRONTEND=noninteractive dpkg --configure -a >/dev/null 2>&1; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	      apt-get install -y -qq --no-install-recommends $$missing >/dev/null \
 	      || { echo "memcgtop: apt-get install$$missing failed" >&2; exit 1; }; \

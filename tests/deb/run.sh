@@ -8,7 +8,9 @@
 #   KEEP=DIR  copy the built .deb files to DIR
 #
 # 1. Installs what the build needs if missing (dpkg-dev, debhelper,
-#    lintian and the Build-Depends of debian/control), with apt-get.
+#    lintian and the Build-Depends of debian/control), with apt-get, and
+#    ends an interrupted dpkg run (dpkg --configure -a) when
+#    dpkg-checkbuilddeps still finds them unmet.
 # 2. Copies the source tree (without .git, build/ and ./memcgtop) to a
 #    temporary directory and runs dpkg-buildpackage -us -uc -b there.
 # 3. Checks the .deb's files and Depends, and runs lintian on it: no E:
@@ -75,6 +77,17 @@ if [ -n "$missing" ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 		--no-install-recommends $missing >/dev/null 2>&1 ||
 		cannot_run "apt-get install$missing failed"
+fi
+# dpkg-checkbuilddeps reads /var/lib/dpkg/status alone, not dpkg's
+# journal (/var/lib/dpkg/updates) as dpkg-query does: after an
+# interrupted dpkg run (a machine image made so: debhelper "installed" in
+# the journal, "unpacked" in the file) the build refuses what is there.
+# dpkg --configure -a merges the journal and ends the run.
+if ! (cd "$top" && dpkg-checkbuilddeps) >/dev/null 2>&1; then
+	echo "dpkg-checkbuilddeps: $(cd "$top" && dpkg-checkbuilddeps 2>&1 | head -n 1); dpkg --configure -a"
+	DEBIAN_FRONTEND=noninteractive dpkg --configure -a >/dev/null 2>&1
+	(cd "$top" && dpkg-checkbuilddeps) >/dev/null 2>&1 ||
+		cannot_run "build dependencies unmet after dpkg --configure -a: $(cd "$top" && dpkg-checkbuilddeps 2>&1 | head -n 1)"
 fi
 
 # ---- state and cleanup ----------------------------------------------------------
