@@ -41,10 +41,11 @@ ok = isinstance(h, list) and isinstance(t, list) and len(h) == len(t) == 13
 print("PASS: both histograms, 13 priorities each" if ok else
       "FAIL: histograms %r %r" % (h, t))
 if ok:
-    # Two reads, the groups' map and then the host's: a subtree's
-    # interval is shifted from the host's by the gap between them, and
-    # under this load its rate can pass the host's by the scans in it
-    # (0.07% and 0.38% seen in CI); double counting would be 100%.
+    # Two reads, the map of the groups and then that of the host: the
+    # interval of a subtree is shifted from the one of the host by the
+    # gap between them, and under this load its rate can pass the rate
+    # of the host by the scans in it (0.07% and 0.38% seen in CI);
+    # double counting would be 100%.
     over = [p for p in range(13) if t[p] > h[p] * 1.02 + 0.01]
     print("PASS: the subtree at most the host at every priority (within 2%)" if not over
           else "FAIL: subtree above the host at %s: %r %r" % (over, t, h))
