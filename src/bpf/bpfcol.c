@@ -60,6 +60,40 @@
 /* The groups the maps start with below a v1 root (then grown). */
 #define BPFCOL_V1_FIRST		1024U
 
+/*
+ * A window onto one of the pass's maps: a read maps the part it touches,
+ * WIN_BYTES at a time, not the whole map, whose pages would count in
+ * memcgtop's RSS as long as they are mapped (22 MiB at 32,768 groups,
+ * more than the model's heap).  The reads of a refresh go in the records'
+ * order, so each window is mapped once a pass: some 90 mmap calls a
+ * refresh at 32,768 groups.
+ */
+#define WIN_BYTES	(256U << 10)
+
+/* MEMCGTOP_BPF_WIN=BYTES, for tests: a window's least size (a page at
+ * least), so that a small tree moves them too. */
+static size_t win_bytes(unsigned long pagesize)
+{
+	const char *e = getenv("MEMCGTOP_BPF_WIN");
+	unsigned long long b;
+	char *end;
+
+	if (!e || !*e)
+		return WIN_BYTES;
+	errno = 0;
+	b = strtoull(e, &end, 10);
+	if (errno || *end || b > (1ULL << 30))
+		return WIN_BYTES;
+	return b < pagesize ? pagesize : (size_t)b;
+}
+
+struct mapwin {
+	int fd;			/* the map's; -1: none loaded */
+	size_t size;		/* its mappable bytes, page-rounded */
+	const char *at;		/* the window mapped read-only, or NULL */
+	size_t off, len;	/* its bytes in the map */
+};
+
 struct bpfcol {
 	int dirfd;		/* the start group: the iterator's start */
 	bool v2;
@@ -67,6 +101,7 @@ struct bpfcol {
 	bool local_events;
 	bool inject_refusal;
 	bool inject_unproven;	/* tests: no word is proven */
+	bool inject_unmapped;	/* tests: no window maps after the load */
 	/* The program with the kernel's memcg kfuncs (v2): 1 loaded, 0 not
 	 * tried yet, -1 not to be (kf_why says why). */
 	int kf;
@@ -77,20 +112,20 @@ struct bpfcol {
 	uint32_t names_cap;
 	struct memcg_iter *skel;	/* the object, its maps, program, link */
 	uint64_t want;			/* MR_BIT of the slots asked for */
-	const struct memcg_rec *recs;	/* mapped read-only */
-	size_t recs_len;
+	struct mapwin recs;
 	/* The stats map: one entry until a stat slot is asked for, then
 	 * as many as recs (a load again). */
 	uint32_t stat_cap;
-	const struct memcg_stat *stats;	/* mapped read-only */
-	size_t stats_len;
+	struct mapwin stats;
 	struct memcg_sels sels;		/* the proven words */
 	uint64_t zero;			/* stat slots 0 in every group */
 	bool stats_refused;		/* the map could not grow: not again */
 	uint32_t nodes;			/* the kernel's nr_node_ids */
 	bool stat_nodes;		/* the stats map has the lists per node */
-	const char *names;		/* mapped read-only */
-	size_t names_len;
+	struct mapwin names;
+	int map_err;			/* -errno of a window the last
+					 * bpfcol_record could not map */
+	size_t win_bytes;		/* a window's least size */
 	size_t nread;			/* records of the last bpfcol_read */
 	/* The walk bpfcol_open made to size the maps, given to the first
 	 * bpfcol_read when it comes soon enough (see FRESH_S). */
@@ -183,37 +218,10 @@ static bool v2_swap_peak(int fd)
 	return found;
 }
 
-static void bpfcol_unload(struct bpfcol *col)
-{
-	if (col->recs)
-		munmap((void *)col->recs, col->recs_len);
-	if (col->names)
-		munmap((void *)col->names, col->names_len);
-	if (col->stats)
-		munmap((void *)col->stats, col->stats_len);
-	memcg_iter__destroy(col->skel);
-	col->recs = NULL;
-	col->names = NULL;
-	col->stats = NULL;
-	col->skel = NULL;
-}
-
 static size_t page_round(size_t n, unsigned long pagesize)
 {
 	return (n + pagesize - 1) / pagesize * pagesize;
 }
-
-static int map_ro(struct bpf_map *map, size_t len, const void **ret)
-{
-	void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, bpf_map__fd(map), 0);
-
-	if (p == MAP_FAILED)
-		return -errno;
-	*ret = p;
-	return 0;
-}
-
-static void apply_sels(struct bpfcol *col);
 
 /* A stats map value's size (and stride: a multiple of 8). */
 static size_t stat_size(const struct bpfcol *col)
@@ -221,11 +229,121 @@ static size_t stat_size(const struct bpfcol *col)
 	return col->stat_nodes ? MR_STAT_SIZE : MR_STAT_SHORT;
 }
 
-/* Group i's entry of the stats map. */
-static const struct memcg_stat *stat_of(const struct bpfcol *col, size_t i)
+static void win_drop(struct mapwin *w)
 {
-	return (const struct memcg_stat *)((const char *)col->stats +
-					   i * stat_size(col));
+	if (w->at)
+		munmap((void *)w->at, w->len);
+	w->at = NULL;
+	w->off = w->len = 0;
+}
+
+static void win_close(struct mapwin *w)
+{
+	win_drop(w);
+	w->fd = -1;
+	w->size = 0;
+}
+
+/*
+ * The bytes [POS, POS + NEED) of W's map, mapped: the window moves to
+ * the page holding POS when they are not in it.  NULL and col->map_err
+ * set when the kernel refuses the mapping (or the bytes lie past the
+ * map's end: never, the caller checks its index).
+ */
+static const void *win_at(struct bpfcol *col, struct mapwin *w, size_t pos,
+			  size_t need)
+{
+	size_t off, len;
+	void *p;
+
+	if (w->at && pos >= w->off && pos + need <= w->off + w->len)
+		return w->at + (pos - w->off);
+	if (w->fd < 0 || pos + need > w->size) {
+		col->map_err = -EINVAL;
+		return NULL;
+	}
+	win_drop(w);
+	if (col->inject_unmapped && col->nread > 0) {
+		col->map_err = -ENOMEM;
+		return NULL;
+	}
+	off = pos / col->pagesize * col->pagesize;
+	len = page_round(pos + need, col->pagesize) - off;
+	if (len < col->win_bytes)
+		len = col->win_bytes;
+	if (len > w->size - off)
+		len = w->size - off;
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, w->fd, (off_t)off);
+	if (p == MAP_FAILED) {
+		col->map_err = -errno;
+		return NULL;
+	}
+	w->at = p;
+	w->off = off;
+	w->len = len;
+	return w->at + (pos - off);
+}
+
+static void bpfcol_unload(struct bpfcol *col)
+{
+	win_close(&col->recs);
+	win_close(&col->names);
+	win_close(&col->stats);
+	memcg_iter__destroy(col->skel);
+	col->skel = NULL;
+}
+
+/* Record i of the maps, NULL when it cannot be mapped (col->map_err). */
+static const struct memcg_rec *rec_of(struct bpfcol *col, size_t i)
+{
+	return win_at(col, &col->recs, i * sizeof(struct memcg_rec),
+		      sizeof(struct memcg_rec));
+}
+
+/*
+ * Whether the walk's first record, its start, is a memory cgroup's (1)
+ * or not (0); -errno with W's reason when it cannot be mapped.
+ */
+static int start_memcg(struct bpfcol *col, struct bpfcol_why *w)
+{
+	const struct memcg_rec *r = rec_of(col, 0);
+
+	if (!r) {
+		why(w, BPFCOL_LOAD_REFUSED, "cannot map the records: %s",
+		    strerror(-col->map_err));
+		return col->map_err;
+	}
+	return (r->flags & MR_MEMCG) != 0;
+}
+
+/* Maps the first window of each map now, so that a kernel refusing the
+ * mapping at all fails the load, not a read. */
+static int map_windows(struct bpfcol *col)
+{
+	struct memcg_iter *skel = col->skel;
+
+	col->recs.fd = bpf_map__fd(skel->maps.recs);
+	col->stats.fd = bpf_map__fd(skel->maps.stats);
+	col->names.fd = bpf_map__fd(skel->maps.names);
+	col->recs.size = page_round((size_t)col->rec_cap *
+				    sizeof(struct memcg_rec), col->pagesize);
+	col->names.size = page_round(col->names_cap, col->pagesize);
+	col->stats.size = page_round((size_t)col->stat_cap * stat_size(col),
+				     col->pagesize);
+	col->map_err = 0;
+	if (!win_at(col, &col->recs, 0, 1) || !win_at(col, &col->stats, 0, 1) ||
+	    !win_at(col, &col->names, 0, 1))
+		return col->map_err;
+	return 0;
+}
+
+static void apply_sels(struct bpfcol *col);
+
+/* Group i's entry of the stats map; NULL when it cannot be mapped
+ * (col->map_err). */
+static const struct memcg_stat *stat_of(struct bpfcol *col, size_t i)
+{
+	return win_at(col, &col->stats, i * stat_size(col), stat_size(col));
 }
 
 /*
@@ -366,16 +484,7 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		    strerror(-r));
 		goto fail;
 	}
-	col->recs_len = page_round((size_t)col->rec_cap * sizeof(struct memcg_rec),
-				   col->pagesize);
-	col->names_len = page_round(col->names_cap, col->pagesize);
-	col->stats_len = page_round((size_t)col->stat_cap * stat_size(col),
-				    col->pagesize);
-	if ((r = map_ro(skel->maps.recs, col->recs_len, (const void **)&col->recs)) ||
-	    (r = map_ro(skel->maps.stats, col->stats_len,
-			(const void **)&col->stats)) ||
-	    (r = map_ro(skel->maps.names, col->names_len,
-			(const void **)&col->names))) {
+	if ((r = map_windows(col)) != 0) {
 		why(w, BPFCOL_LOAD_REFUSED, "cannot map the records: %s",
 		    strerror(-r));
 		goto fail;
@@ -538,8 +647,11 @@ static int bpfcol_injected(struct bpfcol *col, struct bpfcol_why *w)
 		/* As a kernel whose statistics have no vmstats. */
 		col->inject_unproven = true;
 		return 0;
+	} else if (strcmp(f, "map") == 0) {
+		col->inject_unmapped = true;
+		return 0;
 	} else {
-		why(w, BPFCOL_LOAD_REFUSED, "MEMCGTOP_BPF_FAIL=%s: not perm, btf, old, load or unproven", f);
+		why(w, BPFCOL_LOAD_REFUSED, "MEMCGTOP_BPF_FAIL=%s: not perm, btf, old, load, unproven or map", f);
 		return -EINVAL;
 	}
 	return w->reason == BPFCOL_NOT_PERMITTED ? -EPERM : -EOPNOTSUPP;
@@ -613,12 +725,16 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	why(ret_why, BPFCOL_OK, "%s", "");
 	col = xcalloc(1, sizeof(*col));
 	col->dirfd = -1;
+	win_close(&col->recs);
+	win_close(&col->stats);
+	win_close(&col->names);
 	col->want = ~0ULL;
 	col->stat_cap = 1;
 	/* The first walk reads the start group's lists per node (-VV). */
 	col->stat_nodes = true;
 	col->nodes = node_ids();
 	col->pagesize = (unsigned long)sysconf(_SC_PAGESIZE);
+	col->win_bytes = win_bytes(col->pagesize);
 	col->counter_max = (uint64_t)LONG_MAX / col->pagesize;
 	r = bpfcol_injected(col, ret_why);
 	if (r)
@@ -695,9 +811,15 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	}
 	/* Groups without a memory controller are walked (v2: a directory
 	 * without memory files), but the start must have one. */
-	if (!r && (sum.groups == 0 || !(col->recs[0].flags & MR_MEMCG))) {
-		why(ret_why, BPFCOL_START, "%s: not a memory cgroup", start);
-		r = -ENOENT;
+	if (!r) {
+		r = sum.groups == 0 ? 0 : start_memcg(col, ret_why);
+		if (r == 0) {
+			why(ret_why, BPFCOL_START, "%s: not a memory cgroup",
+			    start);
+			r = -ENOENT;
+		} else if (r > 0) {
+			r = 0;
+		}
 	}
 	if (r)
 		goto fail;
@@ -971,25 +1093,30 @@ static int vm_swappiness(void)
  * updates, which no file shows), and memory.swap.peak came after the
  * swap counter's watermark (6.5).
  */
-static void bpfcol_convert(const struct bpfcol *col, size_t i,
-			   struct bpfcol_rec *g)
+static int bpfcol_convert(struct bpfcol *col, size_t i, struct bpfcol_rec *g)
 {
-	const struct memcg_rec *r = &col->recs[i];
+	const struct memcg_rec *r = rec_of(col, i);
+	const struct memcg_stat *st;
 	uint64_t have;
 
+	memset(g, 0, sizeof(*g));
+	g->name = "";
+	if (!r)
+		return col->map_err;
 	g->id = r->id;
 	g->level = r->level;
-	g->name = "";
-	g->name_len = 0;
-	g->have = 0;
-	g->unlimited = 0;
 	if ((r->flags & MR_NAME) &&
 	    r->name_off + (size_t)r->name_len < col->names_cap) {
-		g->name = col->names + r->name_off;
+		const char *name = win_at(col, &col->names, r->name_off,
+					  r->name_len);
+
+		if (!name)
+			return col->map_err;
+		g->name = name;
 		g->name_len = r->name_len;
 	}
 	if (!(r->flags & MR_MEMCG))
-		return;
+		return 0;
 	have = r->have;
 	if (col->v2 && !col->v2_swap_peak)
 		have &= ~MR_BIT(SWAP_PEAK);
@@ -1008,21 +1135,24 @@ static void bpfcol_convert(const struct bpfcol *col, size_t i,
 		g->v[k] = (slots[k].flags & MR_PAGES) ? v * col->pagesize : v;
 	}
 	if (!(col->want & MR_STATS) || (col->v2 && r->level == 0))
-		return;
+		return 0;
+	st = NULL;
+	if (i < col->stat_cap && !(st = stat_of(col, i)))
+		return col->map_err;
 	/* memory.stat shows a sum below 0 (per-CPU deltas not yet folded
 	 * in) as 0. */
-	have = (i < col->stat_cap ? stat_of(col, i)->have : 0) & col->want &
-		MR_STATS;
+	have = (st ? st->have : 0) & col->want & MR_STATS;
 	g->have |= (col->zero & col->want) | have;
 	for (uint64_t z = col->zero & col->want & ~have; z; z &= z - 1)
 		g->v[__builtin_ctzll(z)] = 0;
 	for (; have; have &= have - 1) {
 		unsigned k = (unsigned)__builtin_ctzll(have);
-		int64_t v = stat_of(col, i)->v[k - MR_FIRST_STAT];
+		int64_t v = st->v[k - MR_FIRST_STAT];
 
 		g->v[k] = v < 0 ? 0 : (slots[k].flags & MR_PAGES) ?
 			(uint64_t)v * col->pagesize : (uint64_t)v;
 	}
+	return 0;
 }
 
 /*
@@ -1088,19 +1218,16 @@ static int bpfcol_fit(struct bpfcol *col, struct memcg_sum *ret_sum,
 static void grow_stats(struct bpfcol *col)
 {
 	struct memcg_iter *skel = col->skel;
-	const struct memcg_rec *recs = col->recs;
-	const struct memcg_stat *stats = col->stats;
-	const char *names = col->names;
-	size_t recs_len = col->recs_len, stats_len = col->stats_len,
-	       names_len = col->names_len;
+	struct mapwin recs = col->recs, stats = col->stats,
+		      names = col->names;
 	uint32_t stat_cap = col->stat_cap;
 	bool stat_nodes = col->stat_nodes;
 	struct bpfcol_why w;
 
+	/* The windows stay mapped, in recs, stats and names, until the new
+	 * program is loaded or kept. */
 	col->skel = NULL;
-	col->recs = NULL;
-	col->stats = NULL;
-	col->names = NULL;
+	col->recs = col->stats = col->names = (struct mapwin){ .fd = -1 };
 	/* The lists per node when asked for; kept once the map holds
 	 * every group (no load again when they are no longer asked for). */
 	col->stat_nodes = (col->want & MR_BIT(ST_NODES)) ||
@@ -1111,17 +1238,14 @@ static void grow_stats(struct bpfcol *col)
 		col->recs = recs;
 		col->stats = stats;
 		col->names = names;
-		col->recs_len = recs_len;
-		col->stats_len = stats_len;
-		col->names_len = names_len;
 		col->stat_cap = stat_cap;
 		col->stat_nodes = stat_nodes;
 		col->stats_refused = true;
 		return;
 	}
-	munmap((void *)recs, recs_len);
-	munmap((void *)stats, stats_len);
-	munmap((void *)names, names_len);
+	win_drop(&recs);
+	win_drop(&stats);
+	win_drop(&names);
 	memcg_iter__destroy(skel);
 	col->open_s = 0;
 }
@@ -1208,6 +1332,7 @@ int bpfcol_layout_at(struct bpfcol *col, int dirfd,
 	LIBBPF_OPTS(bpf_link_create_opts, opts, .iter_info = &linfo,
 		    .iter_info_len = sizeof(linfo));
 	struct memcg_sum sum;
+	struct bpfcol_why w;
 	int link, r;
 
 	if (!col->skel || !col->skel->bss || dirfd < 0)
@@ -1228,8 +1353,11 @@ int bpfcol_layout_at(struct bpfcol *col, int dirfd,
 	col->open_s = 0;
 	if (r)
 		return r;
-	if (sum.groups != 1 || !(col->recs[0].flags & MR_MEMCG))
+	if (sum.groups != 1)
 		return -ENOENT;
+	r = start_memcg(col, &w);
+	if (r <= 0)
+		return r < 0 ? r : -ENOENT;
 	return bpfcol_layout(col, ret_layout, ret_raw);
 }
 
@@ -1255,7 +1383,10 @@ int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why)
 	}
 	col->open_s = 0;
 	col->nread = 0;
-	if (sum.groups == 0 || !(col->recs[0].flags & MR_MEMCG)) {
+	r = sum.groups == 0 ? 0 : start_memcg(col, ret_why);
+	if (r < 0)
+		return r;
+	if (r == 0) {
 		why(ret_why, BPFCOL_START,
 		    "the start group is gone or not a memory cgroup");
 		return -ENOENT;
@@ -1265,21 +1396,24 @@ int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why)
 	return 0;
 }
 
-void bpfcol_record(const struct bpfcol *col, size_t i,
-		  struct bpfcol_rec *ret)
+int bpfcol_record(struct bpfcol *col, size_t i, struct bpfcol_rec *ret)
 {
+	int r;
+
 	if (i >= col->nread) {
 		memset(ret, 0, sizeof(*ret));
 		ret->name = "";
-		return;
+		return 0;
 	}
-	bpfcol_convert(col, i, ret);
-	if (!col->v2 && col->recs[i].level == 0 &&
-	    (ret->have & MR_BIT(SWAPPINESS)))
+	r = bpfcol_convert(col, i, ret);
+	if (r)
+		return r;
+	if (!col->v2 && ret->level == 0 && (ret->have & MR_BIT(SWAPPINESS)))
 		ret->v[MR_SWAPPINESS] = (uint64_t)vm_swappiness();
+	return 0;
 }
 
-int bpfcol_nodes(const struct bpfcol *col, size_t i,
+int bpfcol_nodes(struct bpfcol *col, size_t i,
 		 int64_t (*ret)[MR_NLRU], int64_t (*ret_hier)[MR_NLRU])
 {
 	const struct memcg_stat *st;
@@ -1291,7 +1425,7 @@ int bpfcol_nodes(const struct bpfcol *col, size_t i,
 	if (!col->stat_nodes)
 		return -1;
 	st = stat_of(col, i);
-	if (!(st->have & MR_BIT(ST_NODES)))
+	if (!st || !(st->have & MR_BIT(ST_NODES)))
 		return -1;
 	n = (uint64_t)st->v[MR_ST_NODES - MR_FIRST_STAT];
 	if (n > MR_NODES)
@@ -1316,7 +1450,7 @@ void bpfcol_capacity(const struct bpfcol *col, size_t *ret_groups,
 		     size_t *ret_map_bytes)
 {
 	*ret_groups = col->rec_cap;
-	*ret_map_bytes = col->recs_len + col->names_len;
+	*ret_map_bytes = col->recs.size + col->names.size;
 }
 
 void bpfcol_chunk_hook(struct bpfcol *col,

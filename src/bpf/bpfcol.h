@@ -147,11 +147,12 @@ int bpfcol_read(struct bpfcol *col, size_t *ret_n, struct bpfcol_why *ret_why);
 
 /*
  * Record i (< the last bpfcol_read's count) of the walk into RET, one at
- * a time: the records stay in the kernel's map, read where they are
- * mapped.  RET's name points into the map.
+ * a time: the records stay in the kernel's maps, read where they are
+ * mapped, a window at a time (cheapest in the records' order).  RET's
+ * name points into the map, until the next bpfcol_record.  0, or -errno
+ * when the kernel refused to map the window (RET then holds nothing).
  */
-void bpfcol_record(const struct bpfcol *col, size_t i,
-		  struct bpfcol_rec *ret);
+int bpfcol_record(struct bpfcol *col, size_t i, struct bpfcol_rec *ret);
 
 /*
  * Record i's own LRU lists per NUMA node (memcg_rec.h: struct
@@ -162,7 +163,7 @@ void bpfcol_record(const struct bpfcol *col, size_t i,
  * stats map holds too few groups).  bpfcol_node_src: where the last walk
  * found them (MR_NODE_*); bpfcol_node_ids: the kernel's node ids.
  */
-int bpfcol_nodes(const struct bpfcol *col, size_t i,
+int bpfcol_nodes(struct bpfcol *col, size_t i,
 		 int64_t (*ret)[MR_NLRU], int64_t (*ret_hier)[MR_NLRU]);
 unsigned bpfcol_node_src(const struct bpfcol *col);
 unsigned bpfcol_node_ids(const struct bpfcol *col);

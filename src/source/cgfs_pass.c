@@ -323,10 +323,11 @@ static int by_excess(const void *a, const void *b)
  * hierarchy: the places are known only when the pass walked all of it
  * (the start is the hierarchy's root), else only the excess is given.
  */
-static void soft_ranks(struct pass *p, const char *start, size_t n)
+static int soft_ranks(struct pass *p, const char *start, size_t n)
 {
 	struct soft_place *order;
 	struct bpfcol_rec g;
+	int r;
 
 	p->soft_use = 0;
 	if (n > p->soft_cap) {
@@ -335,7 +336,8 @@ static void soft_ranks(struct pass *p, const char *start, size_t n)
 	}
 	order = p->soft + p->soft_cap;
 	for (size_t i = 0; i < n; i++) {
-		bpfcol_record(p->col, i, &g);
+		if ((r = bpfcol_record(p->col, i, &g)) != 0)
+			return r;
 		p->soft[i] = (struct soft_place){ 0, 0, (uint32_t)i };
 		for (int k = 0; k < MR_NODES; k++)
 			if ((g.have & (1ULL << (MR_SOFT_NODE0 + k))) &&
@@ -344,12 +346,14 @@ static void soft_ranks(struct pass *p, const char *start, size_t n)
 	}
 	p->soft_use = 1;
 	if (*start)
-		return;
-	for (int k = 0; k < MR_NODES; k++) {
+		return 0;
+	/* Node ids past the kernel's nr_node_ids have no tree. */
+	for (unsigned k = 0; k < MR_NODES && k < bpfcol_node_ids(p->col); k++) {
 		size_t m = 0;
 
 		for (size_t i = 0; i < n; i++) {
-			bpfcol_record(p->col, i, &g);
+			if ((r = bpfcol_record(p->col, i, &g)) != 0)
+				return r;
 			if ((g.have & (1ULL << (MR_SOFT_NODE0 + k))) &&
 			    g.v[MR_SOFT_NODE0 + k] > 0)
 				order[m++] = (struct soft_place){
@@ -365,6 +369,7 @@ static void soft_ranks(struct pass *p, const char *start, size_t n)
 				sp->rank = (uint32_t)place;
 		}
 	}
+	return 0;
 }
 
 /* Record i's soft-limit tree slots, made by soft_ranks. */
@@ -653,7 +658,8 @@ static void numa_pass(struct pass *p, int dfd, size_t n)
 	for (size_t i = 1; i < n && leaf; i++) {
 		struct bpfcol_rec g;
 
-		bpfcol_record(p->col, i, &g);
+		if (bpfcol_record(p->col, i, &g) != 0)
+			break;	/* the pass fails at the same record */
 		leaf = !(g.have & MR_BIT(USAGE));
 	}
 	if (!p->numa_proven) {
@@ -754,8 +760,11 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	 * now: the start path must still name it (renamed away, or another
 	 * group made under the name), else the pass follows the path. */
 	if (r == 0 && *cg->start) {
-		bpfcol_record(p->col, 0, &g);
-		if (path_ino(rootfd, cg->start) != g.id)
+		r = bpfcol_record(p->col, 0, &g);
+		if (r)
+			snprintf(why.text, sizeof(why.text),
+				 "cannot map the records: %s", strerror(-r));
+		else if (path_ino(rootfd, cg->start) != g.id)
 			r = -ENOENT;
 	}
 	if (r == -ENOENT) {
@@ -801,8 +810,11 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 	}
 	p->soft_use = 0;
 	if (w->pass_slots & MR_SOFT_MADE)
-		soft_ranks(p, cg->start, n);
-	bpfcol_record(p->col, 0, &g);
+		r = soft_ranks(p, cg->start, n);
+	if (r == 0)
+		r = bpfcol_record(p->col, 0, &g);
+	if (r)
+		goto unmapped;
 	soft_put(p, 0, &g);
 	level0 = g.level;
 	if (read_one(p, cg, rootfd, w, snap, 0, &g, 0)) {
@@ -825,7 +837,8 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		int parent, idx;
 		size_t rel;
 
-		bpfcol_record(p->col, i, &g);
+		if ((r = bpfcol_record(p->col, i, &g)) != 0)
+			goto unmapped;
 		soft_put(p, i, &g);
 		rel = g.level - level0;
 		/* Pre-order: a group comes after its parent, which is the
@@ -869,6 +882,11 @@ short_of:
 		 (int)sizeof(t->failed) - 32, what);
 	snprintf(err, errlen, "bpf collector: %s", t->failed);
 	return p->err;
+unmapped:
+	snprintf(t->failed, sizeof(t->failed), "cannot map the records: %s",
+		 strerror(-r));
+	snprintf(err, errlen, "bpf collector: %s", t->failed);
+	return r;
 }
 
 static void pass_free(struct cgfs_tree *t)

@@ -202,7 +202,11 @@ int main(int argc, char **argv)
 			uint64_t *up;
 			unsigned int l;
 
-			bpfcol_record(col, 0, &g);
+			if (bpfcol_record(col, 0, &g) != 0) {
+				bpfcol_close(col);
+				fprintf(stderr, "bpfdump: cannot map the records\n");
+				return 1;
+			}
 			up = calloc(g.level + 1 + n, sizeof(*up));
 			if (!up) {
 				bpfcol_close(col);
@@ -210,7 +214,12 @@ int main(int argc, char **argv)
 			}
 			up[g.level] = start_parent(argv[optind], g.level);
 			for (i = 0; i < n; i++) {
-				bpfcol_record(col, i, &g);
+				if (bpfcol_record(col, i, &g) != 0) {
+					free(up);
+					bpfcol_close(col);
+					fprintf(stderr, "bpfdump: cannot map record %zu\n", i);
+					return 1;
+				}
 				l = g.level;
 				print_group(&g, up[l]);
 				up[l + 1] = g.id;

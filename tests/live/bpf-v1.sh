@@ -26,6 +26,10 @@
 #     start group removed between walks ends it (exit 1, "gone");
 #   - the v1 root: its usage file is not its page counter (INFO line) but
 #     (nr_file_pages + nr_anon_pages) x page size from /proc/vmstat;
+#   - every record again with the maps read through windows of one page
+#     (MEMCGTOP_BPF_WIN=4096); a window the kernel will not map
+#     (MEMCGTOP_BPF_FAIL=map): memcgtop --collector bpf exits 1 with the
+#     reason, auto says it once and shows every group from the files;
 #   - the verifier went through at most 100,000 instructions to load it;
 #   - MEMCGTOP_BPF_FAIL=perm|btf|old|load and the user nobody: exit 1 with
 #     the reason (load: the kernel's verifier really refuses);
@@ -148,6 +152,37 @@ case $line in
 	pass "-w swap_usage: group a's memsw usage, not its limit or peak" ;;
 *) fail "-w swap_usage: group a: $line" ;;
 esac
+
+# 1b. The maps read through windows of one page (MEMCGTOP_BPF_WIN): about
+# 13 records a window, records and the 255-byte name across page edges;
+# every record against the files again.
+MEMCGTOP_BPF_WIN=4096 python3 "$COMPARE" compare "$CGM" "$R" "$BPFDUMP" 2>&1 |
+	sed 's/^\(PASS\|FAIL\): /\1: one-page windows: /' >"$TMPD/cmpw"
+tally "$TMPD/cmpw"
+# A window the kernel will not map (MEMCGTOP_BPF_FAIL=map: none after the
+# load): --collector bpf ends the run with the reason; auto says it once
+# and shows every group from the files.
+M=${MEMCGTOP:-$top/build/default/memcgtop}
+case $M in /*) ;; *) M=$top/$M ;; esac
+MEMCGTOP_BPF_WIN=4096 MEMCGTOP_BPF_FAIL=map "$M" --collector bpf -b -n 1 -c path "/$T" \
+	>"$TMPD/mo" 2>"$TMPD/me"
+st=$?
+want="memcgtop: bpf collector: cannot map the records: Cannot allocate memory"
+if [ "$st" = 1 ] && [ "$(cat "$TMPD/me")" = "$want" ] && [ ! -s "$TMPD/mo" ]; then
+	pass "--collector bpf, a window not mapped: exit 1, '$want'"
+else
+	fail "--collector bpf, a window not mapped: exit $st, stderr '$(cat "$TMPD/me")', $(wc -l <"$TMPD/mo") lines out"
+fi
+MEMCGTOP_BPF_WIN=4096 MEMCGTOP_BPF_FAIL=map "$M" -b -n 1 -F csv -c path "/$T" \
+	>"$TMPD/mo" 2>"$TMPD/me"
+st=$?
+want="memcgtop: bpf collector: cannot map the records: Cannot allocate memory; the files collector from now on"
+rows=$(($(wc -l <"$TMPD/mo") - 1))
+if [ "$st" = 0 ] && [ "$(cat "$TMPD/me")" = "$want" ] && [ "$rows" = "$n" ]; then
+	pass "auto, a window not mapped: exit 0, said once, all $n groups from the files"
+else
+	fail "auto, a window not mapped: exit $st, stderr '$(cat "$TMPD/me")', $rows rows for $n groups"
+fi
 
 # 2. Churn between walks of one loaded program.
 python3 "$COMPARE" churn "$CGM" "$R" "$BPFDUMP" >"$TMPD/churn" 2>&1
