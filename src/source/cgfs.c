@@ -166,8 +166,13 @@ static int refresh_once(struct cgfs *cg, fieldset fields, int maxdepth,
 	snap->n = 0;
 	snap->paths_len = 0;
 	snap->numa_len = 0;
+	/* Room for every field of the files read, but not for the fields
+	 * the pass carries that were not asked for: it reads only those
+	 * asked (the mission view's samples had 24 slots where 11 are
+	 * asked: 3.4 MiB of the snapshot's 11 at 32,768 groups). */
 	snap->slots = fields | w.fields |
-		cgfs_fields_of(cg->ver, w.files | w.root_files) |
+		(cgfs_fields_of(cg->ver, w.files | w.root_files) &
+		 ~cgfs_free_fields(cg)) |
 		snap->more_slots;
 	snap->above_limit = VAL_MAX;
 	snap->recursiveprot = cg->recursiveprot;

@@ -154,6 +154,9 @@ void cgfs_grow(void **p, size_t *cap, size_t need, size_t elem);
 
 /* Drops the group last added (and its path) from the snapshot. */
 void cgfs_drop_last(struct snapshot *snap);
+/* Room for that many groups in all (their samples of snap->slots), their
+ * arrays grown to it at once. */
+void cgfs_reserve(struct snapshot *snap, size_t groups);
 
 /* ---- cgfs_read.c ---- */
 

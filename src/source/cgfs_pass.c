@@ -815,6 +815,7 @@ static int pass_walk(struct cgfs_tree *t, struct cgfs *cg, int rootfd,
 		r = bpfcol_record(p->col, 0, &g);
 	if (r)
 		goto unmapped;
+	cgfs_reserve(snap, n);
 	soft_put(p, 0, &g);
 	level0 = g.level;
 	if (read_one(p, cg, rootfd, w, snap, 0, &g, 0)) {

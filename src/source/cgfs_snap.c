@@ -56,6 +56,30 @@ struct snap_group *cgfs_add_group(struct snapshot *snap, int parent,
 	return g;
 }
 
+/*
+ * Room for GROUPS groups in all, made at once when the source knows how
+ * many come (the pass): doubling from 64 would give 32,769 groups room
+ * for 65,536, and copy them on the way.
+ */
+void cgfs_reserve(struct snapshot *snap, size_t groups)
+{
+	size_t k = sample_nslots(snap->slots);
+
+	if (groups > snap->cap) {
+		snap->groups = xreallocarray(snap->groups, groups,
+					     sizeof(*snap->groups));
+		snap->cap = groups;
+	}
+	if (k && groups * k > snap->vals_cap) {
+		snap->vals = xreallocarray(snap->vals, groups * k,
+					   sizeof(*snap->vals));
+		snap->vals_cap = groups * k;
+		/* The pool moved: the samples follow it. */
+		for (size_t i = 0; i < snap->n; i++)
+			snap->groups[i].s.v = snap->vals + i * k;
+	}
+}
+
 void cgfs_drop_last(struct snapshot *snap)
 {
 	snap->n--;
