@@ -20,7 +20,8 @@
 # (when present): the kernel's stats flush calls memcgtop made per
 # refresh (memcg:memcg_flush_stats events of its pid, (n12 - n2) / 10),
 # and whether it attached any tracepoint program (the reclaim events);
-# and at the largest COUNT the peak RSS of the bpf mission view.
+# and at the largest COUNT the peak RSS of the bpf mission and default
+# views and of the files collector's default view.
 # It prints each figure and the ratios the README's table gives:
 #   view(bpf) / view(files)     the pass against the files, same view
 #   view(bpf) / default(bpf)    a view against the default view's cost
@@ -125,7 +126,12 @@ if perf:
             print(f"{view:8} {coll:6} flush calls/refresh {flush:6.1f}  tracepoint links {links}")
 EOF
 done
-# Peak RSS of the mission view with the pass, at the last COUNT.
-/usr/bin/time -f "peak RSS of the bpf mission view: %M KiB" "$BIN" -b -n 3 -d 0.05 \
-	-c path,usage,soft,excess,active_anon,inactive_anon,active_file,inactive_file,pgscan_per_s,pgsteal_per_s \
-	"/$NAME" >/dev/null
+# Peak RSS at the last COUNT: the mission and default views with the
+# pass, and the files collector's default view as the baseline.
+rss() { /usr/bin/time -f %M "$BIN" --collector "$1" -b -n 12 -d 0.05 "${@:2}" "/$NAME" 2>&1 >/dev/null | tail -1; }
+mission=$(rss bpf -c path,usage,soft,excess,active_anon,inactive_anon,active_file,inactive_file,pgscan_per_s,pgsteal_per_s)
+default=$(rss bpf)
+files=$(rss files)
+awk -v m="$mission" -v d="$default" -v f="$files" 'BEGIN {
+	printf "peak RSS: bpf mission %.1f MiB, bpf default %.1f MiB, files default %.1f MiB; mission(bpf)/default(files) %.2f\n",
+	       m / 1024, d / 1024, f / 1024, m / f }'
