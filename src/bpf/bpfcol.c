@@ -65,8 +65,8 @@
  * WIN_BYTES at a time, not the whole map, whose pages would count in
  * memcgtop's RSS as long as they are mapped (22 MiB at 32,768 groups,
  * more than the model's heap).  The reads of a refresh go in the records'
- * order, so each window is mapped once a pass: some 90 mmap calls a
- * refresh at 32,768 groups.
+ * order, so each window is mapped once a pass: 66 mmap calls a refresh
+ * of the default view at 32,768 groups.
  */
 #define WIN_BYTES	(256U << 10)
 
