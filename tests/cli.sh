@@ -401,6 +401,24 @@ got=$("$BIN" --root "$tmp/sw" --proc "$tmp/swp4" -b -F csv -c path,swap -o +path
 [ "$got" = "/,3145728 /c,4194304 " ] && ok "v1: swap is memsw - usage, at most SwapTotal" \
 	|| bad "v1 swap with SwapTotal 4M: got '$got'"
 
+# --flat prints every row's whole path, longer here (20 levels of "x", 40
+# bytes) than four times the longest name ("fixture"), which once sized
+# the room the names were escaped into: cut to 28 bytes.
+fx=$tmp/flat
+mkdir -p "$fx/proc" "$fx/cg/0" && cp -r tests/fixtures/v1-live/proc/0 "$fx/proc/" &&
+	head -1 tests/fixtures/v1-live/cg/timestamps >"$fx/cg/timestamps" &&
+	cp "$fx/cg/timestamps" "$fx/proc/timestamps" &&
+	cp tests/fixtures/v1-live/cg/0/memory.* tests/fixtures/v1-live/cg/0/cgroup.procs "$fx/cg/0/"
+d=$fx/cg/0 deep=
+for _ in $(seq 20); do
+	d=$d/x deep=$deep/x
+	mkdir "$d" && cp tests/fixtures/v1-live/cg/0/fixture/memory.* "$d/"
+done
+got=$("$BIN" -b -n 1 --flat -c usage,path --root "$fx/cg" --proc "$fx/proc" 2>&1 |
+	awk -v p="$deep" '$NF == p' | wc -l)
+[ "$got" = 1 ] && ok "--flat: the 20-level path whole ($deep)" ||
+	bad "--flat: no row ends with $deep: $("$BIN" -b -n 1 --flat -c usage,path --root "$fx/cg" --proc "$fx/proc" 2>&1 | tail -2)"
+
 # The man page's node_exporter example is the command the shipped systemd
 # unit runs (the one tests/prometheus/run.sh exercises): --output, never a
 # shell redirection, and -F prometheus.

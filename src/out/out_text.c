@@ -43,14 +43,29 @@ static int indent_of(const struct out_ctx *o, const struct mgroup *g)
 	return indent > 0 ? indent : 0;
 }
 
-/* The group's name as printed (its path in a flat list); returns its
- * width on the terminal. */
+/* A name escaped for the terminal, in room that grows to hold it whole
+ * (4 bytes a byte), so that no name is cut: the start group's row, and
+ * every row of a flat list, show a whole path. */
+struct namebuf {
+	char *b;
+	size_t cap;
+};
+
+/* The group's name as printed (its path in a flat list) into NB;
+ * returns its width on the terminal. */
 static size_t name_of(const struct out_ctx *o, const struct mgroup *g,
-		      char *buf, size_t len)
+		      struct namebuf *nb)
 {
 	const char *shown = g->parent < 0 || o->flat ? g->path : g->name;
+	/* The name is the path's last component (model.c): both end where
+	 * the path does. */
+	size_t len = g->path_len - (size_t)(shown - g->path);
 
-	return fmt_escape(buf, len, shown, strlen(shown));
+	if (4 * len + 1 > nb->cap) {
+		nb->cap = 4 * len + 1;
+		nb->b = xreallocarray(nb->b, nb->cap, 1);
+	}
+	return fmt_escape(nb->b, nb->cap, shown, len);
 }
 
 /* Each value cell of a refresh, formatted once (the widths need them all
@@ -63,7 +78,14 @@ struct cells {
 	unsigned char *len;
 };
 
-static void cells_fill(struct cells *cs, const struct out_ctx *o, int *w)
+/*
+ * The cells of every row, the widest of each column into w, and, unless
+ * GW is NULL, the widest indented name into *GW: one pass over the rows
+ * (32,768 groups' model does not fit the CPU's caches: each pass over
+ * it costs its misses again).
+ */
+static void cells_fill(struct cells *cs, const struct out_ctx *o, int *w,
+		       size_t *gw, struct namebuf *nb)
 {
 	size_t n = o->ncols;
 
@@ -92,6 +114,11 @@ static void cells_fill(struct cells *cs, const struct out_ctx *o, int *w)
 			/* -r prints numbers wider than the titles. */
 			if ((int)l > w[i])
 				w[i] = (int)l;
+		}
+		if (gw) {
+			size_t cw = (size_t)indent_of(o, g) + name_of(o, g, nb);
+
+			*gw = cw > *gw ? cw : *gw;
 		}
 	}
 }
@@ -138,8 +165,8 @@ static void line_put(struct line *l, const char *s, size_t n)
  */
 void out_text(struct out_ctx *o)
 {
-	size_t n = o->ncols, path = o->ncols, gw = strlen("GROUP"), nlen = 1;
-	char *name;
+	size_t n = o->ncols, path = o->ncols, gw = strlen("GROUP");
+	struct namebuf nb = { 0 };
 	const char *sep;
 	int last, *w = xcalloc(n ? n : 1, sizeof(*w));
 	struct cells cs = { 0 };
@@ -149,29 +176,13 @@ void out_text(struct out_ctx *o)
 	if (o->iteration > 1)
 		fputc('\n', o->f);
 	header(o);
-	/* Room for the longest name escaped whole (4 bytes a byte), so that
-	 * no name is cut: the start group's row shows its whole path. */
-	for (size_t r = 0; r < o->nrows; r++) {
-		const struct mgroup *g = o->m->groups[o->rows[r]];
-		size_t l = g->parent < 0 ? g->path_len : strlen(g->name);
-
-		nlen = l > nlen ? l : nlen;
-	}
-	nlen = 4 * nlen + 1;
-	name = xmalloc(nlen);
 	for (size_t i = 0; i < n; i++) {
 		if (o->cols[i]->unit == U_PATH && path == n)
 			path = i;
 		w[i] = o->cols[i]->unit == U_PATH ? 0 : o->cols[i]->width;
 	}
 	last = path + 1 >= n;
-	cells_fill(&cs, o, w);
-	for (size_t r = 0; !last && r < o->nrows; r++) {
-		const struct mgroup *g = o->m->groups[o->rows[r]];
-		size_t cw = (size_t)indent_of(o, g) + name_of(o, g, name, nlen);
-
-		gw = cw > gw ? cw : gw;
-	}
+	cells_fill(&cs, o, w, last ? NULL : &gw, &nb);
 	/* Cells are separated by one space, with none at the end of a line. */
 	sep = "";
 	for (size_t i = 0; i < n; i++) {
@@ -189,7 +200,9 @@ void out_text(struct out_ctx *o)
 	for (size_t r = 0; r < o->nrows; r++) {
 		const struct mgroup *g = o->m->groups[o->rows[r]];
 		int indent = indent_of(o, g), first = 1;
-		size_t cw = (size_t)indent + name_of(o, g, name, nlen);
+		size_t cw = (size_t)indent + name_of(o, g, &nb);
+		size_t nlen = strlen(nb.b);
+
 		for (size_t i = 0; i < n; i++) {
 			const struct column *c = o->cols[i];
 			size_t k = r * n + i;
@@ -200,7 +213,7 @@ void out_text(struct out_ctx *o)
 				at += cs.len[k];
 			} else if (i == path && !last) {
 				line_pad(&ln, indent + !first);
-				line_put(&ln, name, strlen(name));
+				line_put(&ln, nb.b, nlen);
 				line_pad(&ln, (int)(gw - cw));
 			} else {
 				continue;
@@ -209,7 +222,7 @@ void out_text(struct out_ctx *o)
 		}
 		if (last) {
 			line_pad(&ln, indent + !first);
-			line_put(&ln, name, strlen(name));
+			line_put(&ln, nb.b, nlen);
 		}
 		line_put(&ln, "\n", 1);
 		/* Lines gathered, written 64 KiB at a time. */
@@ -220,7 +233,7 @@ void out_text(struct out_ctx *o)
 	}
 	if (ln.n)
 		fwrite(ln.b, 1, ln.n, o->f);
-	free(name);
+	free(nb.b);
 	free(ln.b);
 	cells_free(&cs);
 	free(w);
