@@ -81,8 +81,8 @@ struct cells {
 /*
  * The cells of every row, the widest of each column into w, and, unless
  * GW is NULL, the widest indented name into *GW: one pass over the rows
- * (32,768 groups' model does not fit the CPU's caches: each pass over
- * it costs its misses again).
+ * (32,768 groups' model does not fit the CPU's caches, and each pass
+ * over the rows, in the tree's order, misses them again).
  */
 static void cells_fill(struct cells *cs, const struct out_ctx *o, int *w,
 		       size_t *gw, struct namebuf *nb)
