@@ -71,7 +71,7 @@ static size_t name_of(const struct out_ctx *o, const struct mgroup *g,
 /* Each value cell of a refresh, formatted once (the widths need them all
  * before the first line): the texts one after the other, row by row, and
  * each cell's length; a cell's offset is the sum of those before it,
- * which the lines, made in the same order, keep (9 bytes less a cell). */
+ * which the lines, made in the same order, keep (8 bytes less a cell). */
 struct cells {
 	char *text;
 	size_t used, cap;
