@@ -4,8 +4,9 @@
 # measured in one run (make bench).  As root, on the v1 memory hierarchy.
 #
 # For each COUNT (default 8192) it builds a tree of that many groups, 12
-# levels deep (tests/bench/tree.sh), and runs $REPS rounds (default 5); a
-# round runs every view with both collectors, alternately:
+# levels deep (tests/bench/tree.sh), all of them before the first figure,
+# and runs $REPS rounds (default 5); a round runs, for each COUNT in turn,
+# every view with both collectors, alternately:
 #   floor     the rows alone (-c path): the walk, each group's name and
 #             the text, no value; floor(bpf)/files is the least ratio a
 #             view could have were its values free
@@ -16,7 +17,11 @@
 #   numa      -F json -c path,numa: the LRU lists per NUMA node
 # each with -n 2 and -n 12 at -d 0.05: CPU per refresh = (cpu(12) -
 # cpu(2)) / 10, user + sys of the process (wait4), start-up excluded;
-# medians over the rounds.  Then, once per view and collector, with perf
+# medians over the rounds.  With two COUNTs or more, the growth of each
+# view's cost from the first COUNT to each other one: the ratio of the two
+# within each round, median over the rounds (so that the machine's drift
+# between one COUNT's runs and another's does not enter it).  Then, once
+# per COUNT, view and collector, with perf
 # (when present): the kernel's stats flush calls memcgtop made per
 # refresh (memcg:memcg_flush_stats events of its pid, (n12 - n2) / 10),
 # and whether it attached any tracepoint program (the reclaim events);
@@ -27,7 +32,9 @@
 #   view(bpf) / default(bpf)    a view against the default view's cost
 #   floor(bpf) / view(files)    the rows alone with the pass against the
 #                               view with the files
-# No figure is judged: the machine is shared and noisy.
+# No figure is judged: the machine is shared and noisy.  The trees exist
+# together: v1 numbers memory cgroups in 16 bits, so all COUNTs with the
+# host's other groups must stay under 65,535 (8,192 and 32,768 do).
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -38,7 +45,12 @@ NAME=memcgtop-views-$$
 RAW=$(mktemp)
 BIN=$(mktemp)
 
-cleanup() { "$HERE/tree.sh" destroy "$NAME" >/dev/null 2>&1 || true; rm -f "$RAW" "$BIN"; }
+cleanup() {
+	for COUNT in $COUNTS; do
+		"$HERE/tree.sh" destroy "$NAME-$COUNT" >/dev/null 2>&1 || true
+	done
+	rm -f "$RAW" "$BIN"
+}
 trap cleanup EXIT INT TERM
 
 [ "$(id -u)" = 0 ] || { echo "views.sh: SKIP: needs root"; exit 0; }
@@ -48,12 +60,14 @@ cp "$MEMCGTOP" "$BIN"
 chmod +x "$BIN"
 
 for COUNT in $COUNTS; do
-	"$HERE/tree.sh" destroy "$NAME" >/dev/null 2>&1 || true
-	"$HERE/tree.sh" create "$NAME" "$COUNT" >/dev/null
-	"$BIN" -b -n 1 "/$NAME" >/dev/null
-	python3 - "$BIN" "/$NAME" "$REPS" "$COUNT" <<'EOF'
+	"$HERE/tree.sh" destroy "$NAME-$COUNT" >/dev/null 2>&1 || true
+	"$HERE/tree.sh" create "$NAME-$COUNT" "$COUNT" >/dev/null
+	"$BIN" -b -n 1 "/$NAME-$COUNT" >/dev/null
+done
+python3 - "$BIN" "/$NAME" "$REPS" $COUNTS <<'EOF'
 import os, re, shutil, statistics, subprocess, sys, tempfile, time
-binary, tree, reps, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+binary, prefix, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])
+counts = [int(c) for c in sys.argv[4:]]
 views = {
     "floor": ["-c", "path"],
     "default": [],
@@ -66,7 +80,7 @@ views = {
 }
 collectors = ("bpf", "files")
 
-def run(coll, view, k, pre=()):
+def run(tree, coll, view, k, pre=()):
     cmd = list(pre) + [binary, "--collector", coll, "-b", "-n", str(k),
                        "-d", "0.05"] + views[view] + [tree]
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -78,60 +92,79 @@ def run(coll, view, k, pre=()):
 
 cpu = {}
 for _ in range(reps):
-    for view in views:
-        for coll in collectors:
-            lo, _ = run(coll, view, 2)
-            hi, _ = run(coll, view, 12)
-            per = ((hi.ru_utime + hi.ru_stime) - (lo.ru_utime + lo.ru_stime)) / 10 * 1000
-            cpu.setdefault((view, coll), []).append(per)
-med = {k: statistics.median(v) for k, v in cpu.items()}
-print(f"== {count} groups, 12 levels, CPU per refresh (ms, median of {reps})")
-print(f"{'view':8} {'bpf':>8} {'files':>8} {'bpf/files':>10} {'bpf/default(bpf)':>17} {'floor(bpf)/files':>17}")
-for view in views:
-    b, f = med[(view, "bpf")], med[(view, "files")]
-    print(f"{view:8} {b:8.1f} {f:8.1f} {b / f:10.3f} {b / med[('default', 'bpf')]:17.2f} "
-          f"{med[('floor', 'bpf')] / f:17.3f}")
+    for count in counts:
+        for view in views:
+            for coll in collectors:
+                lo, _ = run(f"{prefix}-{count}", coll, view, 2)
+                hi, _ = run(f"{prefix}-{count}", coll, view, 12)
+                per = ((hi.ru_utime + hi.ru_stime) - (lo.ru_utime + lo.ru_stime)) / 10 * 1000
+                cpu.setdefault((count, view, coll), []).append(per)
 
-perf = shutil.which("perf")
-if perf:
-    print(f"== stats flush calls per refresh (memcg:memcg_flush_stats of memcgtop's pid), tracepoint programs attached")
+def table(count):
+    med = {k[1:]: statistics.median(v) for k, v in cpu.items() if k[0] == count}
+    print(f"== {count} groups, 12 levels, CPU per refresh (ms, median of {reps})")
+    print(f"{'view':8} {'bpf':>8} {'files':>8} {'bpf/files':>10} {'bpf/default(bpf)':>17} {'floor(bpf)/files':>17}")
     for view in views:
-        for coll in collectors:
-            counts = []
-            for k in (2, 12):
-                with tempfile.NamedTemporaryFile("r") as out:
-                    run(coll, view, k, [perf, "stat", "-x,", "-o", out.name,
-                                        "-e", "memcg:memcg_flush_stats", "--"])
-                    text = out.read()
-                m = re.search(r"^(\d+),+memcg:memcg_flush_stats", text, re.M)
-                counts.append(int(m.group(1)) if m else -1)
-            flush = (counts[1] - counts[0]) / 10 if min(counts) >= 0 else float("nan")
-            # A tracepoint program is attached through a perf_event fd:
-            # count those memcgtop holds while it runs.
-            p = subprocess.Popen([binary, "--collector", coll, "-b", "-n", "3",
-                                  "-d", "0.3"] + views[view] + [tree],
-                                 stdout=subprocess.DEVNULL)
-            time.sleep(0.6)
-            links = 0
-            try:
-                for fd in os.listdir(f"/proc/{p.pid}/fd"):
-                    try:
-                        if "perf_event" in os.readlink(f"/proc/{p.pid}/fd/{fd}"):
-                            links += 1
-                    except OSError:
-                        pass
-            except OSError:
-                pass
-            p.wait()
-            print(f"{view:8} {coll:6} flush calls/refresh {flush:6.1f}  tracepoint links {links}")
+        b, f = med[(view, "bpf")], med[(view, "files")]
+        print(f"{view:8} {b:8.1f} {f:8.1f} {b / f:10.3f} {b / med[('default', 'bpf')]:17.2f} "
+              f"{med[('floor', 'bpf')] / f:17.3f}")
+
+def flushes(count):
+    tree = f"{prefix}-{count}"
+    perf = shutil.which("perf")
+    if perf:
+        print(f"== {count} groups: stats flush calls per refresh (memcg:memcg_flush_stats of memcgtop's pid), tracepoint programs attached")
+        for view in views:
+            for coll in collectors:
+                calls = []
+                for k in (2, 12):
+                    with tempfile.NamedTemporaryFile("r") as out:
+                        run(tree, coll, view, k, [perf, "stat", "-x,", "-o", out.name,
+                                            "-e", "memcg:memcg_flush_stats", "--"])
+                        text = out.read()
+                    m = re.search(r"^(\d+),+memcg:memcg_flush_stats", text, re.M)
+                    calls.append(int(m.group(1)) if m else -1)
+                flush = (calls[1] - calls[0]) / 10 if min(calls) >= 0 else float("nan")
+                # A tracepoint program is attached through a perf_event fd:
+                # count those memcgtop holds while it runs.
+                p = subprocess.Popen([binary, "--collector", coll, "-b", "-n", "3",
+                                      "-d", "0.3"] + views[view] + [tree],
+                                     stdout=subprocess.DEVNULL)
+                time.sleep(0.6)
+                links = 0
+                try:
+                    for fd in os.listdir(f"/proc/{p.pid}/fd"):
+                        try:
+                            if "perf_event" in os.readlink(f"/proc/{p.pid}/fd/{fd}"):
+                                links += 1
+                        except OSError:
+                            pass
+                except OSError:
+                    pass
+                p.wait()
+                print(f"{view:8} {coll:6} flush calls/refresh {flush:6.1f}  tracepoint links {links}")
+
+for count in counts:
+    table(count)
+# Growth: each round's cost at a COUNT over its cost at the first, in the
+# same round, then the median.
+for count in counts[1:]:
+    print(f"== growth from {counts[0]} to {count} groups (x, median of the rounds' ratios; {count / counts[0]:g}x the groups)")
+    print(f"{'view':8} {'bpf':>8} {'files':>8}")
+    for view in views:
+        g = [statistics.median(a / b for a, b in zip(cpu[(count, view, c)], cpu[(counts[0], view, c)]))
+             for c in collectors]
+        print(f"{view:8} {g[0]:8.2f} {g[1]:8.2f}")
+for count in counts:
+    flushes(count)
 EOF
-done
 # Peak RSS at the last COUNT: the mission and default views with the
 # pass, and the files collector's default view as the baseline.
-rss() { /usr/bin/time -f %M "$BIN" --collector "$1" -b -n 12 -d 0.05 "${@:2}" "/$NAME" 2>&1 >/dev/null | tail -1; }
+LAST=${COUNTS##* }
+rss() { /usr/bin/time -f %M "$BIN" --collector "$1" -b -n 12 -d 0.05 "${@:2}" "/$NAME-$LAST" 2>&1 >/dev/null | tail -1; }
 mission=$(rss bpf -c path,usage,soft,excess,active_anon,inactive_anon,active_file,inactive_file,pgscan_per_s,pgsteal_per_s)
 default=$(rss bpf)
 files=$(rss files)
-awk -v m="$mission" -v d="$default" -v f="$files" 'BEGIN {
-	printf "peak RSS: bpf mission %.1f MiB, bpf default %.1f MiB, files default %.1f MiB; mission(bpf)/default(files) %.2f\n",
-	       m / 1024, d / 1024, f / 1024, m / f }'
+awk -v n="$LAST" -v m="$mission" -v d="$default" -v f="$files" 'BEGIN {
+	printf "peak RSS at %d groups: bpf mission %.1f MiB, bpf default %.1f MiB, files default %.1f MiB; mission(bpf)/default(files) %.2f\n",
+	       n, m / 1024, d / 1024, f / 1024, m / f }'
