@@ -221,6 +221,70 @@ START_TEST(identity_over_many_groups)
 }
 END_TEST
 
+static int in_tree(const char *const *tree, const char *path)
+{
+	for (; *tree; tree++)
+		if (strcmp(*tree, path) == 0)
+			return 1;
+	return 0;
+}
+
+/* A refresh of the tree the last one read keeps the path table (no new
+ * table, no walk of the old one); a tree that changed, of the same size
+ * or not, gets a new one.  Every group finds its own record throughout:
+ * a rate where the last refresh had it, none where it is new. */
+START_TEST(table_kept_for_the_same_tree)
+{
+	static const char *const trees[][4] = {
+		{ "/a", "/b", "/c", NULL },
+		{ "/a", "/b", "/c", NULL },	/* the same: kept */
+		{ "/c", "/a", "/d", NULL },	/* same size: /b gone, /d new */
+		{ "/c", "/a", "/d", NULL },	/* kept */
+		{ "/b", "/c", NULL },		/* smaller: /b new again */
+		{ "/c", "/b", NULL },		/* same size, another order */
+		{ "/c", "/b", NULL },		/* kept */
+	};
+	static const int kept[] = { 0, 1, 0, 1, 0, 0, 1 };
+	struct snapshot s = { 0 };
+	struct mgroup **table = NULL;
+	struct model m;
+
+	model_init(&m, 1);
+	for (int r = 0; r < 7; r++) {
+		snap_reset(&s, 10.0 + r);
+		snap_add(&s, "/", -1);
+		for (int i = 0; trees[r][i]; i++)
+			sample_set(smp(&s, snap_add(&s, trees[r][i], 0)),
+				   FLD_FAILCNT, (uint64_t)(100 * r + i));
+		model_update(&m, &s);
+		if (r > 0)
+			ck_assert_int_eq(m.table == table, kept[r]);
+		table = m.table;
+		for (int i = 0; trees[r][i]; i++) {
+			const struct mgroup *g = find(&m, trees[r][i]);
+			int had = r > 0 && in_tree(trees[r - 1], trees[r][i]);
+
+			ck_assert_int_eq(g->has_prev, had);
+			ck_assert_int_eq((g->rate_valid & FBIT(FLD_FAILCNT)) != 0,
+					 had);
+			/* 100 a refresh, a second apart, less the change of
+			 * its place in the list */
+			if (had) {
+				int j = 0;
+
+				while (strcmp(trees[r - 1][j], trees[r][i]))
+					j++;
+				ck_assert_double_eq(mgroup_rate(g, FLD_FAILCNT),
+						    100.0 + i - j);
+			}
+		}
+		ck_assert_uint_eq(m.n, 1 + (r < 4 ? 3 : 2));
+	}
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
 START_TEST(excess_v1_and_v2)
 {
 	struct snapshot s = { 0 };
@@ -1158,6 +1222,7 @@ Suite *model_suite(void)
 	tcase_add_test(t, rates_need_two_samples);
 	tcase_add_test(t, counter_reset_and_recreated_group);
 	tcase_add_test(t, identity_over_many_groups);
+	tcase_add_test(t, table_kept_for_the_same_tree);
 	tcase_add_test(t, excess_v1_and_v2);
 	tcase_add_test(t, effective_limit);
 	tcase_add_test(t, effective_protection);
