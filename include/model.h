@@ -82,6 +82,11 @@ struct mgroup {
 struct model {
 	int version;		/* 1 or 2 */
 	fieldset kept;		/* the fields it keeps (cgfs_version_fields) */
+	/* The derived values (1u << D_*) its readers need; a pass over the
+	 * groups that makes none of them is skipped.  All, from model_init:
+	 * the screen's colours, detail pane and verdicts read more than its
+	 * columns. */
+	unsigned want;
 	struct mgroup **groups;	/* this refresh, parents before children */
 	size_t n, cap;
 	struct mgroup **table;	/* open addressing, path -> group */

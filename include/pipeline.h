@@ -33,6 +33,9 @@ struct pipeline_want {
 	/* The OOM kills (model.oom) even if no column needs the groups'
 	 * OOM kill counters (JSON's system.oom_kills). */
 	int oom;
+	/* The model derives only what the columns and the sort show (the
+	 * printers; model.want); else every value (the screen). */
+	int only_shown;
 };
 
 struct pipeline {

@@ -419,6 +419,30 @@ got=$("$BIN" -b -n 1 --flat -c usage,path --root "$fx/cg" --proc "$fx/proc" 2>&1
 [ "$got" = 1 ] && ok "--flat: the 20-level path whole ($deep)" ||
 	bad "--flat: no row ends with $deep: $("$BIN" -b -n 1 --flat -c usage,path --root "$fx/cg" --proc "$fx/proc" 2>&1 | tail -2)"
 
+# The printers derive only what their columns and the sort show (the
+# screen derives every value): a sort by a derived value no column shows
+# still has it.  Without it every group ties and the rows come in path
+# order; scan_prio puts /fixture/batch/cache (its own lists' largest,
+# 8.2M of inactive file: priority 12) first, failcnt_tree puts
+# /fixture/batch/hog (36) before /fixture/batch/deep (0).
+for key in scan_prio failcnt_tree; do
+	# shellcheck disable=SC2086
+	shown=$("$BIN" -b -n 1 $V1 --flat -F csv -c path,$key -o $key 2>&1 | tail -n +2 | cut -d, -f3 | tr -d '\r' | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	hidden=$("$BIN" -b -n 1 $V1 --flat -F csv -c path -o $key 2>&1 | tail -n +2 | cut -d, -f3 | tr -d '\r' | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	bypath=$("$BIN" -b -n 1 $V1 --flat -F csv -c path -o +path 2>&1 | tail -n +2 | cut -d, -f3 | tr -d '\r' | tr '\n' ' ')
+	case $key in
+	scan_prio) lead="/fixture/batch/cache " ;;
+	*) lead="/ /fixture /fixture/batch /fixture/batch/cache /fixture/batch/hog " ;;
+	esac
+	if [ "$hidden" = "$shown" ] && [ "$hidden" != "$bypath" ] && [ "${hidden#"$lead"}" != "$hidden" ]; then
+		ok "-o $key without its column: the order it gives ($lead...)"
+	else
+		bad "-o $key without its column: '$hidden', with it '$shown', by path '$bypath'"
+	fi
+done
+
 # The man page's node_exporter example is the command the shipped systemd
 # unit runs (the one tests/prometheus/run.sh exercises): --output, never a
 # shell redirection, and -F prometheus.

@@ -171,6 +171,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	want.ncols = o->ncols;
 	want.sort = o->sort;
 	want.oom = o->fmt == FMT_JSON;
+	want.only_shown = 1;
 	out.f = stdout;
 	out.fmt = o->fmt;
 	out.cols = o->cols;

@@ -311,6 +311,7 @@ int listen_run(struct opts *o, struct cgfs *cg)
 	s.want.cols = o->cols;
 	s.want.ncols = o->ncols;
 	s.want.sort = o->sort;
+	s.want.only_shown = 1;
 	s.out.cols = o->cols;
 	s.out.ncols = o->ncols;
 	s.out.human = 0;

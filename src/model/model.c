@@ -21,6 +21,7 @@ void model_init(struct model *m, int version)
 	memset(m, 0, sizeof(*m));
 	m->version = version;
 	m->kept = cgfs_version_fields(version);
+	m->want = ~0u;
 }
 
 static void group_free(struct mgroup *g)
@@ -190,7 +191,9 @@ static void protection_all(struct model *m, const struct snapshot *snap)
 	const fieldset need = FBIT(FLD_USAGE) | FBIT(FLD_MIN) | FBIT(FLD_LOW);
 
 	m->recursiveprot = snap->recursiveprot;
-	if (m->version != 2)
+	/* v2's excess is over the effective low. */
+	if (m->version != 2 ||
+	    !(m->want & (1u << D_EFF_MIN | 1u << D_EFF_LOW | 1u << D_EXCESS)))
 		return;
 #define PAGES(v) ((v) == VAL_MAX ? pcmax : (v) / page)
 	for (size_t i = 0; i < m->n; i++) {
@@ -268,7 +271,8 @@ static void protection_all(struct model *m, const struct snapshot *snap)
  */
 static void failcnt_tree_all(struct model *m, const struct snapshot *snap)
 {
-	if (!(m->kept & FBIT(FLD_FAILCNT)))
+	if (!(m->kept & FBIT(FLD_FAILCNT)) ||
+	    !(m->want & (1u << D_FAILCNT_TREE | 1u << D_FAILCNT_TREE_RATE)))
 		return;
 	for (size_t i = 0; i < m->n; i++) {
 		struct mgroup *g = m->groups[i];
@@ -386,6 +390,8 @@ static void scan_prio_all(struct model *m, const struct snapshot *snap)
 		sys->v[SYS_SWAP_FREE] > 0;
 	int mglru = (sys->valid & SBIT(SYS_LRU_GEN)) && sys->v[SYS_LRU_GEN];
 
+	if (!(m->want & 1u << D_SCAN_PRIO))
+		return;
 	for (size_t i = 0; i < m->n; i++) {
 		struct mgroup *g = m->groups[i];
 

@@ -94,6 +94,23 @@ int pipeline_events_wanted(const struct pipeline *p,
 		(f & reclaim_fields(cgfs_version(p->cg))) != 0;
 }
 
+/* The derived values the model makes this refresh (model.want). */
+static void derive_want(struct pipeline *p, const struct pipeline_want *w)
+{
+	unsigned want = 0;
+
+	if (!w->only_shown) {
+		p->m.want = ~0u;
+		return;
+	}
+	if (w->sort && w->sort->derived >= 0)
+		want |= 1u << w->sort->derived;
+	for (size_t i = 0; i < w->ncols; i++)
+		if (w->cols[i]->derived >= 0)
+			want |= 1u << w->cols[i]->derived;
+	p->m.want = want;
+}
+
 /* The source read for fields (into p->snap), the events' counts put in. */
 static int read_tree(struct pipeline *p, const struct pipeline_want *w,
 		     char *err, size_t errlen)
@@ -144,6 +161,7 @@ int pipeline_refresh(struct pipeline *p, const struct pipeline_want *w,
 
 	if (r < 0)
 		return r;
+	derive_want(p, w);
 	model_update(&p->m, &p->snap);
 	if (p->oom)
 		bpfoom_read(p->oom, oom_note, &p->m, NULL);
@@ -159,6 +177,7 @@ int pipeline_reread(struct pipeline *p, const struct pipeline_want *w,
 	r = read_tree(p, w, err, errlen);
 	if (r < 0)
 		return r;
+	derive_want(p, w);
 	model_replace(&p->m, &p->snap);
 	return 0;
 }

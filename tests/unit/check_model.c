@@ -285,6 +285,63 @@ START_TEST(table_kept_for_the_same_tree)
 }
 END_TEST
 
+static int prio(const struct model *m, const char *path);
+
+/* The passes over the groups that make only values no reader wants
+ * (model.want) are skipped: the tree's failcnt, the scan priority, v2's
+ * effective protections (which v2's excess needs). */
+START_TEST(want_skips_passes)
+{
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+	struct snapshot s = { 0 };
+	struct model m;
+	int a;
+
+	model_init(&m, 1);
+	ck_assert_uint_eq(m.want, ~0u);
+	snap_reset(&s, 1.0);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, 0), FLD_FAILCNT, 5);
+	sample_set(smp(&s, a), FLD_FAILCNT, 7);
+	sample_set(smp(&s, a), FLD_OWN_ACTIVE_ANON, 0);
+	sample_set(smp(&s, a), FLD_OWN_INACTIVE_ANON, 0);
+	sample_set(smp(&s, a), FLD_OWN_ACTIVE_FILE, 40 * 4096);
+	sample_set(smp(&s, a), FLD_OWN_INACTIVE_FILE, 0);
+	m.want = 1u << D_EXCESS;
+	model_update(&m, &s);
+	ck_assert(!mgroup_derived(find(&m, "/"), D_FAILCNT_TREE));
+	ck_assert(!mgroup_derived(find(&m, "/a"), D_SCAN_PRIO));
+	m.want = 1u << D_FAILCNT_TREE;
+	model_update(&m, &s);
+	ck_assert(mgroup_derived(find(&m, "/"), D_FAILCNT_TREE));
+	ck_assert_uint_eq(find(&m, "/")->failcnt_tree, 12);
+	ck_assert(!mgroup_derived(find(&m, "/a"), D_SCAN_PRIO));
+	m.want = 1u << D_SCAN_PRIO;
+	model_update(&m, &s);
+	ck_assert(!mgroup_derived(find(&m, "/"), D_FAILCNT_TREE));
+	ck_assert_int_eq(prio(&m, "/a"), 5);	/* 40 file pages */
+	model_free(&m);
+
+	model_init(&m, 2);
+	snap_reset(&s, 1.0);
+	snap_add(&s, "/", -1);
+	a = snap_add(&s, "/a", 0);
+	sample_set(smp(&s, a), FLD_USAGE, 300 * pg);
+	sample_set(smp(&s, a), FLD_MIN, 0);
+	sample_set(smp(&s, a), FLD_LOW, 100 * pg);
+	m.want = 1u << D_USE_PCT;
+	model_update(&m, &s);
+	ck_assert(!mgroup_derived(find(&m, "/a"), D_EFF_LOW));
+	m.want = 1u << D_EXCESS;
+	model_update(&m, &s);
+	ck_assert(mgroup_derived(find(&m, "/a"), D_EFF_LOW));
+	ck_assert_uint_eq(find(&m, "/a")->excess, 200 * pg);
+	model_free(&m);
+	snapshot_free(&s);
+}
+END_TEST
+
 START_TEST(excess_v1_and_v2)
 {
 	struct snapshot s = { 0 };
@@ -1223,6 +1280,7 @@ Suite *model_suite(void)
 	tcase_add_test(t, counter_reset_and_recreated_group);
 	tcase_add_test(t, identity_over_many_groups);
 	tcase_add_test(t, table_kept_for_the_same_tree);
+	tcase_add_test(t, want_skips_passes);
 	tcase_add_test(t, excess_v1_and_v2);
 	tcase_add_test(t, effective_limit);
 	tcase_add_test(t, effective_protection);
