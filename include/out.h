@@ -46,6 +46,11 @@ void out_json(struct out_ctx *o);
 void out_openmetrics(struct out_ctx *o);
 void out_csv_header(struct out_ctx *o);
 
+/* Called by a printer at row r: asks the CPU for the rows it reads next.
+ * Rows come in the tree's order, not in the order the groups lie in
+ * memory, and 32,768 groups' model does not fit the CPU's caches. */
+void out_rows_ahead(const struct out_ctx *o, size_t r);
+
 /* Shared by the printers: the sample's wall-clock time in UTC, as
  * "2026-11-30T01:02:03Z" (whole seconds), written into buf; returns buf. */
 const char *out_time(const struct model *m, char *buf, size_t len);

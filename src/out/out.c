@@ -59,3 +59,17 @@ void out_iteration(struct out_ctx *o)
 	}
 	fflush(o->f);
 }
+
+/* The group 8 rows ahead (its fields and its path, which ends it), and the
+ * values of the one 4 rows ahead, whose fields have come by now. */
+void out_rows_ahead(const struct out_ctx *o, size_t r)
+{
+	if (r + 8 < o->nrows) {
+		const char *p = (const char *)o->m->groups[o->rows[r + 8]];
+
+		for (size_t at = 0; at < sizeof(struct mgroup) + 64; at += 64)
+			__builtin_prefetch(p + at);
+	}
+	if (r + 4 < o->nrows)
+		__builtin_prefetch(o->m->groups[o->rows[r + 4]]->buf);
+}

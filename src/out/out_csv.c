@@ -21,6 +21,7 @@ void out_csv(struct out_ctx *o)
 	for (size_t r = 0; r < o->nrows; r++) {
 		const struct mgroup *g = o->m->groups[o->rows[r]];
 
+		out_rows_ahead(o, r);
 		fprintf(o->f, "%s,%u", t, o->iteration);
 		for (size_t i = 0; i < o->ncols; i++) {
 			const struct column *c = o->cols[i];

@@ -217,6 +217,7 @@ void out_json(struct out_ctx *o)
 	for (size_t r = 0; r < o->nrows; r++) {
 		const struct mgroup *g = m->groups[o->rows[r]];
 
+		out_rows_ahead(o, r);
 		rb_put(&b, r ? ",{" : "{", r ? 2 : 1);
 		for (size_t i = 0; i < o->ncols; i++) {
 			const struct column *c = o->cols[i];

@@ -139,8 +139,10 @@ static void cadvisor_families(struct out_ctx *o)
 			prom ? "untyped" : "unknown");
 		for (size_t r = 0; r < o->nrows; r++) {
 			const struct mgroup *g = o->m->groups[o->rows[r]];
-			struct cval v = col_value(c, g);
+			struct cval v;
 
+			out_rows_ahead(o, r);
+			v = col_value(c, g);
 			if (v.kind != CV_NUM)
 				continue;
 			fprintf(o->f, "%s%s{id=\"", cadvisor[k].name, suffix);
@@ -182,8 +184,10 @@ void out_openmetrics(struct out_ctx *o)
 		}
 		for (size_t r = 0; r < o->nrows; r++) {
 			const struct mgroup *g = o->m->groups[o->rows[r]];
-			struct cval v = col_value(c, g);
+			struct cval v;
 
+			out_rows_ahead(o, r);
+			v = col_value(c, g);
 			if (v.kind == CV_NA)
 				continue;
 			fprintf(o->f, "%s%s{cgroup=\"", name, sample_suffix);

@@ -95,6 +95,7 @@ static void cells_fill(struct cells *cs, const struct out_ctx *o, int *w,
 	for (size_t r = 0; r < o->nrows; r++) {
 		const struct mgroup *g = o->m->groups[o->rows[r]];
 
+		out_rows_ahead(o, r);
 		for (size_t i = 0; i < n; i++) {
 			const struct column *c = o->cols[i];
 			size_t k = r * n + i, l;
@@ -199,9 +200,13 @@ void out_text(struct out_ctx *o)
 	fprintf(o->f, "%s\n", last ? (*sep ? " GROUP" : "GROUP") : "");
 	for (size_t r = 0; r < o->nrows; r++) {
 		const struct mgroup *g = o->m->groups[o->rows[r]];
-		int indent = indent_of(o, g), first = 1;
-		size_t cw = (size_t)indent + name_of(o, g, &nb);
-		size_t nlen = strlen(nb.b);
+		int indent, first = 1;
+		size_t cw, nlen;
+
+		out_rows_ahead(o, r);
+		indent = indent_of(o, g);
+		cw = (size_t)indent + name_of(o, g, &nb);
+		nlen = strlen(nb.b);
 
 		for (size_t i = 0; i < n; i++) {
 			const struct column *c = o->cols[i];
