@@ -19,8 +19,10 @@
 # cpu(2)) / 10, user + sys of the process (wait4), start-up excluded;
 # medians over the rounds.  With two COUNTs or more, the growth of each
 # view's cost from the first COUNT to each other one: the ratio of the two
-# within each round, median over the rounds (so that the machine's drift
-# between one COUNT's runs and another's does not enter it).  Then, once
+# within each round, median over the rounds and their range (so that the
+# machine's drift between one COUNT's runs and another's does not enter
+# it); then the same for the pass's default and mission views alone, with
+# -n 2 and -n 32 (30 refreshes a run) and $GROWTH_REPS rounds (default 9).  Then, once
 # per COUNT, view and collector, with perf
 # (when present): the kernel's stats flush calls memcgtop made per
 # refresh (memcg:memcg_flush_stats events of its pid, (n12 - n2) / 10),
@@ -147,14 +149,38 @@ def flushes(count):
 for count in counts:
     table(count)
 # Growth: each round's cost at a COUNT over its cost at the first, in the
-# same round, then the median.
+# same round; the median of the rounds' ratios, and their range.
+def growth(samples, count, view, coll):
+    r = sorted(a / b for a, b in zip(samples[(count, view, coll)],
+                                      samples[(counts[0], view, coll)]))
+    return f"{statistics.median(r):5.2f} ({r[0]:.2f} to {r[-1]:.2f})"
+
 for count in counts[1:]:
-    print(f"== growth from {counts[0]} to {count} groups (x, median of the rounds' ratios; {count / counts[0]:g}x the groups)")
-    print(f"{'view':8} {'bpf':>8} {'files':>8}")
+    print(f"== growth from {counts[0]} to {count} groups ({count / counts[0]:g}x the groups): "
+          f"median of the rounds' ratios (range)")
+    print(f"{'view':8} {'bpf':>20} {'files':>20}")
     for view in views:
-        g = [statistics.median(a / b for a, b in zip(cpu[(count, view, c)], cpu[(counts[0], view, c)]))
-             for c in collectors]
-        print(f"{view:8} {g[0]:8.2f} {g[1]:8.2f}")
+        print(f"{view:8} {growth(cpu, count, view, 'bpf'):>20} {growth(cpu, count, view, 'files'):>20}")
+# The same for the pass's default and mission views on their own, with
+# 30 refreshes a run (-n 32 less -n 2) and $GROWTH_REPS rounds: a ratio of
+# two noisy figures needs more of them than the table does.
+if len(counts) > 1:
+    greps = int(os.environ.get("GROWTH_REPS", "9"))
+    gcpu = {}
+    for _ in range(greps):
+        for count in counts:
+            for view in ("default", "mission"):
+                lo, _ = run(f"{prefix}-{count}", "bpf", view, 2)
+                hi, _ = run(f"{prefix}-{count}", "bpf", view, 32)
+                per = ((hi.ru_utime + hi.ru_stime) - (lo.ru_utime + lo.ru_stime)) / 30 * 1000
+                gcpu.setdefault((count, view, "bpf"), []).append(per)
+    for count in counts[1:]:
+        print(f"== growth from {counts[0]} to {count} groups with the pass, 30 refreshes a run, "
+              f"{greps} rounds: median of the rounds' ratios (range); ms per refresh, medians")
+        for view in ("default", "mission"):
+            print(f"{view:8} {growth(gcpu, count, view, 'bpf'):>20}  "
+                  f"{statistics.median(gcpu[(counts[0], view, 'bpf')]):.1f} -> "
+                  f"{statistics.median(gcpu[(count, view, 'bpf')]):.1f}")
 for count in counts:
     flushes(count)
 EOF
