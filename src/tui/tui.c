@@ -146,6 +146,9 @@ void tui_want(const struct tui *t, struct pipeline_want *ret)
 	 * them (v2: the group's own too) */
 	if (t->pane == PANE_DETAIL)
 		ret->if_free |= FBIT(FLD_NUMA);
+	/* Every derived value: the colours, the detail pane and its
+	 * verdict read more than the columns. */
+	ret->only_shown = 0;
 }
 
 /* The set or the sort changed: read now what they need beyond the last
