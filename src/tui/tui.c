@@ -131,6 +131,11 @@ static void init_sets(struct tui *t)
  * batch reads for the same columns. */
 void tui_want(const struct tui *t, struct pipeline_want *ret)
 {
+	/* What is not set is off: oom (the OOM kills from the counters only
+	 * where they come free or a shown column reads them: no file more
+	 * than batch reads) and only_shown (the colours, the detail pane
+	 * and its verdict read every derived value). */
+	memset(ret, 0, sizeof(*ret));
 	ret->cols = t->set[t->cur_set];
 	ret->ncols = t->setn[t->cur_set];
 	ret->sort = t->sort;
@@ -139,16 +144,10 @@ void tui_want(const struct tui *t, struct pipeline_want *ret)
 	if (t->pane == PANE_DETAIL)
 		ret->if_free |= VERDICT_FIELDS;
 	ret->events = t->pane == PANE_DETAIL;
-	/* The OOM kills from the counters only where they come free or a
-	 * shown column reads them: no file more than batch reads. */
-	ret->oom = 0;
 	/* The detail pane's lists per NUMA node, where the BPF pass gives
 	 * them (v2: the group's own too) */
 	if (t->pane == PANE_DETAIL)
 		ret->if_free |= FBIT(FLD_NUMA);
-	/* Every derived value: the colours, the detail pane and its
-	 * verdict read more than the columns. */
-	ret->only_shown = 0;
 }
 
 /* The set or the sort changed: read now what they need beyond the last
