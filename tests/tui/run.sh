@@ -1237,6 +1237,27 @@ lit $L '>'
 check_line $L 4 "   USAGE ▲GROUP           LIMIT" "sort by path (ascending): the marker on GROUP, the cell as wide"
 tm kill-session -t $L
 
+# The screen derives every value, not only what its columns show (batch
+# does): with USAGE, LOW and MIN (GROUP last), which no derived value
+# needs, the detail pane of /fixture/work still gives its effective
+# protection, a pass over the groups no column asked for.
+L=derive
+start $L 80 24 "TERM=tmux-256color LANG=C.UTF-8" -d 60 -c usage,low,min --root "$V2/cg" --proc "$V2/proc"
+up $L "-c usage,low,min"
+keys $L Home; keys $L Down Down Down
+check_selected $L work "-c usage,low,min: work selected"
+lit $L d
+for ((i = 0; i < 12; i++)); do
+	grep -qxF -- "$EPLINE" <<<"$(cap $L)" && break
+	lit $L J
+done
+if grep -qxF -- "$EPLINE" <<<"$(cap $L)"; then
+	pass "-c usage,low,min: the detail pane's effective protection (eff_low ${EP#* })"
+else
+	fail "-c usage,low,min: no '$EPLINE' in the detail pane after $i J"
+fi
+tm kill-session -t $L
+
 # The sort marker touches its own title in ASCII without colour too.
 L=marker
 start $L 80 24 "TERM=xterm-256color LANG=C.UTF-8" --ascii --no-color -o limit -d 60 --root "$V2/cg" --proc "$V2/proc"
