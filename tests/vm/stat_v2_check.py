@@ -270,9 +270,16 @@ def main():
         files = None
         if ("LRU", "files", 11) in runs and ("LRU", "files", 1) in runs:
             files = runs[("LRU", "files", 11)] - runs[("LRU", "files", 1)]
-            check(files >= 10 * len(GROUPS),
-                  "4: the count sees the files collector's flushes: %d in 10 refreshes "
-                  "of the LRU view (%d groups; at least %d)" % (files, len(GROUPS), 10 * len(GROUPS)))
+            # The -n 11 run alone (12 refreshes, the first the baseline),
+            # not the difference: that was once 39 (7.3, CI).  A flush in
+            # memcgtop's pid that is no memory.stat read (a refault of its
+            # pages under the guest's pressure flushes stats 2 s old) can
+            # fall in either run; the -n 11 run holds at least its reads.
+            whole = runs[("LRU", "files", 11)]
+            check(whole >= 12 * len(GROUPS),
+                  "4: the count sees the files collector's flushes: %d in the 12 refreshes "
+                  "of -n 11 in the LRU view (%d groups; at least %d; %d more than -n 1)"
+                  % (whole, len(GROUPS), 12 * len(GROUPS), files))
         for view in ("LRU", "MISSION"):
             if (view, "bpf", 11) not in runs or (view, "bpf", 1) not in runs:
                 bad("4: %s: runs missing: %s" % (view, runs))
