@@ -111,14 +111,14 @@ struct bpfcol {
 	uint32_t rec_cap;
 	uint32_t names_cap;
 	struct memcg_iter *skel;	/* the object, its maps, program, link */
-	uint64_t want;			/* MR_BIT of the slots asked for */
+	mr_set want;			/* MR_BIT of the slots asked for */
 	struct mapwin recs;
 	/* The stats map: one entry until a stat slot is asked for, then
 	 * as many as recs (a load again). */
 	uint32_t stat_cap;
 	struct mapwin stats;
 	struct memcg_sels sels;		/* the proven words */
-	uint64_t zero;			/* stat slots 0 in every group */
+	mr_set zero;			/* stat slots 0 in every group */
 	bool stats_refused;		/* the map could not grow: not again */
 	uint32_t nodes;			/* the kernel's nr_node_ids */
 	bool stat_nodes;		/* the stats map has the lists per node */
@@ -339,6 +339,14 @@ static int map_windows(struct bpfcol *col)
 
 static void apply_sels(struct bpfcol *col);
 
+/* The slots asked for, as the program reads them: the record's and the
+ * stat slots', a __u64 each. */
+static void set_want(struct bpfcol *col)
+{
+	col->skel->data_want->want = (__u64)(col->want & (MR_SET(MR_FIRST_STAT) - 1));
+	col->skel->data_want->want_stat = mr_stat_bits(col->want);
+}
+
 /* Group i's entry of the stats map; NULL when it cannot be mapped
  * (col->map_err). */
 static const struct memcg_stat *stat_of(struct bpfcol *col, size_t i)
@@ -436,7 +444,7 @@ static int bpfcol_load(struct bpfcol *col, struct bpfcol_why *w)
 		.page_size = (__u32)col->pagesize,
 		.stat_nodes = col->stat_nodes,
 	};
-	skel->data_want->want = col->want;
+	set_want(col);
 	apply_sels(col);
 	if ((r = bpf_map__set_max_entries(skel->maps.recs, col->rec_cap)) ||
 	    (r = bpf_map__set_max_entries(skel->maps.stats, col->stat_cap)) ||
@@ -728,7 +736,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
 	win_close(&col->recs);
 	win_close(&col->stats);
 	win_close(&col->names);
-	col->want = ~0ULL;
+	col->want = ~(mr_set)0;
 	col->stat_cap = 1;
 	/* The first walk reads the start group's lists per node (-VV). */
 	col->stat_nodes = true;
@@ -1097,7 +1105,7 @@ static int bpfcol_convert(struct bpfcol *col, size_t i, struct bpfcol_rec *g)
 {
 	const struct memcg_rec *r = rec_of(col, i);
 	const struct memcg_stat *st;
-	uint64_t have;
+	mr_set have;
 
 	memset(g, 0, sizeof(*g));
 	g->name = "";
@@ -1127,11 +1135,11 @@ static int bpfcol_convert(struct bpfcol *col, size_t i, struct bpfcol_rec *g)
 		have &= MR_BIT(STATS_PENDING);
 	g->have = have;
 	for (; have; have &= have - 1) {
-		unsigned k = (unsigned)__builtin_ctzll(have);
+		unsigned k = mr_first(have);
 		uint64_t v = r->v[k];
 
 		if ((slots[k].flags & MR_LIMIT) && v >= col->counter_max)
-			g->unlimited |= 1ULL << k;
+			g->unlimited |= MR_SET(k);
 		g->v[k] = (slots[k].flags & MR_PAGES) ? v * col->pagesize : v;
 	}
 	if (!(col->want & MR_STATS) || (col->v2 && r->level == 0))
@@ -1141,12 +1149,12 @@ static int bpfcol_convert(struct bpfcol *col, size_t i, struct bpfcol_rec *g)
 		return col->map_err;
 	/* memory.stat shows a sum below 0 (per-CPU deltas not yet folded
 	 * in) as 0. */
-	have = (st ? st->have : 0) & col->want & MR_STATS;
+	have = mr_of_stat_bits(st ? st->have : 0) & col->want & MR_STATS;
 	g->have |= (col->zero & col->want) | have;
-	for (uint64_t z = col->zero & col->want & ~have; z; z &= z - 1)
-		g->v[__builtin_ctzll(z)] = 0;
+	for (mr_set z = col->zero & col->want & ~have; z; z &= z - 1)
+		g->v[mr_first(z)] = 0;
 	for (; have; have &= have - 1) {
-		unsigned k = (unsigned)__builtin_ctzll(have);
+		unsigned k = mr_first(have);
 		int64_t v = st->v[k - MR_FIRST_STAT];
 
 		g->v[k] = v < 0 ? 0 : (slots[k].flags & MR_PAGES) ?
@@ -1257,7 +1265,7 @@ static void grow_stats(struct bpfcol *col)
  * failed in bpfcol_fit may have left no skeleton: col->want is given to
  * the next one.
  */
-int bpfcol_want(struct bpfcol *col, uint64_t want)
+int bpfcol_want(struct bpfcol *col, mr_set want)
 {
 	col->want = want;
 	/* Made again for every group, and with the lists per node once
@@ -1267,7 +1275,7 @@ int bpfcol_want(struct bpfcol *col, uint64_t want)
 	     ((want & MR_BIT(ST_NODES)) && !col->stat_nodes)))
 		grow_stats(col);
 	if (col->skel)
-		col->skel->data_want->want = col->want;
+		set_want(col);
 	apply_sels(col);
 	return 0;
 }
@@ -1294,7 +1302,7 @@ static void apply_sels(struct bpfcol *col)
 		const struct memcg_sel *s = &col->sels.sel[k];
 
 		to->sel[k] = *s;
-		if (!(col->want & (1ULL << (k + MR_FIRST_STAT)))) {
+		if (!(col->want & MR_SET(k + MR_FIRST_STAT))) {
 			to->sel[k].n = 0;
 			continue;
 		}
@@ -1305,7 +1313,7 @@ static void apply_sels(struct bpfcol *col)
 }
 
 void bpfcol_select(struct bpfcol *col, const struct memcg_sels *sels,
-		   uint64_t zero)
+		   mr_set zero)
 {
 	col->sels = *sels;
 	col->zero = zero & MR_STATS;
@@ -1425,7 +1433,7 @@ int bpfcol_nodes(struct bpfcol *col, size_t i,
 	if (!col->stat_nodes)
 		return -1;
 	st = stat_of(col, i);
-	if (!st || !(st->have & MR_BIT(ST_NODES)))
+	if (!st || !(st->have & MS_BIT(ST_NODES)))
 		return -1;
 	n = (uint64_t)st->v[MR_ST_NODES - MR_FIRST_STAT];
 	if (n > MR_NODES)

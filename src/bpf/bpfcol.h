@@ -53,8 +53,8 @@ struct bpfcol_rec {
 	unsigned int level;	/* 0 for a hierarchy's root */
 	const char *name;	/* kernfs name, "" for a root; not escaped */
 	size_t name_len;
-	uint64_t have;
-	uint64_t unlimited;
+	mr_set have;
+	mr_set unlimited;
 	uint64_t v[MR_NSLOTS];
 };
 
@@ -86,7 +86,7 @@ int bpfcol_open(const char *start, struct bpfcol **ret_col,
  * failcnt) and names always come.  bpfcol_open asks for everything.
  * Returns 0 or -errno.
  */
-int bpfcol_want(struct bpfcol *col, uint64_t slots);
+int bpfcol_want(struct bpfcol *col, mr_set slots);
 
 /*
  * memory.stat in the pass: each stat slot (MR_STATS, memcg_rec.h) is the
@@ -97,7 +97,7 @@ int bpfcol_want(struct bpfcol *col, uint64_t slots);
  * The selection is kept across loads.
  */
 void bpfcol_select(struct bpfcol *col, const struct memcg_sels *sels,
-		   uint64_t zero);
+		   mr_set zero);
 
 /*
  * What the last walk saw of the kernel (the layout CO-RE resolved) and

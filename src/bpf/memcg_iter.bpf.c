@@ -94,9 +94,11 @@ const volatile struct memcg_cfg cfg = {
 	.names_size = 4096,
 };
 
-/* MR_BIT of the slots a walk reads beyond the memory counter and the
- * name: set by the loader through the mapped section before a walk. */
+/* MR_BIT of the record's slots a walk reads beyond the memory counter
+ * and the name, and MS_BIT of the stat slots: set by the loader through
+ * the mapped section before a walk. */
 __u64 want SEC(".data.want") = ~0ULL;
+__u64 want_stat SEC(".data.want") = ~0ULL;
 
 /* The proven words of each stat slot: set by the loader through the
  * mapped section (memcg_rec.h). */
@@ -269,42 +271,42 @@ static __always_inline __u64 kf_slots(void)
 	if (HAS_NODE(NR_INACTIVE_ANON) && HAS_NODE(NR_ACTIVE_ANON) &&
 	    HAS_NODE(NR_INACTIVE_FILE) && HAS_NODE(NR_ACTIVE_FILE) &&
 	    HAS_NODE(NR_UNEVICTABLE))
-		m |= MR_BIT(ST_INACTIVE_ANON) | MR_BIT(ST_ACTIVE_ANON) |
-			MR_BIT(ST_INACTIVE_FILE) | MR_BIT(ST_ACTIVE_FILE) |
-			MR_BIT(ST_UNEVICTABLE);
+		m |= MS_BIT(ST_INACTIVE_ANON) | MS_BIT(ST_ACTIVE_ANON) |
+			MS_BIT(ST_INACTIVE_FILE) | MS_BIT(ST_ACTIVE_FILE) |
+			MS_BIT(ST_UNEVICTABLE);
 	if (HAS_NODE(NR_ANON_MAPPED))
-		m |= MR_BIT(ST_ANON);
+		m |= MS_BIT(ST_ANON);
 	if (HAS_NODE(NR_FILE_PAGES))
-		m |= MR_BIT(ST_FILE);
+		m |= MS_BIT(ST_FILE);
 	if (HAS_NODE(NR_SHMEM))
-		m |= MR_BIT(ST_SHMEM);
+		m |= MS_BIT(ST_SHMEM);
 	if (HAS_MEMCG(MEMCG_KMEM))
-		m |= MR_BIT(ST_KERNEL);
+		m |= MS_BIT(ST_KERNEL);
 	if (HAS_MEMCG(MEMCG_ZSWAPPED))
-		m |= MR_BIT(ST_ZSWAPPED);
+		m |= MS_BIT(ST_ZSWAPPED);
 	if (HAS_NODE(WORKINGSET_REFAULT_ANON))
-		m |= MR_BIT(ST_REFAULT_ANON);
+		m |= MS_BIT(ST_REFAULT_ANON);
 	if (HAS_NODE(WORKINGSET_REFAULT_FILE))
-		m |= MR_BIT(ST_REFAULT_FILE);
+		m |= MS_BIT(ST_REFAULT_FILE);
 	if (bpf_core_enum_value_exists(enum vm_event_item, PGFAULT))
-		m |= MR_BIT(ST_PGFAULT);
+		m |= MS_BIT(ST_PGFAULT);
 	if (bpf_core_enum_value_exists(enum vm_event_item, PGMAJFAULT))
-		m |= MR_BIT(ST_PGMAJFAULT);
+		m |= MS_BIT(ST_PGMAJFAULT);
 	if (HAS_RECLAIM(PGSCAN_KSWAPD))
-		m |= MR_BIT(ST_PGSCAN_KSWAPD);
+		m |= MS_BIT(ST_PGSCAN_KSWAPD);
 	if (HAS_RECLAIM(PGSCAN_DIRECT))
-		m |= MR_BIT(ST_PGSCAN_DIRECT);
+		m |= MS_BIT(ST_PGSCAN_DIRECT);
 	if (HAS_RECLAIM(PGSTEAL_KSWAPD))
-		m |= MR_BIT(ST_PGSTEAL_KSWAPD);
+		m |= MS_BIT(ST_PGSTEAL_KSWAPD);
 	if (HAS_RECLAIM(PGSTEAL_DIRECT))
-		m |= MR_BIT(ST_PGSTEAL_DIRECT);
+		m |= MS_BIT(ST_PGSTEAL_DIRECT);
 	/* memory.stat's sums: kswapd, direct, khugepaged and proactive. */
 	if (HAS_RECLAIM(PGSCAN_KSWAPD) && HAS_RECLAIM(PGSCAN_DIRECT) &&
 	    HAS_RECLAIM(PGSCAN_KHUGEPAGED) && HAS_RECLAIM(PGSCAN_PROACTIVE))
-		m |= MR_BIT(ST_PGSCAN);
+		m |= MS_BIT(ST_PGSCAN);
 	if (HAS_RECLAIM(PGSTEAL_KSWAPD) && HAS_RECLAIM(PGSTEAL_DIRECT) &&
 	    HAS_RECLAIM(PGSTEAL_KHUGEPAGED) && HAS_RECLAIM(PGSTEAL_PROACTIVE))
-		m |= MR_BIT(ST_PGSTEAL);
+		m |= MS_BIT(ST_PGSTEAL);
 	return m;
 }
 #endif
@@ -409,7 +411,7 @@ static __always_inline void kf_put(struct memcg_stat *st, __u32 s, __u64 v,
 	if (v == (__u64)-1 || !unit)
 		return;
 	st->v[s - MR_FIRST_STAT] = (__s64)(v / unit);
-	st->have |= 1ULL << s;
+	st->have |= 1ULL << (s - MR_FIRST_STAT);
 }
 
 /* A size item (bytes from the kfunc) in pages, or a count. */
@@ -550,7 +552,7 @@ static __always_inline void read_stats(struct memcg_rec *r,
 			if (k < sel->n)
 				sum += words[a][sel->idx[k] & (MR_ARR_WORDS - 1)];
 		st->v[s] = sum;
-		st->have |= 1ULL << (s + MR_FIRST_STAT);
+		st->have |= 1ULL << s;
 	}
 #ifdef MEMCG_KFUNC
 	read_kf(st, r->id);
@@ -630,7 +632,7 @@ static __always_inline void read_nodes(struct mem_cgroup *memcg, __u32 idx)
 	st = bpf_map_lookup_elem(&stats, &idx);
 	if (!st)
 		return;
-	st->have &= ~MR_BIT(ST_NODES);
+	st->have &= ~MS_BIT(ST_NODES);
 	if (!bpf_core_field_exists(memcg->nodeinfo) ||
 	    !bpf_core_field_exists(pn->lru_zone_size) ||
 	    !bpf_core_enum_value_exists(enum lru_list, NR_LRU_LISTS) ||
@@ -703,7 +705,7 @@ static __always_inline void read_nodes(struct mem_cgroup *memcg, __u32 idx)
 	}
 	node_src |= src;
 	st->v[MR_ST_NODES - MR_FIRST_STAT] = n;
-	st->have |= MR_BIT(ST_NODES);
+	st->have |= MS_BIT(ST_NODES);
 }
 
 /*
@@ -792,7 +794,7 @@ __attribute__((noinline)) int record(__u64 cg, __u32 level, __u32 idx,
 	struct kernfs_node *kn;
 	struct mem_cgroup *memcg;
 	struct memcg_rec *r;
-	__u64 w = want;
+	__u64 w = want, ws = want_stat;
 
 	r = bpf_map_lookup_elem(&recs, &idx);
 	if (!r)
@@ -879,11 +881,11 @@ __attribute__((noinline)) int record(__u64 cg, __u32 level, __u32 idx,
 			put(r, MR_SWAP_USAGE,
 			    BPF_CORE_READ(memcg, swap.usage.counter));
 	}
-	if (w & MR_STATS)
+	if (ws)
 		read_stats(r, memcg, idx);
 	if (w & MR_BIT(STATS_PENDING))
 		read_pending(r, memcg);
-	if (w & MR_BIT(ST_NODES))
+	if (ws & MS_BIT(ST_NODES))
 		read_nodes(memcg, idx);
 	/* Each hierarchy's own files only: every read is a helper call. */
 	if (cfg.v2) {

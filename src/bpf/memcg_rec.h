@@ -113,18 +113,60 @@ enum mr_slot {
 	MR_NSLOTS
 };
 
-#define MR_BIT(slot)	(1ULL << (MR_##slot))
-
-/* A slot set is one __u64 (have, want). */
-_Static_assert(MR_NSLOTS <= 64, "more slots than a __u64 has bits");
-
 /* The memory.stat slots: the last ones, in a map of their own (struct
  * memcg_stat), which has room for every group only while they are asked
  * for. */
 #define MR_FIRST_STAT	MR_ST_INACTIVE_ANON
-#define MR_BIT_FIRST_STAT MR_BIT(ST_INACTIVE_ANON)
 #define MR_NSTAT	(MR_NSLOTS - MR_FIRST_STAT)
-#define MR_STATS	((~0ULL >> (64 - MR_NSLOTS)) & ~(MR_BIT_FIRST_STAT - 1))
+_Static_assert(MR_FIRST_STAT <= 64, "more record slots than a __u64 has bits");
+_Static_assert(MR_NSTAT <= 64, "more stat slots than a __u64 has bits");
+
+/*
+ * Two kinds of slot set.  The program and the maps keep each kind in a
+ * __u64: a record's slots (memcg_rec.have, the walk's want) by MR_BIT,
+ * the stat slots (memcg_stat.have, want_stat, memcg_layout.kf) by
+ * MS_BIT, counted from MR_FIRST_STAT.  The loader and the source keep
+ * both in one mr_set, by MR_BIT, whatever the slot.
+ */
+#define MS_BIT(slot)	(1ULL << (MR_##slot - MR_FIRST_STAT))
+#ifdef __bpf__
+/* A record's slot only: a stat slot's bit is MS_BIT. */
+#define MR_BIT(slot)	(1ULL << (MR_##slot) |				\
+			 0 * sizeof(char[MR_##slot < MR_FIRST_STAT ? 1 : -1]))
+#else
+typedef unsigned __int128 mr_set;
+#define MR_BIT(slot)	((mr_set)1 << (MR_##slot))
+#define MR_SET(slot)	((mr_set)1 << (slot))
+/* The lowest slot of a set that is not empty, and how many it holds. */
+static inline unsigned mr_first(mr_set s)
+{
+	__u64 lo = (__u64)s;
+
+	return lo ? (unsigned)__builtin_ctzll(lo) :
+		64 + (unsigned)__builtin_ctzll((__u64)(s >> 64));
+}
+
+static inline unsigned mr_count(mr_set s)
+{
+	return (unsigned)(__builtin_popcountll((__u64)s) +
+			  __builtin_popcountll((__u64)(s >> 64)));
+}
+
+/* The stat slots of a set as the program keeps them (MS_BIT), and back. */
+static inline __u64 mr_stat_bits(mr_set s)
+{
+	return (__u64)(s >> MR_FIRST_STAT);
+}
+
+static inline mr_set mr_of_stat_bits(__u64 bits)
+{
+	return (mr_set)bits << MR_FIRST_STAT;
+}
+
+#define MR_STATS	((MR_SET(MR_NSLOTS) - 1) & ~(MR_SET(MR_FIRST_STAT) - 1))
+#endif
+
+_Static_assert(MR_NSLOTS < 128, "more slots than an mr_set has bits");
 
 #define MR_SOFT_NODES	(MR_BIT(SOFT_NODE0) | MR_BIT(SOFT_NODE1) |	\
 			 MR_BIT(SOFT_NODE2) | MR_BIT(SOFT_NODE3))
@@ -158,7 +200,7 @@ enum mr_lru { MR_LRU_INACTIVE_ANON, MR_LRU_ACTIVE_ANON, MR_LRU_INACTIVE_FILE,
 
 /* A group's memory.stat values (MR_STATS), at the index of its record. */
 struct memcg_stat {
-	__u64 have;		/* MR_BIT of the stat slots read */
+	__u64 have;		/* MS_BIT of the stat slots read */
 	__s64 v[MR_NSTAT];	/* sums of kernel words: may be below 0 */
 	__s64 node[MR_NODES][MR_NLRU];	/* ST_NODES */
 	/* ... and with its descendants: nodeinfo[nid]->lruvec_stats'
@@ -222,7 +264,7 @@ struct memcg_layout {
 	__u32 vmstats;			/* 0 none, 1 a pointer, 2 embedded */
 	__u32 words[MR_NARR];
 	__s32 ev[MR_NEV];		/* -1: not in this kernel's enum */
-	/* MR_BIT of the stat slots the program can read through the
+	/* MS_BIT of the stat slots the program can read through the
 	 * kernel's memcg kfuncs (MR_SEL_KF): 0 but in the program built
 	 * with them (memcg_iter_kf), on v2, where this kernel's enums
 	 * have every item the slot sums. */

@@ -33,7 +33,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <linux/types.h>
 
+#include "bpf/memcg_rec.h"
 #include "cgfs.h"
 #include "source.h"
 
@@ -186,7 +188,7 @@ struct cgfs_want {
 	fieldset fields;	/* asked, with what MADE fields are made of */
 	unsigned files;		/* read for them */
 	unsigned root_files;	/* the hierarchy root's */
-	uint64_t pass_slots;	/* the BPF pass's slots for them */
+	mr_set pass_slots;	/* the BPF pass's slots for them */
 	/* The most swap a group can hold, VAL_MAX: not known.  v1's swap
 	 * is memsw - usage, two files read one after the other: a group
 	 * charged or uncharged in between shows the difference as swap
@@ -211,7 +213,7 @@ size_t cgfs_event_lines(const struct cgfs_version *v, const struct sample *s,
 unsigned cgfs_pass_files(const struct cgfs_version *v);
 /* The fields whose slot is in `slots` (MR_BIT): what the pass carries
  * when those slots are read (memory.stat's: once proven). */
-fieldset cgfs_pass_fields(const struct cgfs_version *v, uint64_t slots);
+fieldset cgfs_pass_fields(const struct cgfs_version *v, mr_set slots);
 
 /* A memory.stat value the pass can carry: its slot, its key in the
  * version's memory.stat (NULL: none, v1 pgscan), and the field. */
@@ -224,7 +226,7 @@ struct cgfs_stat_row {
 size_t cgfs_stat_rows(const struct cgfs_version *v, struct cgfs_stat_row *ret,
 		      size_t max);
 int cgfs_version_n(const struct cgfs_version *v);
-uint64_t cgfs_file_slots(const struct cgfs_version *v, enum cgfile f);
+mr_set cgfs_file_slots(const struct cgfs_version *v, enum cgfile f);
 
 /*
  * Reads one group into s (its slots): the files w asks for, but those
@@ -348,8 +350,8 @@ int cgfs_prove_update(struct cgfs_prove *pr, const char *text, size_t len,
 		      const struct memcg_layout *lay,
 		      const int64_t (*raw)[128]);
 const struct memcg_sels *cgfs_prove_sels(const struct cgfs_prove *pr);
-uint64_t cgfs_prove_proven(const struct cgfs_prove *pr);
-uint64_t cgfs_prove_zero(const struct cgfs_prove *pr);
+mr_set cgfs_prove_proven(const struct cgfs_prove *pr);
+mr_set cgfs_prove_zero(const struct cgfs_prove *pr);
 /* Whether every slot of the version's rows is proven. */
 int cgfs_prove_complete(const struct cgfs_prove *pr);
 /* The rule's slots. */

@@ -50,7 +50,7 @@ struct pass {
 	char *stat;
 	size_t stat_len, stat_cap;
 	int stat_ok;		/* stat holds this refresh's file */
-	uint64_t at_root;	/* the slots prove_at_root proved */
+	mr_set at_root;		/* the slots prove_at_root proved */
 	char paths[1024];
 	char stat_paths[768];	/* what prove() said of memory.stat */
 	int said_unproven;	/* say_unproven said it */
@@ -150,7 +150,7 @@ static int read_start_stat(struct pass *p, int dirfd)
  */
 static void prove_at_root(struct pass *p, int rootfd)
 {
-	uint64_t before = cgfs_prove_proven(p->pr);
+	mr_set before = cgfs_prove_proven(p->pr);
 	struct memcg_layout lay;
 	const int64_t (*raw)[MR_ARR_WORDS];
 	char *text = NULL;
@@ -188,7 +188,7 @@ static int prove(struct pass *p)
 
 		snprintf(p->stat_paths + o, sizeof(p->stat_paths) - o,
 			 "; %d of them proven against the hierarchy root's (the start group's values could not prove them)",
-			 __builtin_popcountll(p->at_root));
+			 mr_count(p->at_root));
 	}
 	if (bpfcol_kfunc(p->col)) {
 		size_t o = strlen(p->stat_paths);
@@ -340,7 +340,7 @@ static int soft_ranks(struct pass *p, const char *start, size_t n)
 			return r;
 		p->soft[i] = (struct soft_place){ 0, 0, (uint32_t)i };
 		for (int k = 0; k < MR_NODES; k++)
-			if ((g.have & (1ULL << (MR_SOFT_NODE0 + k))) &&
+			if ((g.have & MR_SET(MR_SOFT_NODE0 + k)) &&
 			    g.v[MR_SOFT_NODE0 + k] > p->soft[i].tree)
 				p->soft[i].tree = g.v[MR_SOFT_NODE0 + k];
 	}
@@ -354,7 +354,7 @@ static int soft_ranks(struct pass *p, const char *start, size_t n)
 		for (size_t i = 0; i < n; i++) {
 			if ((r = bpfcol_record(p->col, i, &g)) != 0)
 				return r;
-			if ((g.have & (1ULL << (MR_SOFT_NODE0 + k))) &&
+			if ((g.have & MR_SET(MR_SOFT_NODE0 + k)) &&
 			    g.v[MR_SOFT_NODE0 + k] > 0)
 				order[m++] = (struct soft_place){
 					g.v[MR_SOFT_NODE0 + k], 0, (uint32_t)i };
@@ -391,9 +391,9 @@ static void soft_put(const struct pass *p, size_t i, struct bpfcol_rec *g)
  * memory.stat values whose words are not proven on this kernel (not
  * those known 0 this refresh).
  */
-static void say_unproven(struct pass *p, struct cgfs *cg, uint64_t slots)
+static void say_unproven(struct pass *p, struct cgfs *cg, mr_set slots)
 {
-	uint64_t left = slots & VMSTAT_SLOTS;
+	mr_set left = slots & VMSTAT_SLOTS;
 	char keys[200];
 	size_t off = 0;
 
@@ -403,10 +403,10 @@ static void say_unproven(struct pass *p, struct cgfs *cg, uint64_t slots)
 	if (!left)
 		return;
 	keys[0] = '\0';
-	for (uint64_t l = left; l && off < sizeof(keys) - 1; l &= l - 1) {
+	for (mr_set l = left; l && off < sizeof(keys) - 1; l &= l - 1) {
 		int n = snprintf(keys + off, sizeof(keys) - off, "%s%s",
 				 off ? ", " : "",
-				 bpfcol_slot_key((enum mr_slot)__builtin_ctzll(l)));
+				 bpfcol_slot_key((enum mr_slot)mr_first(l)));
 
 		off += n > 0 ? (size_t)n : 0;
 	}
@@ -688,7 +688,7 @@ static void say_numa(struct pass *p, struct cgfs *cg)
 }
 
 /* -VV and the pane: which path each family took. */
-static void describe(struct pass *p, uint64_t slots)
+static void describe(struct pass *p, mr_set slots)
 {
 	size_t off = 0;
 
@@ -908,7 +908,7 @@ static fieldset pass_carried(const struct cgfs_tree *t,
 			     const struct cgfs_version *v)
 {
 	const struct pass *p = (const struct pass *)t;
-	uint64_t slots = ~MR_STATS;
+	mr_set slots = ~MR_STATS;
 
 	/* Offered (the screen's detail pane asks for what is given) until
 	 * NUMA_TRIES refreshes failed to prove them. */

@@ -54,17 +54,17 @@ struct cgfs_prove {
 	struct cgfs_stat_row rows[ROWS_MAX];
 	size_t nrows;
 	struct memcg_sels sels;
-	uint64_t proven;	/* MR_BIT of the selected slots */
-	uint64_t by_rule;	/* ... of those, by the events rule */
-	uint64_t by_kf;		/* ... of those, read through the kernel's
+	mr_set proven;	/* MR_BIT of the selected slots */
+	mr_set by_rule;	/* ... of those, by the events rule */
+	mr_set by_kf;		/* ... of those, read through the kernel's
 				 * memcg kfuncs (MR_SEL_KF) */
-	uint64_t zero;		/* 0 in the start group this refresh */
-	uint64_t cond;		/* sums selected from their parts for this
+	mr_set zero;		/* 0 in the start group this refresh */
+	mr_set cond;		/* sums selected from their parts for this
 				 * refresh only (by_parts) */
 	unsigned long unit;	/* the page size */
 	/* The start group's values this refresh, by slot. */
 	uint64_t val[MR_NSLOTS];
-	uint64_t has;
+	mr_set has;
 	uint64_t pgpg[2];	/* v1 total_pgpgin, total_pgpgout */
 	int has_pgpg;
 	/* The one word a search found last time, by slot: a search proves
@@ -142,7 +142,7 @@ static void take(const char *key, size_t len, uint64_t val, void *ctx)
 
 	for (size_t i = 0; i < pr->nrows; i++) {
 		const char *k = pr->rows[i].key;
-		uint64_t bit = 1ULL << pr->rows[i].slot;
+		mr_set bit = MR_SET(pr->rows[i].slot);
 
 		if (k && strlen(k) == len && memcmp(k, key, len) == 0 &&
 		    !(pr->has & bit)) {
@@ -171,7 +171,7 @@ static void select_words(struct cgfs_prove *pr, int slot, int arr,
 		if (pr->sels.words[arr] < (__u32)idx[k] + 1)
 			pr->sels.words[arr] = (__u32)idx[k] + 1;
 	}
-	pr->proven |= 1ULL << slot;
+	pr->proven |= MR_SET(slot);
 }
 
 /*
@@ -187,8 +187,8 @@ static int word_taken(const struct cgfs_prove *pr, int slot, int arr,
 	for (int s = MR_FIRST_STAT; s < MR_NSLOTS; s++) {
 		const struct memcg_sel *sel = &pr->sels.sel[s - MR_FIRST_STAT];
 
-		if (s != slot && (pr->proven & (1ULL << s)) &&
-		    !(pr->cond & (1ULL << s)) && sel->n == 1 &&
+		if (s != slot && (pr->proven & MR_SET(s)) &&
+		    !(pr->cond & MR_SET(s)) && sel->n == 1 &&
 		    sel->arr == arr && sel->idx[0] == i)
 			return 1;
 	}
@@ -269,12 +269,12 @@ static void by_neighbour(struct cgfs_prove *pr, int slot,
 {
 	unsigned long unit = (bpfcol_slot_flags((enum mr_slot)slot) & MR_PAGES) ?
 		pr->unit : 1;
-	uint64_t bit = 1ULL << slot;
+	mr_set bit = MR_SET(slot);
 	int lru = lru_index(slot), arr = -1, idx = -1;
 
 	if ((pr->proven & bit) || !(pr->has & bit) || pr->val[slot] % unit)
 		return;
-	if (is_own(slot) && (pr->proven & (1ULL << hier_of(slot)))) {
+	if (is_own(slot) && (pr->proven & MR_SET(hier_of(slot)))) {
 		/* state_local is indexed as state is (one index table). */
 		const struct memcg_sel *h =
 			&pr->sels.sel[hier_of(slot) - MR_FIRST_STAT];
@@ -290,7 +290,7 @@ static void by_neighbour(struct cgfs_prove *pr, int slot,
 			const struct memcg_sel *s =
 				&pr->sels.sel[o - MR_FIRST_STAT];
 
-			if (k >= 0 && o != slot && (pr->proven & (1ULL << o)) &&
+			if (k >= 0 && o != slot && (pr->proven & MR_SET(o)) &&
 			    s->arr == arr && s->n == 1 && s->idx[0] == k &&
 			    pr->val[o] != 0)
 				idx = lru;
@@ -393,7 +393,7 @@ static void by_rule(struct cgfs_prove *pr, const struct memcg_layout *lay,
 	want[4].slot = MR_ST_PGSCAN; want[4].n = ns; want[4].idx = sum_scan;
 	want[5].slot = MR_ST_PGSTEAL; want[5].n = nt; want[5].idx = sum_steal;
 	for (int i = 0; i < 6; i++) {
-		uint64_t bit = 1ULL << want[i].slot;
+		mr_set bit = MR_SET(want[i].slot);
 		int64_t sum = 0;
 
 		if (pr->proven & bit)
@@ -422,7 +422,8 @@ static void by_rule(struct cgfs_prove *pr, const struct memcg_layout *lay,
 static void by_parts(struct cgfs_prove *pr, int sum, int part0, int part1)
 {
 	const int parts[2] = { part0, part1 };
-	uint64_t bit = 1ULL << sum, acc = 0;
+	mr_set bit = MR_SET(sum);
+	uint64_t acc = 0;
 	int idx[MR_SEL_WORDS], n = 0, arr = -1;
 
 	if ((pr->proven & bit) || !(pr->has & bit) || pr->val[sum] == 0)
@@ -431,9 +432,9 @@ static void by_parts(struct cgfs_prove *pr, int sum, int part0, int part1)
 		int p = parts[i];
 		const struct memcg_sel *s = &pr->sels.sel[p - MR_FIRST_STAT];
 
-		if (!(pr->has & (1ULL << p)))
+		if (!(pr->has & MR_SET(p)))
 			return;
-		if (!(pr->proven & (1ULL << p))) {
+		if (!(pr->proven & MR_SET(p))) {
 			if (pr->val[p] != 0)
 				return;
 			continue;
@@ -460,17 +461,19 @@ static void by_parts(struct cgfs_prove *pr, int sum, int part0, int part1)
  */
 static void by_kfunc(struct cgfs_prove *pr, const struct memcg_layout *lay)
 {
+	mr_set kf = mr_of_stat_bits(lay->kf);
+
 	for (size_t i = 0; i < pr->nrows; i++) {
 		int slot = pr->rows[i].slot;
-		uint64_t bit = 1ULL << slot;
+		mr_set bit = MR_SET(slot);
 		struct memcg_sel *s = &pr->sels.sel[slot - MR_FIRST_STAT];
 
-		if ((pr->by_kf & bit) && !(lay->kf & bit)) {
+		if ((pr->by_kf & bit) && !(kf & bit)) {
 			pr->by_kf &= ~bit;
 			pr->proven &= ~bit;
 			s->n = 0;
 		}
-		if (!(lay->kf & bit) || !(pr->has & bit) || (pr->by_kf & bit))
+		if (!(kf & bit) || !(pr->has & bit) || (pr->by_kf & bit))
 			continue;
 		*s = (struct memcg_sel){ .arr = MR_SEL_KF, .n = 1 };
 		pr->proven |= bit;
@@ -484,14 +487,14 @@ int cgfs_prove_update(struct cgfs_prove *pr, const char *text, size_t len,
 		      const struct memcg_layout *lay,
 		      const int64_t (*raw)[MR_ARR_WORDS])
 {
-	uint64_t before;
+	mr_set before;
 	struct memcg_sels sels_before = pr->sels;
 
 	/* The sums taken from their parts held for the last refresh only. */
-	for (uint64_t c = pr->cond; c; c &= c - 1) {
-		int slot = __builtin_ctzll(c);
+	for (mr_set c = pr->cond; c; c &= c - 1) {
+		int slot = (int)mr_first(c);
 
-		pr->proven &= ~(1ULL << slot);
+		pr->proven &= ~MR_SET(slot);
 		pr->sels.sel[slot - MR_FIRST_STAT].n = 0;
 	}
 	before = pr->proven | pr->cond;
@@ -506,8 +509,8 @@ int cgfs_prove_update(struct cgfs_prove *pr, const char *text, size_t len,
 	for (size_t i = 0; i < pr->nrows; i++) {
 		int slot = pr->rows[i].slot;
 
-		if ((pr->proven & (1ULL << slot)) || !pr->rows[i].key ||
-		    !(pr->has & (1ULL << slot)))
+		if ((pr->proven & MR_SET(slot)) || !pr->rows[i].key ||
+		    !(pr->has & MR_SET(slot)))
 			continue;
 		by_value(pr, slot, lay, raw);
 	}
@@ -521,9 +524,9 @@ int cgfs_prove_update(struct cgfs_prove *pr, const char *text, size_t len,
 	for (size_t i = 0; i < pr->nrows; i++) {
 		int slot = pr->rows[i].slot, h = hier_of(slot);
 
-		if (!(pr->proven & (1ULL << slot)) &&
-		    (pr->has & (1ULL << h)) && pr->val[h] == 0)
-			pr->zero |= 1ULL << slot;
+		if (!(pr->proven & MR_SET(slot)) &&
+		    (pr->has & MR_SET(h)) && pr->val[h] == 0)
+			pr->zero |= MR_SET(slot);
 	}
 	return pr->proven != before ||
 		memcmp(&pr->sels, &sels_before, sizeof(sels_before)) != 0;
@@ -534,7 +537,7 @@ const struct memcg_sels *cgfs_prove_sels(const struct cgfs_prove *pr)
 	return &pr->sels;
 }
 
-uint64_t cgfs_prove_proven(const struct cgfs_prove *pr)
+mr_set cgfs_prove_proven(const struct cgfs_prove *pr)
 {
 	return pr->proven;
 }
@@ -542,24 +545,24 @@ uint64_t cgfs_prove_proven(const struct cgfs_prove *pr)
 int cgfs_prove_complete(const struct cgfs_prove *pr)
 {
 	for (size_t i = 0; i < pr->nrows; i++)
-		if (!(pr->proven & (1ULL << pr->rows[i].slot)))
+		if (!(pr->proven & MR_SET(pr->rows[i].slot)))
 			return 0;
 	return 1;
 }
 
-uint64_t cgfs_prove_zero(const struct cgfs_prove *pr)
+mr_set cgfs_prove_zero(const struct cgfs_prove *pr)
 {
 	return pr->zero;
 }
 
 void cgfs_prove_describe(const struct cgfs_prove *pr, char *buf, size_t len)
 {
-	size_t n = 0, rule = (size_t)__builtin_popcountll(pr->by_rule), off;
-	size_t parts = (size_t)__builtin_popcountll(pr->cond);
-	size_t kf = (size_t)__builtin_popcountll(pr->by_kf);
+	size_t n = 0, rule = (size_t)mr_count(pr->by_rule), off;
+	size_t parts = (size_t)mr_count(pr->cond);
+	size_t kf = (size_t)mr_count(pr->by_kf);
 
 	for (size_t i = 0; i < pr->nrows; i++)
-		if (pr->proven & (1ULL << pr->rows[i].slot))
+		if (pr->proven & MR_SET(pr->rows[i].slot))
 			n++;
 	off = (size_t)snprintf(buf, len,
 			       "memory.stat: %zu of %zu values from the pass (%zu through the kernel's memcg kfuncs, by its enum items; memcg->vmstats: %zu words proven against the start group's memory.stat, %zu by the events rule, %zu sums from their parts this refresh)",

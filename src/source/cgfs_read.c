@@ -131,7 +131,7 @@ struct cgfs_version {
 	signed char value_field[CF_NR];	/* FK_VALUE, FK_PROCS, FK_NUMA */
 	struct keymap keys[FLD_NR + X_NR];
 	unsigned char kfirst[CF_NR], kcount[CF_NR];
-	uint64_t file_slots[CF_NR];	/* MR_BIT of the pass's slots */
+	mr_set file_slots[CF_NR];	/* MR_BIT of the pass's slots */
 	fieldset in_fields[CF_NR];	/* the fields SRC_IN of each file */
 	unsigned pass_files;		/* files it carries whole */
 };
@@ -455,7 +455,7 @@ static void version_derive(struct cgfs_version *v)
 			else
 				v->value_field[cf] = (signed char)f;
 			if (s->slot >= 0) {
-				v->file_slots[cf] |= 1ULL << s->slot;
+				v->file_slots[cf] |= MR_SET(s->slot);
 				all_pass = all_pass >= 0 ? 1 : -1;
 			} else {
 				all_pass = -1;
@@ -528,13 +528,13 @@ unsigned cgfs_pass_files(const struct cgfs_version *v)
 	return v->pass_files;
 }
 
-fieldset cgfs_pass_fields(const struct cgfs_version *v, uint64_t slots)
+fieldset cgfs_pass_fields(const struct cgfs_version *v, mr_set slots)
 {
 	fieldset fields = 0;
 
 	for (int f = 0; f < FLD_NR; f++)
 		if ((v->src[f].kind == SRC_IN || v->src[f].kind == SRC_SLOT) &&
-		    v->src[f].slot >= 0 && (slots & (1ULL << v->src[f].slot)))
+		    v->src[f].slot >= 0 && (slots & MR_SET(v->src[f].slot)))
 			fields |= FBIT(f);
 	return fields;
 }
@@ -547,7 +547,7 @@ size_t cgfs_stat_rows(const struct cgfs_version *v, struct cgfs_stat_row *ret,
 	for (int f = 0; f < FLD_NR; f++) {
 		const struct src *s = &v->src[f];
 
-		if (s->slot < 0 || !(MR_STATS & (1ULL << s->slot)) ||
+		if (s->slot < 0 || !(MR_STATS & MR_SET(s->slot)) ||
 		    (s->kind == SRC_IN && s->cf != CF_STAT))
 			continue;
 		if (n < max)
@@ -563,7 +563,7 @@ int cgfs_version_n(const struct cgfs_version *v)
 	return v->n;
 }
 
-uint64_t cgfs_file_slots(const struct cgfs_version *v, enum cgfile f)
+mr_set cgfs_file_slots(const struct cgfs_version *v, enum cgfile f)
 {
 	return v->file_slots[f];
 }
@@ -594,14 +594,14 @@ void cgfs_want_for(const struct cgfs_version *v, fieldset fields,
 		if (s->kind != SRC_IN && s->kind != SRC_SLOT)
 			continue;
 		if (s->kind == SRC_SLOT) {
-			ret->pass_slots |= 1ULL << s->slot;
+			ret->pass_slots |= MR_SET(s->slot);
 			continue;
 		}
 		ret->files |= CFBIT(s->cf);
 		if (s->also_recev)
 			ret->files |= CFBIT(CF_RECEV);
 		if (s->slot >= 0)
-			ret->pass_slots |= 1ULL << s->slot;
+			ret->pass_slots |= MR_SET(s->slot);
 	}
 	/* The pass says which groups hold no task (take_pass). */
 	if (ret->files & CFBIT(CF_PROCS))
@@ -939,7 +939,7 @@ static unsigned take_stat(struct gread *g, unsigned files)
 	for (fieldset rest = g->w->fields; rest; rest &= rest - 1) {
 		int f = fieldset_first(rest);
 		const struct src *s = &v->src[f];
-		uint64_t bit;
+		mr_set bit;
 
 		if ((s->kind == SRC_IN && s->cf != CF_STAT) ||
 		    (s->kind != SRC_IN && s->kind != SRC_SLOT))
@@ -948,7 +948,7 @@ static unsigned take_stat(struct gread *g, unsigned files)
 			missing = 1;	/* a memory.stat key the pass lacks */
 			continue;
 		}
-		bit = 1ULL << s->slot;
+		bit = MR_SET(s->slot);
 		if (r->have & bit) {
 			if (parse_in_range(r->v[s->slot]))
 				set(g, (enum field)f, r->v[s->slot]);
@@ -998,7 +998,7 @@ static unsigned take_pass(struct gread *g, unsigned files)
 			const struct src *s = &v->src[f];
 			uint64_t val;
 
-			val = (r->unlimited & (1ULL << s->slot)) ? VAL_MAX :
+			val = (r->unlimited & MR_SET(s->slot)) ? VAL_MAX :
 				r->v[s->slot];
 			/* As the file would be parsed. */
 			if (s->key ? parse_in_range(val) :
@@ -1159,7 +1159,7 @@ fieldset cgfs_version_events(int version)
 	for (int f = 0; f < FLD_NR; f++)
 		if (v->src[f].kind == SRC_EVENTS ||
 		    (v->src[f].kind == SRC_SLOT &&
-		     (MR_STATS & (1ULL << v->src[f].slot))))
+		     (MR_STATS & MR_SET(v->src[f].slot))))
 			fields |= FBIT(f);
 	return fields;
 }

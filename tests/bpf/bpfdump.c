@@ -63,9 +63,9 @@ static void print_group(const struct bpfcol_rec *g, uint64_t parent)
 	for (i = 0; i < MR_NSLOTS; i++) {
 		const char *key = bpfcol_slot_key((enum mr_slot)i);
 
-		if (!(g->have & (1ULL << i)))
+		if (!(g->have & MR_SET(i)))
 			printf(" %s=-", key);
-		else if (g->unlimited & (1ULL << i))
+		else if (g->unlimited & MR_SET(i))
 			printf(" %s=max", key);
 		else
 			printf(" %s=%llu", key, (unsigned long long)g->v[i]);
@@ -93,7 +93,7 @@ static int fail(const struct bpfcol_why *w)
 static int ask(struct bpfcol *col, const char *keys)
 {
 	char *copy = strdup(keys), *save = NULL, *k;
-	uint64_t want = 0;
+	mr_set want = 0;
 	size_t i;
 	int r;
 
@@ -104,7 +104,7 @@ static int ask(struct bpfcol *col, const char *keys)
 			if (strcmp(k, bpfcol_slot_key((enum mr_slot)i)) == 0)
 				break;
 		if (i < MR_NSLOTS)
-			want |= 1ULL << i;
+			want |= MR_SET(i);
 		else if (strcmp(k, "events") == 0)
 			want |= MR_EVENTS;
 		else {

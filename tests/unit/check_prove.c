@@ -93,7 +93,7 @@ static void assert_sel(const struct cgfs_prove *pr, int slot, int arr,
 {
 	const struct memcg_sel *s = sel(pr, slot);
 
-	ck_assert_msg(cgfs_prove_proven(pr) & (1ULL << slot),
+	ck_assert_msg(cgfs_prove_proven(pr) & MR_SET(slot),
 		      "slot %d not proven", slot);
 	ck_assert_int_eq(s->arr, arr);
 	ck_assert_int_eq(s->n, n);
@@ -390,7 +390,7 @@ END_TEST
 START_TEST(v2_kfuncs)
 {
 	struct cgfs_prove *pr = cgfs_prove_new(cgfs_version_of(2), PG);
-	uint64_t kf = MR_BIT(ST_INACTIVE_ANON) | MR_BIT(ST_ACTIVE_ANON) |
+	mr_set kf = MR_BIT(ST_INACTIVE_ANON) | MR_BIT(ST_ACTIVE_ANON) |
 		MR_BIT(ST_INACTIVE_FILE) | MR_BIT(ST_ACTIVE_FILE) |
 		MR_BIT(ST_UNEVICTABLE) | MR_BIT(ST_PGSCAN) |
 		MR_BIT(ST_PGSTEAL) | MR_BIT(ST_ANON) | MR_BIT(ST_ZSWAPPED);
@@ -398,7 +398,7 @@ START_TEST(v2_kfuncs)
 	size_t n;
 
 	layout_bare(1, 60, 20);
-	lay.kf = kf;
+	lay.kf = mr_stat_bits(kf);
 	raw[0][0] = 10; raw[0][1] = 20; raw[0][2] = 30; raw[0][3] = 40;
 	raw[0][41] = 6413;		/* PGSCAN_DIRECT */
 	n = (size_t)snprintf(text, sizeof(text),
@@ -408,7 +408,7 @@ START_TEST(v2_kfuncs)
 		10 * PG, 20 * PG, 30 * PG, 40 * PG);
 	ck_assert_int_eq(cgfs_prove_update(pr, text, n, &lay, raw), 1);
 	for (int s = MR_FIRST_STAT; s < MR_NSLOTS; s++) {
-		uint64_t bit = 1ULL << s;
+		mr_set bit = MR_SET(s);
 		/* zswapped: not in the file */
 		int want = (kf & bit) && s != MR_ST_ZSWAPPED;
 
