@@ -85,22 +85,26 @@ $(BUILD)/memcgtop: $(LIB_OBJS) $(MAIN_OBJ)
 $(BUILD)/check_memcgtop: $(LIB_OBJS) $(UNIT_OBJS)
 	$(CC) $(LDFLAGS) $(EXTRA_CFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm
 
-$(BUILD)/bpf/memcg_iter.debug.bpf.o: src/bpf/memcg_iter.bpf.c src/bpf/kernel_types.h src/bpf/memcg_rec.h
-	@mkdir -p $(@D)
-	$(BPF_CLANG) -target bpf -O2 -g $(BPF_WARN) -c -o $@ $<
+# memstat.h, the memory.stat rows, is include/'s: kernel_types.h and
+# memcg_rec.h are made of it.
+BPF_HEADERS := src/bpf/kernel_types.h include/memstat.h
 
-$(BUILD)/bpf/memcg_iter_kf.debug.bpf.o: src/bpf/memcg_iter.bpf.c src/bpf/kernel_types.h src/bpf/memcg_rec.h
+$(BUILD)/bpf/memcg_iter.debug.bpf.o: src/bpf/memcg_iter.bpf.c $(BPF_HEADERS) src/bpf/memcg_rec.h
 	@mkdir -p $(@D)
-	$(BPF_CLANG) -target bpf -O2 -g $(BPF_WARN) -DMEMCG_KFUNC -c -o $@ $<
+	$(BPF_CLANG) -target bpf -Iinclude -O2 -g $(BPF_WARN) -c -o $@ $<
+
+$(BUILD)/bpf/memcg_iter_kf.debug.bpf.o: src/bpf/memcg_iter.bpf.c $(BPF_HEADERS) src/bpf/memcg_rec.h
+	@mkdir -p $(@D)
+	$(BPF_CLANG) -target bpf -Iinclude -O2 -g $(BPF_WARN) -DMEMCG_KFUNC -c -o $@ $<
 
 # With atomics (BPF ISA v3: compare-and-exchange, Linux 5.12+).
-$(BUILD)/bpf/reclaim.debug.bpf.o: src/bpf/reclaim.bpf.c src/bpf/kernel_types.h src/bpf/reclaim_rec.h
+$(BUILD)/bpf/reclaim.debug.bpf.o: src/bpf/reclaim.bpf.c $(BPF_HEADERS) src/bpf/reclaim_rec.h
 	@mkdir -p $(@D)
-	$(BPF_CLANG) -target bpf -mcpu=v3 -O2 -g $(BPF_WARN) -c -o $@ $<
+	$(BPF_CLANG) -target bpf -Iinclude -mcpu=v3 -O2 -g $(BPF_WARN) -c -o $@ $<
 
-$(BUILD)/bpf/oom.debug.bpf.o: src/bpf/oom.bpf.c src/bpf/kernel_types.h src/bpf/oom_rec.h
+$(BUILD)/bpf/oom.debug.bpf.o: src/bpf/oom.bpf.c $(BPF_HEADERS) src/bpf/oom_rec.h
 	@mkdir -p $(@D)
-	$(BPF_CLANG) -target bpf -mcpu=v3 -O2 -g $(BPF_WARN) -c -o $@ $<
+	$(BPF_CLANG) -target bpf -Iinclude -mcpu=v3 -O2 -g $(BPF_WARN) -c -o $@ $<
 
 # Written beside and renamed: a failed bpftool leaves no file that a
 # later make would take for done.

@@ -40,8 +40,22 @@
 #ifndef MEMCGTOP_FIELDS_H
 #define MEMCGTOP_FIELDS_H
 
+#include "memstat.h"
+
 #define FF_MAX		(1U << 0)
 #define FF_COUNTER	(1U << 1)
+
+/* A memory.stat row (memstat.h) as a field: where each version keeps it. */
+#define FIELD_MS_STAT(key, slot)	PASS(STAT, key, slot)
+#define FIELD_MS_SLOT(key, slot)	SLOT(slot, key)
+#define FIELD_MS_KMEM(key, slot)	PASS(KMEM, NULL, KMEM)
+#define FIELD_MS_NONE(key, slot)	NONE
+#define FIELD_MS_SIZE(X, NAME, v1, v1k, v2, v2k, ...)			\
+	X(NAME, 0, FIELD_MS_##v1(v1k, ST_##NAME),			\
+	  FIELD_MS_##v2(v2k, ST_##NAME))
+#define FIELD_MS_COUNT(X, NAME, v1, v1k, v2, v2k, ...)			\
+	X(NAME, FF_COUNTER, FIELD_MS_##v1(v1k, ST_##NAME),		\
+	  FIELD_MS_##v2(v2k, ST_##NAME))
 
 #define FIELDS(X)							\
 	X(USAGE, 0, PASS(USAGE, NULL, USAGE), PASS(USAGE, NULL, USAGE))	\
@@ -53,51 +67,10 @@
 	X(SWAP, 0, MADE(USAGE, USAGE_SWAP), PASS(SWAPCUR, NULL, SWAP_USAGE)) \
 	X(SWAP_LIMIT, FF_MAX, NONE, PASS(SWAPMAX, NULL, SWAP_MAX))	\
 	X(SWAPPINESS, 0, PASS(SWAPPINESS, NULL, SWAPPINESS), NONE)	\
-	X(ANON, 0, PASS(STAT, "total_rss", ST_ANON), PASS(STAT, "anon", ST_ANON)) \
-	X(FILE, 0, PASS(STAT, "total_cache", ST_FILE),			\
-	  PASS(STAT, "file", ST_FILE))					\
-	X(SHMEM, 0, PASS(STAT, "total_shmem", ST_SHMEM),		\
-	  PASS(STAT, "shmem", ST_SHMEM))				\
-	X(KERNEL, 0, PASS(KMEM, NULL, KMEM), PASS(STAT, "kernel", ST_KERNEL)) \
-	X(ACTIVE_ANON, 0, PASS(STAT, "total_active_anon", ST_ACTIVE_ANON), \
-	  PASS(STAT, "active_anon", ST_ACTIVE_ANON))			\
-	X(INACTIVE_ANON, 0,						\
-	  PASS(STAT, "total_inactive_anon", ST_INACTIVE_ANON),		\
-	  PASS(STAT, "inactive_anon", ST_INACTIVE_ANON))		\
-	X(ACTIVE_FILE, 0, PASS(STAT, "total_active_file", ST_ACTIVE_FILE), \
-	  PASS(STAT, "active_file", ST_ACTIVE_FILE))			\
-	X(INACTIVE_FILE, 0,						\
-	  PASS(STAT, "total_inactive_file", ST_INACTIVE_FILE),		\
-	  PASS(STAT, "inactive_file", ST_INACTIVE_FILE))		\
-	X(UNEVICTABLE, 0,						\
-	  PASS(STAT, "total_unevictable", ST_UNEVICTABLE),		\
-	  PASS(STAT, "unevictable", ST_UNEVICTABLE))			\
-	X(PGSCAN, FF_COUNTER, SLOT(ST_PGSCAN, "total_pgscan"),		\
-	  PASS(STAT, "pgscan", ST_PGSCAN))				\
-	X(PGSTEAL, FF_COUNTER, SLOT(ST_PGSTEAL, "total_pgsteal"),		\
-	  PASS(STAT, "pgsteal", ST_PGSTEAL))				\
-	X(PGSCAN_KSWAPD, FF_COUNTER,					\
-	  SLOT(ST_PGSCAN_KSWAPD, "total_pgscan_kswapd"),		\
-	  PASS(STAT, "pgscan_kswapd", ST_PGSCAN_KSWAPD))		\
-	X(PGSCAN_DIRECT, FF_COUNTER,					\
-	  SLOT(ST_PGSCAN_DIRECT, "total_pgscan_direct"),		\
-	  PASS(STAT, "pgscan_direct", ST_PGSCAN_DIRECT))		\
-	X(PGSTEAL_KSWAPD, FF_COUNTER,					\
-	  SLOT(ST_PGSTEAL_KSWAPD, "total_pgsteal_kswapd"),		\
-	  PASS(STAT, "pgsteal_kswapd", ST_PGSTEAL_KSWAPD))		\
-	X(PGSTEAL_DIRECT, FF_COUNTER,					\
-	  SLOT(ST_PGSTEAL_DIRECT, "total_pgsteal_direct"),		\
-	  PASS(STAT, "pgsteal_direct", ST_PGSTEAL_DIRECT))		\
-	X(REFAULT_ANON, FF_COUNTER,					\
-	  PASS(STAT, "total_workingset_refault_anon", ST_REFAULT_ANON),	\
-	  PASS(STAT, "workingset_refault_anon", ST_REFAULT_ANON))	\
-	X(REFAULT_FILE, FF_COUNTER,					\
-	  PASS(STAT, "total_workingset_refault_file", ST_REFAULT_FILE),	\
-	  PASS(STAT, "workingset_refault_file", ST_REFAULT_FILE))	\
-	X(PGFAULT, FF_COUNTER, PASS(STAT, "total_pgfault", ST_PGFAULT),	\
-	  PASS(STAT, "pgfault", ST_PGFAULT))				\
-	X(PGMAJFAULT, FF_COUNTER, PASS(STAT, "total_pgmajfault", ST_PGMAJFAULT), \
-	  PASS(STAT, "pgmajfault", ST_PGMAJFAULT))			\
+	/* memory.stat's values, a row each in memstat.h (the group's	\
+	 * own LRU lists among them: v1's keys without total_; v2 has	\
+	 * none, the model subtracts the children) */			\
+	MEMSTATS(X, FIELD_MS_SIZE, FIELD_MS_COUNT, FIELD_MS_SIZE)	\
 	X(EV_LOW, FF_COUNTER, NONE, PASS(EVENTS, "low", EV_LOW))	\
 	X(EV_HIGH, FF_COUNTER, NONE, PASS(EVENTS, "high", EV_HIGH))	\
 	X(EV_MAX, FF_COUNTER, NONE, PASS(EVENTS, "max", EV_MAX))	\
@@ -114,7 +87,6 @@
 	/* memory + swap */						\
 	X(USAGE_SWAP, 0, PASS(MEMSW, NULL, SWAP_USAGE), MADE(USAGE, SWAP)) \
 	X(ZSWAP, 0, NONE, IN(ZSWAP, NULL))				\
-	X(ZSWAPPED, 0, NONE, PASS(STAT, "zswapped", ST_ZSWAPPED))	\
 	/* v2 memory.events.local */					\
 	X(EVL_LOW, FF_COUNTER, NONE, IN(EVENTS_LOCAL, "low"))		\
 	X(EVL_HIGH, FF_COUNTER, NONE, IN(EVENTS_LOCAL, "high"))		\
@@ -126,15 +98,6 @@
 	X(SWEV_MAX, FF_COUNTER, NONE, PASS(SWAPEVENTS, "max", EV_SWAP_MAX)) \
 	X(SWEV_FAIL, FF_COUNTER, NONE, PASS(SWAPEVENTS, "fail", EV_SWAP_FAIL)) \
 	X(DYING, 0, NONE, IN(CGSTAT, "nr_dying_descendants"))		\
-	/* The group's own LRU lists, without its descendants' (v1's	\
-	 * memory.stat keys without total_; v2 has none: the model	\
-	 * subtracts the children). */					\
-	X(OWN_ACTIVE_ANON, 0, PASS(STAT, "active_anon", ST_OWN_ACTIVE_ANON), NONE) \
-	X(OWN_INACTIVE_ANON, 0,						\
-	  PASS(STAT, "inactive_anon", ST_OWN_INACTIVE_ANON), NONE)	\
-	X(OWN_ACTIVE_FILE, 0, PASS(STAT, "active_file", ST_OWN_ACTIVE_FILE), NONE) \
-	X(OWN_INACTIVE_FILE, 0,						\
-	  PASS(STAT, "inactive_file", ST_OWN_INACTIVE_FILE), NONE)	\
 	/* memory.swap.max - swap.current, at least 0 */		\
 	X(SWAP_ROOM, 0, NONE, MADE(SWAP, SWAP_LIMIT))			\
 	/* memory.numa_stat kept whole: the value is the offset of its	\

@@ -1064,10 +1064,17 @@ static const struct {
 	const char *key;
 	unsigned flags;
 } slots[MR_NSLOTS] = {
-#define SLOT_ROW(slot, key, flags) [MR_##slot] = { key, flags },
-	MR_SLOTS(SLOT_ROW)
-#undef SLOT_ROW
+#define MR_ROW(slot, key, flags) [MR_##slot] = { key, flags },
+	MR_ALL_SLOTS
+#undef MR_ROW
 };
+
+unsigned long bpfcol_slot_unit(enum mr_slot slot, unsigned long pagesize)
+{
+	unsigned flags = bpfcol_slot_flags(slot);
+
+	return (flags & MR_PAGES) ? pagesize : (flags & MR_KB) ? 1024 : 1;
+}
 
 unsigned bpfcol_slot_flags(enum mr_slot slot)
 {
@@ -1140,7 +1147,7 @@ static int bpfcol_convert(struct bpfcol *col, size_t i, struct bpfcol_rec *g)
 
 		if ((slots[k].flags & MR_LIMIT) && v >= col->counter_max)
 			g->unlimited |= MR_SET(k);
-		g->v[k] = (slots[k].flags & MR_PAGES) ? v * col->pagesize : v;
+		g->v[k] = v * bpfcol_slot_unit((enum mr_slot)k, col->pagesize);
 	}
 	if (!(col->want & MR_STATS) || (col->v2 && r->level == 0))
 		return 0;
@@ -1157,8 +1164,8 @@ static int bpfcol_convert(struct bpfcol *col, size_t i, struct bpfcol_rec *g)
 		unsigned k = mr_first(have);
 		int64_t v = st->v[k - MR_FIRST_STAT];
 
-		g->v[k] = v < 0 ? 0 : (slots[k].flags & MR_PAGES) ?
-			(uint64_t)v * col->pagesize : (uint64_t)v;
+		g->v[k] = v < 0 ? 0 : (uint64_t)v *
+			bpfcol_slot_unit((enum mr_slot)k, col->pagesize);
 	}
 	return 0;
 }

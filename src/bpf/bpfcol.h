@@ -60,6 +60,9 @@ struct bpfcol_rec {
 
 /* The slot's flags (MR_PAGES, MR_LIMIT, MR_EVENT) and the tests' name. */
 unsigned bpfcol_slot_flags(enum mr_slot slot);
+/* The bytes one unit of the slot's kernel counter is (MR_PAGES: PAGESIZE,
+ * MR_KB: 1024, else 1: bytes or a count). */
+unsigned long bpfcol_slot_unit(enum mr_slot slot, unsigned long pagesize);
 const char *bpfcol_slot_key(enum mr_slot slot);
 
 /*

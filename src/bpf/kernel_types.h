@@ -12,6 +12,9 @@
 #ifndef MEMCGTOP_KERNEL_TYPES_H
 #define MEMCGTOP_KERNEL_TYPES_H
 
+/* The memory.stat rows: the enum items below that the program reads. */
+#include "memstat.h"
+
 typedef signed char __s8;
 typedef unsigned char __u8;
 typedef short __s16;
@@ -176,12 +179,34 @@ struct memcg_vmstats {
 	struct { int counter; } stats_updates;
 } __pai;
 
+/* The items the memory.stat rows (memstat.h) name, by their kf kind. */
+#define KT_NODE_NODE(item)	item,
+#define KT_NODE_MEMCG(item)
+#define KT_NODE_EVENT(item)
+#define KT_NODE_RECLAIM(item)
+#define KT_NODE_RSUM(item)
+#define KT_NODE_NOKF(item)
+#define KT_MEMCG_NODE(item)
+#define KT_MEMCG_MEMCG(item)	item,
+#define KT_MEMCG_EVENT(item)
+#define KT_MEMCG_RECLAIM(item)
+#define KT_MEMCG_RSUM(item)
+#define KT_MEMCG_NOKF(item)
+#define KT_EVENT_NODE(item)
+#define KT_EVENT_MEMCG(item)
+#define KT_EVENT_EVENT(item)	item,
+#define KT_EVENT_RECLAIM(item)
+#define KT_EVENT_RSUM(item)
+#define KT_EVENT_NOKF(item)
+#define KT_SIZE(K, NAME, v1, v1k, v2, v2k, unit, kf, item, ...) K##_##kf(item)
+#define KT_COUNT(K, NAME, v1, v1k, v2, v2k, kf, item, ...) K##_##kf(item)
+#define KT_OWN(...)
+
 /* The values are the kernel's, read with bpf_core_enum_value(). */
 enum vm_event_item {
+	/* the loader's rules' (memcg_layout.ev) ... */
 	PGPGIN,
 	PGPGOUT,
-	PGFAULT,
-	PGMAJFAULT,
 	PGSCAN_KSWAPD,
 	PGSCAN_DIRECT,
 	PGSCAN_KHUGEPAGED,
@@ -191,6 +216,8 @@ enum vm_event_item {
 	PGSTEAL_KHUGEPAGED,
 	PGSTEAL_PROACTIVE,
 	NR_VM_EVENT_ITEMS,
+	/* ... and the memory.stat rows' (memstat.h) */
+	MEMSTATS(KT_EVENT, KT_SIZE, KT_COUNT, KT_OWN)
 };
 
 /*
@@ -200,17 +227,9 @@ enum vm_event_item {
  * bpf_mem_cgroup_vm_events() one of enum vm_event_item.  The values are
  * the kernel's, read with bpf_core_enum_value().
  */
+
 enum node_stat_item {
-	NR_INACTIVE_ANON,
-	NR_ACTIVE_ANON,
-	NR_INACTIVE_FILE,
-	NR_ACTIVE_FILE,
-	NR_UNEVICTABLE,
-	NR_ANON_MAPPED,
-	NR_FILE_PAGES,
-	NR_SHMEM,
-	WORKINGSET_REFAULT_ANON,
-	WORKINGSET_REFAULT_FILE,
+	MEMSTATS(KT_NODE, KT_SIZE, KT_COUNT, KT_OWN)
 };
 
 /* The reclaim counts that later kernels keep as node items instead of
@@ -228,8 +247,7 @@ enum node_stat_item___reclaim {
 };
 
 enum memcg_stat_item {
-	MEMCG_KMEM,
-	MEMCG_ZSWAPPED,
+	MEMSTATS(KT_MEMCG, KT_SIZE, KT_COUNT, KT_OWN)
 };
 
 /* The values are the kernel's, read with bpf_core_enum_value(). */

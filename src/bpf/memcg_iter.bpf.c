@@ -263,50 +263,36 @@ static __always_inline void read_name(struct memcg_rec *r,
 	(bpf_core_enum_value_exists(enum vm_event_item, name) ||	\
 	 bpf_core_enum_value_exists(enum node_stat_item___reclaim, name##___n))
 
+/* Whether this kernel's enums have a row's item (memstat.h: kf, item). */
+#define KF_HAS_NODE(item)	HAS_NODE(item)
+#define KF_HAS_MEMCG(item)	HAS_MEMCG(item)
+#define KF_HAS_EVENT(item)	bpf_core_enum_value_exists(enum vm_event_item, item)
+#define KF_HAS_RECLAIM(item)	HAS_RECLAIM(item)
+/* memory.stat's sums: kswapd, direct, khugepaged and proactive. */
+#define KF_HAS_RSUM(p)							\
+	(HAS_RECLAIM(p##_KSWAPD) && HAS_RECLAIM(p##_DIRECT) &&		\
+	 HAS_RECLAIM(p##_KHUGEPAGED) && HAS_RECLAIM(p##_PROACTIVE))
+#define KS_SIZE(X, NAME, v1, v1k, v2, v2k, unit, kf, item, ...)		\
+	KS_##kf(NAME, item)
+#define KS_COUNT(X, NAME, v1, v1k, v2, v2k, kf, item, ...)			\
+	KS_##kf(NAME, item)
+#define KS_OWN(...)
+#define KS_ROW(NAME, kf, item)						\
+	if (KF_HAS_##kf(item))						\
+		m |= MS_BIT(ST_##NAME);
+#define KS_NODE(NAME, item)	KS_ROW(NAME, NODE, item)
+#define KS_MEMCG(NAME, item)	KS_ROW(NAME, MEMCG, item)
+#define KS_EVENT(NAME, item)	KS_ROW(NAME, EVENT, item)
+#define KS_RECLAIM(NAME, item)	KS_ROW(NAME, RECLAIM, item)
+#define KS_RSUM(NAME, item)	KS_ROW(NAME, RSUM, item)
+#define KS_NOKF(NAME, item)
+
 /* The stat slots this kernel's enums give every item of. */
 static __always_inline __u64 kf_slots(void)
 {
 	__u64 m = 0;
 
-	if (HAS_NODE(NR_INACTIVE_ANON) && HAS_NODE(NR_ACTIVE_ANON) &&
-	    HAS_NODE(NR_INACTIVE_FILE) && HAS_NODE(NR_ACTIVE_FILE) &&
-	    HAS_NODE(NR_UNEVICTABLE))
-		m |= MS_BIT(ST_INACTIVE_ANON) | MS_BIT(ST_ACTIVE_ANON) |
-			MS_BIT(ST_INACTIVE_FILE) | MS_BIT(ST_ACTIVE_FILE) |
-			MS_BIT(ST_UNEVICTABLE);
-	if (HAS_NODE(NR_ANON_MAPPED))
-		m |= MS_BIT(ST_ANON);
-	if (HAS_NODE(NR_FILE_PAGES))
-		m |= MS_BIT(ST_FILE);
-	if (HAS_NODE(NR_SHMEM))
-		m |= MS_BIT(ST_SHMEM);
-	if (HAS_MEMCG(MEMCG_KMEM))
-		m |= MS_BIT(ST_KERNEL);
-	if (HAS_MEMCG(MEMCG_ZSWAPPED))
-		m |= MS_BIT(ST_ZSWAPPED);
-	if (HAS_NODE(WORKINGSET_REFAULT_ANON))
-		m |= MS_BIT(ST_REFAULT_ANON);
-	if (HAS_NODE(WORKINGSET_REFAULT_FILE))
-		m |= MS_BIT(ST_REFAULT_FILE);
-	if (bpf_core_enum_value_exists(enum vm_event_item, PGFAULT))
-		m |= MS_BIT(ST_PGFAULT);
-	if (bpf_core_enum_value_exists(enum vm_event_item, PGMAJFAULT))
-		m |= MS_BIT(ST_PGMAJFAULT);
-	if (HAS_RECLAIM(PGSCAN_KSWAPD))
-		m |= MS_BIT(ST_PGSCAN_KSWAPD);
-	if (HAS_RECLAIM(PGSCAN_DIRECT))
-		m |= MS_BIT(ST_PGSCAN_DIRECT);
-	if (HAS_RECLAIM(PGSTEAL_KSWAPD))
-		m |= MS_BIT(ST_PGSTEAL_KSWAPD);
-	if (HAS_RECLAIM(PGSTEAL_DIRECT))
-		m |= MS_BIT(ST_PGSTEAL_DIRECT);
-	/* memory.stat's sums: kswapd, direct, khugepaged and proactive. */
-	if (HAS_RECLAIM(PGSCAN_KSWAPD) && HAS_RECLAIM(PGSCAN_DIRECT) &&
-	    HAS_RECLAIM(PGSCAN_KHUGEPAGED) && HAS_RECLAIM(PGSCAN_PROACTIVE))
-		m |= MS_BIT(ST_PGSCAN);
-	if (HAS_RECLAIM(PGSTEAL_KSWAPD) && HAS_RECLAIM(PGSTEAL_DIRECT) &&
-	    HAS_RECLAIM(PGSTEAL_KHUGEPAGED) && HAS_RECLAIM(PGSTEAL_PROACTIVE))
-		m |= MS_BIT(ST_PGSTEAL);
+	MEMSTATS(_, KS_SIZE, KS_COUNT, KS_OWN)
 	return m;
 }
 #endif
@@ -414,27 +400,39 @@ static __always_inline void kf_put(struct memcg_stat *st, __u32 s, __u64 v,
 	st->have |= 1ULL << (s - MR_FIRST_STAT);
 }
 
-/* A size item (bytes from the kfunc) in pages, or a count. */
-#define KF_NODE(slot, name, unit)					\
-	do {								\
-		if (KF_WANT(slot))					\
-			kf_put(st, MR_##slot, bpf_mem_cgroup_page_state( \
-				m, NODE_ITEM(name)), (unit));		\
-	} while (0)
-#define KF_MEMCG(slot, name)						\
-	do {								\
-		if (KF_WANT(slot))					\
-			kf_put(st, MR_##slot, bpf_mem_cgroup_page_state( \
-				m, bpf_core_enum_value(enum memcg_stat_item, \
-						       name)), cfg.page_size); \
-	} while (0)
-#define KF_EVENT(slot, name)						\
-	do {								\
-		if (KF_WANT(slot))					\
-			kf_put(st, MR_##slot, bpf_mem_cgroup_vm_events(	\
-				m, bpf_core_enum_value(enum vm_event_item, \
-						       name)), 1);	\
-	} while (0)
+/* A row's value through the kfuncs (memstat.h: kf, item): sizes in
+ * bytes, counts as they are; -1 where refused. */
+#define KF_GET_NODE(item)						\
+	bpf_mem_cgroup_page_state(m, NODE_ITEM(item))
+#define KF_GET_MEMCG(item)						\
+	bpf_mem_cgroup_page_state(m, bpf_core_enum_value(		\
+		enum memcg_stat_item, item))
+#define KF_GET_EVENT(item)						\
+	bpf_mem_cgroup_vm_events(m, bpf_core_enum_value(		\
+		enum vm_event_item, item))
+#define KF_GET_RECLAIM(item)	KF_RECLAIM(item)
+#define KF_GET_RSUM(p)							\
+	kf_sum4(KF_RECLAIM(p##_KSWAPD), KF_RECLAIM(p##_DIRECT),		\
+		KF_RECLAIM(p##_KHUGEPAGED), KF_RECLAIM(p##_PROACTIVE))
+/* ... in the slot's unit, the kernel's own (memstat.h: unit). */
+#define KF_UNIT_PG	ps
+#define KF_UNIT_KB	1024
+#define KF_UNIT_B	1
+#define KF_UNIT_CNT	1
+#define KR_SIZE(X, NAME, v1, v1k, v2, v2k, unit, kf, item, ...)		\
+	KR_##kf(NAME, item, unit)
+#define KR_COUNT(X, NAME, v1, v1k, v2, v2k, kf, item, ...)			\
+	KR_##kf(NAME, item, CNT)
+#define KR_OWN(...)
+#define KR_ROW(NAME, kf, item, unit)					\
+	if (KF_WANT(ST_##NAME))						\
+		kf_put(st, MR_ST_##NAME, KF_GET_##kf(item), KF_UNIT_##unit);
+#define KR_NODE(NAME, item, unit)	KR_ROW(NAME, NODE, item, unit)
+#define KR_MEMCG(NAME, item, unit)	KR_ROW(NAME, MEMCG, item, unit)
+#define KR_EVENT(NAME, item, unit)	KR_ROW(NAME, EVENT, item, unit)
+#define KR_RECLAIM(NAME, item, unit)	KR_ROW(NAME, RECLAIM, item, unit)
+#define KR_RSUM(NAME, item, unit)	KR_ROW(NAME, RSUM, item, unit)
+#define KR_NOKF(NAME, item, unit)
 
 /* A reclaim count: -1 where this kernel has it in neither enum. */
 #define KF_RECLAIM(name)						\
@@ -480,36 +478,7 @@ static __always_inline void read_kf(struct memcg_stat *st, __u64 id)
 		bpf_cgroup_release(cg);
 		return;
 	}
-	KF_NODE(ST_INACTIVE_ANON, NR_INACTIVE_ANON, ps);
-	KF_NODE(ST_ACTIVE_ANON, NR_ACTIVE_ANON, ps);
-	KF_NODE(ST_INACTIVE_FILE, NR_INACTIVE_FILE, ps);
-	KF_NODE(ST_ACTIVE_FILE, NR_ACTIVE_FILE, ps);
-	KF_NODE(ST_UNEVICTABLE, NR_UNEVICTABLE, ps);
-	KF_NODE(ST_ANON, NR_ANON_MAPPED, ps);
-	KF_NODE(ST_FILE, NR_FILE_PAGES, ps);
-	KF_NODE(ST_SHMEM, NR_SHMEM, ps);
-	KF_MEMCG(ST_KERNEL, MEMCG_KMEM);
-	KF_MEMCG(ST_ZSWAPPED, MEMCG_ZSWAPPED);
-	KF_NODE(ST_REFAULT_ANON, WORKINGSET_REFAULT_ANON, 1);
-	KF_NODE(ST_REFAULT_FILE, WORKINGSET_REFAULT_FILE, 1);
-	KF_EVENT(ST_PGFAULT, PGFAULT);
-	KF_EVENT(ST_PGMAJFAULT, PGMAJFAULT);
-	if (KF_WANT(ST_PGSCAN_KSWAPD))
-		kf_put(st, MR_ST_PGSCAN_KSWAPD, KF_RECLAIM(PGSCAN_KSWAPD), 1);
-	if (KF_WANT(ST_PGSCAN_DIRECT))
-		kf_put(st, MR_ST_PGSCAN_DIRECT, KF_RECLAIM(PGSCAN_DIRECT), 1);
-	if (KF_WANT(ST_PGSTEAL_KSWAPD))
-		kf_put(st, MR_ST_PGSTEAL_KSWAPD, KF_RECLAIM(PGSTEAL_KSWAPD), 1);
-	if (KF_WANT(ST_PGSTEAL_DIRECT))
-		kf_put(st, MR_ST_PGSTEAL_DIRECT, KF_RECLAIM(PGSTEAL_DIRECT), 1);
-	if (KF_WANT(ST_PGSCAN))
-		kf_put(st, MR_ST_PGSCAN, kf_sum4(KF_RECLAIM(PGSCAN_KSWAPD),
-			KF_RECLAIM(PGSCAN_DIRECT), KF_RECLAIM(PGSCAN_KHUGEPAGED),
-			KF_RECLAIM(PGSCAN_PROACTIVE)), 1);
-	if (KF_WANT(ST_PGSTEAL))
-		kf_put(st, MR_ST_PGSTEAL, kf_sum4(KF_RECLAIM(PGSTEAL_KSWAPD),
-			KF_RECLAIM(PGSTEAL_DIRECT), KF_RECLAIM(PGSTEAL_KHUGEPAGED),
-			KF_RECLAIM(PGSTEAL_PROACTIVE)), 1);
+	MEMSTATS(_, KR_SIZE, KR_COUNT, KR_OWN)
 	bpf_put_mem_cgroup(m);
 	bpf_cgroup_release(cg);
 }

@@ -14,11 +14,14 @@
 #ifndef MEMCGTOP_MEMCG_REC_H
 #define MEMCGTOP_MEMCG_REC_H
 
+#include "memstat.h"
+
 /* How the loader turns a slot into what the file shows. */
 #define MR_PAGES	(1U << 0)	/* kept in pages: shown in bytes */
 #define MR_LIMIT	(1U << 1)	/* PAGE_COUNTER_MAX or more: "max" */
 #define MR_EVENT	(1U << 2)	/* a v2 memory(.swap).events key */
 #define MR_MADE		(1U << 4)	/* the loader's, from other slots */
+#define MR_KB		(1U << 5)	/* kept in KiB: shown in bytes */
 #define MR_STAT		(1U << 3)	/* memcg->vmstats: a memory.stat value,
 					 * in the stats map, at the word(s) the
 					 * loader proved (struct memcg_sel) */
@@ -74,49 +77,40 @@
 	 * and the group's place in its node's tree (1: reclaimed	\
 	 * first; the best over the nodes) */				\
 	X(SOFT_TREE, "soft_tree_excess", MR_MADE)			\
-	X(SOFT_RANK, "soft_rank", MR_MADE)				\
-	/* memory.stat: v1 total_* (v2 keys), the lists and sizes	\
-	 * in pages, the rest counts; from here on MR_STAT only */	\
-	X(ST_INACTIVE_ANON, "inactive_anon", MR_STAT | MR_PAGES)	\
-	X(ST_ACTIVE_ANON, "active_anon", MR_STAT | MR_PAGES)		\
-	X(ST_INACTIVE_FILE, "inactive_file", MR_STAT | MR_PAGES)	\
-	X(ST_ACTIVE_FILE, "active_file", MR_STAT | MR_PAGES)		\
-	X(ST_UNEVICTABLE, "unevictable", MR_STAT | MR_PAGES)		\
-	/* v1 keys without total_: the group's own lists */		\
-	X(ST_OWN_INACTIVE_ANON, "own_inactive_anon", MR_STAT | MR_PAGES) \
-	X(ST_OWN_ACTIVE_ANON, "own_active_anon", MR_STAT | MR_PAGES)	\
-	X(ST_OWN_INACTIVE_FILE, "own_inactive_file", MR_STAT | MR_PAGES) \
-	X(ST_OWN_ACTIVE_FILE, "own_active_file", MR_STAT | MR_PAGES)	\
-	X(ST_ANON, "anon", MR_STAT | MR_PAGES)	/* v1 total_rss */	\
-	X(ST_FILE, "file", MR_STAT | MR_PAGES)	/* v1 total_cache */	\
-	X(ST_SHMEM, "shmem", MR_STAT | MR_PAGES)			\
-	X(ST_KERNEL, "kernel", MR_STAT | MR_PAGES)	/* v2 */		\
-	X(ST_REFAULT_ANON, "workingset_refault_anon", MR_STAT)		\
-	X(ST_REFAULT_FILE, "workingset_refault_file", MR_STAT)		\
-	X(ST_PGFAULT, "pgfault", MR_STAT)				\
-	X(ST_PGMAJFAULT, "pgmajfault", MR_STAT)				\
-	X(ST_PGSCAN_KSWAPD, "pgscan_kswapd", MR_STAT)			\
-	X(ST_PGSCAN_DIRECT, "pgscan_direct", MR_STAT)			\
-	X(ST_PGSCAN, "pgscan", MR_STAT)	/* every PGSCAN_* summed */	\
-	X(ST_PGSTEAL_KSWAPD, "pgsteal_kswapd", MR_STAT)			\
-	X(ST_PGSTEAL_DIRECT, "pgsteal_direct", MR_STAT)			\
-	X(ST_PGSTEAL, "pgsteal", MR_STAT)				\
-	X(ST_ZSWAPPED, "zswapped", MR_STAT | MR_PAGES)	/* v2 */	\
-	/* the group's own LRU lists per NUMA node (memcg_stat.node):	\
-	 * its value is the number of nodes read */			\
-	X(ST_NODES, "nodes", MR_STAT)
+	X(SOFT_RANK, "soft_rank", MR_MADE)
+
+/*
+ * Then the stat slots: memory.stat's values, one a row of memstat.h, in
+ * pages, KiB, bytes or counts as the kernel keeps them; then the group's
+ * own LRU lists per NUMA node (memcg_stat.node), whose value is the number
+ * of nodes read.  MR_ALL_SLOTS is every slot, each as MR_ROW(SLOT, key,
+ * flags), MR_ROW defined by the user.
+ */
+#define MR_UNIT_PG	MR_PAGES
+#define MR_UNIT_KB	MR_KB
+#define MR_UNIT_B	0
+#define MR_MS_SIZE(X, NAME, v1, v1k, v2, v2k, unit, kf, item, ...)	\
+	MR_ROW(ST_##NAME, v2k, MR_STAT | MR_UNIT_##unit)
+#define MR_MS_COUNT(X, NAME, v1, v1k, v2, v2k, kf, item, ...)		\
+	MR_ROW(ST_##NAME, v2k, MR_STAT)
+#define MR_MS_OWN(X, NAME, v1, v1k, v2, v2k, unit, slotkey)		\
+	MR_ROW(ST_##NAME, slotkey, MR_STAT | MR_UNIT_##unit)
+#define MR_ALL_SLOTS							\
+	MR_SLOTS(MR_ROW)						\
+	MEMSTATS(_, MR_MS_SIZE, MR_MS_COUNT, MR_MS_OWN)			\
+	MR_ROW(ST_NODES, "nodes", MR_STAT)
 
 enum mr_slot {
-#define MR_ENUM(slot, key, flags) MR_##slot,
-	MR_SLOTS(MR_ENUM)
-#undef MR_ENUM
+#define MR_ROW(slot, key, flags) MR_##slot,
+	MR_ALL_SLOTS
+#undef MR_ROW
 	MR_NSLOTS
 };
 
 /* The memory.stat slots: the last ones, in a map of their own (struct
  * memcg_stat), which has room for every group only while they are asked
  * for. */
-#define MR_FIRST_STAT	MR_ST_INACTIVE_ANON
+#define MR_FIRST_STAT	(MR_SOFT_RANK + 1)
 #define MR_NSTAT	(MR_NSLOTS - MR_FIRST_STAT)
 _Static_assert(MR_FIRST_STAT <= 64, "more record slots than a __u64 has bits");
 _Static_assert(MR_NSTAT <= 64, "more stat slots than a __u64 has bits");

@@ -17,6 +17,12 @@
 	{ k "_per_s", t, 7, U_RATE, f, -1, FBIT(f), h, CK_VALUE }
 #define DER(k, t, w, u, d, need, h) \
 	{ k, t, w, u, -1, d, need, h, CK_VALUE }
+/* memory.stat's values: each row of memstat.h its column(s). */
+#define COL_SIZE(X, NAME, v1, v1k, v2, v2k, unit, kf, item, k, t, w, h) \
+	RAW(k, t, w, U_BYTES, FLD_##NAME, h),
+#define COL_COUNT(X, NAME, v1, v1k, v2, v2k, kf, item, k, t, w, h, rt, rh) \
+	RAW(k, t, w, U_COUNT, FLD_##NAME, h), RATE(k, rt, FLD_##NAME, rh),
+#define COL_OWN(...)
 
 const struct column columns[] = {
 	{ "path", "GROUP", 0, U_PATH, -1, -1, 0,
@@ -76,84 +82,13 @@ const struct column columns[] = {
 	    "v2 memory.swap.max"),
 	RAW("swappiness", "SWPNS", 5, U_INT, FLD_SWAPPINESS,
 	    "v1 memory.swappiness"),
-	RAW("anon", "ANON", 6, U_BYTES, FLD_ANON,
-	    "anonymous memory: v1 total_rss, v2 anon"),
-	RAW("file", "FILE", 6, U_BYTES, FLD_FILE,
-	    "page cache: v1 total_cache, v2 file"),
-	RAW("shmem", "SHMEM", 6, U_BYTES, FLD_SHMEM,
-	    "shared memory and tmpfs: v1 total_shmem, v2 shmem"),
-	RAW("kernel", "KERNEL", 6, U_BYTES, FLD_KERNEL,
-	    "kernel memory: v1 memory.kmem.usage_in_bytes, v2 memory.stat "
-	    "kernel"),
-	RAW("active_anon", "A-ANON", 6, U_BYTES, FLD_ACTIVE_ANON,
-	    "active anonymous LRU list: v1 memory.stat total_active_anon, "
-	    "v2 active_anon"),
-	RAW("inactive_anon", "I-ANON", 6, U_BYTES, FLD_INACTIVE_ANON,
-	    "inactive anonymous LRU list: v1 memory.stat total_inactive_anon, "
-	    "v2 inactive_anon"),
-	RAW("active_file", "A-FILE", 6, U_BYTES, FLD_ACTIVE_FILE,
-	    "active file LRU list: v1 memory.stat total_active_file, "
-	    "v2 active_file"),
-	RAW("inactive_file", "I-FILE", 6, U_BYTES, FLD_INACTIVE_FILE,
-	    "inactive file LRU list: v1 memory.stat total_inactive_file, "
-	    "v2 inactive_file"),
-	RAW("unevictable", "UNEVIC", 6, U_BYTES, FLD_UNEVICTABLE,
-	    "unevictable LRU list (mlocked, ramfs): v1 memory.stat "
-	    "total_unevictable, v2 unevictable"),
-	RAW("pgscan", "PGSCAN", 8, U_COUNT, FLD_PGSCAN,
-	    "pages scanned by reclaim, the group's and its descendants', since "
-	    "the group was made: v2 memory.stat pgscan; v1 (whose memory.stat "
-	    "has none) the kernel's own per-group counters, read by the BPF "
-	    "pass (bpf collector); else its count_memcg_events events (BPF, "
-	    "Linux 6.13+, root) since memcgtop loaded them"),
-	RATE("pgscan", "SCAN/s", FLD_PGSCAN, "pages scanned per second"),
-	RAW("pgsteal", "PGSTEAL", 8, U_COUNT, FLD_PGSTEAL,
-	    "pages reclaimed, the group's and its descendants': v2 "
-	    "memory.stat pgsteal; v1 the kernel's counters or events, as "
-	    "pgscan"),
-	RATE("pgsteal", "STEAL/s", FLD_PGSTEAL, "pages reclaimed per second"),
-	RAW("pgscan_kswapd", "SCANKSW", 8, U_COUNT, FLD_PGSCAN_KSWAPD,
-	    "pages scanned by kswapd (v2 memory.stat pgscan_kswapd; v1 the "
-	    "kernel's counters or events, as pgscan)"),
-	RATE("pgscan_kswapd", "SCNK/s", FLD_PGSCAN_KSWAPD,
-	     "pages scanned by kswapd per second"),
-	RAW("pgscan_direct", "SCANDIR", 8, U_COUNT, FLD_PGSCAN_DIRECT,
-	    "pages scanned by direct reclaim (v2 memory.stat pgscan_direct; "
-	    "v1 the kernel's counters or events, as pgscan)"),
-	RATE("pgscan_direct", "SCND/s", FLD_PGSCAN_DIRECT,
-	     "pages scanned by direct reclaim per second"),
-	RAW("pgsteal_kswapd", "STLKSW", 8, U_COUNT, FLD_PGSTEAL_KSWAPD,
-	    "pages reclaimed by kswapd (v2 memory.stat pgsteal_kswapd; v1 the "
-	    "kernel's counters or events, as pgscan)"),
-	RATE("pgsteal_kswapd", "STLK/s", FLD_PGSTEAL_KSWAPD,
-	     "pages reclaimed by kswapd per second"),
-	RAW("pgsteal_direct", "STLDIR", 8, U_COUNT, FLD_PGSTEAL_DIRECT,
-	    "pages reclaimed by direct reclaim (v2 memory.stat pgsteal_direct; "
-	    "v1 the kernel's counters or events, as pgscan)"),
-	RATE("pgsteal_direct", "STLD/s", FLD_PGSTEAL_DIRECT,
-	     "pages reclaimed by direct reclaim per second"),
+	MEMSTAT_SIZES(_, COL_SIZE, COL_COUNT, COL_OWN)
+	MEMSTAT_SCAN(_, COL_SIZE, COL_COUNT, COL_OWN)
 	DER("reclaim_eff", "EFF", 5, U_RATIO, D_RECLAIM_EFF,
 	    FBIT(FLD_PGSCAN) | FBIT(FLD_PGSTEAL),
 	    "reclaim efficiency over the interval: pages reclaimed / pages "
 	    "scanned (not available when nothing was scanned)"),
-	RAW("refault_anon", "RFLTA", 8, U_COUNT, FLD_REFAULT_ANON,
-	    "anonymous pages refaulted after eviction (v1 memory.stat "
-	    "total_workingset_refault_anon, v2 workingset_refault_anon)"),
-	RATE("refault_anon", "RFA/s", FLD_REFAULT_ANON,
-	     "anonymous refaults per second"),
-	RAW("refault_file", "RFLTF", 8, U_COUNT, FLD_REFAULT_FILE,
-	    "file pages refaulted after eviction (v1 memory.stat "
-	    "total_workingset_refault_file, v2 workingset_refault_file)"),
-	RATE("refault_file", "RFF/s", FLD_REFAULT_FILE,
-	     "file refaults per second"),
-	RAW("pgfault", "PGFAULT", 8, U_COUNT, FLD_PGFAULT,
-	    "page faults (v1 memory.stat total_pgfault, v2 pgfault)"),
-	RATE("pgfault", "FLT/s", FLD_PGFAULT, "page faults per second"),
-	RAW("pgmajfault", "MAJFLT", 8, U_COUNT, FLD_PGMAJFAULT,
-	    "major page faults, needing I/O (v1 memory.stat total_pgmajfault, "
-	    "v2 pgmajfault)"),
-	RATE("pgmajfault", "MAJ/s", FLD_PGMAJFAULT,
-	     "major page faults per second"),
+	MEMSTAT_FAULTS(_, COL_SIZE, COL_COUNT, COL_OWN)
 	RAW("ev_low", "EVLOW", 7, U_COUNT, FLD_EV_LOW,
 	    "v2 memory.events low: reclaimed although below memory.low"),
 	RATE("ev_low", "LOW/s", FLD_EV_LOW, "memory.events low per second"),
@@ -208,9 +143,7 @@ const struct column columns[] = {
 	    "the inactive file list (v1 total_inactive_file), at least 0"),
 	RAW("zswap", "ZSWAP", 6, U_BYTES, FLD_ZSWAP,
 	    "compressed swap pool used: v2 memory.zswap.current"),
-	RAW("zswapped", "ZSWPD", 6, U_BYTES, FLD_ZSWAPPED,
-	    "memory stored in zswap before compression: v2 memory.stat "
-	    "zswapped"),
+	MEMSTAT_ZSWAP(_, COL_SIZE, COL_COUNT, COL_OWN)
 	RAW("ev_low_local", "LOWL", 7, U_COUNT, FLD_EVL_LOW,
 	    "v2 memory.events.local low: in the group itself, not its "
 	    "descendants"),

@@ -200,8 +200,7 @@ static void by_value(struct cgfs_prove *pr, int slot,
 		     const struct memcg_layout *lay,
 		     const int64_t (*raw)[MR_ARR_WORDS])
 {
-	unsigned long unit = (bpfcol_slot_flags((enum mr_slot)slot) & MR_PAGES) ?
-		pr->unit : 1;
+	unsigned long unit = bpfcol_slot_unit((enum mr_slot)slot, pr->unit);
 	uint64_t val = pr->val[slot];
 	int arrs[2], found_arr = -1, found = -1, n = 0, lru;
 	int64_t want;
@@ -267,8 +266,7 @@ static void by_neighbour(struct cgfs_prove *pr, int slot,
 			 const struct memcg_layout *lay,
 			 const int64_t (*raw)[MR_ARR_WORDS])
 {
-	unsigned long unit = (bpfcol_slot_flags((enum mr_slot)slot) & MR_PAGES) ?
-		pr->unit : 1;
+	unsigned long unit = bpfcol_slot_unit((enum mr_slot)slot, pr->unit);
 	mr_set bit = MR_SET(slot);
 	int lru = lru_index(slot), arr = -1, idx = -1;
 
