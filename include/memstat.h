@@ -83,6 +83,52 @@
 	     NODE, NR_UNEVICTABLE, "unevictable", "UNEVIC", 6,		\
 	     "unevictable LRU list (mlocked, ramfs): v1 memory.stat "	\
 	     "total_unevictable, v2 unevictable")			\
+	SIZE(X, FILE_MAPPED, STAT, "total_mapped_file", STAT, "file_mapped", PG, \
+	     NODE, NR_FILE_MAPPED, "file_mapped", "MAPPED", 6,		\
+	     "page cache mapped into processes (mmap): reclaim must unmap " \
+	     "it first; v1 memory.stat total_mapped_file, v2 file_mapped") \
+	SIZE(X, FILE_DIRTY, STAT, "total_dirty", STAT, "file_dirty", PG,	\
+	     NODE, NR_FILE_DIRTY, "file_dirty", "DIRTY", 6,		\
+	     "page cache modified and not yet written: reclaim frees it only " \
+	     "after writeback; v1 memory.stat total_dirty, v2 file_dirty") \
+	SIZE(X, FILE_WRITEBACK, STAT, "total_writeback", STAT,		\
+	     "file_writeback", PG, NODE, NR_WRITEBACK, "file_writeback",	\
+	     "WRBACK", 6,						\
+	     "page cache being written: free once the I/O ends; v1 "	\
+	     "memory.stat total_writeback, v2 file_writeback")		\
+	SIZE(X, SWAPCACHED, STAT, "total_swapcached", STAT, "swapcached", PG, \
+	     NODE, NR_SWAPCACHE, "swapcached", "SWCACH", 6,		\
+	     "pages in swap and in memory at once (the swap cache): v1 "	\
+	     "memory.stat total_swapcached (6.1+), v2 swapcached")	\
+	SIZE(X, ANON_THP, STAT, "total_rss_huge", STAT, "anon_thp", PG,	\
+	     NODE, NR_ANON_THPS, "anon_thp", "ANONTHP", 7,		\
+	     "anonymous memory in transparent huge pages: v1 memory.stat " \
+	     "total_rss_huge, v2 anon_thp")				\
+	SIZE(X, FILE_THP, NONE, NULL, STAT, "file_thp", PG, NODE, NR_FILE_THPS, \
+	     "file_thp", "FILETHP", 7,					\
+	     "page cache in transparent huge pages: v2 memory.stat file_thp " \
+	     "(v1's memory.stat has none)")				\
+	SIZE(X, SLAB_RECLAIMABLE, NONE, NULL, STAT, "slab_reclaimable", B,	\
+	     NODE, NR_SLAB_RECLAIMABLE_B, "slab_reclaimable", "SLAB-R", 6, \
+	     "slab memory the kernel can free under pressure (dentries, "	\
+	     "inodes): v2 memory.stat slab_reclaimable (v1's memory.stat has " \
+	     "none)")							\
+	SIZE(X, SLAB_UNRECLAIMABLE, NONE, NULL, STAT, "slab_unreclaimable", B, \
+	     NODE, NR_SLAB_UNRECLAIMABLE_B, "slab_unreclaimable", "SLAB-U", 6, \
+	     "slab memory reclaim cannot free: v2 memory.stat "		\
+	     "slab_unreclaimable (v1's memory.stat has none)")		\
+	SIZE(X, KERNEL_STACK, NONE, NULL, STAT, "kernel_stack", KB,	\
+	     NODE, NR_KERNEL_STACK_KB, "kernel_stack", "KSTACK", 6,	\
+	     "kernel stacks of the group's tasks, never reclaimed: v2 "	\
+	     "memory.stat kernel_stack (v1's memory.stat has none)")	\
+	SIZE(X, PAGETABLES, NONE, NULL, STAT, "pagetables", PG,		\
+	     NODE, NR_PAGETABLE, "pagetables", "PGTBL", 6,		\
+	     "page tables of the group's processes, freed only with their " \
+	     "mappings: v2 memory.stat pagetables (v1's memory.stat has none)") \
+	SIZE(X, SOCK, NONE, NULL, STAT, "sock", PG, MEMCG, MEMCG_SOCK,	\
+	     "sock", "SOCK", 6,						\
+	     "network socket buffers, never reclaimed: v2 memory.stat sock " \
+	     "(v1's memory.stat has none)")				\
 	OWN(X, OWN_INACTIVE_ANON, STAT, "inactive_anon", NONE, NULL, PG,	\
 	    "own_inactive_anon")					\
 	OWN(X, OWN_ACTIVE_ANON, STAT, "active_anon", NONE, NULL, PG,	\

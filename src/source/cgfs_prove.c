@@ -540,11 +540,22 @@ mr_set cgfs_prove_proven(const struct cgfs_prove *pr)
 	return pr->proven;
 }
 
+/* The values a proof waits for: those the start group's file shows, and
+ * the events rule's (v1's memory.stat shows no pgscan); a key the file
+ * lacks (a kernel without it) proves nothing and is not waited for. */
+static mr_set expected(const struct cgfs_prove *pr)
+{
+	return pr->has | CGFS_RULE_SLOTS;
+}
+
 int cgfs_prove_complete(const struct cgfs_prove *pr)
 {
-	for (size_t i = 0; i < pr->nrows; i++)
-		if (!(pr->proven & MR_SET(pr->rows[i].slot)))
+	for (size_t i = 0; i < pr->nrows; i++) {
+		mr_set bit = MR_SET(pr->rows[i].slot);
+
+		if ((expected(pr) & bit) && !(pr->proven & bit))
 			return 0;
+	}
 	return 1;
 }
 
@@ -555,18 +566,28 @@ mr_set cgfs_prove_zero(const struct cgfs_prove *pr)
 
 void cgfs_prove_describe(const struct cgfs_prove *pr, char *buf, size_t len)
 {
-	size_t n = 0, rule = (size_t)mr_count(pr->by_rule), off;
+	size_t n = 0, m = 0, z = 0, off;
+	size_t rule = (size_t)mr_count(pr->by_rule);
 	size_t parts = (size_t)mr_count(pr->cond);
 	size_t kf = (size_t)mr_count(pr->by_kf);
 
-	for (size_t i = 0; i < pr->nrows; i++)
-		if (pr->proven & MR_SET(pr->rows[i].slot))
+	/* Of the values expected: those the pass gives, by a word or as the
+	 * start group's 0. */
+	for (size_t i = 0; i < pr->nrows; i++) {
+		mr_set bit = MR_SET(pr->rows[i].slot);
+
+		if (!(expected(pr) & bit))
+			continue;
+		m++;
+		if (pr->proven & bit)
 			n++;
+		else if (pr->zero & bit)
+			z++;
+	}
 	off = (size_t)snprintf(buf, len,
-			       "memory.stat: %zu of %zu values from the pass (%zu through the kernel's memcg kfuncs, by its enum items; memcg->vmstats: %zu words proven against the start group's memory.stat, %zu by the events rule, %zu sums from their parts this refresh)",
-			       n, pr->nrows, kf, n - kf - rule - parts, rule,
-			       parts);
-	if (off < len && n < pr->nrows)
-		snprintf(buf + off, len - off,
-			 "; the others from the files, or 0 while the start group has 0");
+			       "memory.stat: %zu of %zu values from the pass (%zu through the kernel's memcg kfuncs, by its enum items; memcg->vmstats: %zu words proven against the start group's memory.stat, %zu by the events rule, %zu sums from their parts this refresh; %zu at the start group's 0)",
+			       n + z, m, kf, n - kf - rule - parts, rule, parts,
+			       z);
+	if (off < len && n + z < m)
+		snprintf(buf + off, len - off, "; the others from the files");
 }

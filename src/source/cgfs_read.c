@@ -83,10 +83,9 @@ struct vfile {
 
 /*
  * Values a version's own code needs that are no field (keys of memory.stat
- * read with the rest): the v1 swap without swap accounting, the v2 root's
- * socket memory.
+ * read with the rest): the v1 swap without swap accounting.
  */
-enum extra { X_STAT_SWAP, X_SOCK, X_NR };
+enum extra { X_STAT_SWAP, X_NR };
 
 struct vextra {
 	enum cgfile cf;
@@ -293,9 +292,6 @@ static const struct vfile v2_files[] = {
 	{ CF_RECEV, CGFS_RECEV_FILE, FK_KEYS },
 };
 
-static const struct vextra v2_extras[] = {
-	{ CF_STAT, "sock", X_SOCK },
-};
 
 /* The v2 root has only memory.stat, memory.pressure, memory.numa_stat and
  * memory.reclaim (6.1), and the cgroup files: its usage comes from
@@ -323,9 +319,9 @@ static void v2_finish(struct gread *g)
 		/* The v2 root's usage: anon + file + kernel + sock. */
 		g->s.valid &= ~FBIT(FLD_USAGE);
 		if (has(g, FLD_ANON) && has(g, FLD_FILE) &&
-		    has(g, FLD_KERNEL) && (g->has_extra & (1u << X_SOCK)))
+		    has(g, FLD_KERNEL) && has(g, FLD_SOCK))
 			set(g, FLD_USAGE, get(g, FLD_ANON) + get(g, FLD_FILE) +
-			    get(g, FLD_KERNEL) + g->extra[X_SOCK]);
+			    get(g, FLD_KERNEL) + get(g, FLD_SOCK));
 	}
 }
 
@@ -386,7 +382,7 @@ static const struct cgfs_version version_rows[2] = {
 	},
 	{
 		.n = 2, .files = v2_files, .nfiles = N(v2_files),
-		.src = v2_src, .extras = v2_extras, .nextras = N(v2_extras),
+		.src = v2_src, .extras = NULL, .nextras = 0,
 		.root_files = v2_root_files, .finish = v2_finish,
 		.detail = v2_detail, .version_file = "cgroup.controllers",
 		.numa = {
@@ -957,7 +953,8 @@ static unsigned take_stat(struct gread *g, unsigned files)
 		}
 	}
 	/* A root whose usage the version makes of memory.stat (v2: anon +
-	 * file + kernel + sock, and no slot carries sock) reads it. */
+	 * file + kernel + sock, of which the pass gives a v2 root none)
+	 * reads it. */
 	if (g->src->is_root && (g->want & CFBIT(CF_USAGE)) &&
 	    (v->root_files(CFBIT(CF_USAGE)) & CFBIT(CF_STAT)))
 		missing = 1;

@@ -39,7 +39,9 @@ MAX = 'max'
 KEYS = """path depth usage limit high low min soft excess eff_min eff_low
 eff_limit use_pct
 swap swap_limit swappiness anon file shmem kernel active_anon inactive_anon
-active_file inactive_file unevictable pgscan pgscan_per_s pgsteal
+active_file inactive_file unevictable file_mapped file_dirty file_writeback
+swapcached anon_thp file_thp slab_reclaimable slab_unreclaimable kernel_stack
+pagetables sock pgscan pgscan_per_s pgsteal
 pgsteal_per_s pgscan_kswapd pgscan_kswapd_per_s pgscan_direct
 pgscan_direct_per_s pgsteal_kswapd pgsteal_kswapd_per_s pgsteal_direct
 pgsteal_direct_per_s reclaim_eff refault_anon refault_anon_per_s refault_file
@@ -64,11 +66,14 @@ ev_oom_local ev_oom_kill_local swap_ev_high swap_ev_max swap_ev_fail""".split()
 BYTES = """usage limit high low min soft excess eff_min eff_low eff_limit swap
 swap_limit anon
 file shmem kernel active_anon inactive_anon active_file inactive_file
-unevictable peak swap_peak usage_swap workingset zswap zswapped
+unevictable file_mapped file_dirty file_writeback swapcached anon_thp file_thp
+slab_reclaimable slab_unreclaimable kernel_stack pagetables sock peak swap_peak usage_swap workingset zswap zswapped
 soft_tree_excess eff_min_last eff_low_last""".split()
 GAUGES = """swappiness procs use_pct reclaim_eff psi_some_avg10 psi_full_avg10
 dying scan_prio soft_rank stats_pending""".split()
 LRU = ('active_anon', 'inactive_anon', 'active_file', 'inactive_file')
+V2_ONLY_SIZES = ('file_thp', 'slab_reclaimable', 'slab_unreclaimable',
+                 'kernel_stack', 'pagetables', 'sock')
 LOCAL_EVENTS = ('low', 'high', 'max', 'oom', 'oom_kill')
 SWAP_EVENTS = ('high', 'max', 'fail')
 
@@ -319,6 +324,13 @@ def v1_group(d, path, limits):
     for k in ('active_anon', 'inactive_anon', 'active_file', 'inactive_file',
               'unevictable'):
         g[k] = st('total_' + k)
+    # v1's memory.stat names of v2's keys; the others v1 has not.
+    for k, v1k in (('file_mapped', 'mapped_file'), ('file_dirty', 'dirty'),
+                   ('file_writeback', 'writeback'),
+                   ('swapcached', 'swapcached'), ('anon_thp', 'rss_huge')):
+        g[k] = st('total_' + v1k)
+    for k in V2_ONLY_SIZES:
+        g[k] = None
     for k in ('pgscan', 'pgsteal', 'pgscan_kswapd', 'pgscan_direct',
               'pgsteal_kswapd', 'pgsteal_direct'):
         g[k] = None
@@ -397,7 +409,9 @@ def v2_group(d, path, limits):
     for k in ('anon', 'file', 'shmem', 'kernel', 'active_anon',
               'inactive_anon', 'active_file', 'inactive_file', 'unevictable',
               'pgscan', 'pgsteal', 'pgscan_kswapd', 'pgscan_direct',
-              'pgsteal_kswapd', 'pgsteal_direct', 'pgfault', 'pgmajfault'):
+              'pgsteal_kswapd', 'pgsteal_direct', 'pgfault', 'pgmajfault',
+              'file_mapped', 'file_dirty', 'file_writeback', 'swapcached',
+              'anon_thp') + V2_ONLY_SIZES:
         g[k] = st(k)
     g['refault_anon'] = st('workingset_refault_anon')
     g['refault_file'] = st('workingset_refault_file')

@@ -429,12 +429,14 @@ START_TEST(v2_kfuncs)
 	ck_assert_uint_eq(cgfs_prove_sels(pr)->sel[MR_ST_PGSCAN - MR_FIRST_STAT].arr,
 			  MR_SEL_KF);
 	cgfs_prove_describe(pr, d, sizeof(d));
-	ck_assert_str_eq(d, "memory.stat: 9 of 20 values from the pass (8 "
+	/* Of the values the file shows and the rule's (12): kswapd's and
+	 * direct's pgsteal and kswapd's pgscan the file lacks. */
+	ck_assert_str_eq(d, "memory.stat: 9 of 12 values from the pass (8 "
 			 "through the kernel's memcg kfuncs, by its enum items; "
 			 "memcg->vmstats: 1 words proven against the start "
 			 "group's memory.stat, 0 by the events rule, 0 sums from "
-			 "their parts this refresh); the others from the files, "
-			 "or 0 while the start group has 0");
+			 "their parts this refresh; 0 at the start group's 0); "
+			 "the others from the files");
 	/* The program without the kfuncs: their slots go, the lists come
 	 * back from their words (the first five of state[]). */
 	lay.kf = 0;
@@ -451,6 +453,38 @@ END_TEST
  * so the other is the file's; before, the search found two and proved
  * neither, and the file's value came from every group's memory.stat.
  */
+/*
+ * The kernel's units (memstat.h): file_dirty in pages, slab_reclaimable in
+ * bytes, kernel_stack in KiB; each word is proven by the file's value in
+ * its own unit (a word holding the value in another unit is no match), and
+ * the loader turns it back into bytes by the same unit.
+ */
+START_TEST(v2_units)
+{
+	struct cgfs_prove *pr = cgfs_prove_new(cgfs_version_of(2), PG);
+	size_t n;
+
+	layout_bare(1, 60, 20);
+	raw[0][20] = 7;			/* NR_FILE_DIRTY, pages */
+	raw[0][30] = 123456;		/* NR_SLAB_RECLAIMABLE_B, bytes */
+	raw[0][40] = 96;		/* NR_KERNEL_STACK_KB */
+	raw[0][41] = 96 * 1024;		/* kernel_stack's bytes elsewhere */
+	n = (size_t)snprintf(text, sizeof(text),
+		"file_dirty %llu\nslab_reclaimable 123456\n"
+		"kernel_stack 98304\n", 7 * PG);
+	cgfs_prove_update(pr, text, n, &lay, raw);
+	cgfs_prove_update(pr, text, n, &lay, raw);
+	assert_sel(pr, MR_ST_FILE_DIRTY, MR_ARR_STATE, 1, (int[]){ 20 });
+	assert_sel(pr, MR_ST_SLAB_RECLAIMABLE, MR_ARR_STATE, 1, (int[]){ 30 });
+	assert_sel(pr, MR_ST_KERNEL_STACK, MR_ARR_STATE, 1, (int[]){ 40 });
+	ck_assert_uint_eq(bpfcol_slot_unit(MR_ST_FILE_DIRTY, PG), PG);
+	ck_assert_uint_eq(bpfcol_slot_unit(MR_ST_SLAB_RECLAIMABLE, PG), 1);
+	ck_assert_uint_eq(bpfcol_slot_unit(MR_ST_KERNEL_STACK, PG), 1024);
+	ck_assert_uint_eq(bpfcol_slot_unit(MR_ST_PGFAULT, PG), 1);
+	cgfs_prove_free(pr);
+}
+END_TEST
+
 START_TEST(same_value_taken_word)
 {
 	struct cgfs_prove *pr = cgfs_prove_new(cgfs_version_of(2), PG);
@@ -488,6 +522,7 @@ Suite *prove_suite(void)
 	tcase_add_test(t, no_vmstats);
 	tcase_add_test(t, v2_kfuncs);
 	tcase_add_test(t, same_value_taken_word);
+	tcase_add_test(t, v2_units);
 	suite_add_tcase(s, t);
 	return s;
 }
