@@ -74,13 +74,27 @@ DISK=$TMPD/disk
 SHM2=$(mktemp /dev/shm/memcgtop-stat-s.XXXXXX)
 trap 'rm -f "$SHM" "$SHM2"; finish' EXIT
 sh -c 'echo $$ >"$1/cgroup.procs" && exec python3 -c "
-import sys, time
+import mmap, sys, time
 a = bytearray(b\"x\" * (24 << 20))
 for p in sys.argv[1:]:
     with open(p, \"wb\") as f:
         f.write(b\"y\" * (16 << 20))
     with open(p, \"rb\") as f:
         f.read()
+# 6 MiB of the disk file mapped (file_mapped), and 14 MiB of anonymous
+# memory asked for in huge pages (anon_thp, 12 or 14 MiB where THP is not
+# never): sizes no other value of the group has (16 MiB is its shmem), or
+# two words would hold one value and prove neither.
+f = open(sys.argv[2], \"rb\")
+m = mmap.mmap(f.fileno(), 6 << 20, prot=mmap.PROT_READ)
+s = sum(m[i] for i in range(0, len(m), 4096))
+h = mmap.mmap(-1, 14 << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+try:
+    h.madvise(mmap.MADV_HUGEPAGE)
+except (AttributeError, OSError):
+    pass
+for i in range(0, len(h), 4096):
+    h[i] = 1
 print(\"ready\", flush=True)
 time.sleep(3600)
 " "$2" "$3"' sh "$T/a/x" "$SHM" "$DISK" >"$TMPD/x.out" 2>&1 &
@@ -104,7 +118,7 @@ sh -c 'echo $$ >"$1/cgroup.procs" && exec python3 -c "a = bytearray(b\"x\" * (64
 sync
 sleep 1
 
-STATCOLS=active_anon,inactive_anon,active_file,inactive_file,unevictable,anon,file,shmem,refault_anon,refault_file,pgfault,pgmajfault
+STATCOLS=active_anon,inactive_anon,active_file,inactive_file,unevictable,anon,file,shmem,refault_anon,refault_file,pgfault,pgmajfault,file_mapped,file_dirty,file_writeback,swapcached,anon_thp
 snap_files() {
 	local d
 	for d in "" /a /a/x /b /c /d; do
@@ -149,7 +163,10 @@ key = {"active_anon": "total_active_anon", "inactive_anon": "total_inactive_anon
        "file": "total_cache", "shmem": "total_shmem",
        "refault_anon": "total_workingset_refault_anon",
        "refault_file": "total_workingset_refault_file",
-       "pgfault": "total_pgfault", "pgmajfault": "total_pgmajfault"}
+       "pgfault": "total_pgfault", "pgmajfault": "total_pgmajfault",
+       "file_mapped": "total_mapped_file", "file_dirty": "total_dirty",
+       "file_writeback": "total_writeback",
+       "swapcached": "total_swapcached", "anon_thp": "total_rss_huge"}
 it = json.load(open(bpf_path))
 groups = {g["path"]: g for g in it["groups"]}
 if it["collector"] != "bpf":
@@ -181,6 +198,13 @@ if x["anon"] >= 24 << 20 and x["shmem"] >= 16 << 20 and x["file"] >= 32 << 20:
     ok("a/x's load shows: anon %d, shmem %d, file %d" % (x["anon"], x["shmem"], x["file"]))
 else:
     bad("a/x's load: anon %s, shmem %s, file %s" % (x["anon"], x["shmem"], x["file"]))
+# The mapped disk file and the huge pages asked for (none where THP is
+# never, or no huge page could be had: then 0, as the file says).
+thp = open("/sys/kernel/mm/transparent_hugepage/enabled").read()
+if x["file_mapped"] >= 6 << 20 and (x["anon_thp"] >= 2 << 20 or "[never]" in thp):
+    ok("a/x's mapped file and huge pages show: file_mapped %d, anon_thp %d" % (x["file_mapped"], x["anon_thp"]))
+else:
+    bad("a/x's file_mapped %s (6 MiB mapped), anon_thp %s (THP: %s)" % (x["file_mapped"], x["anon_thp"], thp.strip()))
 d = groups[[p for p in groups if p.endswith("/d")][0]]
 dpath = [p for p in groups if p.endswith("/d")][0]
 if d["ev_oom_kill"] == A[dpath]["oom_kill"] == 1:
@@ -229,7 +253,7 @@ for c in auto bpf; do
 	rc=$?
 	err=$(cat "$TMPD/un.err")
 	want=
-	[ $c = bpf ] && want="memcgtop: bpf collector: memory.stat's active_file, anon read from the files (not proven in the kernel's statistics)"
+	[ $c = bpf ] && want="memcgtop: bpf collector: memory.stat's anon, active_file read from the files (not proven in the kernel's statistics)"
 	same=$(python3 -c '
 import json, sys
 its = [json.loads(l) for l in open(sys.argv[1])]
@@ -444,6 +468,34 @@ if [ "${sv%% *}" = ok ] && [ ! -s "$TMPD/s.err" ]; then
 else
 	fail "start group s: $sv; stderr '$(cat "$TMPD/s.err")'"
 fi
+
+# a/x as the start group, the memory.stat values a limit change depends
+# on: every one from the pass (-VV "N of N": proven against a/x's file, or
+# 0 as it is there), and those v1's memory.stat has no line for not
+# available (null) with either collector.
+vv=$("$MEMCGTOP" -VV -b -n 3 -d 0.2 --collector bpf \
+	-c path,file_mapped,file_dirty,file_writeback,swapcached,anon_thp \
+	"/$TNAME/a/x" 2>/dev/null | grep -o 'memory.stat: [0-9]* of [0-9]* values from the pass' | tail -n 1)
+nn=$(echo "$vv" | sed -n 's/memory.stat: \([0-9]*\) of \([0-9]*\) .*/\1 \2/p')
+if [ -n "$nn" ] && [ "${nn% *}" = "${nn#* }" ]; then
+	pass "start group a/x, file_mapped ... anon_thp: -VV '$vv'"
+else
+	fail "start group a/x, file_mapped ... anon_thp: -VV '$vv'"
+fi
+V2ONLY=file_thp,slab_reclaimable,slab_unreclaimable,kernel_stack,pagetables,sock
+for c in bpf files; do
+	nulls=$("$MEMCGTOP" --collector $c -b -F json -n 1 -c "path,$V2ONLY" "/$TNAME" 2>&1 |
+		python3 -c '
+import json, sys
+cols = sys.argv[1].split(",")
+gs = json.load(sys.stdin)["groups"]
+print(sum(1 for g in gs for k in cols if g[k] is None), len(gs) * len(cols))' "$V2ONLY" 2>&1)
+	if [ "${nulls% *}" = "${nulls#* }" ] && [ "${nulls% *}" -gt 0 ]; then
+		pass "--collector $c: $V2ONLY not available on v1 ($nulls values null)"
+	else
+		fail "--collector $c: $V2ONLY on v1: '$nulls' (null of all)"
+	fi
+done
 
 stop_pids "${pids[@]}"
 pids=()
