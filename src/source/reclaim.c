@@ -398,6 +398,13 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		if (own && own->prio_min_direct >= 0)
 			sample_set(&g->s, FLD_PRIO_MIN_DIRECT,
 				   (uint64_t)own->prio_min_direct);
+		if (own && own->prio_min_proactive >= 0)
+			sample_set(&g->s, FLD_PRIO_MIN_PROACTIVE,
+				   (uint64_t)own->prio_min_proactive);
+		/* v1 only: sample_set keeps to the version's slots. */
+		if (own && own->prio_min_soft >= 0)
+			sample_set(&g->s, FLD_PRIO_MIN_SOFT,
+				   (uint64_t)own->prio_min_soft);
 		sample_set(&g->s, FLD_FLUSHES, own ? own->flushes_done : 0);
 		sample_set(&g->s, FLD_FLUSH_CALLS, own ? own->flushes : 0);
 		if (rc->stalls)
@@ -416,6 +423,11 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 	for (int p = 0; p < BPFEV_NPRIO; p++) {
 		fig->v[SYS_SCAN_PRIO + p] = sys->scanned[p];
 		fig->valid |= SBIT(SYS_SCAN_PRIO + p);
+		/* Where soft-limit reclaim can run (v1) and is counted. */
+		if (rc->soft && rc->version == 1) {
+			fig->v[SYS_SOFT_SCAN_PRIO + p] = sys->soft_scanned[p];
+			fig->valid |= SBIT(SYS_SOFT_SCAN_PRIO + p);
+		}
 	}
 	for (int p = 0; p < SYS_NPRIO; p++) {
 		if (rc->start < 0)
