@@ -105,13 +105,18 @@
 	 * the lists it shows once proven (cgfs_pass.c), as that text */ \
 	X(NUMA, 0, PASS(NUMA, NULL, ST_NODES), PASS(NUMA, NULL, ST_NODES)) \
 	/* the lowest priority its own lists were scanned at in the	\
-	 * interval, 0..12 */						\
+	 * interval, 0..12, soft-limit reclaim's left out */		\
 	X(PRIO_MIN, 0, EVENTS("prio_min"), EVENTS("prio_min"))		\
 	/* ... of it, kswapd's, and the other tasks' (direct) */	\
 	X(PRIO_MIN_KSWAPD, 0, EVENTS("prio_min_kswapd"),		\
 	  EVENTS("prio_min_kswapd"))					\
 	X(PRIO_MIN_DIRECT, 0, EVENTS("prio_min_direct"),		\
 	  EVENTS("prio_min_direct"))					\
+	/* ... proactive reclaim's (memory.reclaim), and soft-limit	\
+	 * reclaim's (always 0: the kernel's fixed priority) */		\
+	X(PRIO_MIN_PROACTIVE, 0, EVENTS("prio_min_proactive"),		\
+	  EVENTS("prio_min_proactive"))				\
+	X(PRIO_MIN_SOFT, 0, EVENTS("prio_min_soft"), NONE)		\
 	/* stats flushes of it that flushed (forced, or past the	\
 	 * kernel's threshold), and every request */			\
 	X(FLUSHES, FF_COUNTER, EVENTS("flushes"), EVENTS("flushes"))	\

@@ -181,24 +181,33 @@ enum sysfield {
 	SYS_SWAP_FREE,
 	SYS_PGSCAN,
 	SYS_PGSTEAL,
-	/* of global reclaim only (memcg limit reclaim counts in neither):
-	 * /proc/vmstat's pgscan_kswapd and pgscan_direct */
-	SYS_PGSCAN_KSWAPD,
-	SYS_PGSCAN_DIRECT,
 	SYS_PSI_SOME10,		/* hundredths of a percent */
 	SYS_PSI_FULL10,
 	/* the CPU time of kswapd's threads, ms (/proc/PID/stat utime +
 	 * stime) */
 	SYS_KSWAPD_MS,
+	/* SYS_PGSCAN's parts, which add up to it: /proc/vmstat's
+	 * pgscan_kswapd, pgscan_direct, pgscan_khugepaged and
+	 * pgscan_proactive, of global reclaim only up to 7.2, and the rest
+	 * of pgscan_anon + pgscan_file, memcg-targeted reclaim
+	 * (sysinfo.c set_reclaim) */
+	SYS_PGSCAN_KSWAPD,
+	SYS_PGSCAN_DIRECT,
+	SYS_PGSCAN_KHUGEPAGED,
+	SYS_PGSCAN_PROACTIVE,
+	SYS_PGSCAN_MEMCG,
 	SYS_LRU_GEN,		/* /sys/kernel/mm/lru_gen/enabled */
 	/* From the reclaim events, counts since they were loaded: */
 	SYS_SCAN_PRIO,		/* SYS_NPRIO of them: pages scanned at
-				 * priority 0, 1, ... 12 */
+				 * priority 0, 1, ... 12, soft-limit
+				 * reclaim's left out */
 	/* ... of them, those of the start group's subtree (its groups'
 	 * own lists, as the shrink events were given to them) */
 	SYS_SUB_SCAN_PRIO = SYS_SCAN_PRIO + SYS_NPRIO,
+	/* soft-limit reclaim's, by priority (all at 0) */
+	SYS_SOFT_SCAN_PRIO = SYS_SUB_SCAN_PRIO + SYS_NPRIO,
 	/* stats flush requests */
-	SYS_FLUSHES = SYS_SUB_SCAN_PRIO + SYS_NPRIO,
+	SYS_FLUSHES = SYS_SOFT_SCAN_PRIO + SYS_NPRIO,
 	SYS_OWN_FLUSHES,		/* of them, memcgtop's own reads' */
 	SYS_FLUSH_CALLS,		/* requests, flushing or not */
 	SYS_OWN_FLUSH_CALLS,		/* of them, memcgtop's own */

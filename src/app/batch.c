@@ -24,8 +24,8 @@
 #include "msg.h"
 
 /* The default columns: the overview for text (columns.c: this version's),
- * all of them for the data formats; prio_min (and its kswapd and
- * direct parts), the reclaim stalls and soft-limit reclaim's scans
+ * all of them for the data formats; prio_min (and its kswapd, direct,
+ * proactive and soft-limit parts), the reclaim stalls and soft-limit reclaim's scans
  * and steals only where the reclaim events can be (events): live, or
  * a recording made with them, which kept what they gave (its replay
  * prints what the live run printed); a copy has none. */
@@ -47,6 +47,8 @@ void batch_default_columns(struct opts *o, int version, int events,
 		    (events || (columns[i].field != FLD_PRIO_MIN &&
 				columns[i].field != FLD_PRIO_MIN_KSWAPD &&
 				columns[i].field != FLD_PRIO_MIN_DIRECT &&
+				columns[i].field != FLD_PRIO_MIN_PROACTIVE &&
+				columns[i].field != FLD_PRIO_MIN_SOFT &&
 				columns[i].field != FLD_STALL &&
 				columns[i].field != FLD_SOFT_PGSCAN &&
 				columns[i].field != FLD_SOFT_PGSTEAL)))

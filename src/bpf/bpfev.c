@@ -410,8 +410,10 @@ static int read_sys(struct bpfev *ev, struct bpfev_sys *s)
 	for (c = 0; c < ev->ncpus; c++) {
 		const struct reclaim_sys *p = &ev->percpu[c];
 
-		for (i = 0; i < BPFEV_NPRIO; i++)
+		for (i = 0; i < BPFEV_NPRIO; i++) {
 			s->scanned[i] += p->scanned[i];
+			s->soft_scanned[i] += p->soft_scanned[i];
+		}
 		s->shrinks += p->shrinks;
 		s->attributed += p->attributed;
 		s->exact += p->exact;
@@ -477,6 +479,12 @@ static int read_groups(struct bpfev *ev, size_t *ret_got)
 	}
 }
 
+/* The lowest priority of interval e in a prio[] pair; -1: none. */
+static int prio_in(const __u64 *slots, uint64_t e)
+{
+	return slots[e & 1] >> 8 == e ? (int)(slots[e & 1] & 0xff) : -1;
+}
+
 int bpfev_read(struct bpfev *ev, const struct bpfev_count **ret_groups,
 	       size_t *ret_n, struct bpfev_sys *ret_sys)
 {
@@ -524,12 +532,11 @@ int bpfev_read(struct bpfev *ev, const struct bpfev_count **ret_groups,
 		g->flushes = v->flushes;
 		g->flushes_done = v->flushes_done;
 		g->stall_ns = v->stall_ns;
-		g->prio_min = v->prio[e & 1] >> 8 == e ?
-			(int)(v->prio[e & 1] & 0xff) : -1;
-		g->prio_min_kswapd = v->prio_kswapd[e & 1] >> 8 == e ?
-			(int)(v->prio_kswapd[e & 1] & 0xff) : -1;
-		g->prio_min_direct = v->prio_direct[e & 1] >> 8 == e ?
-			(int)(v->prio_direct[e & 1] & 0xff) : -1;
+		g->prio_min = prio_in(v->prio, e);
+		g->prio_min_kswapd = prio_in(v->prio_kswapd, e);
+		g->prio_min_direct = prio_in(v->prio_direct, e);
+		g->prio_min_proactive = prio_in(v->prio_proactive, e);
+		g->prio_min_soft = prio_in(v->prio_soft, e);
 	}
 	if (n)
 		qsort(ev->groups, n, sizeof(*ev->groups), by_id);

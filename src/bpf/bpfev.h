@@ -3,7 +3,8 @@
  * bpfev.h - reclaim events from the kernel's memcg and vmscan tracepoints
  * (Linux 6.13+; src/bpf/reclaim.bpf.c), on either cgroup hierarchy:
  * per group the PGSCAN and PGSTEAL pages counted since bpfev_open, the
- * lowest reclaim priority its lists were scanned at since the last read,
+ * lowest reclaim priority its lists were scanned at since the last read
+ * (per reclaimer: kswapd, direct, proactive, soft-limit reclaim),
  * and its stats flush requests; system-wide the pages scanned per
  * priority and the flush requests, memcgtop's own apart.
  *
@@ -68,9 +69,13 @@ enum bpfev_item {
 struct bpfev_count {
 	uint64_t id;			/* cgroup id = the directory's inode */
 	uint64_t ev[BPFEV_NSUM];	/* pages, since bpfev_open */
-	int prio_min;			/* 0..12 since the last read; -1: not scanned */
+	int prio_min;			/* 0..12 since the last read; -1: not
+					 * scanned (soft-limit reclaim's left
+					 * out: see prio_min_soft) */
 	int prio_min_kswapd;		/* of it, by kswapd */
 	int prio_min_direct;		/* by the other tasks */
+	int prio_min_proactive;		/* by proactive reclaim (memory.reclaim) */
+	int prio_min_soft;		/* by soft-limit reclaim (always 0) */
 	uint64_t stall_ns;		/* its tasks' time in reclaim */
 	uint64_t flushes;		/* flush requests on it, since bpfev_open */
 	uint64_t flushes_done;		/* of them, that flushed (forced or
@@ -79,7 +84,9 @@ struct bpfev_count {
 
 /* System-wide, since bpfev_open. */
 struct bpfev_sys {
-	uint64_t scanned[BPFEV_NPRIO];	/* pages scanned at each priority */
+	uint64_t scanned[BPFEV_NPRIO];	/* pages scanned at each priority,
+					 * soft-limit reclaim's left out */
+	uint64_t soft_scanned[BPFEV_NPRIO];	/* soft-limit reclaim's */
 	uint64_t shrinks;	/* mm_vmscan_lru_shrink_inactive events */
 	uint64_t attributed;	/* of them, given to a group's prio_min */
 	uint64_t exact;		/* of those, PGSCAN and PGSTEAL values equal */

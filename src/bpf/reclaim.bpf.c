@@ -151,6 +151,7 @@ static __always_inline int note_event(struct mem_cgroup *memcg, int item,
 		l->steal_val = 0;
 		l->steal_seen = 0;
 		l->scan_seen = 1;
+		l->scan_slot = slot;
 		l->pid = (__u32)bpf_get_current_pid_tgid();
 	} else {
 		/*
@@ -213,9 +214,10 @@ int BPF_PROG(shrink_inactive, int nid, unsigned long nr_scanned,
 	     unsigned long nr_reclaimed, void *stat, int priority, int file)
 {
 	struct reclaim_sys *s = sys_here();
+	__u32 zero = 0, p, tid = (__u32)bpf_get_current_pid_tgid();
 	struct reclaim_last *l;
 	struct reclaim_val *v;
-	__u32 zero = 0, p;
+	int soft;
 
 	if (!s)
 		return 0;
@@ -224,7 +226,26 @@ int BPF_PROG(shrink_inactive, int nid, unsigned long nr_scanned,
 	asm volatile("" : "+r"(p));
 	if (p >= RE_NPRIO)
 		return 0;
-	s->scanned[p] += nr_scanned;
+	/*
+	 * Soft-limit reclaim is a reclaimer of its own.  Its scan_control
+	 * (mem_cgroup_shrink_node in mm/vmscan.c, the one caller being
+	 * mem_cgroup_soft_limit_reclaim in mm/memcontrol.c on 6.1,
+	 * memcg1_soft_limit_reclaim in mm/memcontrol-v1.c on 7.3) sets no
+	 * priority: it is 0, by construction, on 6.1 and 7.3 (the kernel's
+	 * comment there: "We hack the priority and make it zero"), and this
+	 * event was at 0 for every soft-limit shrink on the host's 6.18
+	 * (tests/live/soft-v1.sh).  shrink_lruvec runs between the
+	 * softlimit_reclaim begin and end events, in the task (kswapd or
+	 * one in direct reclaim) that called balance_pgdat or
+	 * shrink_zones: soft_tids holds it then.  Its scans at 0 say
+	 * nothing of how hard the other reclaimers scan, and are kept out
+	 * of their figures.
+	 */
+	soft = bpf_map_lookup_elem(&soft_tids, &tid) != NULL;
+	if (soft)
+		s->soft_scanned[p] += nr_scanned;
+	else
+		s->scanned[p] += nr_scanned;
 	s->shrinks++;
 	/*
 	 * shrink_inactive_list counts PGSCAN, may sleep in shrink_folio_list
@@ -238,8 +259,7 @@ int BPF_PROG(shrink_inactive, int nid, unsigned long nr_scanned,
 	 * counts folios sorted, not isolated (never exact).
 	 */
 	l = bpf_map_lookup_elem(&last, &zero);
-	if (!l || !(l->steal_seen || l->scan_seen) ||
-	    l->pid != (__u32)bpf_get_current_pid_tgid())
+	if (!l || !(l->steal_seen || l->scan_seen) || l->pid != tid)
 		return 0;
 	s->attributed++;
 	if (l->steal_seen && l->scan_val == nr_scanned && l->steal_val == nr_reclaimed)
@@ -249,12 +269,22 @@ int BPF_PROG(shrink_inactive, int nid, unsigned long nr_scanned,
 	v = group(l->id);
 	if (!v)
 		return 0;
+	if (soft) {
+		lower_prio(v->prio_soft, p);
+		return 0;
+	}
 	__sync_fetch_and_add(&v->scanned[p], nr_scanned);
 	lower_prio(v->prio, p);
-	/* Who reclaims: kswapd, or the allocating task itself (direct
-	 * reclaim, a group's limit or high, proactive memory.reclaim). */
+	/*
+	 * Who reclaims: kswapd; proactive reclaim (memory.reclaim), whose
+	 * PGSCAN the kernel counts as PGSCAN_PROACTIVE (reclaimer_offset,
+	 * 6.13+: sc->proactive); or the allocating task itself (global
+	 * direct reclaim, a group's limit or high, khugepaged).
+	 */
 	if (bpf_get_current_task_btf()->flags & RE_PF_KSWAPD)
 		lower_prio(v->prio_kswapd, p);
+	else if (l->scan_slot == RE_SCAN_PROACTIVE)
+		lower_prio(v->prio_proactive, p);
 	else
 		lower_prio(v->prio_direct, p);
 	return 0;

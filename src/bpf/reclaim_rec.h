@@ -41,19 +41,27 @@ struct reclaim_val {
 	__u64 flushes;		/* memcg_flush_stats requests on this group */
 	__u64 flushes_done;	/* of them, forced or needing a flush */
 	__u64 prio[2];
-	__u64 prio_kswapd[2];	/* of them, kswapd's; the others' */
+	/* ... per reclaimer: kswapd's, the allocating tasks' (direct and
+	 * limit reclaim, khugepaged), soft-limit reclaim's and proactive
+	 * reclaim's (memory.reclaim).  prio[] is that of all but
+	 * soft-limit reclaim, whose priority is fixed at 0 (reclaim.bpf.c). */
+	__u64 prio_kswapd[2];
 	__u64 prio_direct[2];
+	__u64 prio_soft[2];
+	__u64 prio_proactive[2];
 	__u64 stall_ns;		/* its tasks' time in direct and memcg reclaim */
 	__u64 soft_scan;	/* of ev[]'s PGSCAN_*, soft-limit reclaim's */
 	__u64 soft_steal;	/* ... and of its PGSTEAL_* */
 	__u64 scanned[RE_NPRIO];	/* its own lists' pages scanned at each
 					 * priority, by the shrink events given
-					 * to it */
+					 * to it, soft-limit reclaim's left out */
 };
 
 /* The per-CPU array "sys", one entry, summed over the CPUs by the loader. */
 struct reclaim_sys {
-	__u64 scanned[RE_NPRIO];	/* nr_scanned by priority */
+	__u64 scanned[RE_NPRIO];	/* nr_scanned by priority, soft-limit
+					 * reclaim's left out */
+	__u64 soft_scanned[RE_NPRIO];	/* soft-limit reclaim's alone */
 	__u64 shrinks;			/* mm_vmscan_lru_shrink_inactive events */
 	__u64 attributed;		/* of them, after this task's PGSTEAL
 					 * (or PGSCAN: multi-gen LRU) */
@@ -73,7 +81,7 @@ struct reclaim_last {
 	__u32 pid;		/* the task (thread) that counted them */
 	__u32 steal_seen;	/* a PGSTEAL followed the PGSCAN */
 	__u32 scan_seen;	/* a PGSCAN, not yet followed by a shrink event */
-	__u32 pad;
+	__u32 scan_slot;	/* that PGSCAN's enum re_slot (who reclaims) */
 };
 
 /* The program's .rodata, set by the loader before load. */

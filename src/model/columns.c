@@ -200,8 +200,9 @@ const struct column columns[] = {
 	    "lowest reclaim priority (12 down to 0) at which the group's own "
 	    "LRU lists were scanned in the interval, from the kernel's "
 	    "vmscan:mm_vmscan_lru_shrink_inactive events (BPF, Linux 6.13+, "
-	    "root; either version); not available when they were not "
-	    "scanned"),
+	    "root; either version), soft-limit reclaim's scans left out "
+	    "(prio_min_soft: the kernel fixes its priority at 0); not "
+	    "available when they were not scanned"),
 	RAW("reclaim_stall", "STALLMS", 8, U_COUNT, FLD_STALL,
 	    "milliseconds the group's own tasks spent in reclaim: direct "
 	    "reclaim and memcg reclaim (a limit, high, memory.reclaim), "
@@ -254,10 +255,20 @@ const struct column columns[] = {
 	    "CPUs (the header's flush threshold); each CPU adds its own "
 	    "count at 64"),
 	RAW("prio_min_kswapd", "PRIOK", 5, U_INT, FLD_PRIO_MIN_KSWAPD,
-	    "prio_min of kswapd's scans alone (global background reclaim)"),
+	    "prio_min of kswapd's scans alone (global background reclaim), "
+	    "soft-limit reclaim's left out"),
 	RAW("prio_min_direct", "PRIOD", 5, U_INT, FLD_PRIO_MIN_DIRECT,
-	    "prio_min of the other tasks' scans alone: direct reclaim, the "
-	    "reclaim of a group's own limit or high, memory.reclaim"),
+	    "prio_min of the allocating tasks' scans alone: global direct "
+	    "reclaim, the reclaim of a group's own limit or high, "
+	    "khugepaged; soft-limit and proactive reclaim's left out"),
+	RAW("prio_min_proactive", "PRIOP", 5, U_INT, FLD_PRIO_MIN_PROACTIVE,
+	    "prio_min of proactive reclaim's scans alone (memory.reclaim, "
+	    "Linux 6.13+)"),
+	RAW("prio_min_soft", "PRIOS", 5, U_INT, FLD_PRIO_MIN_SOFT,
+	    "v1: the lowest priority soft-limit reclaim scanned the group's "
+	    "own lists at in the interval: always 0, the priority the kernel "
+	    "gives it (mem_cgroup_shrink_node), not a sign of trouble; not "
+	    "available when it did not scan them"),
 	{ "numa", "NUMA", 4, U_NUMA, -1, -1, FBIT(FLD_NUMA),
 	  "the LRU lists per NUMA node (memory.numa_stat, or the BPF pass) "
 	  "in JSON only (-F json -c ...,numa): an object keyed by node "

@@ -94,18 +94,52 @@ const struct sysfig sysfigs[] = {
 		TEXT(2, ", pgsteal ", "/s"),
 		SCREEN(1, " Steal ", "/s"),
 	},
+	/* The parts of pgscan, which add up to it (sysinfo.c set_reclaim),
+	 * on the screen's first line after the kswapd time. */
 	[SYS_PGSCAN_KSWAPD] = {
 		.unit = SU_COUNTER, .n = 1,
 		.json = "pgscan_kswapd_per_s",
 		.om = "memcgtop_system_pgscan_kswapd",
-		.help = "pages scanned by kswapd (/proc/vmstat pgscan_kswapd)",
+		.help = "of pgscan, kswapd's global reclaim (/proc/vmstat "
+			"pgscan_kswapd; up to Linux 7.2 without memcg-targeted "
+			"reclaim)",
+		SCREEN(1, "  Scan: kswapd ", ""),
 	},
 	[SYS_PGSCAN_DIRECT] = {
 		.unit = SU_COUNTER, .n = 1,
 		.json = "pgscan_direct_per_s",
 		.om = "memcgtop_system_pgscan_direct",
-		.help = "pages scanned by tasks in global direct reclaim, not "
-			"in memcg limit reclaim (/proc/vmstat pgscan_direct)",
+		.help = "of pgscan, global direct reclaim by tasks short of "
+			"memory (/proc/vmstat pgscan_direct; up to Linux 7.2 "
+			"without memcg-targeted reclaim)",
+		SCREEN(1, " direct ", ""),
+	},
+	[SYS_PGSCAN_KHUGEPAGED] = {
+		.unit = SU_COUNTER, .n = 1,
+		.json = "pgscan_khugepaged_per_s",
+		.om = "memcgtop_system_pgscan_khugepaged",
+		.help = "of pgscan, khugepaged's global reclaim (/proc/vmstat "
+			"pgscan_khugepaged, Linux 6.2+; before, in "
+			"pgscan_direct)",
+		SCREEN(1, " khugepaged ", ""),
+	},
+	[SYS_PGSCAN_PROACTIVE] = {
+		.unit = SU_COUNTER, .n = 1,
+		.json = "pgscan_proactive_per_s",
+		.om = "memcgtop_system_pgscan_proactive",
+		.help = "of pgscan, proactive reclaim not aimed at a group "
+			"(/proc/vmstat pgscan_proactive, Linux 6.13+)",
+		SCREEN(1, " proactive ", ""),
+	},
+	[SYS_PGSCAN_MEMCG] = {
+		.unit = SU_COUNTER, .n = 1,
+		.json = "pgscan_memcg_per_s",
+		.om = "memcgtop_system_pgscan_memcg",
+		.help = "of pgscan, memcg-targeted reclaim: a group's limit or "
+			"high, v1 soft-limit reclaim, a group's memory.reclaim; "
+			"the rest of /proc/vmstat pgscan_anon + pgscan_file "
+			"(0 from Linux 7.3, whose reclaimers' counters hold it)",
+		SCREEN(1, " memcg ", "/s"),
 	},
 	[SYS_PSI_SOME10] = {
 		.unit = SU_PSI, .n = 1,
@@ -145,8 +179,21 @@ const struct sysfig sysfigs[] = {
 		.label = "priority",
 		.help = "pages scanned by reclaim at each priority (12 down to "
 			"0), system-wide, since memcgtop loaded its BPF events "
-			"(vmscan:mm_vmscan_lru_shrink_inactive)",
+			"(vmscan:mm_vmscan_lru_shrink_inactive), soft-limit "
+			"reclaim's left out (soft_scan_by_priority)",
 		SCREEN(2, "Scan by priority/s: ", ""),
+	},
+	[SYS_SOFT_SCAN_PRIO] = {
+		.unit = SU_COUNTER, .n = SYS_NPRIO,
+		.flags = SF_LOADED | SF_LAST_FIRST,
+		.json = "soft_scan_by_priority",
+		.om = "memcgtop_system_soft_scan_by_priority",
+		.label = "priority",
+		.help = "v1: pages soft-limit reclaim scanned at each priority, "
+			"system-wide, not in scan_by_priority: all at 0, the "
+			"priority the kernel gives it (mem_cgroup_shrink_node), "
+			"not a sign of trouble",
+		SCREEN(2, "  soft ", ""),
 	},
 	[SYS_SUB_SCAN_PRIO] = {
 		.unit = SU_COUNTER, .n = SYS_NPRIO,

@@ -335,7 +335,7 @@ static void reclaim(struct vout *o, const struct model *m,
 {
 	char sc[32], st[32], k[32], d[32], why[600] = "", below[300];
 	int nbelow, below_unknown, memcg_only;
-	double hostd;
+	double hostd, hostm;
 	double scan, steal, kswapd = 0, direct = 0, pct, apct;
 	int split = rated(g, FLD_PGSCAN_KSWAPD) && rated(g, FLD_PGSCAN_DIRECT);
 	int limited = 0;
@@ -381,6 +381,8 @@ static void reclaim(struct vout *o, const struct model *m,
 	 */
 	hostd = (m->sys_rate_valid & SBIT(SYS_PGSCAN_DIRECT)) ?
 		m->sys_rate[SYS_PGSCAN_DIRECT] : -1;
+	hostm = (m->sys_rate_valid & SBIT(SYS_PGSCAN_MEMCG)) ?
+		m->sys_rate[SYS_PGSCAN_MEMCG] : -1;
 	memcg_only = split && direct > 0 && hostd == 0;
 	why[0] = '\0';
 	pct = share(g, FLD_LIMIT);
@@ -434,7 +436,10 @@ static void reclaim(struct vout *o, const struct model *m,
 		snprintf(why + l, sizeof(why) - l, ", memcg reclaim: a limit "
 			 "on its path or below it, memory.high or "
 			 "memory.reclaim (the host did no global direct "
-			 "reclaim)");
+			 "reclaim%s%s%s)", hostm > 0 ? "; its memcg-targeted "
+			 "reclaim scanned " : "", hostm > 0 ?
+			 rate(k, sizeof(k), hostm) : "",
+			 hostm > 0 ? " pages/s" : "");
 	} else if (split && direct > 0 && hostd > 0) {
 		size_t l = strlen(why);
 
@@ -460,6 +465,8 @@ static void reclaim(struct vout *o, const struct model *m,
 		say(o, "Reclaimed by: %s.", why + 2);
 
 	if (has(g, FLD_PRIO_MIN)) {
+		char p[32] = "";
+
 		snprintf(k, sizeof(k), "-");
 		snprintf(d, sizeof(d), "-");
 		if (has(g, FLD_PRIO_MIN_KSWAPD))
@@ -468,11 +475,21 @@ static void reclaim(struct vout *o, const struct model *m,
 		if (has(g, FLD_PRIO_MIN_DIRECT))
 			snprintf(d, sizeof(d), "%" PRIu64,
 				 get(g, FLD_PRIO_MIN_DIRECT));
+		if (has(g, FLD_PRIO_MIN_PROACTIVE))
+			snprintf(p, sizeof(p), ", proactive %" PRIu64,
+				 get(g, FLD_PRIO_MIN_PROACTIVE));
 		say(o, "Its own lists were scanned at priority %" PRIu64
-		    " at the lowest (kswapd %s, direct %s): reclaim starts at "
-		    "12; lower means it had to scan harder.",
-		    get(g, FLD_PRIO_MIN), k, d);
+		    " at the lowest (kswapd %s, direct %s%s): reclaim starts "
+		    "at 12; lower means it had to scan harder.",
+		    get(g, FLD_PRIO_MIN), k, d, p);
 	}
+	/* Not a reclaimer's urgency: mem_cgroup_shrink_node's priority. */
+	if (has(g, FLD_PRIO_MIN_SOFT))
+		say(o, "Soft-limit reclaim scanned its own lists at priority "
+		    "%" PRIu64 ": the kernel runs soft-limit reclaim at that "
+		    "fixed priority, so it is not a sign of trouble, and it "
+		    "is not in the figure of the other reclaimers.",
+		    get(g, FLD_PRIO_MIN_SOFT));
 }
 
 static void stalls(struct vout *o, const struct verdict_figs *g)

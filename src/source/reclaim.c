@@ -15,6 +15,7 @@
  * dropped.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,6 +310,31 @@ static void set_scans(struct sample *s, const uint64_t *ev)
 		   ev[BPFEV_STEAL_PROACTIVE]);
 }
 
+/* The lowest priorities per reclaimer: a field each, where scanned. */
+static const struct {
+	enum field f;
+	size_t off;
+} prio_figs[] = {
+	{ FLD_PRIO_MIN, offsetof(struct bpfev_count, prio_min) },
+	{ FLD_PRIO_MIN_KSWAPD, offsetof(struct bpfev_count, prio_min_kswapd) },
+	{ FLD_PRIO_MIN_DIRECT, offsetof(struct bpfev_count, prio_min_direct) },
+	{ FLD_PRIO_MIN_PROACTIVE,
+	  offsetof(struct bpfev_count, prio_min_proactive) },
+	/* v1 only: sample_set keeps to the version's slots. */
+	{ FLD_PRIO_MIN_SOFT, offsetof(struct bpfev_count, prio_min_soft) },
+};
+
+static void set_prios(struct sample *s, const struct bpfev_count *own)
+{
+	for (size_t i = 0; i < sizeof(prio_figs) / sizeof(prio_figs[0]); i++) {
+		int p;
+
+		memcpy(&p, (const char *)own + prio_figs[i].off, sizeof(p));
+		if (p >= 0)
+			sample_set(s, prio_figs[i].f, (uint64_t)p);
+	}
+}
+
 void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		       const struct bpfev_count *gs, size_t ngs,
 		       const struct bpfev_sys *sys)
@@ -389,15 +415,8 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		if ((reclaim_fields(rc->version) & FBIT(FLD_PGSCAN)) &&
 		    !sample_has(&g->s, FLD_PGSCAN))
 			set_scans(&g->s, ev);
-		if (own && own->prio_min >= 0)
-			sample_set(&g->s, FLD_PRIO_MIN,
-				   (uint64_t)own->prio_min);
-		if (own && own->prio_min_kswapd >= 0)
-			sample_set(&g->s, FLD_PRIO_MIN_KSWAPD,
-				   (uint64_t)own->prio_min_kswapd);
-		if (own && own->prio_min_direct >= 0)
-			sample_set(&g->s, FLD_PRIO_MIN_DIRECT,
-				   (uint64_t)own->prio_min_direct);
+		if (own)
+			set_prios(&g->s, own);
 		sample_set(&g->s, FLD_FLUSHES, own ? own->flushes_done : 0);
 		sample_set(&g->s, FLD_FLUSH_CALLS, own ? own->flushes : 0);
 		if (rc->stalls)
@@ -416,6 +435,11 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 	for (int p = 0; p < BPFEV_NPRIO; p++) {
 		fig->v[SYS_SCAN_PRIO + p] = sys->scanned[p];
 		fig->valid |= SBIT(SYS_SCAN_PRIO + p);
+		/* Where soft-limit reclaim can run (v1) and is counted. */
+		if (rc->soft && rc->version == 1) {
+			fig->v[SYS_SOFT_SCAN_PRIO + p] = sys->soft_scanned[p];
+			fig->valid |= SBIT(SYS_SOFT_SCAN_PRIO + p);
+		}
 	}
 	for (int p = 0; p < SYS_NPRIO; p++) {
 		if (rc->start < 0)

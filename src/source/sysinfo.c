@@ -5,7 +5,6 @@
 #include <inttypes.h>
 #include <fcntl.h>
 #include <libproc2/meminfo.h>
-#include <libproc2/vmstat.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +21,6 @@ struct sysinfo_src {
 	char *dir;		/* NULL: live, through libproc2 */
 	int series;
 	struct meminfo_info *mi;
-	struct vmstat_info *vm;
 	struct sink *sink;	/* --record: what is read goes there too */
 	int want_lru_gen;
 	int no_zoneinfo;
@@ -65,8 +63,6 @@ int sysinfo_open(const char *procdir, struct sysinfo_src **ret_src)
 		/* A failure leaves the figures not available, nothing worse. */
 		if (procps_meminfo_new(&s->mi) < 0)
 			s->mi = NULL;
-		if (procps_vmstat_new(&s->vm) < 0)
-			s->vm = NULL;
 	}
 	*ret_src = s;
 	return 0;
@@ -78,8 +74,6 @@ void sysinfo_close(struct sysinfo_src *s)
 		return;
 	if (s->mi)
 		procps_meminfo_unref(&s->mi);
-	if (s->vm)
-		procps_vmstat_unref(&s->vm);
 	free(s->dir);
 	free(s);
 }
@@ -106,9 +100,10 @@ struct sysctx {
 	struct sysinfo *sys;
 	uint64_t scan_kd, steal_kd;	/* kswapd + direct */
 	uint64_t scan_k, scan_d;	/* pgscan_kswapd, pgscan_direct */
+	uint64_t scan_h, scan_p;	/* pgscan_khugepaged, pgscan_proactive */
 	uint64_t scan_af, steal_af;	/* anon + file */
-	int has_kd, has_af;
-	int bad_kd, bad_af;		/* a term out of range: no sum */
+	int has_kd, has_af, has_h, has_p;
+	int bad_kd, bad_af, bad_hp;	/* a term out of range: no sum */
 };
 
 static int keyis(const char *k, size_t kl, const char *want)
@@ -125,6 +120,7 @@ static const struct {
 } event_figs[] = {
 	{ SYS_SCAN_PRIO, SYS_NPRIO, "scan_by_priority" },
 	{ SYS_SUB_SCAN_PRIO, SYS_NPRIO, "subtree_scan_by_priority" },
+	{ SYS_SOFT_SCAN_PRIO, SYS_NPRIO, "soft_scan_by_priority" },
 	{ SYS_FLUSHES, 1, "flushes" },
 	{ SYS_OWN_FLUSHES, 1, "own_flushes" },
 	{ SYS_FLUSH_CALLS, 1, "flush_calls" },
@@ -231,17 +227,45 @@ static void vmstat_kv(const char *k, size_t kl, uint64_t v, void *ctx)
 		   keyis(k, kl, "pgsteal_file")) {
 		c->steal_af += v;
 		c->bad_af |= !in;
+	} else if (keyis(k, kl, "pgscan_khugepaged")) {
+		c->scan_h = v;
+		c->has_h = 1;
+		c->bad_hp |= !in;
+	} else if (keyis(k, kl, "pgscan_proactive")) {
+		c->scan_p = v;
+		c->has_p = 1;
+		c->bad_hp |= !in;
 	}
 }
 
 /*
  * System reclaim: pgscan_anon + pgscan_file where the kernel has them
- * (5.8+), since memcg-limit reclaim on 6.18 shows up there but not in
- * pgscan_kswapd / pgscan_direct; the larger of the two sums otherwise
- * covers older kernels, where only kswapd/direct exist.
+ * (5.8+), which count every reclaim's scans; the larger of the two sums
+ * otherwise covers older kernels, where only kswapd/direct exist.
+ *
+ * Its parts, which add up to it.  shrink_inactive_list (mm/vmscan.c)
+ * counts every scan in PGSCAN_ANON/PGSCAN_FILE, but in the reclaimer's
+ * own /proc/vmstat counter only "if (!cgroup_reclaim(sc))", that is for
+ * reclaim without a target_mem_cgroup: on 6.1 (PGSCAN_KSWAPD or
+ * PGSCAN_DIRECT by current_is_kswapd()) and, measured, on 6.18, whose
+ * enum vm_event_item (BTF) also has PGSCAN_KHUGEPAGED and
+ * PGSCAN_PROACTIVE (tests/live/events-v1.sh: a group's own limit
+ * reclaim counts in pgscan_anon + pgscan_file alone).  Memcg-targeted
+ * reclaim (a
+ * group's limit or high, v1 soft-limit reclaim, whose
+ * mem_cgroup_shrink_node sets target_mem_cgroup, memory.reclaim of a
+ * group) is thus the rest of pgscan_anon + pgscan_file.  7.3 counts the
+ * four as node stats (mod_lruvec_state, no cgroup_reclaim check): they
+ * hold every reclaim there and the rest is 0.  A kernel without
+ * pgscan_khugepaged (6.1) counts khugepaged as direct; a counter the
+ * kernel lacks is not available and 0 in the sum.  The counters are
+ * read one by one as the file is printed: a rest that would be below 0
+ * is 0.
  */
 static void set_reclaim(struct sysctx *c)
 {
+	uint64_t parts;
+
 	/* A pair with a term out of range (see parse_in_range) is left
 	 * out, as if the kernel had not reported it. */
 	if (c->bad_kd) {
@@ -252,11 +276,27 @@ static void set_reclaim(struct sysctx *c)
 		c->has_af = 0;
 		c->scan_af = c->steal_af = 0;
 	}
+	if (c->bad_hp)
+		c->has_h = c->has_p = 0, c->scan_h = c->scan_p = 0;
 	if (c->has_kd) {
 		c->sys->v[SYS_PGSCAN_KSWAPD] = c->scan_k;
 		c->sys->v[SYS_PGSCAN_DIRECT] = c->scan_d;
 		c->sys->valid |= SBIT(SYS_PGSCAN_KSWAPD) |
 			SBIT(SYS_PGSCAN_DIRECT);
+	}
+	if (c->has_kd && c->has_h) {
+		c->sys->v[SYS_PGSCAN_KHUGEPAGED] = c->scan_h;
+		c->sys->valid |= SBIT(SYS_PGSCAN_KHUGEPAGED);
+	}
+	if (c->has_kd && c->has_p) {
+		c->sys->v[SYS_PGSCAN_PROACTIVE] = c->scan_p;
+		c->sys->valid |= SBIT(SYS_PGSCAN_PROACTIVE);
+	}
+	if (c->has_kd && c->has_af) {
+		parts = c->scan_kd + c->scan_h + c->scan_p;
+		c->sys->v[SYS_PGSCAN_MEMCG] = c->scan_af > parts ?
+			c->scan_af - parts : 0;
+		c->sys->valid |= SBIT(SYS_PGSCAN_MEMCG);
 	}
 	if (!c->has_kd && !c->has_af)
 		return;
@@ -285,18 +325,23 @@ static void read_psi(struct sysinfo_src *s, const char *path,
 	}
 }
 
+/* /proc/vmstat (or a copy's) through vmstat_kv, its figures set. */
+static void read_vmstat(struct sysinfo_src *s, const char *path,
+			struct sysinfo *sys)
+{
+	struct sysctx c = { .sys = sys };
+	ssize_t n = slurp(s, path, "vmstat");
+
+	if (n < 0)
+		return;
+	parse_keyvals(s->buf, (size_t)n, vmstat_kv, &c);
+	set_reclaim(&c);
+}
+
 static void read_live(struct sysinfo_src *s, struct sysinfo *sys)
 {
-	static enum vmstat_item vitems[] = {
-		VMSTAT_PGSCAN_KSWAPD, VMSTAT_PGSCAN_DIRECT,
-		VMSTAT_PGSTEAL_KSWAPD, VMSTAT_PGSTEAL_DIRECT,
-		VMSTAT_PGSCAN_ANON, VMSTAT_PGSCAN_FILE,
-		VMSTAT_PGSTEAL_ANON, VMSTAT_PGSTEAL_FILE,
-	};
 	enum meminfo_item mitems[NMEMINFO];
-	struct sysctx c = { .sys = sys };
 	struct meminfo_stack *ms;
-	struct vmstat_stack *vs;
 
 	for (size_t i = 0; i < NMEMINFO; i++)
 		mitems[i] = meminfo_figs[i].item;
@@ -315,26 +360,9 @@ static void read_live(struct sysinfo_src *s, struct sysinfo *sys)
 			sys->valid |= SBIT(f);
 		}
 	}
-	if (s->vm && (vs = procps_vmstat_select(s->vm, vitems, 8))) {
-		for (int i = 0; i < 8; i++)
-			if (!parse_in_range(vs->head[i].result.ul_int)) {
-				if (i < 4)
-					c.bad_kd = 1;
-				else
-					c.bad_af = 1;
-			}
-		c.scan_k = vs->head[0].result.ul_int;
-		c.scan_d = vs->head[1].result.ul_int;
-		c.scan_kd = c.scan_k + c.scan_d;
-		c.steal_kd = vs->head[2].result.ul_int +
-			vs->head[3].result.ul_int;
-		c.scan_af = vs->head[4].result.ul_int +
-			vs->head[5].result.ul_int;
-		c.steal_af = vs->head[6].result.ul_int +
-			vs->head[7].result.ul_int;
-		c.has_kd = c.has_af = 1;
-		set_reclaim(&c);
-	}
+	/* The file itself: libproc2 (4.0) has no pgscan_khugepaged or
+	 * pgscan_proactive. */
+	read_vmstat(s, "/proc/vmstat", sys);
 	read_psi(s, "/proc/pressure/memory", sys);
 }
 
@@ -630,11 +658,7 @@ void sysinfo_read(struct sysinfo_src *s, size_t sample, struct sysinfo *sys)
 	if (n >= 0)
 		parse_meminfo(s->buf, (size_t)n, meminfo_kv, &c);
 	snprintf(path, sizeof(path), "%s/vmstat", base);
-	n = slurp(s, path, "vmstat");
-	if (n >= 0) {
-		parse_keyvals(s->buf, (size_t)n, vmstat_kv, &c);
-		set_reclaim(&c);
-	}
+	read_vmstat(s, path, sys);
 	/* The live /proc (a recording reads it as files): its threads'
 	 * lines, which the recording keeps as kswapd_stat. */
 	if (!s->series && strcmp(s->dir, "/proc") == 0) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sysinfo.h - system-wide memory figures for the header (cgfs's helper).
  *
- * On a live host they come from libproc2 (meminfo, vmstat) and
+ * On a live host they come from libproc2 (meminfo), /proc/vmstat and
  * /proc/pressure/memory; with --proc DIR from DIR's files, which may be a
  * recorded series (DIR/timestamps, DIR/N/meminfo ...).
  */

@@ -747,7 +747,7 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 		pline(p, A_NORMAL, "  %-28s -  (own lists not scanned in the "
 		      "interval)", "lowest scan priority");
 	if (sample_has(&g->cur, FLD_PRIO_MIN)) {
-		char k[8] = "-", d[8] = "-";
+		char k[8] = "-", d[8] = "-", a[8] = "-";
 
 		if (sample_has(&g->cur, FLD_PRIO_MIN_KSWAPD))
 			snprintf(k, sizeof(k), "%" PRIu64,
@@ -755,9 +755,17 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 		if (sample_has(&g->cur, FLD_PRIO_MIN_DIRECT))
 			snprintf(d, sizeof(d), "%" PRIu64,
 				 sample_get(&g->cur, FLD_PRIO_MIN_DIRECT));
-		pline(p, A_NORMAL, "  %-28s kswapd %s, the tasks' own %s",
-		      "  of it", k, d);
+		if (sample_has(&g->cur, FLD_PRIO_MIN_PROACTIVE))
+			snprintf(a, sizeof(a), "%" PRIu64,
+				 sample_get(&g->cur, FLD_PRIO_MIN_PROACTIVE));
+		pline(p, A_NORMAL, "  %-28s kswapd %s, the tasks' own %s, "
+		      "proactive %s", "  of it", k, d, a);
 	}
+	/* Not in prio_min: the kernel fixes it at 0. */
+	if (sample_has(&g->cur, FLD_PRIO_MIN_SOFT))
+		pline(p, A_NORMAL, "  %-28s %" PRIu64 "  (fixed by the kernel, "
+		      "not a sign of trouble)", "soft-limit reclaim's priority",
+		      sample_get(&g->cur, FLD_PRIO_MIN_SOFT));
 	if (g->rate_valid & FBIT(FLD_FLUSHES) &&
 	    g->rate_valid & FBIT(FLD_FLUSH_CALLS)) {
 		char calls[32];

@@ -79,8 +79,13 @@ SWAP_EVENTS = ('high', 'max', 'fail')
 
 SYSTEM_KEYS = """mem_total mem_available mem_free wmark_low wmark_high
 swap_total swap_free pgscan_per_s
-pgsteal_per_s pgscan_kswapd_per_s pgscan_direct_per_s psi_some_avg10
-psi_full_avg10 oom_kills""".split()
+pgsteal_per_s psi_some_avg10 psi_full_avg10 pgscan_kswapd_per_s
+pgscan_direct_per_s pgscan_khugepaged_per_s pgscan_proactive_per_s
+pgscan_memcg_per_s oom_kills""".split()
+# pgscan's parts, which add up to it: the reclaimers' own vmstat counters
+# and memcg-targeted reclaim, the rest of pgscan_anon + pgscan_file
+SCAN_PARTS = ('pgscan_kswapd', 'pgscan_direct', 'pgscan_khugepaged',
+              'pgscan_proactive', 'pgscan_memcg')
 OOMLOG_MAX = 64
 TOP_KEYS = "time iteration interval_s mode memcg collector root system groups".split()
 
@@ -619,11 +624,19 @@ def read_system(d):
         return max(cands) if cands else None
     s['pgscan'] = total('pgscan')
     s['pgsteal'] = total('pgsteal')
-    # global reclaim's own: memcg limit reclaim counts in neither
+    # the reclaimers' own counters (memcg-targeted reclaim counts in
+    # none up to 7.2), and the rest of anon + file
+    kd = is_int(vm.get('pgscan_kswapd')) and is_int(vm.get('pgscan_direct'))
     for k in ('pgscan_kswapd', 'pgscan_direct'):
-        s[k] = vm.get(k) if is_int(vm.get(k)) and \
-            is_int(vm.get('pgscan_kswapd')) and \
-            is_int(vm.get('pgscan_direct')) else None
+        s[k] = vm.get(k) if kd else None
+    hp = all(is_int(vm.get(k)) or k not in vm
+             for k in ('pgscan_khugepaged', 'pgscan_proactive'))
+    for k in ('pgscan_khugepaged', 'pgscan_proactive'):
+        s[k] = vm.get(k) if kd and hp and is_int(vm.get(k)) else None
+    a, f = vm.get('pgscan_anon'), vm.get('pgscan_file')
+    s['pgscan_memcg'] = None
+    if kd and is_int(a) and is_int(f):
+        s['pgscan_memcg'] = max(0, a + f - sum(s[k] or 0 for k in SCAN_PARTS[:4]))
     psi = read_psi(os.path.join(d, 'pressure', 'memory'))
     s['psi_some_avg10'] = psi['some']
     s['psi_full_avg10'] = psi['full']
@@ -742,10 +755,10 @@ def expected_iteration(k, samples, ts, root_arg):
         sysd[key] = jval(sc[key])
     sysd['pgscan_per_s'] = rate(sc['pgscan'], sp['pgscan'], dt)
     sysd['pgsteal_per_s'] = rate(sc['pgsteal'], sp['pgsteal'], dt)
-    for k in ('pgscan_kswapd', 'pgscan_direct'):
-        sysd[k + '_per_s'] = rate(sc[k], sp[k], dt)
     sysd['psi_some_avg10'] = sc['psi_some_avg10']
     sysd['psi_full_avg10'] = sc['psi_full_avg10']
+    for k in SCAN_PARTS:
+        sysd[k + '_per_s'] = rate(sc[k], sp[k], dt)
     it['system'] = sysd
     it['system_raw'] = sc
     # failcnt_tree's rate: the members' own rates that are known (present
@@ -946,7 +959,7 @@ def expected_om(it):
         if sc[key] is not None:
             n = 'memcgtop_system_%s_bytes' % key
             fams.append((n, 'gauge', 'bytes', ['%s %s' % (n, sc[key])]))
-    for key in ('pgscan', 'pgsteal', 'pgscan_kswapd', 'pgscan_direct'):
+    for key in ('pgscan', 'pgsteal'):
         if sc[key] is not None:
             n = 'memcgtop_system_' + key
             fams.append((n, 'counter', None, ['%s_total %s' % (n, sc[key])]))
@@ -954,6 +967,10 @@ def expected_om(it):
         if sc[key] is not None:
             n = 'memcgtop_system_' + key
             fams.append((n, 'gauge', None, ['%s %s' % (n, sc[key])]))
+    for key in SCAN_PARTS:
+        if sc[key] is not None:
+            n = 'memcgtop_system_' + key
+            fams.append((n, 'counter', None, ['%s_total %s' % (n, sc[key])]))
     for key in KEYS:
         if key in BYTES:
             fam, typ, unit, sname = ('memcgtop_%s_bytes' % key, 'gauge',

@@ -34,6 +34,19 @@
 # kernel's update batch (1,024 page events a CPU, and a folio of at most
 # 512 pages, each CPU); P, Q, H and the tree 0; soft_rank: A 1 + the
 # groups with more excess, B one more than A (nothing between them).
+# Soft-limit reclaim as its own reclaimer, each case: the system
+# soft_scan_by_priority has pages at priority 0 alone, as many as the
+# root's soft_pgscan (within rounding of the rates), scan_by_priority[0]
+# holds at most a tenth of them; A's prio_min_soft is 0 exactly where
+# soft-limit reclaim scanned it, its prio_min, prio_min_kswapd and
+# prio_min_direct never 0.  The host's split, each case: kswapd +
+# direct + khugepaged + proactive + memcg = pgscan_per_s in every line;
+# memcgtop -F openmetrics run (up to 20 times) while A reads, each run
+# between two copies of /proc/vmstat made by the test: each of
+# kswapd, direct, khugepaged and proactive within its two reads, memcg
+# (the rest) and the parts' sum within pgscan_anon + pgscan_file's two
+# reads (the tolerance: what vmstat moved between them), and the host
+# reclaimed during one of them at least.
 # Prints what the kernel did in case 1 (whether soft reclaim ran).
 # PASS:/FAIL: lines, then "live-soft-v1: N passed, M failed".  Not root,
 # no writable v1 memory mount, no perf or tracepoints, or less than 6 GiB
@@ -114,7 +127,7 @@ run_case() {
 	perfpid=$!
 	pids+=("$perfpid")
 	sleep 1
-	"$MEMCGTOP" -b -F json -n 200 -d 1 -c path,usage,soft,soft_tree_excess,soft_rank,soft_pgscan,soft_pgsteal,pgscan_kswapd,pgscan_direct / \
+	"$MEMCGTOP" -b -F json -n 200 -d 1 -c path,usage,soft,soft_tree_excess,soft_rank,soft_pgscan,soft_pgsteal,pgscan_kswapd,pgscan_direct,prio_min,prio_min_kswapd,prio_min_direct,prio_min_soft / \
 		>"$TMPD/out$n.json" 2>"$TMPD/err$n" &
 	mc=$!
 	pids+=("$mc")
@@ -124,8 +137,23 @@ run_case() {
 	done
 	[ -s "$TMPD/out$n.json" ] || abort "memcgtop printed nothing: $(head -c 300 "$TMPD/err$n")"
 	t0=$SECONDS
-	in_group "$T/A" python3 "$TMPD/read.py" "$file" "$mode" 4 ||
-		abort "A's $mode read failed"
+	in_group "$T/A" python3 "$TMPD/read.py" "$file" "$mode" 4 &
+	reader=$!
+	pids+=("$reader")
+	# While A reads: the host's scan split as OpenMetrics counters,
+	# each run between two reads of /proc/vmstat by this script.
+	k=0
+	while kill -0 "$reader" 2>/dev/null && [ $k -lt 20 ]; do
+		cp /proc/vmstat "$TMPD/vm$n.$k.a"
+		"$MEMCGTOP" -b -n 1 -F openmetrics --collector files -c path / \
+			>"$TMPD/om$n.$k" 2>"$TMPD/omerr" ||
+			abort "memcgtop -F openmetrics: $(head -c 300 "$TMPD/omerr")"
+		[ ! -s "$TMPD/omerr" ] || abort "memcgtop -F openmetrics said: $(head -c 300 "$TMPD/omerr")"
+		cp /proc/vmstat "$TMPD/vm$n.$k.b"
+		k=$((k + 1))
+		sleep 1
+	done
+	wait "$reader" || abort "A's $mode read failed"
 	# kswapd quiet: its scans unchanged for 2 s; then two more lines,
 	# and TERM ends memcgtop between lines.
 	last=$(kswapd_scans)
@@ -218,6 +246,78 @@ for n, mode in ((1, "streaming with readahead"), (2, "readahead off")):
     check(pq > 0, "case %d: kswapd scanned P's and Q's lists meanwhile: %d pages" % (n, pq))
     if n == 2:
         check(ta > 0, "case 2: A's soft_pgscan grew by %d with readahead off" % ta)
+    # Soft-limit reclaim is a reclaimer of its own: its scans in
+    # soft_scan_by_priority, all at priority 0 (the kernel's fixed one),
+    # as many pages as the root's soft_pgscan; not in scan_by_priority
+    # and not in A's prio_min, prio_min_kswapd, prio_min_direct.
+    lines = its[1:]
+    soft_h = [sum(it["system"]["soft_scan_by_priority"][p] * it["interval_s"]
+                  for it in lines) for p in range(13)]
+    main0 = sum(it["system"]["scan_by_priority"][0] * it["interval_s"] for it in lines)
+    check(all(v == 0 for v in soft_h[1:]),
+          "case %d: soft_scan_by_priority has pages at priority 0 alone (%s)"
+          % (n, ["%.0f" % v for v in soft_h]))
+    check(abs(soft_h[0] - scan) <= 0.005 * scan + 16 * len(lines),
+          "case %d: soft_scan_by_priority's %.0f pages are the root's soft_pgscan +%d"
+          % (n, soft_h[0], scan))
+    if scan > 0:
+        check(main0 <= 0.1 * soft_h[0],
+              "case %d: scan_by_priority[0] %.0f pages, not soft-limit reclaim's %.0f"
+              % (n, main0, soft_h[0]))
+    ps = [g(it, a)["prio_min_soft"] for it in its]
+    check(all(p in (None, 0) for p in ps) and ((0 in ps) == (ta > 0)),
+          "case %d: A's prio_min_soft 0 exactly where soft-limit reclaim scanned it: %s"
+          % (n, ps))
+    other = [(g(it, a)["prio_min"], g(it, a)["prio_min_kswapd"], g(it, a)["prio_min_direct"])
+             for it in its]
+    check(all(0 not in t for t in other),
+          "case %d: A's prio_min, prio_min_kswapd, prio_min_direct never 0 "
+          "(soft-limit reclaim's left out): %s" % (n, other))
+    # The host's split adds up in every line (rates of 3 decimals).
+    parts = ("pgscan_kswapd_per_s", "pgscan_direct_per_s", "pgscan_khugepaged_per_s",
+             "pgscan_proactive_per_s", "pgscan_memcg_per_s")
+    sums = [(sum(it["system"][k] for k in parts), it["system"]["pgscan_per_s"]) for it in its]
+    check(all(abs(x - y) <= 0.005 for x, y in sums),
+          "case %d: kswapd + direct + khugepaged + proactive + memcg = pgscan_per_s "
+          "in every line (last %.3f = %.3f)" % (n, sums[-1][0], sums[-1][1]))
+    # Against /proc/vmstat read by the test just before and just after
+    # each OpenMetrics run: each part within its own two reads, the
+    # parts' sum within pgscan_anon + pgscan_file's; the tolerance is
+    # what vmstat moved between the two reads.
+    k, moved, brackets = 0, 0, []
+    while os.path.exists(os.path.join(tmp, "om%d.%d" % (n, k))):
+        vm = []
+        for e in "ab":
+            d = {}
+            for l in open(os.path.join(tmp, "vm%d.%d.%s" % (n, k, e))):
+                w = l.split()
+                d[w[0]] = int(w[1])
+            vm.append(d)
+        om = {}
+        for l in open(os.path.join(tmp, "om%d.%d" % (n, k))):
+            m = re.match(r"memcgtop_system_pgscan(_\w+)?_total (\d+)$", l)
+            if m:
+                om[(m.group(1) or "")[1:]] = int(m.group(2))
+        keys = ("kswapd", "direct", "khugepaged", "proactive")
+        va, vb = vm
+        af = lambda v: v["pgscan_anon"] + v["pgscan_file"]
+        rest_lo = af(va) - sum(vb["pgscan_" + x] for x in keys)
+        rest_hi = af(vb) - sum(va["pgscan_" + x] for x in keys)
+        good = (all(va["pgscan_" + x] <= om.get(x, -1) <= vb["pgscan_" + x] for x in keys)
+                and max(rest_lo, 0) <= om.get("memcg", -1) <= rest_hi
+                and af(va) <= sum(om.get(x, 0) for x in keys + ("memcg",)) <= af(vb)
+                and om.get("", -1) == sum(om.get(x, 0) for x in keys + ("memcg",)))
+        brackets.append((good, af(vb) - af(va)))
+        moved = max(moved, af(vb) - af(va))
+        k += 1
+    check(brackets and all(b for b, _ in brackets),
+          "case %d: %d OpenMetrics runs while A read: the parts (kswapd %s) lie within "
+          "/proc/vmstat's reads around them, their sum within pgscan_anon + pgscan_file "
+          "(tolerance: what vmstat moved between the reads, at most %d pages)"
+          % (n, len(brackets), om.get("kswapd"), moved))
+    check(any(m > 0 for _, m in brackets),
+          "case %d: the host reclaimed during the OpenMetrics runs (%s pages)"
+          % (n, [m for _, m in brackets]))
 
 rest = json.loads(open(os.path.join(tmp, "rest.json")).readline())
 files = {l.split()[0]: [int(x) for x in l.split()[1:]]

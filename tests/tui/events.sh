@@ -26,8 +26,9 @@
 #                             later)"
 #   (none)                    the overview: no header line (nothing loaded);
 #                             Tab to the reclaim set: the header line
-#                             "Scan by priority/s: ... Flushes N/s (own N/s)
-#                             ... threshold T" (T: 64 x online CPUs),
+#                             "Scan by priority/s: ... soft ... Flushes
+#                             N/s (own N/s) ... threshold T" (T: 64 x
+#                             online CPUs; soft: priority 0 alone),
 #                             SCAN/s 0.0 for a; d: "counting since HH:MM:SS",
 #                             not that v1 pgscan counts since then (the
 #                             pass gives it), the lowest scan priority
@@ -189,7 +190,7 @@ else
 fi
 tm send-keys -t s Tab Tab Tab
 has "reclaim set: the header line of pages scanned per priority and flushes" \
-	'^Scan by priority/s:( [0-9]+:[0-9.]+[kM]?)*( none)?  subtree( [0-9]+:[0-9.]+[kM]?)*( none)?  Flushes [0-9.]+[kM]?/s \(own [0-9.]+[kM]?/s\) of [0-9.]+[kM]? calls/s \(own [0-9.]+[kM]?/s\) threshold '"$((64 * $(getconf _NPROCESSORS_ONLN)))"'$'
+	'^Scan by priority/s:( [0-9]+:[0-9.]+[kM]?)*( none)?  subtree( [0-9]+:[0-9.]+[kM]?)*( none)?  soft( 0:[0-9.]+[kM]?)?( none)?  Flushes [0-9.]+[kM]?/s \(own [0-9.]+[kM]?/s\) of [0-9.]+[kM]? calls/s \(own [0-9.]+[kM]?/s\) threshold '"$((64 * $(getconf _NPROCESSORS_ONLN)))"'$'
 has "reclaim set: the split scan and steal rates of a are 0.0, not -" '^ +0\.0 +0\.0 +0\.0 +0\.0 +- +- .* a$'
 tm send-keys -t s d
 has "loaded: the detail pane says since when they count" \

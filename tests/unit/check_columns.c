@@ -39,7 +39,8 @@ static const char *const required[] = {
 	"soft_tree_excess", "soft_rank", "soft_pgscan", "soft_pgscan_per_s",
 	"soft_pgsteal", "soft_pgsteal_per_s", "eff_min_last", "eff_low_last",
 	"stats_pending",
-	"prio_min_kswapd", "prio_min_direct", "numa",
+	"prio_min_kswapd", "prio_min_direct", "prio_min_proactive",
+	"prio_min_soft", "numa",
 };
 
 /*
@@ -222,7 +223,8 @@ START_TEST(system_lines)
 			 "Pressure: some 4.50 full -");
 	col_sys_line(&m, SYS_AT_SCREEN, 1, 1, line, sizeof(line));
 	ck_assert_str_eq(line, "Mem 1.5G avail 512M  Swap 3.0K/4.0K  Scan "
-			 "1.2k/s Steal -/s PSI 4.50/-");
+			 "1.2k/s Steal -/s PSI 4.50/-  Scan: kswapd - direct - "
+			 "khugepaged - proactive - memcg -/s");
 	/* The events' line only while they are loaded. */
 	ck_assert_int_eq(col_sys_line(&m, SYS_AT_SCREEN, 2, 1, line,
 				      sizeof(line)), 0);

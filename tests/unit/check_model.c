@@ -995,6 +995,8 @@ static void v1_tree(struct snapshot *s, double mono, uint64_t k,
 	sample_set(smp(s, c), FLD_PGSCAN_DIRECT, 0);
 	sample_set(smp(s, c), FLD_PRIO_MIN, 9);
 	sample_set(smp(s, c), FLD_PRIO_MIN_KSWAPD, 9);
+	/* soft-limit reclaim scanned it too, at its fixed 0 */
+	sample_set(smp(s, c), FLD_PRIO_MIN_SOFT, 0);
 	sample_set(smp(s, c), FLD_STALL, 0);
 	sample_set(smp(s, c), FLD_SOFT_TREE, 2 * MIB);
 	sample_set(smp(s, c), FLD_SOFT_RANK, 1);
@@ -1092,6 +1094,10 @@ START_TEST(verdict_v1)
 		"Its own lists were scanned at priority 9 at the lowest "
 		"(kswapd 9, direct -): reclaim starts at 12; lower means it "
 		"had to scan harder.\n"
+		"Soft-limit reclaim scanned its own lists at priority 0: the "
+		"kernel runs soft-limit reclaim at that fixed priority, so it "
+		"is not a sign of trouble, and it is not in the figure of the "
+		"other reclaimers.\n"
 		"Its tasks spent 0.0 ms per second in reclaim.\n");
 	/* No global direct reclaim on the host: a group close to its limit
 	 * scanned by its tasks is reclaimed by its limit. */

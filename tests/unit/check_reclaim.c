@@ -90,6 +90,7 @@ static struct bpfev_count grp(uint64_t id, uint64_t scan_direct,
 	g.ev[BPFEV_STEAL_KSWAPD] = scan_kswapd;
 	g.prio_min = prio;
 	g.prio_min_kswapd = g.prio_min_direct = -1;
+	g.prio_min_proactive = g.prio_min_soft = -1;
 	return g;
 }
 
@@ -106,6 +107,7 @@ START_TEST(v1_subtree_sums)
 	gs[1].flushes = 7;
 	gs[1].prio_min_kswapd = -1;
 	gs[1].prio_min_direct = 5;
+	gs[1].prio_min_soft = 0;
 	gs[1].flushes_done = 2;
 	tree(&t, 1, 1);
 	reclaim_fill_from(rc, &t.snap, gs, 2, &sys);
@@ -127,6 +129,11 @@ START_TEST(v1_subtree_sums)
 	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_PRIO_MIN), 5);
 	ck_assert(!sample_has(of(&t, 3), FLD_PRIO_MIN_KSWAPD));
 	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_PRIO_MIN_DIRECT), 5);
+	/* Soft-limit reclaim's apart, and none of proactive's. */
+	ck_assert(sample_has(of(&t, 3), FLD_PRIO_MIN_SOFT));
+	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_PRIO_MIN_SOFT), 0);
+	ck_assert(!sample_has(of(&t, 3), FLD_PRIO_MIN_PROACTIVE));
+	ck_assert(!sample_has(of(&t, 2), FLD_PRIO_MIN_SOFT));
 	ck_assert(!sample_has(of(&t, 2), FLD_PRIO_MIN));
 	ck_assert(!sample_has(of(&t, 1), FLD_PRIO_MIN));
 	/* FLUSHES: the requests that flushed; FLUSH_CALLS: every one. */
@@ -165,7 +172,7 @@ START_TEST(v2_keeps_memory_stat)
 	ck_assert_uint_eq(sample_get(of(&t, 3), FLD_PRIO_MIN), 0);
 	ck_assert_fields_eq(reclaim_fields(2), FBIT(FLD_PRIO_MIN) |
 			  FBIT(FLD_PRIO_MIN_KSWAPD) | FBIT(FLD_PRIO_MIN_DIRECT) |
-			  FBIT(FLD_FLUSHES) | FBIT(FLD_FLUSH_CALLS) |
+			  FBIT(FLD_PRIO_MIN_PROACTIVE) | FBIT(FLD_FLUSHES) | FBIT(FLD_FLUSH_CALLS) |
 			  FBIT(FLD_STALL));
 	ck_assert(reclaim_fields(1) & FBIT(FLD_PGSTEAL_DIRECT));
 	reclaim_free(rc);

@@ -93,6 +93,33 @@ START_TEST(plain)
 	sysinfo_read(src, 0, &s);
 	ck_assert_uint_eq(s.v[SYS_PGSCAN], 90);
 	ck_assert_uint_eq(s.v[SYS_PGSTEAL], 15);
+	/* The rest of anon + file is memcg-targeted reclaim's; a kernel
+	 * without khugepaged's and proactive's counters has them blank. */
+	ck_assert_uint_eq(s.v[SYS_PGSCAN_MEMCG], 60);
+	ck_assert(!has(&s, SYS_PGSCAN_KHUGEPAGED));
+	ck_assert(!has(&s, SYS_PGSCAN_PROACTIVE));
+	/* 6.18's: the five parts add up to anon + file. */
+	put(dir, "vmstat", "pgscan_kswapd 10\npgscan_direct 20\n"
+	    "pgscan_khugepaged 3\npgscan_proactive 4\npgscan_anon 40\n"
+	    "pgscan_file 50\n");
+	sysinfo_read(src, 0, &s);
+	ck_assert_uint_eq(s.v[SYS_PGSCAN_KHUGEPAGED], 3);
+	ck_assert_uint_eq(s.v[SYS_PGSCAN_PROACTIVE], 4);
+	ck_assert_uint_eq(s.v[SYS_PGSCAN_MEMCG], 53);
+	ck_assert_uint_eq(s.v[SYS_PGSCAN_KSWAPD] + s.v[SYS_PGSCAN_DIRECT] +
+			  s.v[SYS_PGSCAN_KHUGEPAGED] +
+			  s.v[SYS_PGSCAN_PROACTIVE] + s.v[SYS_PGSCAN_MEMCG],
+			  s.v[SYS_PGSCAN]);
+	/* Counters read a moment apart: a rest below 0 is 0. */
+	put(dir, "vmstat", "pgscan_kswapd 95\npgscan_direct 0\n"
+	    "pgscan_anon 40\npgscan_file 50\n");
+	sysinfo_read(src, 0, &s);
+	ck_assert(has(&s, SYS_PGSCAN_MEMCG));
+	ck_assert_uint_eq(s.v[SYS_PGSCAN_MEMCG], 0);
+	put(dir, "vmstat", "pgscan_kswapd 10\npgscan_direct 20\n"
+	    "pgsteal_kswapd 5\npgsteal_direct 6\npgscan_anon 40\n"
+	    "pgscan_file 50\npgsteal_anon 7\npgsteal_file 8\n");
+	sysinfo_read(src, 0, &s);
 	put(dir, "vmstat", "pgscan_kswapd 10\npgscan_direct 20\n"
 	    "pgsteal_kswapd 5\npgsteal_direct 6\npgscan_anon 40\n"
 	    "pgscan_file 9223372036854771712\npgsteal_anon 7\n"
