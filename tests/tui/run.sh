@@ -832,7 +832,7 @@ lit $B s
 keys $B BSpace
 lit $B abc
 keys $B Enter
-check_line $B 24 "interval: 'abc' is not a number of seconds from 0.05 to 86400" "s: an invalid value shows the error in the status line"
+check_line $B 24 "interval: 'abc' is not a number of seconds from 0.05 to 86400 (decimal, e.g. 2 or 0.5)" "s: an invalid value shows the error in the status line"
 check_has $B "^memcgtop [0-9:]*  every 2\.0s  " "s: the interval is kept after an invalid value"
 sgr=$(cap_e $B | sgr_lines | sed -n 24p)
 if [ "$(awk '{ print $2, $4 }' <<<"$sgr")" = "1 0" ]; then
@@ -844,7 +844,7 @@ lit $B s
 keys $B BSpace
 lit $B 0.01
 keys $B Enter
-check_line $B 24 "interval: '0.01' is not a number of seconds from 0.05 to 86400" "s: 0.01 is out of range"
+check_line $B 24 "interval: '0.01' is not a number of seconds from 0.05 to 86400 (decimal, e.g. 2 or 0.5)" "s: 0.01 is out of range"
 tm kill-session -t $B
 
 echo "== end of the series"
