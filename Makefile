@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # memcgtop - a top-like console for Linux memory cgroups
 #
-#   make            build ./memcgtop
+#   make            check the build's packages (as root: install them), build
+#                   ./memcgtop
 #   make check      install what the tests need (as root), run every test
 #   make bench      benchmarks against a bare read loop and systemd-cgtop
 #   make run        install what the build needs (as root), build and start
@@ -71,7 +72,13 @@ TEST_DEBS  := $(BUILD_DEBS) libclang-rt-14-dev check tmux python3 util-linux \
               openssh-server openssh-client valgrind linux-perf
 BENCH_DEBS := $(BUILD_DEBS) python3 tmux systemd strace liburing-dev linux-perf
 
-all: memcgtop
+# The build's packages checked first (one dpkg-query, a few milliseconds
+# when all are there): a missing -dev package is named with the command
+# that installs it, not found as a compiler's "fatal error: microhttpd.h".
+# A named target (memcgtop, BUILD=build/asan build/asan/memcgtop, ...) is
+# built without the check, as the package build and make check do.
+all: deps
+	@$(MAKE) --no-print-directory memcgtop
 
 # Renamed into place: a running ./memcgtop is never overwritten mid-run.
 memcgtop: $(BUILD)/memcgtop
@@ -171,13 +178,17 @@ $(BUILD)/unit/%.o: tests/unit/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
 
-# Installs missing packages as root; otherwise names the command to run.
-# An interrupted dpkg run (apt-get refuses to install after one) is ended
-# first: dpkg --configure -a does nothing where none was.
+# Installs missing packages as root; otherwise names the command to run,
+# on one line.  One dpkg-query for the whole list; without dpkg (not a
+# Debian system) nothing is checked.  An interrupted dpkg run (apt-get
+# refuses to install after one) is ended first: dpkg --configure -a does
+# nothing where none was.
 define deps_for
-	@missing=""; for p in $(1); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' \
-	    || missing="$$missing $$p"; done; \
+	@command -v dpkg-query >/dev/null 2>&1 || exit 0; \
+	missing=$$(dpkg-query -W -f='$${Package} $${Status}\n' $(1) 2>/dev/null | \
+	  awk -v want="$(strip $(1))" '/ ok installed$$/ { ok[$$1] = 1 } \
+	    END { n = split(want, w, " "); \
+	      for (i = 1; i <= n; i++) if (!(w[i] in ok)) printf " %s", w[i] }'); \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
@@ -186,8 +197,8 @@ define deps_for
 	      apt-get install -y -qq --no-install-recommends $$missing >/dev/null \
 	      || { echo "memcgtop: apt-get install$$missing failed" >&2; exit 1; }; \
 	  else \
-	    echo "memcgtop: missing packages; as root run:" >&2; \
-	    echo "  apt-get install$$missing" >&2; exit 1; \
+	    echo "memcgtop: missing packages; as root run: apt-get install$$missing" >&2; \
+	    exit 1; \
 	  fi; \
 	fi
 endef

@@ -7,6 +7,7 @@
 #ifndef MEMCGTOP_EDIT_H
 #define MEMCGTOP_EDIT_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,7 +16,7 @@
 
 struct edit_plan {
 	const struct knob *k;
-	char path[4096];
+	char path[PATH_MAX];	/* at most PATH_MAX - 1 bytes (edit_plan) */
 	char old[64];		/* the value now, "max", or "-" (write-only) */
 	char value[96];		/* what will be written */
 	char shown[128];	/* the new value as shown to the operator */

@@ -57,9 +57,4 @@ void knob_format(const struct knob *k, const struct knob_value *v, char *buf,
 /* What an errno from writing knob k means here, in a few words. */
 const char *knob_explain(const struct knob *k, int err);
 
-/* Parses a size: "1536", "1.5K", "2GiB", "512mb"; no sign.  -EINVAL when
- * it is none, -ERANGE beyond 2^64, -EDOM when it is not a whole number of
- * bytes ("1.5", "0.1K"). */
-int knob_parse_size(const char *s, size_t len, uint64_t *ret_bytes);
-
 #endif

@@ -86,9 +86,34 @@ int parse_timestamps(const char *buf, size_t len, double **ret_mono,
 		     int64_t **ret_wall, long **ret_slot, size_t *ret_n,
 		     char *err, size_t errlen);
 
-/* The refresh interval (-d, the settings, s on the screen): a number of
- * seconds from 0.05 to 86400, nothing after it.  0 or -EINVAL. */
-#define INTERVAL_RANGE "a number of seconds from 0.05 to 86400"
+/*
+ * The one grammar for the numbers a person types: every numeric option,
+ * --set and the edit dialog, the settings file's interval, the screen's
+ * s (the man page's NUMBERS says it once).  The text is the number and
+ * nothing else: no blank before or after, no sign (a limit's -1 aside),
+ * no hexadecimal, no exponent.
+ *  - a count: decimal digits ("0", "42");
+ *  - a decimal: digits, then optionally "." and digits ("2", "0.5");
+ *  - seconds: a decimal;
+ *  - a size: a decimal, then optionally K, M, G or T (powers of 1024),
+ *    itself optionally followed by B or iB, or only B; any case; it must
+ *    come to a whole number of bytes ("1.5K" is 1536, "1.5" is refused);
+ *  - a limit: a size, or max, unlimited or -1 (no limit).
+ * Each returns 0, -EINVAL for text that is not of the form, -ERANGE for a
+ * number out of range, and parse_size -EDOM for a fraction of a byte.
+ */
+#define COUNT_FORM "decimal digits only"
+#define SECONDS_FORM "decimal, e.g. 2 or 0.5"
+int parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
+int parse_decimal(const char *s, size_t len, double *ret);
+int parse_seconds(const char *s, double min, double max, double *ret);
+int parse_size(const char *s, size_t len, uint64_t *ret_bytes);
+int parse_limit(const char *s, size_t len, uint64_t *ret_bytes);
+
+/* The refresh interval (-d, the settings, s on the screen): seconds from
+ * 0.05 to 86400.  0 or -EINVAL. */
+#define INTERVAL_RANGE "a number of seconds from 0.05 to 86400 (" \
+	SECONDS_FORM ")"
 int parse_interval(const char *s, double *ret);
 
 /* A group path never climbs: no "." or ".." component (CGROUP, --set's

@@ -36,20 +36,42 @@ expect 2 "memcgtop: unknown option '--bogus' (memcgtop --help lists them)" --bog
 expect 2 "memcgtop: unknown option '-x' (memcgtop --help lists them)" -x
 expect 2 "memcgtop: option '-n' needs a value" -n
 expect 2 "memcgtop: option '--root' needs a value" --root
-expect 2 "memcgtop: -n: 'abc' is not a whole number from 0 to 2147483647" -n abc
-expect 2 "memcgtop: -n: '-1' is not a whole number from 0 to 2147483647" -n -1
-expect 2 "memcgtop: -n: '3x' is not a whole number from 0 to 2147483647" -n 3x
-expect 2 "memcgtop: -d: '0' is not a number of seconds from 0.05 to 86400" -d 0
-expect 2 "memcgtop: -d: 'nan' is not a number of seconds from 0.05 to 86400" -d nan
-expect 2 "memcgtop: -d: '1s' is not a number of seconds from 0.05 to 86400" -d 1s
-expect 2 "memcgtop: --depth: 'deep' is not a whole number from 0 to 4096" --depth deep
-expect 2 "memcgtop: --history: 'x' is not a whole number from 0 to 86400" --history x
-expect 2 "memcgtop: --history: '86401' is not a whole number from 0 to 86400" --history 86401
-expect 2 "memcgtop: --history: '-1' is not a whole number from 0 to 86400" --history -1
+expect 2 "memcgtop: -n: 'abc' is not a whole number from 0 to 2147483647 (decimal digits only)" -n abc
+expect 2 "memcgtop: -n: '-1' is not a whole number from 0 to 2147483647 (decimal digits only)" -n -1
+expect 2 "memcgtop: -n: '3x' is not a whole number from 0 to 2147483647 (decimal digits only)" -n 3x
+expect 2 "memcgtop: -d: '0' is not a number of seconds from 0.05 to 86400 (decimal, e.g. 2 or 0.5)" -d 0
+expect 2 "memcgtop: -d: 'nan' is not a number of seconds from 0.05 to 86400 (decimal, e.g. 2 or 0.5)" -d nan
+expect 2 "memcgtop: -d: '1s' is not a number of seconds from 0.05 to 86400 (decimal, e.g. 2 or 0.5)" -d 1s
+expect 2 "memcgtop: --depth: 'deep' is not a whole number from 0 to 4096 (decimal digits only)" --depth deep
+expect 2 "memcgtop: --history: 'x' is not a whole number from 0 to 86400 (decimal digits only)" --history x
+expect 2 "memcgtop: --history: '86401' is not a whole number from 0 to 86400 (decimal digits only)" --history 86401
+expect 2 "memcgtop: --history: '-1' is not a whole number from 0 to 86400 (decimal digits only)" --history -1
 expect 2 "memcgtop: -F: unknown format 'xml' (text, csv, json, openmetrics or prometheus)" -F xml
 expect 2 "memcgtop: --collector: 'kernel' is not auto, bpf or files" --collector kernel
-expect 2 "memcgtop: --top: '0' is not a whole number from 1 to 100000000" -b --top 0
-expect 2 "memcgtop: --top: 'x' is not a whole number from 1 to 100000000" -b --top x
+expect 2 "memcgtop: --top: '0' is not a whole number from 1 to 100000000 (decimal digits only)" -b --top 0
+expect 2 "memcgtop: --top: 'x' is not a whole number from 1 to 100000000 (decimal digits only)" -b --top x
+# One grammar for every number (parse.h, the man page's NUMBERS): the
+# number and nothing else, in decimal; no blank around it, no sign, no
+# hexadecimal, no exponent.  Each option refuses the same forms.
+CNT="(decimal digits only)" SECS="(decimal, e.g. 2 or 0.5)"
+for v in ' 5' '5 ' '+5' '0x10' '1e1' '5.0' '-0'; do
+	expect 2 "memcgtop: -n: '$v' is not a whole number from 0 to 2147483647 $CNT" -n "$v"
+done
+for v in '0x1' ' 1' '1 ' '+1' '1e0' '.5' '5.' 'inf' '1,5'; do
+	expect 2 "memcgtop: -d: '$v' is not a number of seconds from 0.05 to 86400 $SECS" -d "$v"
+done
+expect 2 "memcgtop: -d: '86400.5' is not a number of seconds from 0.05 to 86400 $SECS" -d 86400.5
+expect 2 "memcgtop: --depth: '0x1' is not a whole number from 0 to 4096 $CNT" --depth 0x1
+expect 2 "memcgtop: --depth: ' 2' is not a whole number from 0 to 4096 $CNT" --depth ' 2'
+expect 2 "memcgtop: --history: '1e2' is not a whole number from 0 to 86400 $CNT" --history 1e2
+expect 2 "memcgtop: --top: '+3' is not a whole number from 1 to 100000000 $CNT" -b --top +3
+expect 2 "memcgtop: --record-max: '0x10' is not a whole number from 2 to 10000000 $CNT" --record "$tmp/rec" --record-max 0x10
+expect 2 "memcgtop: --record-max: '1' is not a whole number from 2 to 10000000 $CNT" --record "$tmp/rec" --record-max 1
+expect 2 "memcgtop: --listen: port: '0x50' is not a whole number from 1 to 65535 $CNT" --listen 0x50
+expect 2 "memcgtop: --listen: port: ' 9338' is not a whole number from 1 to 65535 $CNT" --listen '127.0.0.1: 9338'
+# The forms it takes.
+"$BIN" -b -n 1 -d 0.05 --depth 007 $V1 >/dev/null 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+	ok "-d 0.05 and --depth 007: decimal forms accepted" || bad "-d 0.05 --depth 007: $(cat "$tmp/err")"
 # A copy or a recording is read from files: auto takes them, bpf is refused.
 expect 1 "memcgtop: bpf collector: $FIX/v1-live/cg is a recording, not a mounted cgroup hierarchy" --collector bpf -b $V1
 mkdir -p "$tmp/copy/a" && echo 4096 >"$tmp/copy/memory.usage_in_bytes"
@@ -230,6 +252,23 @@ setcheck() {
 }
 setcheck 2 "memcgtop: --set '/a:limit=1Q': limit: '1Q' is not a value for memory.limit_in_bytes; it takes a size (bytes, or a number with K, M, G or T, e.g. 512M or 1.5G), max (also unlimited or -1), or a change +SIZE, -SIZE, +N%, -N%" \
 	--set /a:soft=2G --set /a:limit=1Q
+# --set keeps the one grammar: blanks around a value, hexadecimal and an
+# exponent are refused as any malformed value (nothing written).
+TAKES="it takes a size (bytes, or a number with K, M, G or T, e.g. 512M or 1.5G), max (also unlimited or -1), or a change +SIZE, -SIZE, +N%, -N%"
+for v in ' 5M' '5M ' '0x10' '1e6' '+0x10' '5 M' '.5M'; do
+	setcheck 2 "memcgtop: --set '/a:limit=$v': limit: '$v' is not a value for memory.limit_in_bytes; $TAKES" --set "/a:limit=$v"
+done
+setcheck 2 "memcgtop: --set '/a:swappiness= 30': swappiness: ' 30' is not a value for memory.swappiness; it takes a whole number from 0 to 200" --set "/a:swappiness= 30"
+setcheck 2 "memcgtop: --set '/a:swappiness=0x1e': swappiness: '0x1e' is not a value for memory.swappiness; it takes a whole number from 0 to 200" --set "/a:swappiness=0x1e"
+# A path beyond PATH_MAX (4096 with its NUL; openat2 takes the group's
+# path below the hierarchy in one argument) says so, quoting the first 100
+# bytes of the argument; 4095 bytes is a path (of no group here).
+long=/$(head -c 5078 /dev/zero | tr '\0' x)
+setcheck 2 "memcgtop: --set '${long:0:100}...': path too long: 5079 bytes, at most 4095 (PATH_MAX 4096 with its NUL)" --set "$long:limit=1G"
+setcheck 2 "memcgtop: --set '${long:0:100}...': path too long: 4096 bytes, at most 4095 (PATH_MAX 4096 with its NUL)" --set "${long:0:4096}:limit=1G"
+setcheck 1 "memcgtop: --set '${long:0:100}...': limit: no such group" --set "${long:0:4095}:limit=1G"
+# Doubled slashes are not counted: the path as memcgtop names it.
+setcheck 1 "memcgtop: --set '//${long:1:98}...': limit: no such group" --set "/${long:0:4095}:limit=1G"
 setcheck 2 "memcgtop: --set '/a:limit=3G': limit of /a is already changed by 'a:limit=2G'" --set a:limit=2G --set /a:limit=3G
 setcheck 2 "memcgtop: --set '/a:high=1G': expected PATH:KNOB=VALUE with a cgroup v1 knob (limit, soft, memsw, swappiness)" --set /a:limit=2G --set /a:high=1G
 setcheck 2 "memcgtop: --set '/a:swappiness=201': swappiness: '201' is not a value for memory.swappiness; it takes a whole number from 0 to 200" --set /a:limit=2G --set /a:swappiness=201

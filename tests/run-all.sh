@@ -168,6 +168,7 @@ suite "v1 memsw/limit order, no hierarchy, mountinfo fallback" tests/live/memsw-
 suite "set v1 (--set, live)" tests/live/set-v1.sh
 suite "set v1 (--set, live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/set-v1.sh
 suite "bash completion" tests/completion.sh
+suite "build packages: plain make checks them (not root)" tests/build-deps.sh
 suite "Prometheus (node_exporter textfile, prometheus; live v1)" tests/prometheus/run.sh
 suite "Debian package (build, lintian, install, remove)" tests/deb/run.sh
 suite "live cgroup v2 (VM)" tests/vm/live-v2.sh

@@ -124,6 +124,7 @@ static const char usage_text[] =
 "                           (repeatable; knobs: v1 limit soft memsw\n"
 "                           swappiness, v2 limit high low min swap.max\n"
 "                           oom.group reclaim); exit 1 if the kernel refused\n"
+"                           (PATH at most 4095 bytes)\n"
 "      --readonly           never write (no --set, no edit keys)\n"
 "      --audit-log FILE     also append each change's audit line to FILE\n"
 "                           (a regular file, else refused before any change)\n"
@@ -153,6 +154,8 @@ static const char usage_text[] =
 "                           many memory.stat values its pass carries,\n"
 "                           where its lists per NUMA node come from)\n"
 "\n"
+"Numbers: decimal, nothing around them (no blank, sign, hex or exponent);\n"
+"sizes 512M, 1.5G (K M G T, optional B or iB); limits also max, -1.\n"
 "Exit status: 0 ok, 1 runtime failure, 2 usage error.\n";
 
 static void __attribute__((format(printf, 1, 2), noreturn))
@@ -166,17 +169,15 @@ die_usage(const char *fmt, ...)
 	exit(2);
 }
 
+/* A count (parse.h's grammar) from min to max, or a usage error. */
 static long parse_long_arg(const char *opt, const char *s, long min, long max)
 {
-	char *end;
-	long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		die_usage("%s: '%s' is not a whole number from %ld to %ld",
-			  opt, s, min, max);
-	return v;
+	if (parse_count(s, (uint64_t)min, (uint64_t)max, &v) < 0)
+		die_usage("%s: '%s' is not a whole number from %ld to %ld ("
+			  COUNT_FORM ")", opt, s, min, max);
+	return (long)v;
 }
 
 static double parse_delay(const char *s)

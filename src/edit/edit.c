@@ -2,6 +2,7 @@
 /* edit.c - checking, writing, verifying and recording one change. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -131,6 +132,15 @@ int edit_plan(struct cgfs *cg, const char *path, const struct knob *k,
 
 	memset(ret, 0, sizeof(*ret));
 	ret->k = k;
+	/* A path is one system call's argument (openat2 below the
+	 * hierarchy's root): PATH_MAX with its NUL, as the kernel takes it,
+	 * never cut to another group's path. */
+	if (strlen(path) >= sizeof(ret->path)) {
+		snprintf(err, errlen, "path too long: %zu bytes, at most %zu "
+			 "(PATH_MAX %d with its NUL)", strlen(path),
+			 sizeof(ret->path) - 1, PATH_MAX);
+		return -ENAMETOOLONG;
+	}
 	snprintf(ret->path, sizeof(ret->path), "%s", path);
 	why = edit_disabled(cg, path, k);
 	if (why) {

@@ -9,6 +9,7 @@
 
 #include "fmt.h"
 #include "knob.h"
+#include "parse.h"
 
 const struct knob knobs[] = {
 	{ "limit", NULL, 1, "memory.limit_in_bytes", KNOB_LIMIT,
@@ -52,87 +53,6 @@ const struct knob *knob_find(int version, const char *name, size_t len)
 	return NULL;
 }
 
-/*
- * Sizes: a decimal number (decimals allowed), then an optional unit K, M,
- * G or T (powers of 1024), itself optionally followed by B or iB; any
- * case.  A bare number, or one followed by B, is bytes.  The value must
- * come to a whole number of bytes: 1.5K is 1536 and 0.5M 524288, but 1.5,
- * 0.1K (102.4 bytes) and 1.0000001K are refused (-EDOM) rather than cut to
- * a byte count that was not asked for (0.1 would have written 0).
- */
-int knob_parse_size(const char *s, size_t len, uint64_t *ret_bytes)
-{
-	static const char units[] = "kmgt";
-	const char *dec = NULL;
-	uint64_t whole = 0, part = 0, mul;
-	size_t i = 0, ndec = 0;
-	unsigned shift = 0;
-	int digits = 0;
-
-	while (i < len && s[i] >= '0' && s[i] <= '9') {
-		if (whole > (UINT64_MAX - 9) / 10)
-			return -ERANGE;
-		whole = whole * 10 + (uint64_t)(s[i++] - '0');
-		digits++;
-	}
-	if (i < len && s[i] == '.') {
-		dec = s + ++i;
-		while (i < len && s[i] >= '0' && s[i] <= '9') {
-			i++;
-			digits++;
-		}
-		ndec = (size_t)(s + i - dec);
-		while (ndec && dec[ndec - 1] == '0')
-			ndec--;
-	}
-	if (!digits)
-		return -EINVAL;
-	if (i < len) {
-		const char *u = strchr(units, s[i] | 0x20);
-
-		if (u && s[i] != '\0') {
-			shift = 10 * (1 + (unsigned)(u - units));
-			i++;
-			if (i < len && (s[i] | 0x20) == 'i')
-				i++;
-		}
-		if (i < len && (s[i] | 0x20) == 'b')
-			i++;
-	}
-	if (i != len)
-		return -EINVAL;
-	mul = 1ULL << shift;
-	if (whole > UINT64_MAX / mul)
-		return -ERANGE;
-	/*
-	 * The decimals D (ndec of them, trailing zeros dropped) times 2^shift
-	 * over 10^ndec = 2^ndec 5^ndec: whole exactly when ndec <= shift and
-	 * 5^ndec divides D.  Then the part is D / 5^ndec (below 2^ndec)
-	 * times 2^(shift - ndec), below mul.  5^40 and the long division's
-	 * remainders fit in 128 bits; D itself (up to 40 digits) need not.
-	 */
-	if (ndec) {
-		unsigned __int128 five = 1, rem = 0, q = 0;
-
-		if (ndec > shift)
-			return -EDOM;
-		for (size_t k = 0; k < ndec; k++)
-			five *= 5;
-		for (size_t k = 0; k < ndec; k++) {
-			rem = rem * 10 + (unsigned)(dec[k] - '0');
-			q = q * 10 + rem / five;
-			rem %= five;
-		}
-		if (rem)
-			return -EDOM;
-		part = (uint64_t)q << (shift - ndec);
-	}
-	if (whole * mul > UINT64_MAX - part)
-		return -ERANGE;
-	*ret_bytes = whole * mul + part;
-	return 0;
-}
-
 static const char *accepts(const struct knob *k)
 {
 	switch (k->kind) {
@@ -166,7 +86,7 @@ static int refuse(const struct knob *k, const char *text, char *err,
 	return -EINVAL;
 }
 
-/* A size that knob_parse_size refused with r: a fraction of a byte is said
+/* A size that parse_size refused with r: a fraction of a byte is said
  * to be one, as the rest is not a value at all. */
 static int refuse_size(const struct knob *k, const char *text, int r,
 		       char *err, size_t errlen)
@@ -185,8 +105,7 @@ static int parse_uint(const char *s, unsigned max, unsigned *ret)
 {
 	uint64_t v;
 
-	if (knob_parse_size(s, strlen(s), &v) < 0 || strpbrk(s, ".kKmMgGtTbB")
-	    || v > max)
+	if (parse_count(s, 0, max, &v) < 0)
 		return -EINVAL;
 	*ret = (unsigned)v;
 	return 0;
@@ -200,12 +119,8 @@ int knob_parse(const struct knob *k, const char *text, uint64_t cur,
 	uint64_t amount = 0;
 	int r;
 
-	while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
-		len--;
-	while (len && (*text == ' ' || *text == '\t')) {
-		text++;
-		len--;
-	}
+	/* As typed, nothing around it (parse.h's grammar): " 5M" is no
+	 * more a size than "5M " or "0x10". */
 	if (len == 0 || len > 64 || memchr(text, '\n', len))
 		return refuse(k, text, err, errlen);
 	{
@@ -229,14 +144,12 @@ int knob_parse(const struct knob *k, const char *text, uint64_t cur,
 
 			if (sp) {
 				*sp++ = '\0';
-				while (*sp == ' ')
-					sp++;
 				if (strncmp(sp, "swappiness=", 11) ||
 				    parse_uint(sp + 11, 200, &v.swappiness) < 0)
 					return refuse(k, text, err, errlen);
 				v.has_swappiness = 1;
 			}
-			r = knob_parse_size(t, strlen(t), &v.bytes);
+			r = parse_size(t, strlen(t), &v.bytes);
 			if (r == -EDOM)
 				return refuse_size(k, t, r, err, errlen);
 			if (r < 0 || v.bytes == 0)
@@ -244,10 +157,8 @@ int knob_parse(const struct knob *k, const char *text, uint64_t cur,
 			*ret = v;
 			return 0;
 		}
-		if (!strcasecmp(t, "max") || !strcasecmp(t, "unlimited") ||
-		    !strcmp(t, "-1")) {
-			if (k->kind != KNOB_LIMIT)
-				return refuse(k, t, err, errlen);
+		if (k->kind == KNOB_LIMIT && parse_limit(t, len, &amount) == 0 &&
+		    amount == VAL_MAX) {
 			v.unlimited = 1;
 			*ret = v;
 			return 0;
@@ -259,19 +170,12 @@ int knob_parse(const struct knob *k, const char *text, uint64_t cur,
 			/* The change as typed first: one that is malformed is
 			 * said to be so, whatever the current value. */
 			if (pct) {
-				char *e;
-
 				/* A plain decimal percentage, no sign. */
-				if (len < 3 || strspn(t + 1, "0123456789.") !=
-				    len - 2)
-					return refuse(k, t, err, errlen);
-				t[len - 1] = '\0';
-				d = strtod(t + 1, &e);
-				t[len - 1] = '%';
-				if (*e != '%' || d > 1000)
+				if (parse_decimal(t + 1, len - 2, &d) < 0 ||
+				    d > 1000)
 					return refuse(k, t, err, errlen);
 			} else {
-				r = knob_parse_size(t + 1, len - 1, &amount);
+				r = parse_size(t + 1, len - 1, &amount);
 				if (r < 0)
 					return refuse_size(k, t, r, err, errlen);
 			}
@@ -313,7 +217,7 @@ int knob_parse(const struct knob *k, const char *text, uint64_t cur,
 			*ret = v;
 			return 0;
 		}
-		r = knob_parse_size(t, len, &v.bytes);
+		r = parse_size(t, len, &v.bytes);
 		if (r < 0)
 			return refuse_size(k, t, r, err, errlen);
 		/* The kernel's counters end at LONG_MAX bytes. */

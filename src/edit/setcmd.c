@@ -19,9 +19,10 @@
 /*
  * --set PATH:KNOB=VALUE.  PATH may hold ':' and '=' (a group name may hold
  * any byte but '/'), knob names are fixed: the split is at the rightmost
- * ':' that is followed by a knob name and '='.
+ * ':' that is followed by a knob name and '='.  PATH is spec's first
+ * *ret_plen bytes, however long (its length is edit_plan's to judge).
  */
-static int split_set(const char *spec, int version, char *path, size_t plen,
+static int split_set(const char *spec, int version, size_t *ret_plen,
 		     const struct knob **ret_k, const char **ret_value)
 {
 	for (const char *c = strrchr(spec, ':'); c; ) {
@@ -29,9 +30,8 @@ static int split_set(const char *spec, int version, char *path, size_t plen,
 		const struct knob *k = eq ? knob_find(version, c + 1,
 						      (size_t)(eq - c - 1)) : NULL;
 
-		if (k && (size_t)(c - spec) < plen) {
-			memcpy(path, spec, (size_t)(c - spec));
-			path[c - spec] = '\0';
+		if (k) {
+			*ret_plen = (size_t)(c - spec);
 			*ret_k = k;
 			*ret_value = eq + 1;
 			return 0;
@@ -42,6 +42,27 @@ static int split_set(const char *spec, int version, char *path, size_t plen,
 			break;
 	}
 	return -EINVAL;
+}
+
+/* At most this many bytes of an argument or a path are quoted in a
+ * message: a path of 5,000 bytes is not repeated whole. */
+#define QUOTED_MAX 100
+
+/* s as messages quote it: escaped, only its first QUOTED_MAX bytes (cut
+ * at a character's start) and "..." when it is longer.  buf: 600 bytes. */
+static void quote(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n <= QUOTED_MAX) {
+		fmt_escape(buf, len, s, n);
+		return;
+	}
+	n = QUOTED_MAX;
+	while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	fmt_escape(buf, len - 3, s, n);
+	strcat(buf, "...");
 }
 
 /*
@@ -147,13 +168,13 @@ int setcmd_run(struct cgfs *cg, char *const *sets, size_t nsets,
 	for (size_t i = 0; i < nsets; i++) {
 		const struct knob *k;
 		const char *value;
-		char path[4096], names[256], spec[600];
+		char names[256], spec[600], *path;
+		size_t plen;
 		int r;
 
 		/* The argument may hold any byte: echoed escaped. */
-		fmt_escape(spec, sizeof(spec), sets[i], strlen(sets[i]));
-		if (split_set(sets[i], version, path + 1, sizeof(path) - 1,
-			      &k, &value) < 0) {
+		quote(spec, sizeof(spec), sets[i]);
+		if (split_set(sets[i], version, &plen, &k, &value) < 0) {
 			knob_names(version, names, sizeof(names));
 			msg_err("--set '%s': expected "
 				"PATH:KNOB=VALUE with a cgroup v%d knob (%s)",
@@ -161,21 +182,25 @@ int setcmd_run(struct cgfs *cg, char *const *sets, size_t nsets,
 			free(plans);
 			return 2;
 		}
-		if (path[1] == '\0') {
+		if (plen == 0) {
 			msg_err("--set '%s': no group path "
 				"(give / for the root)", spec);
 			free(plans);
 			return 2;
 		}
 		/* Paths as memcgtop shows them: below the hierarchy root. */
+		path = xmalloc(plen + 2);
 		path[0] = '/';
+		memcpy(path + 1, sets[i], plen);
+		path[plen + 1] = '\0';
 		if (!parse_clean_path(path + 1)) {
 			char p1[600];
 
-			fmt_escape(p1, sizeof(p1), path + 1, strlen(path + 1));
+			quote(p1, sizeof(p1), path + 1);
 			msg_err("--set '%s': '%s' is not a "
 				"group path (no '.' or '..' components)",
 				spec, p1);
+			free(path);
 			free(plans);
 			return 2;
 		}
@@ -186,17 +211,17 @@ int setcmd_run(struct cgfs *cg, char *const *sets, size_t nsets,
 				 * from before the run. */
 				char prev[600], gp[600];
 
-				fmt_escape(prev, sizeof(prev), sets[j],
-					   strlen(sets[j]));
-				fmt_escape(gp, sizeof(gp), plans[j].path,
-					   strlen(plans[j].path));
+				quote(prev, sizeof(prev), sets[j]);
+				quote(gp, sizeof(gp), plans[j].path);
 				msg_err("--set '%s': %s of %s "
 					"is already changed by '%s'", spec,
 					k->name, gp, prev);
+				free(path);
 				free(plans);
 				return 2;
 			}
 		r = edit_plan(cg, path, k, value, &plans[i], err, sizeof(err));
+		free(path);
 		if (r < 0) {
 			msg_err("--set '%s': %s", spec,
 				err);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "reclaim.h"
 #include "tui_int.h"
 
 struct binding {
@@ -210,14 +211,20 @@ static void k_sort_right(struct tui *t) { sort_step(t, 1); }
 static void k_invert(struct tui *t) { sort_by(t, t->sort, !t->sort_desc); }
 static void k_by_usage(struct tui *t) { sort_by(t, col_find("usage"), 1); }
 static void k_by_excess(struct tui *t) { sort_by(t, col_find("excess"), 1); }
-/* Where pgscan comes only from the reclaim events (v1: they cost every
- * page fault), reclaim shows as limit hits. */
+/*
+ * The pages scanned per second wherever the refresh has them: v2's
+ * memory.stat, v1's BPF pass (the kernel's counters), or the reclaim
+ * events while they are loaded for something else.  Otherwise, on v1,
+ * the limit hits per second: sorting by pgscan would load the events,
+ * which cost every page fault.
+ */
 static void k_by_scan(struct tui *t)
 {
-	fieldset ev = cgfs_version_events(cgfs_version(t->cg));
+	fieldset has = ~cgfs_version_events(cgfs_version(t->cg)) |
+		cgfs_free_fields(t->cg) | reclaim_slots(t->pl.rc);
 
-	sort_by(t, col_find(ev & FBIT(FLD_PGSCAN) ? "failcnt_per_s" :
-			    "pgscan_per_s"), 1);
+	sort_by(t, col_find(has & FBIT(FLD_PGSCAN) ? "pgscan_per_s" :
+			    "failcnt_per_s"), 1);
 }
 
 static void k_tag(struct tui *t)
@@ -460,7 +467,7 @@ static const struct binding bindings[] = {
 	{ { 'I' }, "I", "invert the sort order", k_invert },
 	{ { 'M' }, "M", "sort by usage", k_by_usage },
 	{ { 'E' }, "E", "sort by excess", k_by_excess },
-	{ { 'R' }, "R", "sort by pages scanned per second (v1: failcnt per second)",
+	{ { 'R' }, "R", "sort by pages scanned/s; v1 without pgscan: by failcnt/s",
 	  k_by_scan },
 	{ { ' ' }, "Space", "tag or untag the group, then move down", k_tag },
 	{ { 'U' }, "U", "untag every group", k_untag },

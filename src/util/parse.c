@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "parse.h"
 #include "xalloc.h"
@@ -396,17 +397,164 @@ fail:
 	return -EINVAL;
 }
 
-int parse_interval(const char *s, double *ret)
+int parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
 {
-	char *end;
-	double v;
+	uint64_t v;
+	int r = parse_u64(s, strlen(s), &v);
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0.05 || v > 86400)
-		return -EINVAL;
+	if (r < 0)
+		return r;
+	if (v < min || v > max)
+		return -ERANGE;
 	*ret = v;
 	return 0;
+}
+
+/* The digits at s + *i: how many, *i moved past them. */
+static size_t digits_at(const char *s, size_t len, size_t *i)
+{
+	size_t start = *i;
+
+	while (*i < len && s[*i] >= '0' && s[*i] <= '9')
+		(*i)++;
+	return *i - start;
+}
+
+/* DIGITS [. DIGITS] at the start of s: its length, 0 if s starts with
+ * none; *ret_dot the place of the ".", 0 without one. */
+static size_t decimal_len(const char *s, size_t len, size_t *ret_dot)
+{
+	size_t i = 0, dot;
+
+	*ret_dot = 0;
+	if (!digits_at(s, len, &i))
+		return 0;
+	if (i < len && s[i] == '.') {
+		dot = i++;
+		if (!digits_at(s, len, &i))
+			return 0;
+		*ret_dot = dot;
+	}
+	return i;
+}
+
+int parse_decimal(const char *s, size_t len, double *ret)
+{
+	char buf[64];
+	size_t dot;
+
+	if (!len || len >= sizeof(buf) || decimal_len(s, len, &dot) != len)
+		return -EINVAL;
+	/* Plain decimal digits, checked: strtod reads them as such ("." is
+	 * the decimal point: the screen keeps LC_NUMERIC at C). */
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	*ret = strtod(buf, NULL);
+	return 0;
+}
+
+int parse_seconds(const char *s, double min, double max, double *ret)
+{
+	double v;
+	int r = parse_decimal(s, strlen(s), &v);
+
+	if (r < 0)
+		return r;
+	if (!(v >= min && v <= max))
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+int parse_interval(const char *s, double *ret)
+{
+	return parse_seconds(s, 0.05, 86400, ret) < 0 ? -EINVAL : 0;
+}
+
+/*
+ * The decimals D (ndec of them) times 2^shift over 10^ndec = 2^ndec 5^ndec,
+ * trailing zeros dropped: whole exactly when ndec <= shift and 5^ndec
+ * divides D.  Then the part is D / 5^ndec (below 2^ndec) times
+ * 2^(shift - ndec), below 2^shift.  5^40 and the long division's
+ * remainders fit in 128 bits; D itself (up to 40 digits) need not.
+ */
+static int size_fraction(const char *dec, size_t ndec, unsigned shift,
+			 uint64_t *ret_part)
+{
+	unsigned __int128 five = 1, rem = 0, q = 0;
+
+	while (ndec && dec[ndec - 1] == '0')
+		ndec--;
+	*ret_part = 0;
+	if (!ndec)
+		return 0;
+	if (ndec > shift)
+		return -EDOM;
+	for (size_t k = 0; k < ndec; k++)
+		five *= 5;
+	for (size_t k = 0; k < ndec; k++) {
+		rem = rem * 10 + (unsigned)(dec[k] - '0');
+		q = q * 10 + rem / five;
+		rem %= five;
+	}
+	if (rem)
+		return -EDOM;
+	*ret_part = (uint64_t)q << (shift - ndec);
+	return 0;
+}
+
+/*
+ * A fraction that is not a whole number of bytes (0.1K is 102.4) is
+ * refused (-EDOM) rather than cut to a byte count that was not asked for
+ * (0.1 would have written 0).
+ */
+int parse_size(const char *s, size_t len, uint64_t *ret_bytes)
+{
+	static const char units[] = "kmgt";
+	size_t dot, n = decimal_len(s, len, &dot), i = n;
+	const char *u;
+	uint64_t whole, part, mul;
+	unsigned shift = 0;
+	int r;
+
+	if (!n)
+		return -EINVAL;
+	if (i < len && s[i] && (u = strchr(units, s[i] | 0x20))) {
+		shift = 10 * (1 + (unsigned)(u - units));
+		i++;
+		/* KiB, MiB: the i only with its B. */
+		if (i + 1 < len && (s[i] | 0x20) == 'i' &&
+		    (s[i + 1] | 0x20) == 'b')
+			i++;
+	}
+	if (i < len && (s[i] | 0x20) == 'b')
+		i++;
+	if (i != len)
+		return -EINVAL;
+	r = parse_u64(s, dot ? dot : n, &whole);
+	if (r < 0)
+		return r;
+	mul = 1ULL << shift;
+	if (whole > UINT64_MAX / mul)
+		return -ERANGE;
+	r = size_fraction(s + dot + 1, dot ? n - dot - 1 : 0, shift, &part);
+	if (r < 0)
+		return r;
+	if (whole * mul > UINT64_MAX - part)
+		return -ERANGE;
+	*ret_bytes = whole * mul + part;
+	return 0;
+}
+
+int parse_limit(const char *s, size_t len, uint64_t *ret_bytes)
+{
+	if ((len == 3 && !strncasecmp(s, "max", 3)) ||
+	    (len == 9 && !strncasecmp(s, "unlimited", 9)) ||
+	    (len == 2 && !memcmp(s, "-1", 2))) {
+		*ret_bytes = VAL_MAX;
+		return 0;
+	}
+	return parse_size(s, len, ret_bytes);
 }
 
 int parse_clean_path(const char *p)

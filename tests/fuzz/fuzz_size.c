@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz_size.c - knob_parse_size, and knob_parse + knob_format for every
- * knob of knobs[] with a few current values.
+/* fuzz_size.c - parse_size, and knob_parse + knob_format for every knob
+ * of knobs[] with a few current values.
  *
- * knob_parse_size is compared with a reference that works on the decimal
- * digits as written, as by hand: DIGITS[.DIGITS][K|M|G|T[i]][B], any case,
- * at least one digit; the number is doubled once per bit of the unit, and
- * a decimal left that is not 0 is a fraction of a byte (-EDOM).
+ * parse_size is compared with a reference that works on the decimal
+ * digits as written, as by hand: DIGITS[.DIGITS][K|M|G|T[iB|B]|B], any
+ * case (parse.h's grammar); the number is doubled once per bit of the
+ * unit, and a decimal left that is not 0 is a fraction of a byte (-EDOM).
  * knob_parse results are checked per kind, and what knob_format writes
  * must parse back to the same value.
  */
@@ -44,30 +44,29 @@ static int ref_size(const char *s, size_t n, uint64_t *ret)
 	ws = i;
 	while (i < n && s[i] >= '0' && s[i] <= '9') {
 		whole = whole * 10 + (unsigned)(s[i++] - '0');
-		/* knob_parse_size refuses from 18446744073709551610 on,
-		 * a digit early: harmless, and matched here. */
-		if (whole >= 18446744073709551610ULL)
+		if (whole > UINT64_MAX)
 			big = 1, whole = (unsigned __int128)UINT64_MAX + 1;
 		digits++;
 	}
 	we = i;
+	if (!digits)
+		return -EINVAL;
 	if (i < n && s[i] == '.') {
 		fs = ++i;
 		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++, digits++;
+			i++;
 		fe = i;
+		if (fe == fs)
+			return -EINVAL;
 	}
-	if (!digits)
-		return -EINVAL;
-	if (big)	/* refused as soon as the number no longer fits */
-		return -ERANGE;
 	if (i < n) {
 		const char *u = s[i] ? strchr("kmgt", s[i] | 0x20) : NULL;
 
 		if (u) {
 			shift = 10 * (1 + (unsigned)(u - "kmgt"));
 			i++;
-			if (i < n && (s[i] | 0x20) == 'i')
+			if (i + 1 < n && (s[i] | 0x20) == 'i' &&
+			    (s[i + 1] | 0x20) == 'b')
 				i++;
 		}
 		if (i < n && (s[i] | 0x20) == 'b')
@@ -75,6 +74,8 @@ static int ref_size(const char *s, size_t n, uint64_t *ret)
 	}
 	if (i != n)
 		return -EINVAL;
+	if (big)	/* a well-formed number that does not fit */
+		return -ERANGE;
 	if ((whole << shift) > UINT64_MAX)
 		return -ERANGE;
 	/* The digits, the whole ones then the decimals, with room in front
@@ -115,15 +116,6 @@ static const uint64_t curs[] = {
 	UINT64_MAX,			/* max */
 };
 
-/* text as the operator typed it, trimmed of blanks like knob_parse does */
-static void trim(const char **s, size_t *n)
-{
-	while (*n && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t'))
-		(*n)--;
-	while (*n && (**s == ' ' || **s == '\t'))
-		(*s)++, (*n)--;
-}
-
 static void check_knob(const struct knob *k, const char *text, uint64_t cur,
 		       int has_cur)
 {
@@ -136,7 +128,6 @@ static void check_knob(const struct knob *k, const char *text, uint64_t cur,
 	memset(err, 'X', sizeof(err));
 	memset(&v, 0xA5, sizeof(v));
 	r = knob_parse(k, text, cur, has_cur, &v, err, sizeof(err));
-	trim(&t, &tl);
 	if (r < 0) {
 		CHECK(r == -EINVAL || r == -ERANGE);
 		check_message(err, sizeof(err));	/* typed text escaped */
@@ -210,7 +201,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t got = 0x5A5A5A5A5A5A5A5AULL, want;
 	int r, rr;
 
-	r = knob_parse_size(buf, size, &got);
+	r = parse_size(buf, size, &got);
 	rr = ref_size(buf, size, &want);
 	CHECK(r == rr);
 	if (r == 0)

@@ -832,7 +832,7 @@ lit $B s
 keys $B BSpace
 lit $B abc
 keys $B Enter
-check_line $B 24 "interval: 'abc' is not a number of seconds from 0.05 to 86400" "s: an invalid value shows the error in the status line"
+check_line $B 24 "interval: 'abc' is not a number of seconds from 0.05 to 86400 (decimal, e.g. 2 or 0.5)" "s: an invalid value shows the error in the status line"
 check_has $B "^memcgtop [0-9:]*  every 2\.0s  " "s: the interval is kept after an invalid value"
 sgr=$(cap_e $B | sgr_lines | sed -n 24p)
 if [ "$(awk '{ print $2, $4 }' <<<"$sgr")" = "1 0" ]; then
@@ -844,7 +844,7 @@ lit $B s
 keys $B BSpace
 lit $B 0.01
 keys $B Enter
-check_line $B 24 "interval: '0.01' is not a number of seconds from 0.05 to 86400" "s: 0.01 is out of range"
+check_line $B 24 "interval: '0.01' is not a number of seconds from 0.05 to 86400 (decimal, e.g. 2 or 0.5)" "s: 0.01 is out of range"
 tm kill-session -t $B
 
 echo "== end of the series"
@@ -1096,6 +1096,93 @@ check_line $C 4 '   USAGE  LIMIT   SOFT EXCESS  USE%   SWAP ▼FAIL/s OOMKILL GR
 lit $C q
 check_has $C '^EXIT=0' "v1: q quits with status 0"
 tm kill-session -t $C
+
+# A v1 series the BPF pass recorded (info: collector bpf) carries the
+# kernel's pgscan as memory.stat's total_pgscan: the overview shows SCAN/s,
+# and R sorts by it, not by FAIL/s.  The copy of v1-live gets total_pgscan
+# K * W in sample K, W per group in an order that is not failcnt's (only
+# cache has limit hits, the rest tie and go by name).
+echo "== v1 recorded with the BPF pass: R sorts by SCAN/s"
+VB=$tmp/v1-bpf
+cp -r "$V1" "$VB"
+echo "collector bpf" >"$VB/cg/info"
+declare -A SCANW=([/]=20000 [/fixture]=12000 [/fixture/web]=9000
+	[/fixture/web/frontend]=5000 [/fixture/web/backend]=1000
+	[/fixture/idle]=3000 [/fixture/batch]=2000 [/fixture/batch/hog]=1500
+	[/fixture/batch/deep]=800 [/fixture/batch/deep/leaf]=700
+	[/fixture/batch/cache]=100)
+for k in 0 1 2 3 4; do
+	for g in "${!SCANW[@]}"; do
+		echo "total_pgscan $((k * SCANW[$g]))" >>"$VB/cg/$k$g/memory.stat"
+	done
+done
+# v1b_row K PATH: the overview row of sample K with SCAN/s (rates from
+# sample K-1); 100 columns show every name whole.
+v1b_row() {
+	local k=$1 p=$2 d=$VB/cg/$1$2 q=$VB/cg/$(($1 - 1))$2 u l s x e pct sw ms dt fr sc ok glyph
+	dt=$(awk -v a="$(mono "$VB" $((k - 1)))" -v b="$(mono "$VB" "$k")" 'BEGIN { printf "%.9f", b - a }')
+	fr=$(awk -v a="$(readv "$q/memory.failcnt")" -v b="$(readv "$d/memory.failcnt")" -v t="$dt" 'BEGIN { print (b - a) / t }')
+	sc=$(rate total_pgscan "$q" "$d" "$dt")
+	u=$(readv "$d/memory.usage_in_bytes")
+	l=$(readv "$d/memory.limit_in_bytes"); [ "$l" -ge 9223372036854771712 ] && l=max
+	s=$(readv "$d/memory.soft_limit_in_bytes"); [ "$s" -ge 9223372036854771712 ] && s=max
+	if [ "$s" = max ]; then x=0; else x=$(( u > s ? u - s : 0 )); fi
+	e=$(statkey "$d" hierarchical_memory_limit)
+	if [ "$e" -ge 9223372036854771712 ]; then pct=-; else
+		pct=$(awk -v u="$u" -v e="$e" 'BEGIN { printf "%.1f", 100 * u / e }'); fi
+	ms=$(readv "$d/memory.memsw.usage_in_bytes")
+	sw=$(( ms > u ? ms - u : 0 ))
+	ok=$(awk '$1 == "oom_kill" { print $2; exit }' "$d/memory.oom_control")
+	if haskids "$p"; then glyph='▾ '; else glyph='  '; fi
+	printf '  %6s %6s %6s %6s %5s %6s %7s %7s %7s %*s%s%s\n' "$(human "$u")" "$(human "$l")" \
+		"$(human "$s")" "$(human "$x")" "$pct" "$(human "$sw")" "$(human_rate "$sc")" \
+		"$(human_rate "$fr")" "$ok" $((2 * DEPTH[$p])) '' "$glyph" "${p##*/}"
+}
+declare -A VSCAN=() VFAIL=()
+DEPTH=()
+while IFS=$'\t' read -r path dep; do
+	DEPTH[$path]=$dep
+	VSCAN[$path]=$(rate total_pgscan "$VB/cg/0$path" "$VB/cg/1$path" 1)
+	VFAIL[$path]=$(( $(readv "$VB/cg/1$path/memory.failcnt") - $(readv "$VB/cg/0$path/memory.failcnt") ))
+done < <(groups_of "$VB/cg/1")
+by_scan=$(tree_order VSCAN desc | tr '\n' ' ')
+by_fail=$(tree_order VFAIL desc | tr '\n' ' ')
+if [ "$by_scan" != "$by_fail" ]; then
+	pass "v1 bpf series: the tree's order by pgscan ($by_scan) is not its order by failcnt"
+else
+	fail "v1 bpf series: the two orders are the same ($by_scan): the test cannot tell them apart"
+fi
+# The rows below the root in pgscan's order, for each sample the screen
+# may show (the root's usage is not its usage file's: left out).
+declare -A VROWS=()
+for k in 1 2 3 4; do
+	VROWS[$k]=$(for p in $by_scan; do [ "$p" = / ] || v1b_row "$k" "$p"; done)
+done
+VBS=v1bpf
+start $VBS 100 24 "TERM=screen-256color LANG=C.UTF-8" -d 30 --root "$VB/cg" --proc "$VB/proc"
+check_has $VBS "^memcgtop $T1  .* v1 bpf $VB/cg" "v1 bpf series: the screen shows sample 1, read as the pass's"
+check_line $VBS 4 '  ▼USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  SCAN/s  FAIL/s OOMKILL GROUP' "v1 bpf series: the overview shows SCAN/s beside FAIL/s"
+lit $VBS R
+check_line $VBS 3 "Columns: overview  Sort: pgscan_per_s desc  Groups: 11 shown of 11" "v1 bpf series: R sorts by pgscan_per_s (the pass has pgscan)"
+check_line $VBS 4 '   USAGE  LIMIT   SOFT EXCESS  USE%   SWAP ▼SCAN/s  FAIL/s OOMKILL GROUP' "v1 bpf series: R marks SCAN/s"
+# Rows 6.. (below the root's) against the sample the header names.
+for ((i = 0; i < 100; i++)); do
+	SCREEN=$(cap $VBS)
+	k=$(sed -n '1s|.*  sample \([0-9]*\)/5 .*|\1|p' <<<"$SCREEN")
+	got=$(sed -n 6,15p <<<"$SCREEN")
+	[ -n "$k" ] && [ "$got" = "${VROWS[$((k - 1))]:-}" ] &&
+		[ -z "$(sed -n 16p <<<"$SCREEN")" ] && break
+	sleep 0.05
+done
+if [ -n "$k" ] && [ "$got" = "${VROWS[$((k - 1))]:-}" ]; then
+	pass "v1 bpf series: R's row order is by pages scanned per second (sample $((k - 1)))"
+else
+	fail "v1 bpf series: R's row order is not by pages scanned per second; expected for sample $((k - 1)):"
+	printf '%s\n' "${VROWS[$((k - 1))]:-}" | sed 's/^/    >/'
+fi
+lit $VBS q
+check_has $VBS '^EXIT=0' "v1 bpf series: q quits with status 0"
+tm kill-session -t $VBS
 
 echo "== resize"
 D=resize

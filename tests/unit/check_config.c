@@ -59,7 +59,10 @@ START_TEST(errors)
 			 "sort, columns, custom, theme, collector, folded)");
 	ck_assert_int_eq(parse("interval = 0.01\n", &c, err), -EINVAL);
 	ck_assert_str_eq(err, "line 1: interval '0.01' is not a number of "
-			 "seconds from 0.05 to 86400");
+			 "seconds from 0.05 to 86400 (decimal, e.g. 2 or "
+			 "0.5)");
+	ck_assert_int_eq(parse("interval = 0x1\n", &c, err), -EINVAL);
+	ck_assert_int_eq(parse("interval = 1e1\n", &c, err), -EINVAL);
 	ck_assert_int_eq(parse("interval = 1x\n", &c, err), -EINVAL);
 	ck_assert_int_eq(parse("just words\n", &c, err), -EINVAL);
 	ck_assert_str_eq(err, "line 1: expected 'key = value', got 'just "

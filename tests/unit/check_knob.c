@@ -6,6 +6,7 @@
 
 #include "cgfs.h"
 #include "knob.h"
+#include "parse.h"
 #include "units.h"
 
 static const struct knob *k(int v, const char *name)
@@ -20,7 +21,7 @@ static uint64_t size(const char *s)
 {
 	uint64_t v = 0;
 
-	ck_assert_int_eq(knob_parse_size(s, strlen(s), &v), 0);
+	ck_assert_int_eq(parse_size(s, strlen(s), &v), 0);
 	return v;
 }
 
@@ -51,28 +52,28 @@ START_TEST(sizes)
 	ck_assert_uint_eq(size("16777215.99999999999909050529822707176"
 			       "20849609375T"), UINT64_MAX);
 	/* Not a whole number of bytes: refused, not cut. */
-	ck_assert_int_eq(knob_parse_size("0.1", 3, &v), -EDOM);
-	ck_assert_int_eq(knob_parse_size("1.5", 3, &v), -EDOM);
-	ck_assert_int_eq(knob_parse_size("1.5B", 4, &v), -EDOM);
-	ck_assert_int_eq(knob_parse_size("0.1K", 4, &v), -EDOM);
-	ck_assert_int_eq(knob_parse_size("0.0000001K", 10, &v), -EDOM);
-	ck_assert_int_eq(knob_parse_size("1.0000001K", 10, &v), -EDOM);
-	ck_assert_int_eq(knob_parse_size("0.00048828125K", 14, &v), -EDOM);
-	ck_assert_int_eq(knob_parse_size("0.999999999T", 12, &v), -EDOM);
-	ck_assert_int_eq(knob_parse_size(
+	ck_assert_int_eq(parse_size("0.1", 3, &v), -EDOM);
+	ck_assert_int_eq(parse_size("1.5", 3, &v), -EDOM);
+	ck_assert_int_eq(parse_size("1.5B", 4, &v), -EDOM);
+	ck_assert_int_eq(parse_size("0.1K", 4, &v), -EDOM);
+	ck_assert_int_eq(parse_size("0.0000001K", 10, &v), -EDOM);
+	ck_assert_int_eq(parse_size("1.0000001K", 10, &v), -EDOM);
+	ck_assert_int_eq(parse_size("0.00048828125K", 14, &v), -EDOM);
+	ck_assert_int_eq(parse_size("0.999999999T", 12, &v), -EDOM);
+	ck_assert_int_eq(parse_size(
 		"0.00000000000090949470177292823791503906251T", 44, &v), -EDOM);
-	ck_assert_int_eq(knob_parse_size("16777215.5T", 11, &v), 0);
-	ck_assert_int_eq(knob_parse_size("16777216.5T", 11, &v), -ERANGE);
-	ck_assert_int_eq(knob_parse_size("", 0, &v), -EINVAL);
-	ck_assert_int_eq(knob_parse_size("M", 1, &v), -EINVAL);
-	ck_assert_int_eq(knob_parse_size("1X", 2, &v), -EINVAL);
-	ck_assert_int_eq(knob_parse_size("1KK", 3, &v), -EINVAL);
-	ck_assert_int_eq(knob_parse_size("1 G", 3, &v), -EINVAL);
-	ck_assert_int_eq(knob_parse_size("-1", 2, &v), -EINVAL);
-	ck_assert_int_eq(knob_parse_size("1.2.3", 5, &v), -EINVAL);
-	ck_assert_int_eq(knob_parse_size("99999999999999999999", 20, &v),
+	ck_assert_int_eq(parse_size("16777215.5T", 11, &v), 0);
+	ck_assert_int_eq(parse_size("16777216.5T", 11, &v), -ERANGE);
+	ck_assert_int_eq(parse_size("", 0, &v), -EINVAL);
+	ck_assert_int_eq(parse_size("M", 1, &v), -EINVAL);
+	ck_assert_int_eq(parse_size("1X", 2, &v), -EINVAL);
+	ck_assert_int_eq(parse_size("1KK", 3, &v), -EINVAL);
+	ck_assert_int_eq(parse_size("1 G", 3, &v), -EINVAL);
+	ck_assert_int_eq(parse_size("-1", 2, &v), -EINVAL);
+	ck_assert_int_eq(parse_size("1.2.3", 5, &v), -EINVAL);
+	ck_assert_int_eq(parse_size("99999999999999999999", 20, &v),
 			 -ERANGE);
-	ck_assert_int_eq(knob_parse_size("16777216T", 9, &v), -ERANGE);
+	ck_assert_int_eq(parse_size("16777216T", 9, &v), -ERANGE);
 }
 END_TEST
 
@@ -96,7 +97,27 @@ START_TEST(values)
 	ck_assert_str_eq(out, "-1");
 	ck_assert_int_eq(parse(k(1, "soft"), "-1", 0, &v, err), 0);
 	ck_assert(v.unlimited);
-	ck_assert_int_eq(parse(k(2, "high"), " 1.5G ", 0, &v, err), 0);
+	/* Nothing around the value: blanks are refused as any other text. */
+	ck_assert_int_eq(parse(k(2, "high"), " 1.5G", 0, &v, err), -EINVAL);
+	ck_assert_str_eq(err, "high: ' 1.5G' is not a value for memory.high; "
+			 "it takes a size (bytes, or a number with K, M, G or "
+			 "T, e.g. 512M or 1.5G), max (also unlimited or -1), "
+			 "or a change +SIZE, -SIZE, +N%, -N%");
+	ck_assert_int_eq(parse(k(2, "high"), "1.5G ", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "high"), "0x10", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(1, "swappiness"), " 30", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(1, "swappiness"), "+30", 0, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "reclaim"), "1G  swappiness=10", 0, &v, err),
+			 -EINVAL);
+	ck_assert_int_eq(parse(k(2, "reclaim"), "1G swappiness= 10", 0, &v, err),
+			 -EINVAL);
+	ck_assert_int_eq(parse(k(2, "reclaim"), "1G swappiness=10", 0, &v, err),
+			 0);
+	ck_assert_uint_eq(v.swappiness, 10);
+	ck_assert_int_eq(parse(k(2, "limit"), "+.5%", 1000, &v, err), -EINVAL);
+	ck_assert_int_eq(parse(k(2, "limit"), "MAX", 0, &v, err), 0);
+	ck_assert(v.unlimited);
+	ck_assert_int_eq(parse(k(2, "high"), "1.5G", 0, &v, err), 0);
 	knob_format(k(2, "high"), &v, out, sizeof(out));
 	ck_assert_str_eq(out, "1610612736");
 	/* Relative changes. */

@@ -286,6 +286,125 @@ START_TEST(timestamps)
 }
 END_TEST
 
+/* parse.h's grammar for typed numbers: counts, decimals and seconds,
+ * sizes and limits; nothing around them, no sign, no hex, no exponent. */
+START_TEST(grammar_count)
+{
+	uint64_t v = 7;
+
+	ck_assert_int_eq(parse_count("0", 0, 10, &v), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(parse_count("007", 0, 10, &v), 0);
+	ck_assert_uint_eq(v, 7);
+	ck_assert_int_eq(parse_count("2147483647", 0, 2147483647, &v), 0);
+	ck_assert_uint_eq(v, 2147483647);
+	ck_assert_int_eq(parse_count("2147483648", 0, 2147483647, &v), -ERANGE);
+	ck_assert_int_eq(parse_count("0", 1, 10, &v), -ERANGE);
+	ck_assert_int_eq(parse_count("18446744073709551616", 0, UINT64_MAX, &v),
+			 -ERANGE);
+	v = 7;
+	ck_assert_int_eq(parse_count(" 5", 0, 10, &v), -EINVAL);
+	ck_assert_int_eq(parse_count("5 ", 0, 10, &v), -EINVAL);
+	ck_assert_int_eq(parse_count("+5", 0, 10, &v), -EINVAL);
+	ck_assert_int_eq(parse_count("-0", 0, 10, &v), -EINVAL);
+	ck_assert_int_eq(parse_count("0x1", 0, 10, &v), -EINVAL);
+	ck_assert_int_eq(parse_count("1e1", 0, 100, &v), -EINVAL);
+	ck_assert_int_eq(parse_count("5.0", 0, 10, &v), -EINVAL);
+	ck_assert_int_eq(parse_count("", 0, 10, &v), -EINVAL);
+	ck_assert_uint_eq(v, 7);	/* a refusal leaves it */
+}
+END_TEST
+
+START_TEST(grammar_seconds)
+{
+	double d = -1;
+
+	ck_assert_int_eq(parse_seconds("2", 0.05, 86400, &d), 0);
+	ck_assert(d == 2.0);
+	ck_assert_int_eq(parse_seconds("0.05", 0.05, 86400, &d), 0);
+	ck_assert(d == 0.05);
+	ck_assert_int_eq(parse_seconds("86400.000", 0.05, 86400, &d), 0);
+	ck_assert(d == 86400.0);
+	ck_assert_int_eq(parse_seconds("86400.001", 0.05, 86400, &d), -ERANGE);
+	ck_assert_int_eq(parse_seconds("0.04", 0.05, 86400, &d), -ERANGE);
+	d = -1;
+	ck_assert_int_eq(parse_seconds("0x1", 0.05, 86400, &d), -EINVAL);
+	ck_assert_int_eq(parse_seconds("1e1", 0.05, 86400, &d), -EINVAL);
+	ck_assert_int_eq(parse_seconds(" 1", 0.05, 86400, &d), -EINVAL);
+	ck_assert_int_eq(parse_seconds("1 ", 0.05, 86400, &d), -EINVAL);
+	ck_assert_int_eq(parse_seconds("+1", 0.05, 86400, &d), -EINVAL);
+	ck_assert_int_eq(parse_seconds(".5", 0.05, 86400, &d), -EINVAL);
+	ck_assert_int_eq(parse_seconds("5.", 0.05, 86400, &d), -EINVAL);
+	ck_assert_int_eq(parse_seconds("1.2.3", 0.05, 86400, &d), -EINVAL);
+	ck_assert_int_eq(parse_seconds("inf", 0.05, 86400, &d), -EINVAL);
+	ck_assert_int_eq(parse_seconds("nan", 0.05, 86400, &d), -EINVAL);
+	ck_assert_int_eq(parse_seconds("1,5", 0.05, 86400, &d), -EINVAL);
+	ck_assert_int_eq(parse_seconds("", 0.05, 86400, &d), -EINVAL);
+	ck_assert(d == -1);
+	/* A decimal's length bounds the read. */
+	ck_assert_int_eq(parse_decimal("12.5%", 4, &d), 0);
+	ck_assert(d == 12.5);
+	ck_assert_int_eq(parse_interval("0x1", &d), -EINVAL);
+	ck_assert_int_eq(parse_interval("0.5", &d), 0);
+	ck_assert(d == 0.5);
+}
+END_TEST
+
+START_TEST(grammar_size)
+{
+	uint64_t v = 7;
+
+	ck_assert_int_eq(parse_size(S("5M"), &v), 0);
+	ck_assert_uint_eq(v, 5242880);
+	ck_assert_int_eq(parse_size(S("5mib"), &v), 0);
+	ck_assert_uint_eq(v, 5242880);
+	ck_assert_int_eq(parse_size(S("5MB"), &v), 0);
+	ck_assert_uint_eq(v, 5242880);
+	ck_assert_int_eq(parse_size(S("1.5k"), &v), 0);
+	ck_assert_uint_eq(v, 1536);
+	ck_assert_int_eq(parse_size(S("4096"), &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(parse_size(S("4096b"), &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(parse_size(S("1.0"), &v), 0);
+	ck_assert_uint_eq(v, 1);
+	ck_assert_int_eq(parse_size(S("16777215T"), &v), 0);
+	ck_assert_uint_eq(v, 16777215ULL << 40);
+	v = 7;
+	ck_assert_int_eq(parse_size(S(" 5M"), &v), -EINVAL);
+	ck_assert_int_eq(parse_size(S("5M "), &v), -EINVAL);
+	ck_assert_int_eq(parse_size(S("0x10"), &v), -EINVAL);
+	ck_assert_int_eq(parse_size(S("1e3"), &v), -EINVAL);
+	ck_assert_int_eq(parse_size(S("+5M"), &v), -EINVAL);
+	ck_assert_int_eq(parse_size(S("-1"), &v), -EINVAL);
+	ck_assert_int_eq(parse_size(S(".5K"), &v), -EINVAL);
+	ck_assert_int_eq(parse_size(S("5.K"), &v), -EINVAL);
+	ck_assert_int_eq(parse_size(S("5Ki"), &v), -EINVAL);
+	ck_assert_int_eq(parse_size(S("5iB"), &v), -EINVAL);
+	ck_assert_int_eq(parse_size(S("5KBB"), &v), -EINVAL);
+	ck_assert_int_eq(parse_size(S("5P"), &v), -EINVAL);
+	ck_assert_int_eq(parse_size(S("max"), &v), -EINVAL);
+	ck_assert_int_eq(parse_size(S("1.5"), &v), -EDOM);
+	ck_assert_int_eq(parse_size(S("0.1K"), &v), -EDOM);
+	ck_assert_int_eq(parse_size(S("16777216T"), &v), -ERANGE);
+	ck_assert_int_eq(parse_size(S("18446744073709551616"), &v), -ERANGE);
+	ck_assert_uint_eq(v, 7);
+	/* A limit: a size, or no limit as max, unlimited or -1. */
+	ck_assert_int_eq(parse_limit(S("max"), &v), 0);
+	ck_assert_uint_eq(v, VAL_MAX);
+	ck_assert_int_eq(parse_limit(S("Unlimited"), &v), 0);
+	ck_assert_uint_eq(v, VAL_MAX);
+	ck_assert_int_eq(parse_limit(S("-1"), &v), 0);
+	ck_assert_uint_eq(v, VAL_MAX);
+	ck_assert_int_eq(parse_limit(S("2G"), &v), 0);
+	ck_assert_uint_eq(v, 2ULL << 30);
+	ck_assert_int_eq(parse_limit(S("-2"), &v), -EINVAL);
+	ck_assert_int_eq(parse_limit(S(" max"), &v), -EINVAL);
+	ck_assert_int_eq(parse_limit(S("-1 "), &v), -EINVAL);
+	ck_assert_int_eq(parse_limit(S("maxi"), &v), -EINVAL);
+}
+END_TEST
+
 Suite *parse_suite(void)
 {
 	Suite *s = suite_create("parse");
@@ -300,6 +419,9 @@ Suite *parse_suite(void)
 	tcase_add_test(t, count_lines);
 	tcase_add_test(t, numa_stat);
 	tcase_add_test(t, timestamps);
+	tcase_add_test(t, grammar_count);
+	tcase_add_test(t, grammar_seconds);
+	tcase_add_test(t, grammar_size);
 	suite_add_tcase(s, t);
 	return s;
 }
