@@ -18,7 +18,7 @@
 #            host's OOM kills), so nothing else runs beside it
 #   -l LANE  the suites of a lane run one at a time, in their order here
 #            (they share something fixed: build/vm's shares, apt's lock)
-#   -b SECS  its budget, the wall time it should take (default 120 s).
+#   -b SECS  its budget, the wall time it should take (default 300 s).
 #            Past it the time table says "over budget" (a note, not a
 #            failure); past three budgets it is stopped and is one FAIL.
 #   -t TAGS  more tags, comma separated
@@ -116,7 +116,7 @@ selected() {
 # suite [-x] [-l LANE] [-b SECS] [-t TAGS] NAME COMMAND...: declares a
 # suite (run later, by run_suites).
 suite() {
-	local ex= lane= budget=120 tags= n=${#S_NAME[@]}
+	local ex= lane= budget=300 tags= n=${#S_NAME[@]}
 	while :; do
 		case $1 in
 		-x) ex=1; tags+=" exclusive"; shift ;;
@@ -268,8 +268,8 @@ run_suites() {
 		"$(secs $((($(now_us) - t0) / 1000)))" "" "wall time of the run (JOBS=$JOBS)"
 }
 
-suite "unit tests" "$BUILD/check_memcgtop"
-suite "unit tests (ASan+UBSan)" build/asan/check_memcgtop
+suite -t fast "unit tests" "$BUILD/check_memcgtop"
+suite -b 600 "unit tests (ASan+UBSan)" build/asan/check_memcgtop
 suite "unit tests (clang)" build/clang/check_memcgtop
 # Every field past bit 63 of a fieldset (sample.h FIELD_PROBE): a mask
 # kept in a uint64_t anywhere loses them; the build refuses the narrowing
@@ -277,9 +277,9 @@ suite "unit tests (clang)" build/clang/check_memcgtop
 suite "unit tests (fields past bit 63)" build/probe/check_memcgtop
 suite "golden output (fields past bit 63)" env MEMCGTOP=build/probe/memcgtop tests/golden/run.sh
 suite "fuzz (libFuzzer, 3 s per target)" tests/fuzz/run.sh
-suite "command line" tests/cli.sh
+suite -t fast "command line" tests/cli.sh
 suite "command line (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/cli.sh
-suite "golden output" tests/golden/run.sh
+suite -t fast "golden output" tests/golden/run.sh
 suite "golden output (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/golden/run.sh
 suite "fixture columns" tests/fixture-columns.sh
 suite "cAdvisor names (--compat cadvisor)" tests/cadvisor.sh
@@ -289,15 +289,15 @@ suite "--listen (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/listen.sh
 suite "fixture columns (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/fixture-columns.sh
 suite "replay of 100,001 samples, malformed timestamps" tests/replay-long.sh
 suite "replay of 100,001 samples (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/replay-long.sh
-suite "interactive screen (tmux)" tests/tui/run.sh
+suite -t fast "interactive screen (tmux)" tests/tui/run.sh
 suite "interactive screen (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/run.sh
-suite "blank reasons (tmux)" tests/tui/blanks.sh
+suite -t fast "blank reasons (tmux)" tests/tui/blanks.sh
 suite "blank reasons (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/blanks.sh
-suite "detail pane verdict (tmux)" tests/tui/verdict.sh
+suite -t fast "detail pane verdict (tmux)" tests/tui/verdict.sh
 suite "detail pane verdict (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/verdict.sh
-suite "detail pane history graphs (tmux)" tests/tui/history.sh
+suite -t fast "detail pane history graphs (tmux)" tests/tui/history.sh
 suite "detail pane history graphs (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/history.sh
-suite "the incident replayed: three keys to the offender (tmux)" tests/tui/incident.sh
+suite -t fast "the incident replayed: three keys to the offender (tmux)" tests/tui/incident.sh
 suite "the incident replayed (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/incident.sh
 suite -l oom "the incident recorded live and replayed: three keys (tmux, live v1)" tests/tui/incident-live.sh
 suite -l oom "the incident recorded live and replayed (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/incident-live.sh
@@ -393,28 +393,28 @@ suite "set v1 (--set, live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/
 suite "bash completion" tests/completion.sh
 suite -l apt "Prometheus (node_exporter textfile, prometheus; live v1)" tests/prometheus/run.sh
 suite -l apt "Debian package (build, lintian, install, remove)" tests/deb/run.sh
-suite -l vm -b 300 "live cgroup v2 (VM)" tests/vm/live-v2.sh
-suite -l vm -b 300 "set v2 (--set in the VM)" tests/vm/set-v2.sh
-suite -l vm -b 300 "edit dialog v2 (tmux in the VM)" tests/vm/tui-v2.sh
-suite -l vm -b 300 "live churn (v2, VM)" tests/vm/churn-v2.sh
-suite -l vm -b 300 "live listing (v2, VM)" tests/vm/listing-v2.sh
-suite -l vm -b 300 "events and recreated groups (v2, VM)" tests/vm/events-v2.sh
-suite -l vm -b 300 "BPF collector against the files (v2, VM, Debian 12's 6.1)" env BPFDUMP=$BUILD/bpfdump tests/vm/bpf-v2.sh
-suite -l vm -b 300 "BPF collector against the files (v2, VM, Debian 7.x)" env VM_KERNEL=7 BPFDUMP=$BUILD/bpfdump tests/vm/bpf-v2.sh
-suite -l vm -b 300 "memory.stat in the BPF pass against the files (v2, VM, Debian 12's 6.1)" tests/vm/stat-v2.sh
-suite -l vm -b 300 "memory.stat in the BPF pass against the files (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/stat-v2.sh
-suite -l vm -b 300 "LRU lists per NUMA node in the BPF pass, two nodes (v2, VM, Debian 12's 6.1)" tests/vm/numa-v2.sh
-suite -l vm -b 300 "LRU lists per NUMA node in the BPF pass, two nodes (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/numa-v2.sh
-suite -l vm -b 300 "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 12's 6.1)" tests/vm/record-v2.sh
-suite -l vm -b 300 "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/record-v2.sh
-suite -l vm -b 300 "effective protection under global reclaim (v2, VM, Debian 12's 6.1)" tests/vm/protect-v2.sh
-suite -l vm -b 300 "effective protection under global reclaim (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/protect-v2.sh
-suite -l vm -b 300 "reclaim events: none before 6.13 (v2, VM, Debian 12's 6.1)" env BPFEVDUMP=$BUILD/bpfevdump tests/vm/reclaim-v2.sh
-suite -l vm -b 300 "reclaim events against memory.stat, the seed's scenario (v2, VM, Debian 7.x)" env VM_KERNEL=7 BPFEVDUMP=$BUILD/bpfevdump tests/vm/reclaim-v2.sh
-suite -l vm -b 300 "live cgroup v2 (VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/live-v2.sh
-suite -l vm -b 300 "live churn (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/churn-v2.sh
-suite -l vm -b 300 "live listing (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/listing-v2.sh
-suite -l vm -b 300 "LRU lists per NUMA node in the BPF pass (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/numa-v2.sh
+suite -l vm "live cgroup v2 (VM)" tests/vm/live-v2.sh
+suite -l vm "set v2 (--set in the VM)" tests/vm/set-v2.sh
+suite -l vm "edit dialog v2 (tmux in the VM)" tests/vm/tui-v2.sh
+suite -l vm "live churn (v2, VM)" tests/vm/churn-v2.sh
+suite -l vm "live listing (v2, VM)" tests/vm/listing-v2.sh
+suite -l vm "events and recreated groups (v2, VM)" tests/vm/events-v2.sh
+suite -l vm "BPF collector against the files (v2, VM, Debian 12's 6.1)" env BPFDUMP=$BUILD/bpfdump tests/vm/bpf-v2.sh
+suite -l vm "BPF collector against the files (v2, VM, Debian 7.x)" env VM_KERNEL=7 BPFDUMP=$BUILD/bpfdump tests/vm/bpf-v2.sh
+suite -l vm "memory.stat in the BPF pass against the files (v2, VM, Debian 12's 6.1)" tests/vm/stat-v2.sh
+suite -l vm "memory.stat in the BPF pass against the files (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/stat-v2.sh
+suite -l vm "LRU lists per NUMA node in the BPF pass, two nodes (v2, VM, Debian 12's 6.1)" tests/vm/numa-v2.sh
+suite -l vm "LRU lists per NUMA node in the BPF pass, two nodes (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/numa-v2.sh
+suite -l vm "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 12's 6.1)" tests/vm/record-v2.sh
+suite -l vm "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/record-v2.sh
+suite -l vm -b 600 "effective protection under global reclaim (v2, VM, Debian 12's 6.1)" tests/vm/protect-v2.sh
+suite -l vm -b 600 "effective protection under global reclaim (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/protect-v2.sh
+suite -l vm "reclaim events: none before 6.13 (v2, VM, Debian 12's 6.1)" env BPFEVDUMP=$BUILD/bpfevdump tests/vm/reclaim-v2.sh
+suite -l vm "reclaim events against memory.stat, the seed's scenario (v2, VM, Debian 7.x)" env VM_KERNEL=7 BPFEVDUMP=$BUILD/bpfevdump tests/vm/reclaim-v2.sh
+suite -l vm "live cgroup v2 (VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/live-v2.sh
+suite -l vm "live churn (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/churn-v2.sh
+suite -l vm "live listing (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/listing-v2.sh
+suite -l vm "LRU lists per NUMA node in the BPF pass (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/numa-v2.sh
 
 run_suites
 [ "${#S_NAME[@]}" -gt 0 ] || echo "run-all.sh: SUITES=$SUITES selects no suite"
