@@ -41,7 +41,7 @@ SUITES=${SUITES:-}
 case $JOBS in '' | *[!0-9]* | 0) echo "run-all.sh: JOBS=$JOBS is not a number above 0" >&2; exit 2 ;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/memcgtop-run-all.XXXXXX") || exit 1
 pass=0 fail=0 skip=0
-S_NAME=() S_CMD=() S_EX=() S_LANE=() S_BUDGET=() S_TAGS=()
+S_NAME=() S_CMD=() S_EX=() S_LANE=() S_BUDGET=() S_TAGS=() S_SCRIPT=()
 S_RC=() S_MS=() S_OUT=()
 declare -A running=() lane_busy=()
 
@@ -60,15 +60,17 @@ stop_running() {
 trap 'stop_running; rm -rf "$work"' EXIT
 trap 'echo "run-all.sh: interrupted" >&2; exit 130' INT TERM HUP
 
-# tags_of CMD...: the tags a suite has from its command line.
+# tags_of CMD...: sets tags, the tags a suite has from its command line,
+# and script, its script (or binary).
 tags_of() {
-	local a script= t=
+	local a
+	tags= script=
 	for a; do
 		case $a in
-		*build/asan/*) t+=" asan" ;;
-		*build/clang/*) t+=" clang" ;;
-		*build/probe/*) t+=" probe" ;;
-		MEMCGTOP_BPF_FAIL=perm) t+=" files" ;;
+		*build/asan/*) tags+=" asan" ;;
+		*build/clang/*) tags+=" clang" ;;
+		*build/probe/*) tags+=" probe" ;;
+		MEMCGTOP_BPF_FAIL=perm) tags+=" files" ;;
 		esac
 		case $a in
 		env | *=*) ;;
@@ -76,27 +78,20 @@ tags_of() {
 		esac
 	done
 	case $script in
-	*/check_*) t+=" unit" ;;
-	tests/*/*) a=${script#tests/}; a=${a%%/*}; t+=" $a" ;;
+	*/check_*) tags+=" unit" ;;
+	tests/*/*) a=${script#tests/}; tags+=" ${a%%/*}" ;;
 	esac
 	case $script in
-	tests/*) a=${script##*/}; a=${a%.sh}; [ "$a" = run ] || t+=" $a" ;;
+	tests/*) a=${script##*/}; a=${a%.sh}; [ "$a" = run ] || tags+=" $a" ;;
 	esac
-	echo "$t"
 }
 
 # matches I WORD: suite I has the tag WORD, or its name or script
 # matches the pattern WORD.
 matches() {
-	local i=$1 w=$2 a
-	case " ${S_TAGS[i]} " in *" $w "*) return 0 ;; esac
+	case " ${S_TAGS[$1]} " in *" $2 "*) return 0 ;; esac
 	# shellcheck disable=SC2053
-	[[ ${S_NAME[i]} == $w ]] && return 0
-	for a in ${S_CMD[i]}; do
-		# shellcheck disable=SC2053
-		[[ $a == tests/* && $a == $w ]] && return 0
-	done
-	return 1
+	[[ ${S_NAME[$1]} == $2 || ${S_SCRIPT[$1]} == $2 ]]
 }
 # selected I: SUITES selects suite I.
 selected() {
@@ -116,23 +111,25 @@ selected() {
 # suite [-x] [-l LANE] [-b SECS] [-t TAGS] NAME COMMAND...: declares a
 # suite (run later, by run_suites).
 suite() {
-	local ex= lane= budget=300 tags= n=${#S_NAME[@]}
+	local ex= lane= budget=300 tags opt_tags= n=${#S_NAME[@]}
 	while :; do
 		case $1 in
-		-x) ex=1; tags+=" exclusive"; shift ;;
+		-x) ex=1; opt_tags+=" exclusive"; shift ;;
 		-l) lane=$2; shift 2 ;;
 		-b) budget=$2; shift 2 ;;
-		-t) tags+=" ${2//,/ }"; shift 2 ;;
+		-t) opt_tags+=" ${2//,/ }"; shift 2 ;;
 		*) break ;;
 		esac
 	done
 	S_NAME[n]=$1
 	shift
-	S_CMD[n]=$(printf '%q ' "$@")
-	S_TAGS[n]="$(tags_of "$@")$tags"
+	printf -v 'S_CMD[n]' '%q ' "$@"
+	local script
+	tags_of "$@"
+	S_TAGS[n]="$tags$opt_tags" S_SCRIPT[n]=$script
 	S_EX[n]=$ex S_LANE[n]=$lane S_BUDGET[n]=$budget
 	selected "$n" && return 0
-	unset 'S_NAME[n]' 'S_CMD[n]' 'S_TAGS[n]' 'S_EX[n]' 'S_LANE[n]' 'S_BUDGET[n]'
+	unset 'S_NAME[n]' 'S_CMD[n]' 'S_TAGS[n]' 'S_SCRIPT[n]' 'S_EX[n]' 'S_LANE[n]' 'S_BUDGET[n]'
 }
 
 now_us() { local t=$EPOCHREALTIME; echo "${t/[.,]/}"; }
