@@ -42,7 +42,7 @@ case $JOBS in '' | *[!0-9]* | 0) echo "run-all.sh: JOBS=$JOBS is not a number ab
 work=$(mktemp -d "${TMPDIR:-/tmp}/memcgtop-run-all.XXXXXX") || exit 1
 pass=0 fail=0 skip=0
 S_NAME=() S_CMD=() S_EX=() S_LANE=() S_BUDGET=() S_TAGS=() S_SCRIPT=()
-S_RC=() S_MS=() S_OUT=()
+S_RC=() S_MS=() S_T0=()
 declare -A running=() lane_busy=()
 
 # The suites still running are stopped (timeout passes the signal to
@@ -141,7 +141,7 @@ secs() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
 # three budgets.
 start() {
 	local i=$1
-	S_OUT[i]=$(now_us)
+	S_T0[i]=$(now_us)
 	( eval "exec timeout -k 30 $((S_BUDGET[i] * 3)) ${S_CMD[i]}" ) \
 		</dev/null >"$work/$i.log" 2>&1 &
 	running[$!]=$i
@@ -240,7 +240,7 @@ run_suites() {
 			i=${running[$pid]}
 			unset 'running[$pid]'
 			S_RC[i]=$rc
-			S_MS[i]=$((($(now_us) - S_OUT[i]) / 1000))
+			S_MS[i]=$((($(now_us) - S_T0[i]) / 1000))
 			[ -n "${S_LANE[i]}" ] && unset 'lane_busy[${S_LANE[i]}]'
 			[ -n "${S_EX[i]}" ] && excl_running=
 		fi
