@@ -223,7 +223,7 @@ check-build:
 	  build/probe/memcgtop build/probe/check_memcgtop
 
 # The suites tagged fast (unit tests, golden output, command line, the
-# screen on fixtures), plain build only: about a minute.
+# screen on fixtures), plain build only: the quickest check while working.
 check-fast: deps-test
 	@$(MAKE) --no-print-directory memcgtop $(BUILD)/check_memcgtop
 	@BUILD=$(BUILD) SUITES=fast JOBS='$(JOBS)' tests/run-all.sh
