@@ -298,8 +298,8 @@ suite -t fast "the incident replayed: three keys to the offender (tmux)" tests/t
 suite "the incident replayed (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/incident.sh
 suite -l oom "the incident recorded live and replayed: three keys (tmux, live v1)" tests/tui/incident-live.sh
 suite -l oom "the incident recorded live and replayed (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/incident-live.sh
-suite -l oom "OOM pane and marks (tmux, live v1)" tests/tui/oom.sh
-suite -l oom "OOM pane and marks (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/oom.sh
+suite -l oom -b 600 "OOM pane and marks (tmux, live v1)" tests/tui/oom.sh
+suite -l oom -b 600 "OOM pane and marks (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/oom.sh
 suite "live cgroup v1" tests/live/v1.sh
 suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/v1.sh
 suite "live cgroup v1 (the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/v1.sh
@@ -318,8 +318,8 @@ suite "live recreated group (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop t
 suite "live recreated group (v1, the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/recreate.sh
 suite "live renamed start group (v1)" tests/live/rename.sh
 suite "live renamed start group (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/rename.sh
-suite -x "live auto fallback mid-run (v1, 17,500 groups)" tests/live/fallback.sh
-suite -x "live auto fallback mid-run (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/fallback.sh
+suite -x -b 600 "live auto fallback mid-run (v1, 17,500 groups)" tests/live/fallback.sh
+suite -x -b 600 "live auto fallback mid-run (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/fallback.sh
 suite "live tiny RLIMIT_NOFILE (v1, 6 to 24)" tests/live/fdtiny.sh
 suite "live tiny RLIMIT_NOFILE (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/fdtiny.sh
 suite "live unusable BTF (empty, cut short, corrupt)" env BPFEVDUMP=$BUILD/bpfevdump tests/live/btf.sh
@@ -373,7 +373,7 @@ suite "the screen reads what batch reads (tmux, strace, live v1)" tests/tui/read
 suite "the screen reads what batch reads (tmux, strace, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/reads.sh
 suite "signals, terminal loss (tmux)" tests/tui/signals.sh
 suite "signals, terminal loss (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/signals.sh
-suite "valgrind (memcheck)" tests/valgrind.sh
+suite -b 600 "valgrind (memcheck)" tests/valgrind.sh
 suite -l apt "over ssh (private sshd, loopback)" tests/ssh/run.sh
 suite "hostile names (fixture + live v1)" tests/live/hostile.sh
 suite "hostile names (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/hostile.sh
@@ -382,8 +382,8 @@ suite "names never print alike (fixture + live v1)" tests/live/names.sh
 suite "names never print alike (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/names.sh
 suite "security (write paths, hostile values, --readonly, --set traversal, audit)" tests/security.sh
 suite "record and replay (live v1)" tests/live/record.sh
-suite "record safety (locale, start-up, lock, churn, --output; fixture + live v1)" tests/record-safety.sh
-suite "record safety (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/record-safety.sh
+suite -b 600 "record safety (locale, start-up, lock, churn, --output; fixture + live v1)" tests/record-safety.sh
+suite -b 600 "record safety (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/record-safety.sh
 suite "v1 memsw/limit order, no hierarchy, mountinfo fallback" tests/live/memsw-order.sh
 suite "set v1 (--set, live)" tests/live/set-v1.sh
 suite "set v1 (--set, live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/set-v1.sh
