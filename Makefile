@@ -216,8 +216,14 @@ run: deps
 	@$(MAKE) --no-print-directory memcgtop
 	./memcgtop $(ARGS)
 
-# Every test this machine can run; the last line sums them up.
-check: deps-test
+# Every test this machine can run; the last line sums them up, the table
+# above it gives each suite's wall time.  JOBS=N suites at once (default:
+# the CPUs; JOBS=1 one after another), SUITES=tag,pattern,-tag a subset
+# (tests/run-all.sh says the tags), e.g. make check SUITES=tui,live.
+check: deps-test check-build
+	@BUILD=$(BUILD) SUITES='$(SUITES)' JOBS='$(JOBS)' tests/run-all.sh
+
+check-build:
 	@$(MAKE) --no-print-directory memcgtop
 	@$(MAKE) --no-print-directory $(BUILD)/check_memcgtop $(BUILD)/bpfdump \
 	  $(BUILD)/bpfevdump $(BUILD)/check_bpfev
@@ -230,7 +236,12 @@ check: deps-test
 	@$(MAKE) --no-print-directory BUILD=build/probe CC=clang WERROR=1 \
 	  EXTRA_CFLAGS='-DFIELD_PROBE -Wimplicit-int-conversion' \
 	  build/probe/memcgtop build/probe/check_memcgtop
-	@BUILD=$(BUILD) tests/run-all.sh
+
+# The suites tagged fast (unit tests, golden output, command line, the
+# screen on fixtures), plain build only: the quickest check while working.
+check-fast: deps-test
+	@$(MAKE) --no-print-directory memcgtop $(BUILD)/check_memcgtop
+	@BUILD=$(BUILD) SUITES=fast JOBS='$(JOBS)' tests/run-all.sh
 
 # Benchmarks on live v1 trees of 512 to 8,192 groups (root; see
 # tests/bench/run.sh for SIZES and REPS), each view with each collector
@@ -267,4 +278,4 @@ uninstall:
 clean:
 	rm -rf build/default build/asan build/clang build/probe build/fuzz memcgtop
 
-.PHONY: all deps deps-test deps-bench run check bench fuzz install uninstall clean
+.PHONY: all deps deps-test deps-bench run check check-build check-fast bench fuzz install uninstall clean

@@ -42,14 +42,15 @@ NAME="record-safety"
 [ -x "$MEMCGTOP" ] || { fail "no memcgtop binary at $MEMCGTOP"; summary; exit 1; }
 
 TMPD=$(mktemp -d "/tmp/memcgtop-recsafe.XXXXXX") || exit 1
-SOCK=memcgtop-recsafe-$$
+. "$top/tests/lib/tmux.sh"
+tmux_private recsafe
 TNAME=memcgtop-recsafe-$$-$RANDOM
 pids=()
 mounts=()
 cleanup() {
 	[ "$BASHPID" = "$$" ] || return 0	# never from a subshell
 	trap - EXIT INT TERM HUP
-	tmux -L "$SOCK" -f /dev/null kill-server 2>/dev/null
+	tmux_stop
 	stop_pids "${pids[@]}"
 	[ -n "${STOPFILE:-}" ] && touch "$STOPFILE" 2>/dev/null
 	for m in "${mounts[@]}"; do umount "$m" 2>/dev/null; done
@@ -71,7 +72,6 @@ forget() {
 	done
 	pids=("${keep[@]}")
 }
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 # screen NAME ENV... -- ARGS...: memcgtop ARGS in a 120x40 tmux window with
 # the environment ENV; its exit status goes to $TMPD/NAME.rc.
 screen() {

@@ -3,50 +3,270 @@
 # Runs every test suite this machine can run and sums them up in one line:
 # "N passed, N failed, N skipped".  Each suite prints PASS:/FAIL:/SKIP:
 # lines (the unit tests print Check's summary, counted here per check).
+#
+#   JOBS=N     at most N suites at once (default: the number of CPUs).
+#              JOBS=1 runs them one after another in the order below.
+#   SUITES=W,W only the suites a word selects: a tag (below), or a shell
+#              pattern matched against the suite's name or its script
+#              ('*ASan*', 'tests/live/s*'); -W leaves out what W selects
+#              (SUITES=tui,-asan).  Unset or empty: every suite.
+#   BUILD      the default build folder (build/default).
+#
+# A suite is one line:  suite [-x] [-l LANE] [-b SECS] [-t TAGS] NAME CMD...
+#   -x       exclusive: it measures the host (perf, stats flushes,
+#            /proc/vmstat, the root group, global memory pressure, the
+#            host's OOM kills), so nothing else runs beside it
+#   -l LANE  the suites of a lane run one at a time, in their order here
+#            (they share something fixed: build/vm's shares, apt's lock)
+#   -b SECS  its budget, the wall time it should take (default 300 s).
+#            Past it the time table says "over budget" (a note, not a
+#            failure); past three budgets it is stopped and is one FAIL.
+#   -t TAGS  more tags, comma separated
+# Tags: the script's folder below tests/ (live, tui, vm, golden, fuzz,
+# ssh, prometheus, deb), or for a script in tests/ itself its name (cli,
+# listen, security, ...); the script's own name (v1, soft-v1, oom, ...);
+# unit for the Check binaries; asan, clang and probe for those builds;
+# files for MEMCGTOP_BPF_FAIL=perm; exclusive; fast (make check-fast).
+#
+# With JOBS above 1 the exclusive suites run first, one by one, and then
+# the others side by side, the longest budgets (a lane: its sum) first.
+# Every suite writes to a file of its own, shown whole, in the order of
+# the lines below, once it and every suite above it have ended.  Then come
+# the table of wall times, the failures again and the summary line.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build/default}
-log=$(mktemp)
-failed=$(mktemp)
-trap 'rm -f "$log" "$failed"' EXIT
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 1)}
+SUITES=${SUITES:-}
+case $JOBS in '' | *[!0-9]* | 0) echo "run-all.sh: JOBS=$JOBS is not a number above 0" >&2; exit 2 ;; esac
+work=$(mktemp -d "${TMPDIR:-/tmp}/memcgtop-run-all.XXXXXX") || exit 1
 pass=0 fail=0 skip=0
+S_NAME=() S_CMD=() S_EX=() S_LANE=() S_BUDGET=() S_TAGS=() S_SCRIPT=()
+S_RC=() S_MS=() S_T0=()
+declare -A running=() lane_busy=()
 
-count_lines() {
-	local p f s
-	p=$(grep -c '^PASS' "$log")
-	f=$(grep -c '^FAIL' "$log")
-	s=$(grep -c '^SKIP' "$log")
-	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+# The suites still running are stopped (timeout passes the signal to
+# their process groups) before the folder of logs goes.
+stop_running() {
+	local p
+	for p in "${!running[@]}"; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in "${!running[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	running=()
+}
+trap 'stop_running; rm -rf "$work"' EXIT
+trap 'echo "run-all.sh: interrupted" >&2; exit 130' INT TERM HUP
+
+# tags_of CMD...: sets tags, the tags a suite has from its command line,
+# and script, its script (or binary).
+tags_of() {
+	local a
+	tags= script=
+	for a; do
+		case $a in
+		*build/asan/*) tags+=" asan" ;;
+		*build/clang/*) tags+=" clang" ;;
+		*build/probe/*) tags+=" probe" ;;
+		MEMCGTOP_BPF_FAIL=perm) tags+=" files" ;;
+		esac
+		case $a in
+		env | *=*) ;;
+		*) [ -z "$script" ] && script=$a ;;
+		esac
+	done
+	case $script in
+	*/check_*) tags+=" unit" ;;
+	tests/*/*) a=${script#tests/}; tags+=" ${a%%/*}" ;;
+	esac
+	case $script in
+	tests/*) a=${script##*/}; a=${a%.sh}; [ "$a" = run ] || tags+=" $a" ;;
+	esac
 }
 
-# suite NAME COMMAND...: runs it, shows its output, counts its lines.  A
-# suite that fails without printing a FAIL line counts as one failure.
+# matches I WORD: suite I has the tag WORD, or its name or script
+# matches the pattern WORD.
+matches() {
+	case " ${S_TAGS[$1]} " in *" $2 "*) return 0 ;; esac
+	# shellcheck disable=SC2053
+	[[ ${S_NAME[$1]} == $2 || ${S_SCRIPT[$1]} == $2 ]]
+}
+# selected I: SUITES selects suite I.
+selected() {
+	local i=$1 w ws any=0 hit=0
+	[ -n "$SUITES" ] || return 0
+	IFS=, read -ra ws <<<"$SUITES"
+	for w in "${ws[@]}"; do
+		case $w in
+		'') ;;
+		-*) matches "$i" "${w#-}" && return 1 ;;
+		*) any=1; matches "$i" "$w" && hit=1 ;;
+		esac
+	done
+	[ "$any" = 0 ] || [ "$hit" = 1 ]
+}
+
+# suite [-x] [-l LANE] [-b SECS] [-t TAGS] NAME COMMAND...: declares a
+# suite (run later, by run_suites).
 suite() {
-	local name=$1 rc
+	local ex= lane= budget=300 tags opt_tags= n=${#S_NAME[@]}
+	while :; do
+		case $1 in
+		-x) ex=1; opt_tags+=" exclusive"; shift ;;
+		-l) lane=$2; shift 2 ;;
+		-b) budget=$2; shift 2 ;;
+		-t) opt_tags+=" ${2//,/ }"; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	S_NAME[n]=$1
 	shift
+	printf -v 'S_CMD[n]' '%q ' "$@"
+	local script
+	tags_of "$@"
+	S_TAGS[n]="$tags$opt_tags" S_SCRIPT[n]=$script
+	S_EX[n]=$ex S_LANE[n]=$lane S_BUDGET[n]=$budget
+	selected "$n" && return 0
+	unset 'S_NAME[n]' 'S_CMD[n]' 'S_TAGS[n]' 'S_SCRIPT[n]' 'S_EX[n]' 'S_LANE[n]' 'S_BUDGET[n]'
+}
+
+now_us() { local t=$EPOCHREALTIME; echo "${t/[.,]/}"; }
+# secs MS: tenths of a second, "12.3".
+secs() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
+
+# start I: runs suite I in the background, stdin /dev/null, its output in
+# its own file, in a process group of its own (timeout's), stopped past
+# three budgets.
+start() {
+	local i=$1
+	S_T0[i]=$(now_us)
+	( eval "exec timeout -k 30 $((S_BUDGET[i] * 3)) ${S_CMD[i]}" ) \
+		</dev/null >"$work/$i.log" 2>&1 &
+	running[$!]=$i
+	[ -n "${S_LANE[i]}" ] && lane_busy[${S_LANE[i]}]=1
+	[ -n "${S_EX[i]}" ] && excl_running=1
+	return 0
+}
+
+# pick: sets next to the first suite of the queue that may start now.  An
+# exclusive suite waits until nothing runs, and nothing passes it in the
+# queue (it would wait for ever); a suite whose lane is busy is passed.
+pick() {
+	local k i
+	[ -z "$excl_running" ] || return 1
+	for k in "${!queue[@]}"; do
+		i=${queue[k]}
+		if [ -n "${S_EX[i]}" ]; then
+			[ "${#running[@]}" = 0 ] || return 1
+		elif [ -n "${S_LANE[i]}" ] && [ -n "${lane_busy[${S_LANE[i]}]:-}" ]; then
+			continue
+		fi
+		next=$i
+		unset 'queue[k]'
+		return 0
+	done
+	return 1
+}
+
+# show I: suite I's output, its time, and its counts.  A suite that fails
+# without printing a FAIL line counts as one failure; so does one stopped
+# past three budgets.
+show() {
+	local i=$1 name=${S_NAME[$1]} rc=${S_RC[$1]} log=$work/$1.log
+	local n f e p s limit=$((S_BUDGET[$1] * 3)) over=
 	echo "== $name"
-	"$@" >"$log" 2>&1
-	rc=$?
 	cat "$log"
-	grep '^FAIL' "$log" | sed "s|^|$name: |" >>"$failed"
+	grep '^FAIL' "$log" | sed "s|^|$name: |" >>"$work/failed"
 	if grep -q 'Checks: [0-9]*, Failures' "$log"; then
-		local n f e
 		read -r n f e < <(sed -n 's/.*Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p' "$log" | tail -1)
 		pass=$((pass + n - f - e)); fail=$((fail + f + e))
-		grep -E '^[^ ]+:[0-9]+:[FE]:' "$log" | sed "s|^|$name: |" >>"$failed"
+		grep -E '^[^ ]+:[0-9]+:[FE]:' "$log" | sed "s|^|$name: |" >>"$work/failed"
 	else
-		count_lines
+		p=$(grep -c '^PASS' "$log")
+		f=$(grep -c '^FAIL' "$log")
+		s=$(grep -c '^SKIP' "$log")
+		pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 	fi
-	if [ "$rc" != 0 ] && [ "$rc" != 77 ] && ! grep -q '^FAIL' "$log" &&
+	if { [ "$rc" = 124 ] || [ "$rc" = 137 ]; } && [ "${S_MS[i]}" -ge $((limit * 1000)) ]; then
+		echo "FAIL: $name: stopped after $limit s, three times its budget of ${S_BUDGET[i]} s"
+		echo "$name: FAIL: stopped after $limit s (budget ${S_BUDGET[i]} s)" >>"$work/failed"
+		fail=$((fail + 1))
+	elif [ "$rc" != 0 ] && [ "$rc" != 77 ] && ! grep -q '^FAIL' "$log" &&
 	   ! grep -q 'Failures: [1-9]\|Errors: [1-9]' "$log"; then
 		echo "FAIL: $name exited with status $rc"
-		echo "$name: FAIL: exited with status $rc" >>"$failed"
+		echo "$name: FAIL: exited with status $rc" >>"$work/failed"
 		fail=$((fail + 1))
 	fi
+	[ "${S_MS[i]}" -gt $((S_BUDGET[i] * 1000)) ] && over=", over its budget of ${S_BUDGET[i]} s"
+	echo "-- $name: $(secs "${S_MS[i]}") s$over"
 }
 
-suite "unit tests" "$BUILD/check_memcgtop"
-suite "unit tests (ASan+UBSan)" build/asan/check_memcgtop
+# run_suites: runs the declared suites, JOBS at a time, and shows each as
+# soon as it and those above it are done.
+run_suites() {
+	local n=${#S_NAME[@]} i k pid rc t0 shown=0 nex=0 total=0
+	local -A lanesum=()
+	queue=() next= excl_running=
+	t0=$(now_us)
+	for i in "${!S_NAME[@]}"; do
+		[ -n "${S_EX[i]}" ] && nex=$((nex + 1))
+		[ -n "${S_LANE[i]}" ] &&
+			lanesum[${S_LANE[i]}]=$(( ${lanesum[${S_LANE[i]}]:-0} + S_BUDGET[i] ))
+	done
+	if [ "$JOBS" = 1 ]; then
+		queue=("${!S_NAME[@]}")
+	else
+		# Exclusive first (key 0: they start at once, alone), then by
+		# budget, a lane's suites by their lane's sum; sort -s keeps the
+		# order of the lines among equal keys.
+		queue=($(for i in "${!S_NAME[@]}"; do
+			if [ -n "${S_EX[i]}" ]; then k=0
+			elif [ -n "${S_LANE[i]}" ]; then k=$((1000000 - lanesum[${S_LANE[i]}]))
+			else k=$((1000000 - S_BUDGET[i])); fi
+			echo "$k $i"
+		done | sort -s -n -k1,1 | cut -d' ' -f2))
+	fi
+	echo "== $n suites, JOBS=$JOBS${SUITES:+, SUITES=$SUITES}, $nex exclusive"
+	local order=("${!S_NAME[@]}")
+	while [ "$shown" -lt "$n" ]; do
+		while [ "${#running[@]}" -lt "$JOBS" ] && pick; do
+			start "$next"
+		done
+		if [ "${#running[@]}" -gt 0 ]; then
+			wait -n -p pid "${!running[@]}"
+			rc=$?
+			i=${running[$pid]}
+			unset 'running[$pid]'
+			S_RC[i]=$rc
+			S_MS[i]=$((($(now_us) - S_T0[i]) / 1000))
+			[ -n "${S_LANE[i]}" ] && unset 'lane_busy[${S_LANE[i]}]'
+			[ -n "${S_EX[i]}" ] && excl_running=
+		fi
+		while [ "$shown" -lt "$n" ] && [ -n "${S_RC[${order[shown]}]:-}" ]; do
+			show "${order[shown]}"
+			shown=$((shown + 1))
+		done
+	done
+	# The table: slowest first.
+	echo "== wall time of each suite, slowest first (a budget is what a suite should take: past it, a note, not a failure)"
+	printf '%8s %6s  %s\n' seconds budget suite
+	for i in "${order[@]}"; do
+		total=$((total + S_MS[i]))
+	done
+	for i in "${order[@]}"; do
+		k=
+		[ "${S_MS[i]}" -gt $((S_BUDGET[i] * 1000)) ] && k="  over budget"
+		printf '%d\t%8s %6s  %s%s\n' "${S_MS[i]}" "$(secs "${S_MS[i]}")" \
+			"${S_BUDGET[i]}" "${S_NAME[i]}" "$k"
+	done | sort -s -t"$(printf '\t')" -k1,1nr | cut -f2-
+	printf '%8s %6s  %s\n' "$(secs "$total")" "" "total of the suites" \
+		"$(secs $((($(now_us) - t0) / 1000)))" "" "wall time of the run (JOBS=$JOBS)"
+}
+
+suite -t fast "unit tests" "$BUILD/check_memcgtop"
+suite -b 600 "unit tests (ASan+UBSan)" build/asan/check_memcgtop
 suite "unit tests (clang)" build/clang/check_memcgtop
 # Every field past bit 63 of a fieldset (sample.h FIELD_PROBE): a mask
 # kept in a uint64_t anywhere loses them; the build refuses the narrowing
@@ -54,9 +274,9 @@ suite "unit tests (clang)" build/clang/check_memcgtop
 suite "unit tests (fields past bit 63)" build/probe/check_memcgtop
 suite "golden output (fields past bit 63)" env MEMCGTOP=build/probe/memcgtop tests/golden/run.sh
 suite "fuzz (libFuzzer, 3 s per target)" tests/fuzz/run.sh
-suite "command line" tests/cli.sh
+suite -t fast "command line" tests/cli.sh
 suite "command line (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/cli.sh
-suite "golden output" tests/golden/run.sh
+suite -t fast "golden output" tests/golden/run.sh
 suite "golden output (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/golden/run.sh
 suite "fixture columns" tests/fixture-columns.sh
 suite "cAdvisor names (--compat cadvisor)" tests/cadvisor.sh
@@ -66,20 +286,20 @@ suite "--listen (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/listen.sh
 suite "fixture columns (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/fixture-columns.sh
 suite "replay of 100,001 samples, malformed timestamps" tests/replay-long.sh
 suite "replay of 100,001 samples (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/replay-long.sh
-suite "interactive screen (tmux)" tests/tui/run.sh
+suite -t fast "interactive screen (tmux)" tests/tui/run.sh
 suite "interactive screen (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/run.sh
-suite "blank reasons (tmux)" tests/tui/blanks.sh
+suite -t fast "blank reasons (tmux)" tests/tui/blanks.sh
 suite "blank reasons (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/blanks.sh
-suite "detail pane verdict (tmux)" tests/tui/verdict.sh
+suite -t fast "detail pane verdict (tmux)" tests/tui/verdict.sh
 suite "detail pane verdict (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/verdict.sh
-suite "detail pane history graphs (tmux)" tests/tui/history.sh
+suite -t fast "detail pane history graphs (tmux)" tests/tui/history.sh
 suite "detail pane history graphs (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/history.sh
-suite "the incident replayed: three keys to the offender (tmux)" tests/tui/incident.sh
+suite -t fast "the incident replayed: three keys to the offender (tmux)" tests/tui/incident.sh
 suite "the incident replayed (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/incident.sh
-suite "the incident recorded live and replayed: three keys (tmux, live v1)" tests/tui/incident-live.sh
-suite "the incident recorded live and replayed (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/incident-live.sh
-suite "OOM pane and marks (tmux, live v1)" tests/tui/oom.sh
-suite "OOM pane and marks (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/oom.sh
+suite -l oom "the incident recorded live and replayed: three keys (tmux, live v1)" tests/tui/incident-live.sh
+suite -l oom "the incident recorded live and replayed (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/incident-live.sh
+suite -l oom -b 600 "OOM pane and marks (tmux, live v1)" tests/tui/oom.sh
+suite -l oom -b 600 "OOM pane and marks (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/oom.sh
 suite "live cgroup v1" tests/live/v1.sh
 suite "live cgroup v1 (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/v1.sh
 suite "live cgroup v1 (the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/v1.sh
@@ -98,49 +318,49 @@ suite "live recreated group (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop t
 suite "live recreated group (v1, the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/recreate.sh
 suite "live renamed start group (v1)" tests/live/rename.sh
 suite "live renamed start group (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/rename.sh
-suite "live auto fallback mid-run (v1, 17,500 groups)" tests/live/fallback.sh
-suite "live auto fallback mid-run (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/fallback.sh
+suite -x -b 600 "live auto fallback mid-run (v1, 17,500 groups)" tests/live/fallback.sh
+suite -x -b 600 "live auto fallback mid-run (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/fallback.sh
 suite "live tiny RLIMIT_NOFILE (v1, 6 to 24)" tests/live/fdtiny.sh
 suite "live tiny RLIMIT_NOFILE (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/fdtiny.sh
 suite "live unusable BTF (empty, cut short, corrupt)" env BPFEVDUMP=$BUILD/bpfevdump tests/live/btf.sh
 suite "live unusable BTF (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop BPFEVDUMP=build/asan/bpfevdump tests/live/btf.sh
 suite "live small memory cgroup (v1, 4 to 32 MiB)" tests/live/smallcg.sh
-suite "live new columns (v1)" tests/live/columns-v1.sh
-suite "live new columns (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/columns-v1.sh
-suite "v1 swap and root usage (live v1)" tests/live/swap-v1.sh
-suite "v1 swap and root usage (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/swap-v1.sh
-suite "BPF collector against the files (live v1)" env BPFDUMP=$BUILD/bpfdump tests/live/bpf-v1.sh
-suite "BPF collector against the files (live v1, ASan+UBSan)" env BPFDUMP=build/asan/bpfdump tests/live/bpf-v1.sh
+suite -l oom "live new columns (v1)" tests/live/columns-v1.sh
+suite -l oom "live new columns (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/columns-v1.sh
+suite -x "v1 swap and root usage (live v1)" tests/live/swap-v1.sh
+suite -x "v1 swap and root usage (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/swap-v1.sh
+suite -x "BPF collector against the files (live v1)" env BPFDUMP=$BUILD/bpfdump tests/live/bpf-v1.sh
+suite -x "BPF collector against the files (live v1, ASan+UBSan)" env BPFDUMP=build/asan/bpfdump tests/live/bpf-v1.sh
 suite "BPF collector's pass in chunks (live v1)" env BPFDUMP=$BUILD/bpfdump tests/live/chunks.sh
 suite "BPF collector's pass in chunks (live v1, ASan+UBSan)" env BPFDUMP=build/asan/bpfdump MEMCGTOP=build/asan/memcgtop tests/live/chunks.sh
 suite "--collector bpf against files (live v1)" env BPFEVDUMP=$BUILD/bpfevdump tests/live/collector-v1.sh
 suite "--collector bpf against files (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop BPFEVDUMP=build/asan/bpfevdump tests/live/collector-v1.sh
 suite "reclaim events (bpfev subtree sums)" "$BUILD/check_bpfev"
 suite "reclaim events (bpfev subtree sums, ASan+UBSan)" build/asan/check_bpfev
-suite "reclaim events: pgscan/pgsteal, priority, flushes (live v1)" env BPFEVDUMP=$BUILD/bpfevdump tests/live/reclaim-v1.sh
-suite "reclaim events (live v1, ASan+UBSan)" env BPFEVDUMP=build/asan/bpfevdump tests/live/reclaim-v1.sh
-suite "memory.stat in the BPF pass: proven words, v1 pgscan, one flush (live v1)" tests/live/stat-v1.sh
-suite "memory.stat in the BPF pass (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/stat-v1.sh
+suite -x "reclaim events: pgscan/pgsteal, priority, flushes (live v1)" env BPFEVDUMP=$BUILD/bpfevdump tests/live/reclaim-v1.sh
+suite -x "reclaim events (live v1, ASan+UBSan)" env BPFEVDUMP=build/asan/bpfevdump tests/live/reclaim-v1.sh
+suite -x "memory.stat in the BPF pass: proven words, v1 pgscan, one flush (live v1)" tests/live/stat-v1.sh
+suite -x "memory.stat in the BPF pass (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/stat-v1.sh
 suite "LRU lists per NUMA node in the BPF pass (live v1)" tests/live/numa-v1.sh
 suite "LRU lists per NUMA node in the BPF pass (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/numa-v1.sh
 suite "a group's directory opened in one openat2, not a component at a time (live v1)" tests/live/opens-v1.sh
-suite "reclaim events in memcgtop's output (live v1)" tests/live/events-v1.sh
-suite "reclaim events in memcgtop's output (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/events-v1.sh
-suite "reclaim stalls against perf (live v1)" tests/live/stall-v1.sh
-suite "reclaim stalls against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/stall-v1.sh
+suite -x "reclaim events in memcgtop's output (live v1)" tests/live/events-v1.sh
+suite -x "reclaim events in memcgtop's output (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/events-v1.sh
+suite -x "reclaim stalls against perf (live v1)" tests/live/stall-v1.sh
+suite -x "reclaim stalls against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/stall-v1.sh
 # Global pressure costs 1.5 minutes here (memory first touched is slow
 # on this machine kind): plain build only.
-suite "soft-limit tree and soft-limit reclaim against perf (live v1)" tests/live/soft-v1.sh
-suite "pending stats updates against memcg_flush_stats (live v1)" tests/live/pending-v1.sh
-suite "pending stats updates against memcg_flush_stats (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/pending-v1.sh
-suite "kswapd time (live)" tests/live/kswapd.sh
-suite "kswapd time (live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/kswapd.sh
-suite "subtree scan by priority (live v1)" tests/live/subtree-prio.sh
-suite "subtree scan by priority (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/subtree-prio.sh
-suite "OOM kills: oom:mark_victim and the counters (live v1)" tests/live/oom-v1.sh
-suite "OOM kills: oom:mark_victim and the counters (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/oom-v1.sh
-suite "stats flushes that flushed against perf (live v1)" tests/live/flushes-v1.sh
-suite "stats flushes that flushed against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/flushes-v1.sh
+suite -x "soft-limit tree and soft-limit reclaim against perf (live v1)" tests/live/soft-v1.sh
+suite -x "pending stats updates against memcg_flush_stats (live v1)" tests/live/pending-v1.sh
+suite -x "pending stats updates against memcg_flush_stats (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/pending-v1.sh
+suite -x "kswapd time (live)" tests/live/kswapd.sh
+suite -x "kswapd time (live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/kswapd.sh
+suite -x "subtree scan by priority (live v1)" tests/live/subtree-prio.sh
+suite -x "subtree scan by priority (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/subtree-prio.sh
+suite -x "OOM kills: oom:mark_victim and the counters (live v1)" tests/live/oom-v1.sh
+suite -x "OOM kills: oom:mark_victim and the counters (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/oom-v1.sh
+suite -x "stats flushes that flushed against perf (live v1)" tests/live/flushes-v1.sh
+suite -x "stats flushes that flushed against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/flushes-v1.sh
 suite "reclaim events on the screen (tmux, live v1)" tests/tui/events.sh
 suite "reclaim events on the screen (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/events.sh
 suite "detail pane verdict (tmux, live v1)" tests/tui/verdict-live.sh
@@ -153,8 +373,8 @@ suite "the screen reads what batch reads (tmux, strace, live v1)" tests/tui/read
 suite "the screen reads what batch reads (tmux, strace, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/reads.sh
 suite "signals, terminal loss (tmux)" tests/tui/signals.sh
 suite "signals, terminal loss (tmux, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/signals.sh
-suite "valgrind (memcheck)" tests/valgrind.sh
-suite "over ssh (private sshd, loopback)" tests/ssh/run.sh
+suite -b 600 "valgrind (memcheck)" tests/valgrind.sh
+suite -l apt "over ssh (private sshd, loopback)" tests/ssh/run.sh
 suite "hostile names (fixture + live v1)" tests/live/hostile.sh
 suite "hostile names (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/hostile.sh
 suite "hostile names (the files collector)" env MEMCGTOP_BPF_FAIL=perm tests/live/hostile.sh
@@ -162,42 +382,44 @@ suite "names never print alike (fixture + live v1)" tests/live/names.sh
 suite "names never print alike (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/names.sh
 suite "security (write paths, hostile values, --readonly, --set traversal, audit)" tests/security.sh
 suite "record and replay (live v1)" tests/live/record.sh
-suite "record safety (locale, start-up, lock, churn, --output; fixture + live v1)" tests/record-safety.sh
-suite "record safety (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/record-safety.sh
+suite -b 600 "record safety (locale, start-up, lock, churn, --output; fixture + live v1)" tests/record-safety.sh
+suite -b 600 "record safety (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/record-safety.sh
 suite "v1 memsw/limit order, no hierarchy, mountinfo fallback" tests/live/memsw-order.sh
 suite "set v1 (--set, live)" tests/live/set-v1.sh
 suite "set v1 (--set, live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/set-v1.sh
 suite "bash completion" tests/completion.sh
-suite "build packages: plain make checks them (not root)" tests/build-deps.sh
-suite "Prometheus (node_exporter textfile, prometheus; live v1)" tests/prometheus/run.sh
-suite "Debian package (build, lintian, install, remove)" tests/deb/run.sh
-suite "live cgroup v2 (VM)" tests/vm/live-v2.sh
-suite "set v2 (--set in the VM)" tests/vm/set-v2.sh
-suite "edit dialog v2 (tmux in the VM)" tests/vm/tui-v2.sh
-suite "live churn (v2, VM)" tests/vm/churn-v2.sh
-suite "live listing (v2, VM)" tests/vm/listing-v2.sh
-suite "events and recreated groups (v2, VM)" tests/vm/events-v2.sh
-suite "BPF collector against the files (v2, VM, Debian 12's 6.1)" env BPFDUMP=$BUILD/bpfdump tests/vm/bpf-v2.sh
-suite "BPF collector against the files (v2, VM, Debian 7.x)" env VM_KERNEL=7 BPFDUMP=$BUILD/bpfdump tests/vm/bpf-v2.sh
-suite "memory.stat in the BPF pass against the files (v2, VM, Debian 12's 6.1)" tests/vm/stat-v2.sh
-suite "memory.stat in the BPF pass against the files (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/stat-v2.sh
-suite "LRU lists per NUMA node in the BPF pass, two nodes (v2, VM, Debian 12's 6.1)" tests/vm/numa-v2.sh
-suite "LRU lists per NUMA node in the BPF pass, two nodes (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/numa-v2.sh
-suite "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 12's 6.1)" tests/vm/record-v2.sh
-suite "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/record-v2.sh
-suite "effective protection under global reclaim (v2, VM, Debian 12's 6.1)" tests/vm/protect-v2.sh
-suite "effective protection under global reclaim (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/protect-v2.sh
-suite "reclaim events: none before 6.13 (v2, VM, Debian 12's 6.1)" env BPFEVDUMP=$BUILD/bpfevdump tests/vm/reclaim-v2.sh
-suite "reclaim events against memory.stat, the seed's scenario (v2, VM, Debian 7.x)" env VM_KERNEL=7 BPFEVDUMP=$BUILD/bpfevdump tests/vm/reclaim-v2.sh
-suite "live cgroup v2 (VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/live-v2.sh
-suite "live churn (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/churn-v2.sh
-suite "live listing (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/listing-v2.sh
-suite "LRU lists per NUMA node in the BPF pass (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/numa-v2.sh
+suite -l apt "build packages: plain make checks them (not root)" tests/build-deps.sh
+suite -l apt "Prometheus (node_exporter textfile, prometheus; live v1)" tests/prometheus/run.sh
+suite -l apt "Debian package (build, lintian, install, remove)" tests/deb/run.sh
+suite -l vm "live cgroup v2 (VM)" tests/vm/live-v2.sh
+suite -l vm "set v2 (--set in the VM)" tests/vm/set-v2.sh
+suite -l vm "edit dialog v2 (tmux in the VM)" tests/vm/tui-v2.sh
+suite -l vm "live churn (v2, VM)" tests/vm/churn-v2.sh
+suite -l vm "live listing (v2, VM)" tests/vm/listing-v2.sh
+suite -l vm "events and recreated groups (v2, VM)" tests/vm/events-v2.sh
+suite -l vm "BPF collector against the files (v2, VM, Debian 12's 6.1)" env BPFDUMP=$BUILD/bpfdump tests/vm/bpf-v2.sh
+suite -l vm "BPF collector against the files (v2, VM, Debian 7.x)" env VM_KERNEL=7 BPFDUMP=$BUILD/bpfdump tests/vm/bpf-v2.sh
+suite -l vm "memory.stat in the BPF pass against the files (v2, VM, Debian 12's 6.1)" tests/vm/stat-v2.sh
+suite -l vm "memory.stat in the BPF pass against the files (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/stat-v2.sh
+suite -l vm "LRU lists per NUMA node in the BPF pass, two nodes (v2, VM, Debian 12's 6.1)" tests/vm/numa-v2.sh
+suite -l vm "LRU lists per NUMA node in the BPF pass, two nodes (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/numa-v2.sh
+suite -l vm "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 12's 6.1)" tests/vm/record-v2.sh
+suite -l vm "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/record-v2.sh
+suite -l vm -b 600 "effective protection under global reclaim (v2, VM, Debian 12's 6.1)" tests/vm/protect-v2.sh
+suite -l vm -b 600 "effective protection under global reclaim (v2, VM, Debian 7.x)" env VM_KERNEL=7 tests/vm/protect-v2.sh
+suite -l vm "reclaim events: none before 6.13 (v2, VM, Debian 12's 6.1)" env BPFEVDUMP=$BUILD/bpfevdump tests/vm/reclaim-v2.sh
+suite -l vm "reclaim events against memory.stat, the seed's scenario (v2, VM, Debian 7.x)" env VM_KERNEL=7 BPFEVDUMP=$BUILD/bpfevdump tests/vm/reclaim-v2.sh
+suite -l vm "live cgroup v2 (VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/live-v2.sh
+suite -l vm "live churn (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/churn-v2.sh
+suite -l vm "live listing (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/listing-v2.sh
+suite -l vm "LRU lists per NUMA node in the BPF pass (v2, VM, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/vm/numa-v2.sh
 
+run_suites
+[ "${#S_NAME[@]}" -gt 0 ] || echo "run-all.sh: SUITES=$SUITES selects no suite"
 # The failures again, by suite, so that the end of a long log names them.
-if [ -s "$failed" ]; then
+if [ -s "$work/failed" ]; then
 	echo "== failed"
-	cut -c1-300 "$failed"
+	cut -c1-300 "$work/failed"
 fi
 echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" = 0 ]
+[ "$fail" = 0 ] && [ "${#S_NAME[@]}" -gt 0 ]

@@ -71,12 +71,11 @@ summary() {
 	[ "$nfail" -eq 0 ]
 }
 
-SOCK=memcgtop-security-$$
+. "$top/tests/lib/tmux.sh"
+tmux_private security
 TMPD=
 cleanup() {
-	tmux -L "$SOCK" -f /dev/null kill-server 2>/dev/null
-	# kill-server leaves the socket file behind: remove ours
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	tmux_stop
 	[ -n "$TMPD" ] && rm -rf "$TMPD"
 	TMPD=
 }
@@ -508,17 +507,17 @@ if command -v tmux >/dev/null 2>&1; then
 	echo 5 >"$TMPD/sl-outside"
 	rm "$TMPD/sl/a/memory.limit_in_bytes"
 	ln -s "$TMPD/sl-outside" "$TMPD/sl/a/memory.limit_in_bytes"
-	tmux -L "$SOCK" -f /dev/null new-session -d -s sl -x 100 -y 60 \
+	tm new-session -d -s sl -x 100 -y 60 \
 		"env TERM=tmux-256color LANG=C.UTF-8 XDG_CONFIG_HOME=$TMPD/cfg '$MEMCGTOP' --root '$TMPD/sl' -d 60; sleep 60"
 	sl_screen=
 	for _ in $(seq 1 50); do
-		sl_screen=$(tmux -L "$SOCK" capture-pane -p -t sl 2>/dev/null)
+		sl_screen=$(tm capture-pane -p -t sl 2>/dev/null)
 		grep -q ' a$' <<<"$sl_screen" && break
 		sleep 0.1
 	done
-	tmux -L "$SOCK" send-keys -t sl / a Enter d
+	tm send-keys -t sl / a Enter d
 	for _ in $(seq 1 50); do
-		sl_screen=$(tmux -L "$SOCK" capture-pane -p -t sl 2>/dev/null)
+		sl_screen=$(tm capture-pane -p -t sl 2>/dev/null)
 		grep -q '^memory.limit_in_bytes ' <<<"$sl_screen" && break
 		sleep 0.1
 	done
@@ -528,7 +527,7 @@ if command -v tmux >/dev/null 2>&1; then
 	else
 		fail "symlink: the detail pane does not name the link: $(grep -n limit_in_bytes <<<"$sl_screen")"
 	fi
-	tmux -L "$SOCK" kill-session -t sl 2>/dev/null
+	tm kill-session -t sl 2>/dev/null
 else
 	fail "symlink: tmux not installed"
 fi

@@ -47,7 +47,9 @@ MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
 case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
 SUPP=$here/valgrind.supp
 CGM=/sys/fs/cgroup/memory
-SOCK=memcgtop-vg-$$
+. "$top/tests/lib/tmux.sh"
+. "$top/tests/lib/cleanup.sh"
+tmux_private vg
 cd "$top" || exit 1
 t_start=$SECONDS
 
@@ -87,27 +89,13 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgtop-vg.XXXXXX")
 mkdir -p "$tmp/config" "$tmp/home"
 TROOT='' SLEEPER=''
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 cleanup() {
-	local d t
-	tm kill-server 2>/dev/null
-	# tmux leaves the socket file of a killed server behind
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	tmux_stop
 	if [ -n "$SLEEPER" ]; then
 		kill "$SLEEPER" 2>/dev/null
 		wait "$SLEEPER" 2>/dev/null
 	fi
-	if [ -n "$TROOT" ] && [ -d "$TROOT" ]; then
-		while IFS= read -r -d '' d; do
-			for _ in 1 2 3 4 5 6 7 8 9 10; do
-				while read -r t; do
-					echo "$t" >"$CGM/cgroup.procs" 2>/dev/null
-				done <"$d/cgroup.procs"
-				rmdir "$d" 2>/dev/null && break
-				sleep 0.1
-			done
-		done < <(find "$TROOT" -depth -type d -print0)
-	fi
+	remove_tree "$TROOT"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

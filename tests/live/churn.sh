@@ -74,20 +74,18 @@ fi
 # ---- state and cleanup ------------------------------------------------------
 TNAME=memcgtop-churn-$$-$RANDOM
 TROOT=$CGM/$TNAME
-SOCK=memcgtop-churn-$$
+. "$top/tests/lib/tmux.sh"
+tmux_private churn
 TMPD=
 pids=()
 cleaned=
 
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 
 cleanup() {
 	[ -n "$cleaned" ] && return
 	cleaned=1
 	[ -n "$TMPD" ] && : >"$TMPD/stop" 2>/dev/null
-	tm kill-server 2>/dev/null
-	# tmux leaves the socket file of a killed server behind
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	tmux_stop
 	stop_pids "${pids[@]}"
 	remove_tree "$TROOT"
 	[ -n "$TMPD" ] && rm -rf "$TMPD"
@@ -275,7 +273,7 @@ for p in "${started[@]}"; do
 	kill -0 "$p" 2>/dev/null && left+=("$p")
 done
 if [ ! -e "$TROOT" ] && [ ${#left[@]} = 0 ] && [ ! -e "$TMPD" ] &&
-	! tmux -L "$SOCK" -f /dev/null has-session 2>/dev/null; then
+	! tm has-session 2>/dev/null; then
 	pass "cleanup: test tree, tmux server, temp dir and all ${#started[@]} started processes gone"
 else
 	fail "cleanup: left behind: $([ -e "$TROOT" ] && echo "$TROOT ")$([ -e "$TMPD" ] && echo "$TMPD ")pids ${left[*]}"

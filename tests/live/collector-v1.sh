@@ -51,11 +51,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 pids=()
 live_tree_setup collector
-SOCK=memcgtop-collector-$$
+. "$top/tests/lib/tmux.sh"
+tmux_private collector
 BIG=memcgtop-collector-big-$$-$RANDOM
 cleanup_all() {
-	tmux -L "$SOCK" -f /dev/null kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	tmux_stop
 	[ ${#pids[@]} -gt 0 ] && stop_pids "${pids[@]}"
 	pids=()
 	if [ -d "$CGM/$BIG" ]; then
@@ -448,14 +448,14 @@ fi
 
 echo "== the screen's header"
 for c in bpf files; do
-	tmux -L "$SOCK" -f /dev/null new-session -d -s "h$c" -x 120 -y 30 \
+	tm new-session -d -s "h$c" -x 120 -y 30 \
 		"env TERM=xterm-256color LANG=C.UTF-8 XDG_CONFIG_HOME='$TMPD/cfg' '$MEMCGTOP' --collector $c -d 60 '/$TNAME'"
 	want=" $c $CGM "
 	got=
 	# up to 30 s: a loaded machine (a CI run beside other work) was
 	# seen to take more than 10 s for the first frame
 	for i in $(seq 300); do
-		got=$(tmux -L "$SOCK" -f /dev/null capture-pane -p -t "h$c" 2>/dev/null | head -n 1)
+		got=$(tm capture-pane -p -t "h$c" 2>/dev/null | head -n 1)
 		case $got in *"$want"*) break ;; esac
 		sleep 0.1
 	done
@@ -463,7 +463,7 @@ for c in bpf files; do
 	"memcgtop "*"$want"*) pass "screen --collector $c: header line 1 says '$want'" ;;
 	*) fail "screen --collector $c: header line 1 is '$got', lacks '$want'" ;;
 	esac
-	tmux -L "$SOCK" -f /dev/null kill-session -t "h$c"
+	tm kill-session -t "h$c"
 done
 
 echo "== 8,192 groups (tests/bench/tree.sh)"
@@ -535,7 +535,6 @@ BENCH_STATE=$TMPD "$top/tests/bench/tree.sh" destroy "$BIG" >/dev/null 2>&1
 stop_pids "${pids[@]}"
 pids=()
 trap - EXIT
-tmux -L "$SOCK" -f /dev/null kill-server 2>/dev/null
-rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+tmux_stop
 remove_tree "$CGM/$BIG"
 live_tree_done

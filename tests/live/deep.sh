@@ -32,13 +32,14 @@ MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
 case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
 DEPTH=4000
 TREE=$here/deeptree.py
-SOCK=memcgtop-deep-$$
+. "$top/tests/lib/tmux.sh"
+tmux_private deep
 TNAME=''
 TMPD=$(mktemp -d /tmp/memcgtop-deep.XXXXXX) || exit 1
 
 cleanup() {
 	trap - EXIT INT TERM HUP
-	tmux -L "$SOCK" -f /dev/null kill-server 2>/dev/null
+	tmux_stop
 	if [ -n "$TNAME" ] && [ -e "$CGM/$TNAME" ]; then
 		python3 "$TREE" remove "$CGM/$TNAME"
 	fi
@@ -123,7 +124,6 @@ else
 fi
 
 # The screen, with the same stack.
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 wait_screen() {
 	local i
 	for i in $(seq 100); do

@@ -22,10 +22,10 @@ NAME="live auto fallback"
 . "$here/lib.sh"
 live_tree_setup fallback
 command -v tmux >/dev/null 2>&1 || cannot_run "tmux not installed"
-SOCK=memcgtop-fallback-$$
+. "$here/../lib/tmux.sh"
+tmux_private fallback
 pids=()
 N=17500
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 T=$CGM/$TNAME
 # the big tree goes first, by python (a shell loop forks per group)
 rm_big() {
@@ -39,8 +39,7 @@ for n in os.listdir(d):
 ' "$T/big"
 }
 finish() {
-	tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	tmux_stop
 	stop_pids "${pids[@]}"
 	rm_big
 	live_tree_cleanup

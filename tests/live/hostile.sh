@@ -67,7 +67,8 @@ summary() {
 	[ "$nfail" -eq 0 ]
 }
 
-SOCK=memcgtop-hostile-$$
+. "$top/tests/lib/tmux.sh"
+tmux_private hostile
 TNAME=memcgtop-hostile-$$-$RANDOM
 TROOT=$CGM/$TNAME
 TMPD=
@@ -77,9 +78,7 @@ cleanup() {
 	local d i
 	[ -n "$cleaned" ] && return
 	cleaned=1
-	tmux -L "$SOCK" -f /dev/null kill-server 2>/dev/null
-	# kill-server leaves the socket file behind: remove ours
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	tmux_stop
 	if [ -n "$made_live" ] && [ -d "$TROOT" ]; then
 		while IFS= read -r -d '' d; do
 			for i in 1 2 3 4 5 6 7 8 9 10; do

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/live/lib.sh - what the live v1 tests share, sourced after they set
 # NAME (e.g. "live v1") and CGM (the v1 memory mount): PASS/FAIL counting,
-# the final summary line, SKIP (a FAIL with CI=true) and the host check.
+# the final summary line, SKIP (a FAIL with CI=true) and the host check;
+# stop_pids, remove_tree and unique_name (tests/lib/cleanup.sh).
 TAG=${NAME// /-}
-. "$(dirname "${BASH_SOURCE[0]}")/../count.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/count.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cleanup.sh"
 summary() {
 	echo "$TAG: $npass passed, $nfail failed"
 	[ "$nfail" -eq 0 ]
@@ -32,29 +34,6 @@ v1_host_ready() {
 	[ "$mnt_ok" = 1 ] || cannot_run "$CGM is not a read-write cgroup v1 memory mount"
 	[ -f "$CGM/memory.usage_in_bytes" ] && [ -w "$CGM" ] ||
 		cannot_run "$CGM has no writable v1 memory controller"
-}
-
-# stop_pids PID...: ends processes the test started, by pid only: TERM, up
-# to 5 s for them to go, then KILL, and reaps them.
-stop_pids() {
-	local p t i
-	[ $# -gt 0 ] || return 0
-	for p; do
-		kill -TERM "$p" 2>/dev/null
-	done
-	for i in $(seq 50); do
-		t=0
-		for p; do
-			kill -0 "$p" 2>/dev/null && t=1
-		done
-		[ "$t" = 0 ] && break
-		sleep 0.1
-	done
-	for p; do
-		kill -KILL "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	return 0
 }
 
 # start_load DIR MEMLOAD: runs MEMLOAD (tests/load/memload.c, built by
@@ -101,24 +80,6 @@ file_of() {
 	esac
 }
 
-# remove_tree DIR: removes a test's cgroup tree below $CGM deepest first; a
-# task still in a group is moved to the hierarchy root first, and each
-# rmdir is tried for 2 s.
-remove_tree() {
-	local d t i
-	[ -d "$1" ] || return 0
-	while IFS= read -r -d '' d; do
-		for i in 1 2 3 4 5 6 7 8 9 10; do
-			while read -r t; do
-				echo "$t" >"$CGM/cgroup.procs" 2>/dev/null
-			done <"$d/cgroup.procs"
-			rmdir "$d" 2>/dev/null && break
-			sleep 0.2
-		done
-	done < <(find "$1" -depth -type d -print0)
-	return 0
-}
-
 # For a test driving memcgtop on a tree of its own, after NAME and CGM:
 # live_tree_setup WORD sets MEMCGTOP (absolute; default ./memcgtop of this
 # checkout), checks the host, python3 and the binary, and sets TNAME
@@ -134,7 +95,7 @@ live_tree_setup() {
 	v1_host_ready
 	command -v python3 >/dev/null || cannot_run "no python3"
 	[ -x "$MEMCGTOP" ] || { fail "no memcgtop binary at $MEMCGTOP"; summary; exit 1; }
-	TNAME=memcgtop-$1-$$-$RANDOM
+	TNAME=$(unique_name "$1")
 	TMPD=$(mktemp -d "/tmp/memcgtop-$1.XXXXXX") || exit 1
 	trap live_tree_cleanup EXIT
 	trap 'exit 130' INT TERM HUP

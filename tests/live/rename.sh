@@ -23,12 +23,11 @@ NAME="live renamed start"
 . "$here/lib.sh"
 live_tree_setup rename
 command -v tmux >/dev/null 2>&1 || cannot_run "tmux not installed"
-SOCK=memcgtop-rename-$$
+. "$here/../lib/tmux.sh"
+tmux_private rename
 pids=()
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 finish() {
-	tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	tmux_stop
 	stop_pids "${pids[@]}"
 	live_tree_cleanup
 }

@@ -45,7 +45,8 @@ top=$(cd "$here/../.." && pwd)
 MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
 case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
 V2=$top/tests/fixtures/v2-live
-SOCK=memcgtop-ssh-$$
+. "$top/tests/lib/tmux.sh"
+tmux_private ssh
 t_start=$SECONDS
 
 npass=0 nfail=0
@@ -121,12 +122,9 @@ command -v ssh >/dev/null 2>&1 && command -v ssh-keygen >/dev/null 2>&1 ||
 tmp=$(mktemp -d /tmp/memcgtop-ssh.XXXXXX)
 chmod 755 "$tmp"
 SSHD_PID='' made_privsep=''
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 cleanup() {
 	local i
-	tm kill-server 2>/dev/null
-	# tmux leaves the socket file of a killed server behind
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	tmux_stop
 	if [ -n "$SSHD_PID" ]; then
 		kill -TERM "$SSHD_PID" 2>/dev/null
 		for i in $(seq 50); do kill -0 "$SSHD_PID" 2>/dev/null || break; sleep 0.1; done

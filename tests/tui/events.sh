@@ -66,11 +66,11 @@ TNAME=memcgtop-tuiev-$$-$RANDOM
 TROOT=$CGM/$TNAME
 TMPD=
 cleaned=
-tm() { tmux -S "$TMPD/tmux.sock" -f /dev/null "$@"; }
+. "$here/../lib/tmux.sh"
 cleanup() {
 	[ -n "$cleaned" ] && return
 	cleaned=1
-	[ -n "$TMPD" ] && tm kill-server 2>/dev/null
+	[ -n "$TMPD" ] && tmux_stop
 	remove_tree "$TROOT"
 	[ -n "$TMPD" ] && rm -rf "$TMPD"
 }
@@ -92,6 +92,7 @@ abort() {
 }
 
 TMPD=$(mktemp -d /tmp/memcgtop-tuiev.XXXXXX) || abort "mktemp failed"
+tmux_private -S "$TMPD/tmux.sock"
 mkdir -p "$TMPD/config" "$TMPD/home"
 [ -x "$MEMCGTOP" ] || abort "memcgtop binary $MEMCGTOP not found (run make)"
 mkdir "$TROOT" "$TROOT/a" || abort "mkdir in $TROOT"

@@ -31,10 +31,11 @@ NAME="tui incident live"
 command -v tmux >/dev/null 2>&1 || cannot_run "tmux not installed"
 live_tree_setup incident
 pids=()
-tm() { tmux -S "$TMPD/tmux.sock" -f /dev/null "$@"; }
+. "$(dirname "$0")/../lib/tmux.sh"
+tmux_private -S "$TMPD/tmux.sock"
 cleanup() {
 	stop_pids "${pids[@]}"
-	tm kill-server 2>/dev/null
+	tmux_stop
 	live_tree_cleanup
 }
 trap cleanup EXIT

@@ -25,11 +25,11 @@ TROOT=$CGM/$TNAME
 TMPD=
 pids=()
 cleaned=
-tm() { tmux -S "$TMPD/tmux.sock" -f /dev/null "$@"; }
+. "$top/tests/lib/tmux.sh"
 cleanup() {
 	[ -n "$cleaned" ] && return
 	cleaned=1
-	[ -n "$TMPD" ] && tm kill-server 2>/dev/null
+	[ -n "$TMPD" ] && tmux_stop
 	stop_pids "${pids[@]}"
 	remove_tree "$TROOT"
 	[ -n "$TMPD" ] && rm -rf "$TMPD"
@@ -53,13 +53,14 @@ abort() {
 }
 
 TMPD=$(mktemp -d "/tmp/memcgtop-${TAG}.XXXXXX") || abort "mktemp failed"
+tmux_private -S "$TMPD/tmux.sock"
 mkdir -p "$TMPD/config" "$TMPD/home"
 [ -x "$MEMCGTOP" ] || abort "memcgtop binary $MEMCGTOP not found (run make)"
 
 # start W H ENV... -- ARGS...: memcgtop ARGS in session s at W x H, in /,
 # with ENV and the test's settings; its pid in MPID.
 start() {
-	local w=$1 h=$2 envs=() i
+	local w=$1 h=$2 envs=()
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		envs+=("$1")
@@ -70,24 +71,13 @@ start() {
 	rm -f "$TMPD/pid"
 	tm new-session -d -s s -x "$w" -y "$h" "bash --norc --noprofile -c $(printf %q "cd / && echo \$\$ >$TMPD/pid && exec env ${envs[*]} XDG_CONFIG_HOME=$TMPD/config HOME=$TMPD/home TERM=xterm-256color LANG=C.UTF-8 $(printf %q "$MEMCGTOP") $*; exec cat")" ||
 		abort "tmux new-session"
-	for ((i = 0; i < 200; i++)); do
-		[ -s "$TMPD/pid" ] && break
-		sleep 0.05
-	done
+	wait_until 10 test -s "$TMPD/pid"
 	MPID=$(cat "$TMPD/pid")
 }
 
 cap() { tm capture-pane -p -t s 2>/dev/null; }
 # wait_for EXTENDED-REGEX: polls up to 10 s until a screen line matches
-wait_for() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		SCREEN=$(cap)
-		grep -qE -- "$1" <<<"$SCREEN" && return 0
-		sleep 0.05
-	done
-	return 1
-}
+wait_for() { screen_wait s "$1" 10; }
 
 # trace_start OUT SYSCALLS: strace -f -y on memcgtop (MPID) into OUT,
 # attached when this returns 0; its pid in SPID.  trace_stop ends it.

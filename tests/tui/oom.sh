@@ -52,12 +52,12 @@ TROOT=$CGM/$TNAME
 TMPD=
 cleaned=
 pids=()
-tm() { tmux -S "$TMPD/tmux.sock" -f /dev/null "$@"; }
+. "$here/../lib/tmux.sh"
 cleanup() {
 	[ -n "$cleaned" ] && return
 	cleaned=1
 	stop_pids "${pids[@]}"
-	[ -n "$TMPD" ] && tm kill-server 2>/dev/null
+	[ -n "$TMPD" ] && tmux_stop
 	remove_tree "$TROOT"
 	[ -n "$TMPD" ] && rm -rf "$TMPD"
 }
@@ -79,6 +79,7 @@ abort() {
 }
 
 TMPD=$(mktemp -d /tmp/memcgtop-tuioom.XXXXXX) || abort "mktemp failed"
+tmux_private -S "$TMPD/tmux.sock"
 mkdir -p "$TMPD/config" "$TMPD/home"
 [ -x "$MEMCGTOP" ] || abort "memcgtop binary $MEMCGTOP not found (run make)"
 for g in victim victim2 victim3; do

@@ -60,7 +60,9 @@ cd "$top" || exit 1
 
 V2=tests/fixtures/v2-live
 CGM=/sys/fs/cgroup/memory
-SOCK=memcgtop-sig-$$
+. "$top/tests/lib/tmux.sh"
+. "$top/tests/lib/cleanup.sh"
+tmux_private sig
 SOCK2=memcgtop-sig2-$$
 PROMPT='sig-test$ '
 PROMPT_RE='^sig-test\$ ?$'
@@ -104,25 +106,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgtop-sig.XXXXXX")
 mkdir -p "$tmp/config" "$tmp/home"
 LIVE='' BIG='' pids=()
 
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 tm2() { tmux -L "$SOCK2" -f /dev/null "$@"; }
 
-rmtree() { # DIR: remove a test group tree, deepest first
-	local d t i
-	[ -n "$1" ] && [ -d "$1" ] || return 0
-	# empty groups in one go (fast for the big tree), then the stragglers
-	find "$1" -depth -type d -exec rmdir {} + 2>/dev/null
-	[ -d "$1" ] || return 0
-	while IFS= read -r -d '' d; do
-		for i in 1 2 3 4 5 6 7 8 9 10; do
-			while read -r t; do
-				echo "$t" >"$CGM/cgroup.procs" 2>/dev/null
-			done <"$d/cgroup.procs"
-			rmdir "$d" 2>/dev/null && break
-			sleep 0.1
-		done
-	done < <(find "$1" -depth -type d -print0)
-}
 cleanup() {
 	local p
 	tm kill-server 2>/dev/null
@@ -134,8 +119,8 @@ cleanup() {
 		kill -KILL "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
 	done
-	rmtree "$LIVE"
-	rmtree "$BIG"
+	remove_tree "$LIVE"
+	remove_tree "$BIG"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -428,7 +413,7 @@ if [ -n "$LIVE" ]; then
 	else
 		fail "(c): cannot create the big tree $BIG"
 	fi
-	rmtree "$BIG"
+	remove_tree "$BIG"
 	[ -d "$BIG" ] && fail "the big tree $BIG could not be removed"
 	BIG=''
 fi

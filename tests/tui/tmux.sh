@@ -2,7 +2,8 @@
 # tests/tui/tmux.sh - what the screen tests on recorded or copied trees
 # share, sourced after they set NAME (e.g. "tui history"): MEMCGTOP made
 # absolute (default ./memcgtop of this checkout), top (the checkout),
-# tests/count.sh, a temporary folder tmp, a private tmux server (tm) with
+# tests/lib/count.sh, a temporary folder tmp, a private tmux server (tm,
+# tests/lib/tmux.sh) with
 # a session that outlives each test's own (killing a server's last
 # session stops it, and a session made meanwhile fails), and cleanup on
 # exit or interrupt.  Without tmux: "SKIP: NAME: tmux not installed",
@@ -11,18 +12,17 @@ set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
 case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
-. "$top/tests/count.sh"
+. "$top/tests/lib/count.sh"
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "SKIP: $NAME: tmux not installed"
 	[ "${CI:-}" = true ] && exit 1
 	exit 77
 fi
-SOCK=memcgtop-${NAME// /-}-$$
+. "$top/tests/lib/tmux.sh"
+tmux_private "${NAME// /-}"
 tmp=$(mktemp -d)
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 cleanup() {
-	tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	tmux_stop
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

@@ -36,11 +36,11 @@ TROOT=$CGM/$TNAME
 TMPD=
 pids=()
 cleaned=
-tm() { tmux -S "$TMPD/tmux.sock" -f /dev/null "$@"; }
+. "$here/../lib/tmux.sh"
 cleanup() {
 	[ -n "$cleaned" ] && return
 	cleaned=1
-	[ -n "$TMPD" ] && tm kill-server 2>/dev/null
+	[ -n "$TMPD" ] && tmux_stop
 	stop_pids "${pids[@]}"
 	remove_tree "$TROOT"
 	[ -n "$TMPD" ] && rm -rf "$TMPD"
@@ -62,6 +62,7 @@ abort() {
 }
 
 TMPD=$(mktemp -d /var/tmp/memcgtop-verdict.XXXXXX) || abort "mktemp failed"
+tmux_private -S "$TMPD/tmux.sock"
 [ -x "$MEMCGTOP" ] || abort "memcgtop binary $MEMCGTOP not found (run make)"
 mkdir "$TROOT" "$TROOT/hot" "$TROOT/idle" || abort "mkdir in $TROOT"
 echo $((32 << 20)) >"$TROOT/hot/memory.limit_in_bytes" || abort "limit"

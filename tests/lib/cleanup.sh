@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/lib/cleanup.sh - what a test needs to leave the host as it found
+# it, sourced: names no other test (or a second copy of this one, as
+# tests/run-all.sh runs suites side by side) can take, and the stopping of
+# the processes and removal of the groups it made.  CGM, the v1 memory
+# mount, is read when remove_tree runs.
+
+# unique_name WORD: memcgtop-WORD-PID-RANDOM, a group's or a file's name
+# that is this test's alone.
+unique_name() {
+	echo "memcgtop-$1-$$-$RANDOM"
+}
+
+# stop_pids PID...: ends processes the test started, by pid only: TERM, up
+# to 5 s for them to go, then KILL, and reaps them.
+stop_pids() {
+	local p t i
+	[ $# -gt 0 ] || return 0
+	for p; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for i in $(seq 50); do
+		t=0
+		for p; do
+			kill -0 "$p" 2>/dev/null && t=1
+		done
+		[ "$t" = 0 ] && break
+		sleep 0.1
+	done
+	for p; do
+		kill -KILL "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	return 0
+}
+
+# remove_tree DIR: removes a test's cgroup tree below $CGM deepest first:
+# the empty groups in one go (fast for a big tree), then each one left
+# with its tasks moved to the hierarchy root first, each rmdir tried for
+# 2 s.
+remove_tree() {
+	local d t i
+	[ -n "$1" ] && [ -d "$1" ] || return 0
+	find "$1" -depth -type d -exec rmdir {} + 2>/dev/null
+	[ -d "$1" ] || return 0
+	while IFS= read -r -d '' d; do
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			while read -r t; do
+				echo "$t" >"$CGM/cgroup.procs" 2>/dev/null
+			done <"$d/cgroup.procs"
+			rmdir "$d" 2>/dev/null && break
+			sleep 0.2
+		done
+	done < <(find "$1" -depth -type d -print0)
+	return 0
+}
