@@ -25,8 +25,6 @@
 # 77) without qemu or the kernel, unless CI=true.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-BUILD=${VM_BUILD:-$ROOT/build/vm}
 TMO=${EVENTS_V2_TIMEOUT:-240}
 
 NAME="events v2"

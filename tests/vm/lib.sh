@@ -1,9 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/vm/lib.sh - what the VM tests share, sourced after they set NAME
-# (e.g. "live v2"), HERE, ROOT and BUILD: the SKIP/FAIL conventions, the
-# host tools (installed as root when missing), the kernel and initramfs
-# (tests/vm/vm.sh prepare), and the memcgtop binary to run in the guest.
+# (e.g. "live v2") and HERE (tests/vm): ROOT, the kernel (VM_KERNEL, 6.1
+# by default, or 7) and its cache folder BUILD (VM_BUILD, as
+# tests/vm/vm.sh has it), the SKIP/FAIL conventions, the host tools
+# (installed as root when missing), the kernel and initramfs
+# (tests/vm/vm.sh prepare), the memcgtop binary to run in the guest, the
+# share and the guest's run (in a session: tests/vm/session.sh).
 TAG=${NAME// /-}
+ROOT=$(cd "$HERE/../.." && pwd)
+export VM_KERNEL=${VM_KERNEL:-6.1}
+BUILD=$("$HERE/vm.sh" dir) || exit 2
+export VM_BUILD=$BUILD
 
 # An unusable environment: SKIP, but a failure on CI.
 skip() {

@@ -37,8 +37,6 @@
 #   VM_BUILD, VM_VERBOSE  as for tests/vm/vm.sh
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-BUILD=${VM_BUILD:-$ROOT/build/vm}
 SETTLE=${LIVE_V2_SETTLE:-3}
 TMO=${LIVE_V2_TIMEOUT:-240}
 t0=$(date +%s.%N)
