@@ -32,11 +32,7 @@ NAME="events v2"
 vm_host_ready
 vm_binary
 
-share=$BUILD/events-v2-share
-rm -rf "$share"
-mkdir -p "$share/bin" "$share/out"
-gcc -O2 -static -o "$share/bin/memload" "$ROOT/tests/load/memload.c" 2>"$share/gcc.log" ||
-	skip "cannot build a static memload (static libc missing?): $(head -n 1 "$share/gcc.log")"
+vm_share events-v2
 
 cat > "$share/guest.sh" <<EOF
 MEMCGTOP=$bin

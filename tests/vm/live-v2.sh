@@ -46,11 +46,7 @@ NAME="live v2"
 vm_host_ready
 vm_binary
 
-share=$BUILD/live-v2-share
-rm -rf "$share"
-mkdir -p "$share/bin" "$share/out"
-gcc -O2 -static -o "$share/bin/memload" "$ROOT/tests/load/memload.c" 2>"$share/gcc.log" ||
-	skip "cannot build a static memload (static libc missing?): $(head -n 1 "$share/gcc.log")"
+vm_share live-v2
 gcc -O2 -static -o "$share/bin/snap" "$ROOT/tests/capture/snap.c" 2>>"$share/gcc.log" ||
 	skip "cannot build a static snap: $(tail -n 1 "$share/gcc.log")"
 # statloop: reads the root's memory.stat every 2 ms until STOPFILE exists and
