@@ -145,6 +145,8 @@ while :; do
 	: > $K/bins
 	if [ -f "$S/bins.cpio" ]; then
 		(cd / && cpio -idmu < "$S/bins.cpio" 2>/dev/null) || say "cannot unpack $S/bins.cpio"
+		# the archive's folders (0755) include /tmp for a tree below it
+		chmod 1777 /tmp
 		cpio -t < "$S/bins.cpio" > $K/bins 2>/dev/null
 	fi
 	[ -d /lib/terminfo ] && export TERMINFO_DIRS=/lib/terminfo:/usr/share/terminfo
