@@ -72,7 +72,12 @@ wait_gone() {
 # The daemon: runs the guest, and asks it to power off once the owner is
 # gone (after 60 s more it stops qemu)
 daemon() {
-	local vp t=0 rc
+	local vp t=0 rc f
+	# none of the descriptors of the suite that started it (a pipe of
+	# whatever reads the run's output would stay open until it ends)
+	for f in /proc/$$/fd/*; do
+		case ${f##*/} in 0 | 1 | 2 | 255) ;; *) eval "exec ${f##*/}>&-" 2>/dev/null ;; esac
+	done
 	VM_BINS= VM_GUEST=$SDIR/guest.sh "$HERE/vm.sh" run "$BUILD" "${VM_SESSION_MAX:-14400}" &
 	vp=$!
 	while kill -0 "$vp" 2>/dev/null; do
