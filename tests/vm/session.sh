@@ -94,8 +94,8 @@ daemon() {
 	echo "$rc" > "$C/vm.rc"
 }
 
-# start: a usable session in $C (under the lock); sets booted (s) when it
-# had to boot one
+# start SECS: a usable session in $C (under the lock), booted within SECS
+# when none is up (then booted says how long it took)
 start() {
 	local t0 i=0
 	booted=
@@ -122,7 +122,7 @@ start() {
 			return 1
 		fi
 		i=$((i + 1))
-		if [ $i -gt $((${VM_SESSION_BOOT:-600} * 5)) ]; then
+		if [ $i -gt $(($1 * 5)) ]; then
 			kill_guest
 			return 1
 		fi
@@ -167,7 +167,7 @@ run() {
 		tries=$((tries + 1))
 		exec 8> "$C.lock"
 		flock 8
-		if ! start; then
+		if ! start "$tmo"; then
 			exec 8>&-
 			boot_report "$share/console.log"
 			cat "$share/console.log" >&2
