@@ -26,7 +26,8 @@
 # is the guest's 9p share; the binaries of VM_BINS go in as an archive
 # (tests/vm/vm.sh archive) unpacked before the suite and removed after it.
 # A guest that crashes or hangs fails the suite that ran; the next suite
-# boots a new one.
+# boots a new one.  A boot may take SECS at most; VM_SESSION_MAX seconds
+# (default 14400) bound a guest's life.
 set -eu
 
 ME=session.sh
