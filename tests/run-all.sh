@@ -176,7 +176,9 @@ suite "Debian package (build, lintian, install, remove)" tests/deb/run.sh
 # the suites of one guest stand together.
 suite "live cgroup v2 (VM)" env VM_SESSION=$$ tests/vm/live-v2.sh
 suite "set v2 (--set in the VM)" env VM_SESSION=$$ tests/vm/set-v2.sh
-suite "edit dialog v2 (tmux in the VM)" env VM_SESSION=$$ tests/vm/tui-v2.sh
+# tui-v2 boots a guest of its own: in a shared one the suite after it
+# (churn-v2, twice) hung in its first step, cpio in a soft lockup.
+suite "edit dialog v2 (tmux in the VM)" env VM_SESSION=off tests/vm/tui-v2.sh
 suite "live churn (v2, VM)" env VM_SESSION=$$ tests/vm/churn-v2.sh
 suite "live listing (v2, VM)" env VM_SESSION=$$ tests/vm/listing-v2.sh
 suite "events and recreated groups (v2, VM)" env VM_SESSION=$$ tests/vm/events-v2.sh
