@@ -25,13 +25,7 @@
 #   MEMCGTOP   the binary (default: ./memcgtop of this tree)
 set -u
 HERE=$(cd "$(dirname "$0")/../vm" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
 export VM_KERNEL=${VM_KERNEL:-7}
-case $VM_KERNEL in
-6.1) BUILD=${VM_BUILD:-$ROOT/build/vm} ;;
-*) BUILD=${VM_BUILD:-$ROOT/build/vm7} ;;
-esac
-export VM_BUILD=$BUILD
 COUNT=${COUNT:-2048}
 REPS=${REPS:-3}
 [ $((COUNT % 128)) = 0 ] || { echo "views-v2.sh: COUNT must be a multiple of 128" >&2; exit 2; }

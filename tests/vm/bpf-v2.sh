@@ -43,13 +43,6 @@
 # without qemu or the kernel, unless CI=true.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-export VM_KERNEL=${VM_KERNEL:-6.1}
-case $VM_KERNEL in
-6.1) BUILD=${VM_BUILD:-$ROOT/build/vm} ;;
-*) BUILD=${VM_BUILD:-$ROOT/build/vm7} ;;
-esac
-export VM_BUILD=$BUILD
 TMO=${BPF_V2_TIMEOUT:-240}
 
 NAME="bpf v2"

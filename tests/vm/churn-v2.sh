@@ -90,8 +90,6 @@
 #   VM_BUILD, VM_VERBOSE  as for tests/vm/vm.sh
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-BUILD=${VM_BUILD:-$ROOT/build/vm}
 UNITS=${CHURN_V2_UNITS:-300}
 TMO=${CHURN_V2_TIMEOUT:-90}
 NITER=150

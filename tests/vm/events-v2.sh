@@ -25,8 +25,6 @@
 # 77) without qemu or the kernel, unless CI=true.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-BUILD=${VM_BUILD:-$ROOT/build/vm}
 TMO=${EVENTS_V2_TIMEOUT:-240}
 
 NAME="events v2"
@@ -34,11 +32,7 @@ NAME="events v2"
 vm_host_ready
 vm_binary
 
-share=$BUILD/events-v2-share
-rm -rf "$share"
-mkdir -p "$share/bin" "$share/out"
-gcc -O2 -static -o "$share/bin/memload" "$ROOT/tests/load/memload.c" 2>"$share/gcc.log" ||
-	skip "cannot build a static memload (static libc missing?): $(head -n 1 "$share/gcc.log")"
+vm_share events-v2
 
 cat > "$share/guest.sh" <<EOF
 MEMCGTOP=$bin

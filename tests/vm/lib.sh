@@ -1,9 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/vm/lib.sh - what the VM tests share, sourced after they set NAME
-# (e.g. "live v2"), HERE, ROOT and BUILD: the SKIP/FAIL conventions, the
-# host tools (installed as root when missing), the kernel and initramfs
-# (tests/vm/vm.sh prepare), and the memcgtop binary to run in the guest.
+# (e.g. "live v2") and HERE (tests/vm): ROOT, the kernel (VM_KERNEL, 6.1
+# by default, or 7) and its cache folder BUILD (VM_BUILD, as
+# tests/vm/vm.sh has it), the SKIP/FAIL conventions, the host tools
+# (installed as root when missing), the kernel and initramfs
+# (tests/vm/vm.sh prepare), the memcgtop binary to run in the guest, the
+# share and the guest's run (in a session: tests/vm/session.sh).
 TAG=${NAME// /-}
+ROOT=$(cd "$HERE/../.." && pwd)
+export VM_KERNEL=${VM_KERNEL:-6.1}
+BUILD=$("$HERE/vm.sh" dir) || exit 2
+export VM_BUILD=$BUILD
 
 # An unusable environment: SKIP, but a failure on CI.
 skip() {
@@ -91,18 +98,23 @@ vm_share() {
 }
 
 # vm_guest_run SHARE TIMEOUT [EXTRA_BINS]: runs SHARE/guest.sh in the VM
-# (tests/vm/vm.sh run) with $bin and EXTRA_BINS; sets vmsecs (qemu's run
-# time).  A VM that fails, times out or whose guest.sh never printed
-# GUEST-OK is one FAIL line with the guest's reason, the console's tail and
-# vm.sh's messages, then "$TAG: 0 passed, 1 failed" and exit 1; the share
-# is left for inspection.
+# with $bin and EXTRA_BINS: in the guest of the session VM_SESSION (the
+# owner's pid; tests/run-all.sh gives its own, by default this script's:
+# tests/vm/session.sh), or, with VM_SESSION=off, in a VM of its own
+# (tests/vm/vm.sh run).  Sets vmsecs: the guest's run time (guest.sh's in
+# a session, qemu's start to exit without one).  A VM that fails, times
+# out or whose guest.sh never printed GUEST-OK is one FAIL line with the
+# guest's reason, the console's tail and vm.sh's messages, then "$TAG: 0
+# passed, 1 failed" and exit 1; the share is left for inspection.
 vm_guest_run() {
-	local share=$1 tmo=$2 tv rc why
+	local share=$1 tmo=$2 tv rc why run=session.sh
 	tv=$(date +%s.%N)
-	VM_BINS="$bin${3:+ $3}" "$HERE/vm.sh" run "$share" "$tmo" 2> "$share/vm.err"
+	[ "${VM_SESSION:-}" != off ] || run=vm.sh
+	VM_BINS="$bin${3:+ $3}" VM_SESSION=${VM_SESSION:-$$} "$HERE/$run" run "$share" "$tmo" 2> "$share/vm.err"
 	rc=$?
-	# qemu's own run time when vm.sh tells it, else the host's wall time
-	vmsecs=$(sed -n 's/.*qemu ran \([0-9.]*\) s.*/\1/p' "$share/vm.err")
+	# the guest's own run time when vm.sh or session.sh tells it, else the
+	# host's wall time
+	vmsecs=$(sed -n 's/.*\(qemu\|guest\) ran \([0-9.]*\) s.*/\2/p' "$share/vm.err")
 	[ -n "$vmsecs" ] ||
 		vmsecs=$(awk -v a="$tv" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	if [ "$rc" != 0 ] || ! grep -q GUEST-OK "$share/console.log" 2>/dev/null; then
@@ -118,5 +130,5 @@ vm_guest_run() {
 		echo "$TAG: output kept in $share" >&2
 		exit 1
 	fi
-	echo "VM step: $vmsecs s ($(grep -o 'qemu ran.*' "$share/vm.err"))"
+	echo "VM step: $vmsecs s ($(grep -o -e 'qemu ran.*' -e 'guest ran.*' "$share/vm.err"))"
 }

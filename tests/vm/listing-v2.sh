@@ -55,8 +55,6 @@
 #   VM_BUILD, VM_VERBOSE  as for tests/vm/vm.sh
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-BUILD=${VM_BUILD:-$ROOT/build/vm}
 TMO=${LISTING_V2_TIMEOUT:-120}
 STEPS="quiet quiet swap anew rename-refused deeper child limit"
 t0=$(date +%s.%N)

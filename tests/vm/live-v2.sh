@@ -37,8 +37,6 @@
 #   VM_BUILD, VM_VERBOSE  as for tests/vm/vm.sh
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-BUILD=${VM_BUILD:-$ROOT/build/vm}
 SETTLE=${LIVE_V2_SETTLE:-3}
 TMO=${LIVE_V2_TIMEOUT:-240}
 t0=$(date +%s.%N)
@@ -48,11 +46,7 @@ NAME="live v2"
 vm_host_ready
 vm_binary
 
-share=$BUILD/live-v2-share
-rm -rf "$share"
-mkdir -p "$share/bin" "$share/out"
-gcc -O2 -static -o "$share/bin/memload" "$ROOT/tests/load/memload.c" 2>"$share/gcc.log" ||
-	skip "cannot build a static memload (static libc missing?): $(head -n 1 "$share/gcc.log")"
+vm_share live-v2
 gcc -O2 -static -o "$share/bin/snap" "$ROOT/tests/capture/snap.c" 2>>"$share/gcc.log" ||
 	skip "cannot build a static snap: $(tail -n 1 "$share/gcc.log")"
 # statloop: reads the root's memory.stat every 2 ms until STOPFILE exists and

@@ -42,13 +42,6 @@
 # (exit 77) without qemu or the kernel, unless CI=true.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-export VM_KERNEL=${VM_KERNEL:-6.1}
-case $VM_KERNEL in
-6.1) BUILD=${VM_BUILD:-$ROOT/build/vm} ;;
-*) BUILD=${VM_BUILD:-$ROOT/build/vm7} ;;
-esac
-export VM_BUILD=$BUILD
 TMO=${NUMA_V2_TIMEOUT:-300}
 # 512 MiB a node: with 256 MiB, Debian 7.3's node 1 had too little free
 # for c's 24 MiB and d's cache, which then went to node 0 or were

@@ -71,13 +71,6 @@
 #   CI=true             an unusable host is a failure, not a skip
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-export VM_KERNEL=${VM_KERNEL:-6.1}
-case $VM_KERNEL in
-6.1) BUILD=${VM_BUILD:-$ROOT/build/vm} ;;
-*) BUILD=${VM_BUILD:-$ROOT/build/vm7} ;;
-esac
-export VM_BUILD=$BUILD
 TMO=${PROTECT_V2_TIMEOUT:-600}
 t0=$(date +%s.%N)
 

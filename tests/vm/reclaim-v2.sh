@@ -53,13 +53,7 @@
 # (exit 77) without qemu or the kernel, unless CI=true.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-export VM_KERNEL=${VM_KERNEL:-6.1}
-case $VM_KERNEL in
-6.1) BUILD=${VM_BUILD:-$ROOT/build/vm} ;;
-*) BUILD=${VM_BUILD:-$ROOT/build/vm7} ;;
-esac
-export VM_BUILD=$BUILD VM_MEM=512M
+export VM_MEM=512M
 TMO=${RECLAIM_V2_TIMEOUT:-240}
 
 NAME="reclaim v2"

@@ -45,8 +45,6 @@
 #   VM_BUILD, VM_VERBOSE  as for tests/vm/vm.sh
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-BUILD=${VM_BUILD:-$ROOT/build/vm}
 TMO=${SET_V2_TIMEOUT:-120}
 t0=$(date +%s.%N)
 
@@ -55,11 +53,7 @@ NAME="set v2"
 vm_host_ready
 vm_binary
 
-share=$BUILD/set-v2-share
-rm -rf "$share"
-mkdir -p "$share/bin" "$share/out"
-gcc -O2 -static -o "$share/bin/memload" "$ROOT/tests/load/memload.c" 2>"$share/gcc.log" ||
-	skip "cannot build a static memload (static libc missing?): $(head -n 1 "$share/gcc.log")"
+vm_share set-v2
 
 # ---------------------------------------------------------------- guest --
 cat > "$share/guest.sh" <<EOF
@@ -196,8 +190,7 @@ def kv(text):
             if len(l.split()) == 2}
 
 
-report(bool(vmsecs) and float(vmsecs) < 60, "the VM step took %s s (qemu start to exit; "
-       "under 60 s)" % vmsecs)
+report(bool(vmsecs) and float(vmsecs) < 60, "the VM step took %s s (under 60 s)" % vmsecs)
 uname = (rd("uname") or "?").strip()
 print("  note: guest kernel %s" % uname)
 

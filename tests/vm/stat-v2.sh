@@ -81,13 +81,10 @@
 # (exit 77) without qemu or the kernel, unless CI=true.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-export VM_KERNEL=${VM_KERNEL:-6.1}
-case $VM_KERNEL in
-6.1) BUILD=${VM_BUILD:-$ROOT/build/vm} ITER=${STAT_V2_ITER:-35} ;;
-*) BUILD=${VM_BUILD:-$ROOT/build/vm7} ITER=${STAT_V2_ITER:-45} ;;
+case ${VM_KERNEL:-6.1} in
+6.1) ITER=${STAT_V2_ITER:-35} ;;
+*) ITER=${STAT_V2_ITER:-45} ;;
 esac
-export VM_BUILD=$BUILD
 TMO=${STAT_V2_TIMEOUT:-300}
 t0=$(date +%s.%N)
 

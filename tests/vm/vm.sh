@@ -12,6 +12,9 @@
 #                                          /mnt/host = SHARE_DIR); exit status
 #                                          = guest.sh's; killed after SECS
 #                                          (default 300)
+#   tests/vm/vm.sh archive OUT             the VM_BINS archive (below) into
+#                                          OUT, for a guest already up
+#                                          (tests/vm/session.sh)
 #   tests/vm/vm.sh clean                   remove build/vm (build/vm7)
 #
 # Environment:
@@ -36,6 +39,9 @@
 #   VM_QEMU_ARGS     extra qemu options, split at blanks (two NUMA nodes:
 #                    tests/vm/numa-v2.sh)
 #   VM_VERBOSE=1     tail the serial console while the VM runs
+#   VM_GUEST         the guest's script, relative to SHARE_DIR (default
+#                    guest.sh); its folder gets console.log, qemu.log,
+#                    qemu.pid and guest.rc
 #
 # The guest's console (kernel + guest.sh output) goes to SHARE_DIR/console.log.
 set -eu
@@ -278,11 +284,14 @@ echo madvise > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
 echo 1 > /proc/sys/kernel/sysrq 2>/dev/null
 [ -d /lib/terminfo ] && export TERMINFO_DIRS=/lib/terminfo:/usr/share/terminfo
 export HOME=/tmp TERM=${TERM:-linux} VM_SHARE=/mnt/host
-echo "init: running guest.sh"
+# vmguest= on the kernel's command line (VM_GUEST) names another script
+g=${vmguest:-guest.sh}
+echo "init: running $g"
 cd /mnt/host
-sh /mnt/host/guest.sh
+sh "/mnt/host/$g"
 rc=$?
-echo "$rc" > /mnt/host/guest.rc
+case $g in */*) d=/mnt/host/${g%/*} ;; *) d=/mnt/host ;; esac
+echo "$rc" > "$d/guest.rc"
 echo "init: guest.sh exited $rc"
 cd /
 umount /mnt/host 2>/dev/null
@@ -382,7 +391,9 @@ run() {
 	[ $# -ge 1 ] || die "usage: vm.sh run SHARE_DIR [TIMEOUT_SECS]"
 	share=$(cd "$1" && pwd) || die "no such folder: $1"
 	tmo=${2:-300}
-	[ -f "$share/guest.sh" ] || die "$share/guest.sh does not exist"
+	guest=${VM_GUEST:-guest.sh}
+	[ -f "$share/$guest" ] || die "$share/$guest does not exist"
+	case $guest in */*) rundir=$share/${guest%/*} ;; *) rundir=$share ;; esac
 	[ -s "$BUILD/vmlinux" ] && [ -s "$BUILD/initramfs.cpio" ] || prepare
 	build_initramfs
 	need qemu-system-x86_64 timeout
@@ -395,38 +406,42 @@ run() {
 		rm -f "$tmpinitrd.extra"
 		initrd=$tmpinitrd
 	fi
-	rm -f "$share/guest.rc" "$share/console.log"
-	: > "$share/console.log"
+	rm -f "$rundir/guest.rc" "$rundir/console.log"
+	: > "$rundir/console.log"
 	tailpid=
 	if [ "${VM_VERBOSE:-0}" = 1 ]; then
-		tail -n +1 -f "$share/console.log" &
+		tail -n +1 -f "$rundir/console.log" &
 		tailpid=$!
 	fi
 	t0=$(now)
 	boot=1
 	while :; do
 		set +e
+		# in the background, so that qemu.pid names the timeout that
+		# runs qemu (its TERM stops qemu: tests/vm/session.sh)
 		timeout -k 5 "$tmo" qemu-system-x86_64 \
 			-accel tcg,thread=multi -cpu max -m "${VM_MEM:-512M}" -smp "${VM_SMP:-2}" \
 			-nographic -nodefaults -no-reboot \
-			-serial "file:$share/console.log" \
+			-serial "file:$rundir/console.log" \
 			-kernel "$BUILD/vmlinux" -initrd "$initrd" \
-			-append "console=ttyS0 panic=-1 quiet loglevel=4 mitigations=off ${VM_APPEND:-}" \
+			-append "console=ttyS0 panic=-1 quiet loglevel=4 mitigations=off ${VM_GUEST:+vmguest=$VM_GUEST }${VM_APPEND:-}" \
 			-virtfs "local,path=$share,mount_tag=host0,security_model=none,id=host0" \
 			${VM_QEMU_ARGS:-} \
-			</dev/null > "$share/qemu.log" 2>&1
+			</dev/null > "$rundir/qemu.log" 2>&1 &
+		echo $! > "$rundir/qemu.pid"
+		wait $!
 		qrc=$?
 		set -e
 		# A kernel that panicked before init ran guest.sh (seen in CI
 		# with Debian's 7.x kernel under TCG: an int3 oops in early text
 		# patching) has not run the test: boot it once more.
-		if [ "$boot" = 1 ] && [ ! -s "$share/guest.rc" ] &&
-		   ! grep -q '^init: running guest.sh' "$share/console.log" &&
-		   grep -q 'Kernel panic' "$share/console.log"; then
-			echo "$ME: the kernel panicked before guest.sh ran (qemu status $qrc); booting again:" >&2
-			grep -m 3 -E 'Oops|RIP:|Kernel panic' "$share/console.log" >&2 || true
-			mv -f "$share/console.log" "$share/console.boot1.log"
-			: > "$share/console.log"
+		if [ "$boot" = 1 ] && [ ! -s "$rundir/guest.rc" ] &&
+		   ! grep -q '^init: running ' "$rundir/console.log" &&
+		   grep -q 'Kernel panic' "$rundir/console.log"; then
+			echo "$ME: the kernel panicked before $guest ran (qemu status $qrc); booting again:" >&2
+			grep -m 3 -E 'Oops|RIP:|Kernel panic' "$rundir/console.log" >&2 || true
+			mv -f "$rundir/console.log" "$rundir/console.boot1.log"
+			: > "$rundir/console.log"
 			boot=2
 			continue
 		fi
@@ -441,17 +456,17 @@ run() {
 	[ -z "$tmpinitrd" ] || rm -f "$tmpinitrd"
 	echo "$ME: qemu ran ${secs} s (start to exit)" >&2
 	if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
-		echo "$ME: FAIL: VM killed after the ${tmo} s timeout; see $share/console.log" >&2
-		tail -n 15 "$share/console.log" >&2 || true
+		echo "$ME: FAIL: VM killed after the ${tmo} s timeout; see $rundir/console.log" >&2
+		tail -n 15 "$rundir/console.log" >&2 || true
 		exit 124
 	fi
-	if [ ! -s "$share/guest.rc" ]; then
-		echo "$ME: FAIL: the VM did not boot or guest.sh never finished (no guest.rc, qemu status $qrc); see $share/console.log" >&2
-		tail -n 15 "$share/console.log" >&2 || true
-		cat "$share/qemu.log" >&2 || true
+	if [ ! -s "$rundir/guest.rc" ]; then
+		echo "$ME: FAIL: the VM did not boot or $guest never finished (no guest.rc, qemu status $qrc); see $rundir/console.log" >&2
+		tail -n 15 "$rundir/console.log" >&2 || true
+		cat "$rundir/qemu.log" >&2 || true
 		exit 125
 	fi
-	rc=$(tr -dc '0-9' < "$share/guest.rc")
+	rc=$(tr -dc '0-9' < "$rundir/guest.rc")
 	[ -n "$rc" ] || rc=125
 	return "$rc"
 }
@@ -459,6 +474,8 @@ run() {
 case ${1:-} in
 prepare) prepare ;;
 run) shift; run "$@" ;;
+archive) [ $# = 2 ] || die "usage: vm.sh archive OUT"; extra_archive "$2" ;;
+dir) echo "$BUILD" ;;
 clean) rm -rf "$BUILD" ;;
-*) echo "usage: $0 prepare | run SHARE_DIR [TIMEOUT_SECS] | clean" >&2; exit 2 ;;
+*) echo "usage: $0 prepare | run SHARE_DIR [TIMEOUT_SECS] | archive OUT | dir | clean" >&2; exit 2 ;;
 esac
