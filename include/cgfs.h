@@ -63,6 +63,9 @@ struct cgfs_opts {
 	const char *proc;	/* --proc DIR, or NULL for /proc */
 	const char *start;	/* CGROUP argument, or NULL for "/" */
 	enum cgfs_collector collector;	/* 0: files */
+	/* Descriptors the caller keeps open beside the hierarchy's (the
+	 * connections of --listen): the walk keeps that many fewer. */
+	unsigned fd_keep;
 };
 
 /* One group as one refresh saw it. */

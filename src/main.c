@@ -32,6 +32,9 @@ int main(int argc, char **argv)
 	}
 	if (!o.batch && !o.nsets && !o.listen)
 		opts_config_collector(&o);
+	/* --listen's connections have descriptors of their own. */
+	if (o.listen)
+		o.cg.fd_keep = listen_fds();
 	/* --set reads no values. */
 	if (o.nsets)
 		o.cg.collector = CGFS_COLLECT_FILES;

@@ -283,6 +283,8 @@ suite "cAdvisor names (--compat cadvisor)" tests/cadvisor.sh
 suite "cAdvisor names (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/cadvisor.sh
 suite "--listen, the Prometheus endpoint (fixture, live v1, prometheus)" tests/listen.sh
 suite "--listen (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/listen.sh
+suite "--listen beside 2,000 idle and 16 trickling sockets, and 1,200 from 20 addresses" tests/listen-hostile.sh
+suite "--listen beside hostile sockets (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/listen-hostile.sh
 suite "fixture columns (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/fixture-columns.sh
 suite "replay of 100,001 samples, malformed timestamps" tests/replay-long.sh
 suite "replay of 100,001 samples (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/replay-long.sh

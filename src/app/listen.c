@@ -6,23 +6,44 @@
  * libmicrohttpd serves the connections from one thread of its own, which
  * polls them all and calls handle() for one request at a time: a scrape
  * never runs beside another, and a slow client (half a request) holds a
- * connection, not that thread.  Its limits: LISTEN_CONNECTIONS connections
- * (more are closed when accepted), LISTEN_REQUEST_BYTES for a request's
- * line and headers (larger: 431, connection closed), LISTEN_TIMEOUT
- * seconds of silence before a connection is closed (a scraper's kept-alive
- * one too, between scrapes further apart than that).  The main thread
- * waits for SIGINT, SIGTERM or SIGHUP, blocked in every thread, then stops
- * the daemon (a scrape under way ends first) and returns 0.
+ * connection, not that thread.  LISTEN_REQUEST_BYTES bound a request's
+ * line and headers (larger: 414 or 431, connection closed); its query is
+ * dropped unread (uri_seen).
+ *
+ * Which connections stay open is decided here, not by libmicrohttpd's
+ * own limits (its per-address limit refuses the newest connection, which
+ * on a shared address - the loopback, a NAT - is the scraper's as often
+ * as not, and at its total limit it stops accepting, leaving the rest in
+ * the listen queue): every connection is accepted at once, and one past
+ * LISTEN_PER_CLIENT from its address, or past LISTEN_CONNECTIONS in all,
+ * closes another of that address (of all) that waits for a request -
+ * the oldest that has sent nothing, else the one kept alive longest
+ * after its answer, else the oldest with half a request - or, none
+ * waiting, itself (pick_victim).  A scraper's connection, whose request
+ * comes at once, is served long before it is the oldest; a request being
+ * read is not cut short for an idle connection.  A connection that has
+ * not sent a whole request head LISTEN_HEAD_TIMEOUT seconds after it was
+ * opened, or LISTEN_TIMEOUT seconds after its last answer, is closed (the
+ * main thread's clock, sweep()), however it trickles; one silent for
+ * LISTEN_TIMEOUT seconds is closed by libmicrohttpd (a reader that stops
+ * reading an answer too).  The main thread waits for SIGINT, SIGTERM or
+ * SIGHUP, blocked in every thread, then stops the daemon (a scrape under
+ * way ends first) and returns 0.
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <linux/tcp.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -31,6 +52,7 @@
 #include "app/listen.h"
 #include "app/opts.h"
 #include "cgfs.h"
+#include "clock.h"
 #include "out.h"
 #include "pipeline.h"
 #include "reclaim.h"
@@ -51,6 +73,8 @@ static struct {
 	__typeof__(&MHD_destroy_response) destroy_response;
 	__typeof__(&MHD_queue_response) queue_response;
 	__typeof__(&MHD_lookup_connection_value) lookup_value;
+	__typeof__(&MHD_get_connection_info) conn_info;
+	__typeof__(&MHD_is_feature_supported) has_feature;
 } mhd;
 
 /* Opens the library: 0, or -1 with the reason in err. */
@@ -81,20 +105,314 @@ static int mhd_open(char *err, size_t errlen)
 	SYM(destroy_response, "MHD_destroy_response");
 	SYM(queue_response, "MHD_queue_response");
 	SYM(lookup_value, "MHD_lookup_connection_value");
+	SYM(conn_info, "MHD_get_connection_info");
+	SYM(has_feature, "MHD_is_feature_supported");
 #undef SYM
 	return 0;
 }
 
-#define LISTEN_CONNECTIONS	16
+#define LISTEN_CONNECTIONS	1024	/* open at once */
+#define LISTEN_PER_CLIENT	64	/* open at once from one address */
+#define LISTEN_HEAD_TIMEOUT	5	/* s: from the connect to a request head */
+#define LISTEN_TIMEOUT		10	/* s: silence; an answer to the next head */
 #define LISTEN_REQUEST_BYTES	(16 * 1024)
-#define LISTEN_TIMEOUT		10	/* seconds */
+/* Accepted past LISTEN_CONNECTIONS while those closed for them go (at
+ * most 10 an iteration of libmicrohttpd's loop, each closed in the next). */
+#define LISTEN_SLACK		64
+/* The listening socket, libmicrohttpd's epoll and wake-up descriptors. */
+#define LISTEN_OWN_FDS		16
+/* What a refresh opens beside the connections: the walk's reserve. */
+#define LISTEN_REFRESH_FDS	128
+#define LISTEN_BACKLOG		1024
+
+unsigned listen_fds(void)
+{
+	return LISTEN_CONNECTIONS + LISTEN_SLACK + LISTEN_OWN_FDS;
+}
 
 #define CT_OPENMETRICS \
 	"application/openmetrics-text; version=1.0.0; charset=utf-8"
 #define CT_PROMETHEUS	"text/plain; version=0.0.4; charset=utf-8"
 #define CT_ERROR	"text/plain; charset=utf-8"
 
+/*
+ * The connections, as the guard sees them (struct conn, each
+ * libmicrohttpd connection's socket context): waiting for a first request
+ * head (fresh, in the order they came), for the next one (kept, in the
+ * order of their last answers), being answered (busy), or closing (shut
+ * down here, in no list, until libmicrohttpd closes it).  The lock is
+ * taken by libmicrohttpd's thread (on_conn, handle, on_done) and by the
+ * main thread's sweep; a descriptor is shut down only under it, while
+ * its connection is in a list, so never after libmicrohttpd closed it
+ * (on_conn's CLOSED comes before the close).
+ */
+enum { L_FRESH, L_KEPT, L_BUSY, L_NONE };
+
+struct conn {
+	struct conn *prev, *next;
+	int list;		/* L_* */
+	int fd;
+	int family;		/* AF_INET, AF_INET6, 0: not known */
+	unsigned char addr[16];
+	double deadline;	/* CLOCK_MONOTONIC s: a whole head by then */
+	int sent;		/* has sent a byte (fresh: sent_any's) */
+};
+
+struct conn_list {
+	struct conn *head, *tail;
+};
+
+struct guard {
+	pthread_mutex_t lock;
+	struct conn_list l[L_NONE];
+	unsigned open;		/* in a list */
+	unsigned limit, per_client;
+};
+
+static void list_del(struct guard *g, struct conn *c)
+{
+	struct conn_list *l;
+
+	if (c->list == L_NONE)
+		return;
+	l = &g->l[c->list];
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		l->head = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	else
+		l->tail = c->prev;
+	c->prev = c->next = NULL;
+	c->list = L_NONE;
+	g->open--;
+}
+
+static void list_add(struct guard *g, struct conn *c, int list)
+{
+	struct conn_list *l = &g->l[list];
+
+	list_del(g, c);
+	c->list = list;
+	c->prev = l->tail;
+	c->next = NULL;
+	if (l->tail)
+		l->tail->next = c;
+	else
+		l->head = c;
+	l->tail = c;
+	g->open++;
+}
+
+/* Closed by its peer's view: shut down, libmicrohttpd then sees it end
+ * and closes it. */
+static void conn_drop(struct guard *g, struct conn *c)
+{
+	list_del(g, c);
+	shutdown(c->fd, SHUT_RDWR);
+}
+
+static int same_addr(const struct conn *a, const struct conn *b)
+{
+	return a->family && a->family == b->family &&
+	       !memcmp(a->addr, b->addr, sizeof(a->addr));
+}
+
+/* Whether a connection has sent a byte: the kernel's count (TCP_INFO,
+ * Linux 4.1+; else taken as yes), asked until it is yes. */
+static int sent_any(struct conn *c)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	if (c->sent)
+		return 1;
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(c->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0 ||
+	    len < offsetof(struct tcp_info, tcpi_bytes_received) +
+		  sizeof(ti.tcpi_bytes_received) ||
+	    ti.tcpi_bytes_received)
+		c->sent = 1;
+	return c->sent;
+}
+
+/*
+ * The connection to close for a new one (self), from self's address if
+ * by_addr: the oldest waiting one that has sent nothing, else the one
+ * kept longest after its answer (its client opens another), else the
+ * oldest with half a request; NULL if none but self waits.
+ */
+static struct conn *pick_victim(struct guard *g, struct conn *self,
+				int by_addr)
+{
+	struct conn *c, *part = NULL;
+
+	for (c = g->l[L_FRESH].head; c; c = c->next) {
+		if (c == self || (by_addr && !same_addr(c, self)))
+			continue;
+		if (!sent_any(c))
+			return c;
+		if (!part)
+			part = c;
+	}
+	for (c = g->l[L_KEPT].head; c; c = c->next)
+		if (!by_addr || same_addr(c, self))
+			return c;
+	return part;
+}
+
+static unsigned count_addr(struct guard *g, const struct conn *self)
+{
+	unsigned n = 0;
+
+	for (int l = L_FRESH; l < L_NONE; l++)
+		for (struct conn *c = g->l[l].head; c; c = c->next)
+			n += same_addr(c, self);
+	return n;
+}
+
+/* A new connection: in, and one out if a limit is passed (under lock). */
+static void admit(struct guard *g, struct conn *c)
+{
+	struct conn *victim = NULL;
+
+	c->deadline = clock_mono() + LISTEN_HEAD_TIMEOUT;
+	list_add(g, c, L_FRESH);
+	if (c->family && count_addr(g, c) > g->per_client) {
+		victim = pick_victim(g, c, 1);
+	} else if (g->open > g->limit) {
+		victim = pick_victim(g, c, 0);
+	} else {
+		return;
+	}
+	conn_drop(g, victim ? victim : c);
+}
+
+/* Closes the connections past their deadline; the time of the next one
+ * (or now + LISTEN_HEAD_TIMEOUT: none sooner can come). */
+static double sweep(struct guard *g)
+{
+	double now = clock_mono(), next = now + LISTEN_HEAD_TIMEOUT;
+
+	pthread_mutex_lock(&g->lock);
+	for (int l = L_FRESH; l <= L_KEPT; l++) {
+		struct conn *c;
+
+		while ((c = g->l[l].head) && c->deadline <= now)
+			conn_drop(g, c);
+		if (c && c->deadline < next)
+			next = c->deadline;
+	}
+	pthread_mutex_unlock(&g->lock);
+	return next;
+}
+
+static void on_conn(void *cls, struct MHD_Connection *conn, void **ctx,
+		    enum MHD_ConnectionNotificationCode toe)
+{
+	struct guard *g = cls;
+	struct conn *c = *ctx;
+	const union MHD_ConnectionInfo *fd, *addr;
+
+	if (toe != MHD_CONNECTION_NOTIFY_STARTED) {
+		if (c) {
+			pthread_mutex_lock(&g->lock);
+			list_del(g, c);
+			pthread_mutex_unlock(&g->lock);
+			free(c);
+			*ctx = NULL;
+		}
+		return;
+	}
+	fd = mhd.conn_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (!fd)
+		return;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		shutdown(fd->connect_fd, SHUT_RDWR);
+		return;
+	}
+	c->list = L_NONE;
+	c->fd = fd->connect_fd;
+	addr = mhd.conn_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	if (addr && addr->client_addr) {
+		const struct sockaddr *sa = addr->client_addr;
+
+		if (sa->sa_family == AF_INET) {
+			c->family = AF_INET;
+			memcpy(c->addr, &((const struct sockaddr_in *)
+					  (const void *)sa)->sin_addr, 4);
+		} else if (sa->sa_family == AF_INET6) {
+			c->family = AF_INET6;
+			memcpy(c->addr, &((const struct sockaddr_in6 *)
+					  (const void *)sa)->sin6_addr, 16);
+		}
+	}
+	*ctx = c;
+	pthread_mutex_lock(&g->lock);
+	admit(g, c);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* The guard's record of a connection, NULL if it has none. */
+static struct conn *conn_of(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *i =
+		mhd.conn_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return i ? i->socket_context : NULL;
+}
+
+/* A request has its head: busy until answered (unless closing). */
+static void conn_busy(struct guard *g, struct MHD_Connection *conn)
+{
+	struct conn *c = conn_of(conn);
+
+	pthread_mutex_lock(&g->lock);
+	if (c && c->list != L_NONE && c->list != L_BUSY)
+		list_add(g, c, L_BUSY);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* A request is over: the connection waits for the next one's head. */
+static void on_done(void *cls, struct MHD_Connection *conn, void **con_cls,
+		    enum MHD_RequestTerminationCode toe)
+{
+	struct guard *g = cls;
+	struct conn *c = conn_of(conn);
+
+	(void)con_cls;
+	(void)toe;
+	pthread_mutex_lock(&g->lock);
+	if (c && c->list != L_NONE) {
+		c->deadline = clock_mono() + LISTEN_TIMEOUT;
+		list_add(g, c, L_KEPT);
+	}
+	pthread_mutex_unlock(&g->lock);
+}
+
+/*
+ * Before libmicrohttpd parses a request's query: it is cut off.  No
+ * query is read, and libmicrohttpd 0.9.75 stores each parameter from its
+ * connection's memory and, when that runs out (about 250 short ones in
+ * LISTEN_REQUEST_BYTES), closes the connection without an answer.  The
+ * URI is libmicrohttpd's own buffer, NUL-terminated, not yet parsed
+ * (microhttpd.h: "for processing the URI ... before it is parsed").
+ */
+static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	char *q = uri ? strchr(uri, '?') : NULL;
+
+	(void)cls;
+	(void)conn;
+	if (q)
+		q[1] = '\0';
+	return NULL;
+}
+
 struct server {
+	struct guard g;
 	struct opts *o;
 	struct cgfs *cg;
 	struct pipeline pl;
@@ -201,9 +519,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 			      size_t *upload_size, void **con_cls)
 {
 	static int seen;
+	struct server *s = cls;
 
 	(void)version;
 	(void)upload_data;
+	conn_busy(&s->g, conn);
 	/* Another method is answered at once, on the first call (the
 	 * request's headers), its body not waited for; the connection is
 	 * then closed. */
@@ -225,7 +545,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 	if (strcmp(url, "/metrics"))
 		return reply_error(conn, MHD_HTTP_NOT_FOUND, NULL,
 				   "not found: the metrics are at /metrics");
-	return scrape(cls, conn);
+	return scrape(s, conn);
 }
 
 /*
@@ -269,7 +589,8 @@ static int open_socket(const char *spec, int *ret_family, char *err,
 	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
-	    bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 64) < 0) {
+	    bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 ||
+	    listen(fd, LISTEN_BACKLOG) < 0) {
 		snprintf(err, errlen, "--listen: %s port %s: %s", host, port,
 			 strerror(errno));
 		if (fd >= 0)
@@ -282,6 +603,38 @@ static int open_socket(const char *spec, int *ret_family, char *err,
 	return fd;
 }
 
+/*
+ * The connections the descriptors allow: LISTEN_CONNECTIONS where
+ * RLIMIT_NOFILE can be raised to hold them beside a refresh's (the walk
+ * keeps listen_fds() fewer of its own), else what it holds, said once.
+ */
+static unsigned fit_connections(void)
+{
+	rlim_t need = listen_fds() + LISTEN_REFRESH_FDS;
+	struct rlimit rl;
+	long n;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		return LISTEN_CONNECTIONS;
+	if (rl.rlim_cur < need) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ||
+			      rl.rlim_max > need ? need : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur >= need)
+		return LISTEN_CONNECTIONS;
+	n = (long)rl.rlim_cur - LISTEN_REFRESH_FDS - LISTEN_SLACK -
+	    LISTEN_OWN_FDS;
+	if (n < 4)
+		n = 4;
+	msg_err("--listen: RLIMIT_NOFILE is %llu (hard limit): at most %ld "
+		"connections, not %d (that needs %llu)",
+		(unsigned long long)rl.rlim_cur, n, LISTEN_CONNECTIONS,
+		(unsigned long long)need);
+	return (unsigned)n;
+}
+
 int listen_run(struct opts *o, struct cgfs *cg)
 {
 	struct server s;
@@ -289,7 +642,7 @@ int listen_run(struct opts *o, struct cgfs *cg)
 	sigset_t stop, old;
 	char err[512];
 	int fd, family, sig, r;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD;
 
 	if (mhd_open(err, sizeof(err)) < 0) {
 		msg_err("%s", err);
@@ -301,6 +654,10 @@ int listen_run(struct opts *o, struct cgfs *cg)
 		return 1;
 	}
 	memset(&s, 0, sizeof(s));
+	pthread_mutex_init(&s.g.lock, NULL);
+	s.g.limit = fit_connections();
+	s.g.per_client = s.g.limit / 4 < LISTEN_PER_CLIENT ?
+			 (s.g.limit / 4 ? s.g.limit / 4 : 1) : LISTEN_PER_CLIENT;
 	s.o = o;
 	s.cg = cg;
 	pipeline_init(&s.pl, cg, o->maxdepth, 0);
@@ -330,12 +687,13 @@ int listen_run(struct opts *o, struct cgfs *cg)
 		msg_err("%s", r == -ENODATA ? "the recorded series is empty"
 			: err);
 		close(fd);
+		pthread_mutex_destroy(&s.g.lock);
 		pipeline_free(&s.pl);
 		return 1;
 	}
 
 	/* Blocked here, the stop signals are blocked in the daemon's thread
-	 * too, which inherits the mask: only sigwait below takes them. */
+	 * too, which inherits the mask: only sigtimedwait below takes them. */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
@@ -344,27 +702,48 @@ int listen_run(struct opts *o, struct cgfs *cg)
 	signal(SIGPIPE, SIG_IGN);
 	if (family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	/* epoll where libmicrohttpd has it, else poll(): both past
+	 * FD_SETSIZE.  Its limit is the guard's and the slack: it never
+	 * stops accepting on its own. */
+	flags |= mhd.has_feature(MHD_FEATURE_EPOLL) == MHD_YES ?
+		 MHD_USE_EPOLL : MHD_USE_POLL;
 	d = mhd.start_daemon(flags, 0, NULL, NULL, handle, &s,
 			     MHD_OPTION_LISTEN_SOCKET, fd,
 			     MHD_OPTION_CONNECTION_LIMIT,
-			     (unsigned)LISTEN_CONNECTIONS,
+			     s.g.limit + LISTEN_SLACK,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 			     (size_t)LISTEN_REQUEST_BYTES,
 			     MHD_OPTION_CONNECTION_TIMEOUT,
 			     (unsigned)LISTEN_TIMEOUT,
+			     MHD_OPTION_NOTIFY_CONNECTION, on_conn, &s.g,
+			     MHD_OPTION_NOTIFY_COMPLETED, on_done, &s.g,
+			     MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL,
 			     MHD_OPTION_END);
 	if (!d) {
 		msg_err("--listen %s: libmicrohttpd could not start", o->listen);
 		close(fd);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		pthread_mutex_destroy(&s.g.lock);
 		pipeline_free(&s.pl);
 		batch_rows_free(&s.br);
 		return 1;
 	}
-	while (sigwait(&stop, &sig) != 0)
-		;
+	/* The guard's clock: each deadline is kept within a millisecond. */
+	for (;;) {
+		double wait = sweep(&s.g) - clock_mono();
+		struct timespec ts;
+
+		if (wait < 0.001)
+			wait = 0.001;
+		ts.tv_sec = (time_t)wait;
+		ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+		sig = sigtimedwait(&stop, NULL, &ts);
+		if (sig > 0)
+			break;
+	}
 	/* A second signal stays blocked: the stop under way ends. */
-	mhd.stop_daemon(d);	/* closes fd */
+	mhd.stop_daemon(d);	/* closes fd, and every connection */
+	pthread_mutex_destroy(&s.g.lock);
 	batch_rows_free(&s.br);
 	pipeline_free(&s.pl);
 	return 0;

@@ -11,4 +11,8 @@
  * stderr). */
 int listen_run(struct opts *o, struct cgfs *cg);
 
+/* The descriptors it keeps open at most: its connections, the listening
+ * socket and libmicrohttpd's own (the hierarchy's walk leaves them). */
+unsigned listen_fds(void);
+
 #endif

@@ -240,7 +240,7 @@ static void use_walk(struct cgfs *cg, const char *why)
 	snprintf(cg->bpf_why, sizeof(cg->bpf_why), "%s", why);
 	if (cg->tree)
 		cg->tree->ops->free(cg->tree);
-	cg->tree = cgfs_walk_new(cg->src->fresh_tree, cg->kernfs);
+	cg->tree = cgfs_walk_new(cg->src->fresh_tree, cg->kernfs, cg->fd_keep);
 }
 
 /*
@@ -422,6 +422,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	cg->src->open_sys(cg, opts->proc);
 	find_recursiveprot(cg, opts->proc);
 	cg->collector = opts->collector;
+	cg->fd_keep = opts->fd_keep;
 	r = pick_tree(cg, opts->collector, err, errlen);
 	if (r < 0) {
 		cgfs_close(cg);

@@ -318,8 +318,9 @@ struct cgfs_tree {
 };
 
 /* The directory walk; fresh_tree: every sample is a new copy (a
- * series), so no directory is kept across refreshes. */
-struct cgfs_tree *cgfs_walk_new(int fresh_tree, int kernfs);
+ * series), so no directory is kept across refreshes; fd_keep: the
+ * descriptors its budget leaves to the caller (cgfs_opts). */
+struct cgfs_tree *cgfs_walk_new(int fresh_tree, int kernfs, unsigned fd_keep);
 /* For the unit tests (cgfs_set_kernfs, cgfs_listings). */
 void cgfs_walk_set_kernfs(struct cgfs_tree *t, int kernfs);
 unsigned long cgfs_walk_listings(const struct cgfs_tree *t);
@@ -389,6 +390,7 @@ struct cgfs {
 	int kernfs;
 	char bpf_why[300];	/* why not bpf; "" when in use */
 	enum cgfs_collector collector;	/* asked (--collector) */
+	unsigned fd_keep;	/* cgfs_opts' */
 	char note[400];		/* said once: cgfs_take_note */
 	int note_new;
 	/* cgfs_set_fill's: called before a sample ends */

@@ -808,7 +808,7 @@ static const struct cgfs_tree_ops walk_ops = {
 	.free = walk_free,
 };
 
-struct cgfs_tree *cgfs_walk_new(int fresh_tree, int kernfs)
+struct cgfs_tree *cgfs_walk_new(int fresh_tree, int kernfs, unsigned fd_keep)
 {
 	struct walk *wk = xcalloc(1, sizeof(*wk));
 
@@ -818,7 +818,8 @@ struct cgfs_tree *cgfs_walk_new(int fresh_tree, int kernfs)
 	wk->dentscap = 32768;
 	wk->dents = xmalloc(wk->dentscap);
 	/* Descriptors kept across refreshes (a live tree only): all the
-	 * process may have, less a reserve for everything else. */
+	 * process may have, less a reserve for everything else and what
+	 * the caller keeps (fd_keep). */
 	if (!fresh_tree) {
 		struct rlimit rl;
 
@@ -829,7 +830,7 @@ struct cgfs_tree *cgfs_walk_new(int fresh_tree, int kernfs)
 				getrlimit(RLIMIT_NOFILE, &rl);
 			}
 			wk->fd_budget = rl.rlim_cur == RLIM_INFINITY ? 65536 :
-				(long)rl.rlim_cur - FD_RESERVE;
+				(long)rl.rlim_cur - FD_RESERVE - (long)fd_keep;
 		}
 	}
 	return &wk->tree;
