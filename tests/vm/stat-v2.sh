@@ -41,7 +41,7 @@
 #      pgscan_kswapd 0), then stops (SIGSTOP); one long
 #      `memcgtop -b -F json -d 1 -n STAT_V2_ITER --collector bpf -c
 #      path,pgscan,pgsteal,..._kswapd,..._direct,the LRU lists,anon,file,
-#      refault_file,pgfault /bv` starts; after two refreshes k starts and
+#      refault_file,pgfault and memstat.h's newer sizes (file_mapped ... sock) /bv` starts; after two refreshes k starts and
 #      runs until its memory.stat has pgscan_kswapd > 0; the loads are
 #      killed; three refreshes at rest; a runs until its 24 MiB are in
 #      place (2 s more) and is killed.  The long run goes on at rest;
@@ -94,7 +94,7 @@ vm_host_ready
 vm_binary
 vm_share stat-v2
 
-COLS=path,pgscan,pgsteal,pgscan_kswapd,pgscan_direct,pgsteal_kswapd,pgsteal_direct,active_anon,inactive_anon,active_file,inactive_file,unevictable,anon,file,refault_file,pgfault
+COLS=path,pgscan,pgsteal,pgscan_kswapd,pgscan_direct,pgsteal_kswapd,pgsteal_direct,active_anon,inactive_anon,active_file,inactive_file,unevictable,anon,file,refault_file,pgfault,file_mapped,file_dirty,file_writeback,swapcached,anon_thp,file_thp,slab_reclaimable,slab_unreclaimable,kernel_stack,pagetables,sock
 # the LRU view's and the mission view's columns a single refresh gives
 FRESH=path,usage,active_anon,inactive_anon,active_file,inactive_file,unevictable,pgscan,pgsteal
 LRU=path,usage,active_anon,inactive_anon,active_file,inactive_file,unevictable

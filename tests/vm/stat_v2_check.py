@@ -42,6 +42,11 @@ KEY = {
     "pgfault": "pgfault", "pgmajfault": "pgmajfault",
     "usage": "memory.current",
 }
+# memstat.h's rows whose column is the v2 key
+for k in ("file_mapped", "file_dirty", "file_writeback", "swapcached",
+          "anon_thp", "file_thp", "slab_reclaimable", "slab_unreclaimable",
+          "kernel_stack", "pagetables", "sock"):
+    KEY[k] = k
 GROUPS = ["/bv", "/bv/d", "/bv/k", "/bv/a"]
 
 npass = nfail = 0
