@@ -111,7 +111,7 @@ Reclaim: pgscan -/s, pgsteal -/s  Pressure: some - full -
 $(printf '%6s %7s %s\n' USAGE FLT/s GROUP "$(hum "$ua")" - /app "$(hum "$uw")" - '  worker')"
 one "text" "$want_text"
 one "text -n 0" "$want_text" -n 0
-want_json="{\"time\":\"$T1\",\"iteration\":1,\"interval_s\":null,\"mode\":\"v2\",\"memcg\":\"v2\",\"collector\":\"files\",\"root\":\"$tmp/one\",\"system\":{\"mem_total\":null,\"mem_available\":null,\"mem_free\":null,\"wmark_low\":null,\"wmark_high\":null,\"swap_total\":null,\"swap_free\":null,\"pgscan_per_s\":null,\"pgsteal_per_s\":null,\"pgscan_kswapd_per_s\":null,\"pgscan_direct_per_s\":null,\"psi_some_avg10\":null,\"psi_full_avg10\":null,\"oom_kills\":[]},\"groups\":[{\"usage\":$ua,\"pgfault_per_s\":null,\"path\":\"/app\"},{\"usage\":$uw,\"pgfault_per_s\":null,\"path\":\"/app/worker\"}]}"
+want_json="{\"time\":\"$T1\",\"iteration\":1,\"interval_s\":null,\"mode\":\"v2\",\"memcg\":\"v2\",\"collector\":\"files\",\"root\":\"$tmp/one\",\"system\":{\"mem_total\":null,\"mem_available\":null,\"mem_free\":null,\"wmark_low\":null,\"wmark_high\":null,\"swap_total\":null,\"swap_free\":null,\"pgscan_per_s\":null,\"pgsteal_per_s\":null,\"psi_some_avg10\":null,\"psi_full_avg10\":null,\"pgscan_kswapd_per_s\":null,\"pgscan_direct_per_s\":null,\"pgscan_khugepaged_per_s\":null,\"pgscan_proactive_per_s\":null,\"pgscan_memcg_per_s\":null,\"oom_kills\":[]},\"groups\":[{\"usage\":$ua,\"pgfault_per_s\":null,\"path\":\"/app\"},{\"usage\":$uw,\"pgfault_per_s\":null,\"path\":\"/app/worker\"}]}"
 one "JSON" "$want_json" -F json
 one "CSV" "$(printf 'time,iteration,usage,pgfault_per_s,path\r\n%s,1,%s,,/app\r\n%s,1,%s,,/app/worker\r' "$T1" "$ua" "$T1" "$uw")" -F csv
 # A --record stopped (SIGTERM) while it waits for its second sample leaves

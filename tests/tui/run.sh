@@ -410,9 +410,34 @@ mem_line() {
 	dt=$(awk -v a="$(mono "$1" $(($2 - 1)))" -v b="$(mono "$1" "$2")" 'BEGIN { printf "%.9f", b - a }')
 	sc=$(human_rate "$(awk -v a="$(vmstat_pg "$q" pgscan)" -v b="$(vmstat_pg "$p" pgscan)" -v t="$dt" 'BEGIN { print (b - a) / t }')")
 	stl=$(human_rate "$(awk -v a="$(vmstat_pg "$q" pgsteal)" -v b="$(vmstat_pg "$p" pgsteal)" -v t="$dt" 'BEGIN { print (b - a) / t }')")
-	printf 'Mem %s avail %s  Swap %s/%s  Scan %s/s Steal %s/s PSI %s/%s' \
+	local line split
+	printf -v line 'Mem %s avail %s  Swap %s/%s  Scan %s/s Steal %s/s PSI %s/%s' \
 		"$(human "$tot")" "$(human "$av")" "$(human $((st - sf)))" \
 		"$(human "$st")" "$sc" "$stl" "$(psi_avg10 "$p" some)" "$(psi_avg10 "$p" full)"
+	# Then who scanned: each reclaimer's vmstat counter ("-" where the
+	# kernel has none), and memcg-targeted reclaim, the rest of anon +
+	# file (at least 0).
+	split=$(awk -v t="$dt" '
+		FNR == 1 { f++ }
+		{ v[f, $1] = $2; has[f, $1] = 1 }
+		function d(k) { return v[2, k] - v[1, k] }
+		END {
+			all = d("pgscan_anon") + d("pgscan_file"); rest = all
+			n = split("kswapd direct khugepaged proactive", r, " ")
+			for (i = 1; i <= n; i++) {
+				k = "pgscan_" r[i]
+				if (has[2, k]) { rest -= d(k); out[i] = d(k) / t }
+				else out[i] = "-"
+			}
+			if (rest < 0) rest = 0
+			for (i = 1; i <= n; i++) print out[i]
+			print rest / t
+		}' "$q/vmstat" "$p/vmstat" | while read -r x; do
+			if [ "$x" = - ]; then echo -; else human_rate "$x"; fi
+		done | tr '\n' ' ')
+	set -- $split
+	printf '%s  Scan: kswapd %s direct %s khugepaged %s proactive %s memcg %s/s' \
+		"$line" "$1" "$2" "$3" "$4" "$5" | cut -c1-"${MEM_LINE_W:-80}"
 }
 
 # clip W: each line cut to W characters, trailing blanks dropped (as
@@ -772,7 +797,7 @@ B=v2sets
 start $B 120 24 "TERM=tmux-256color LANG=C.UTF-8" -d 60 --root "$V2/cg" --proc "$V2/proc"
 up $B "sets"
 check_line $B 1 "memcgtop $T0  every 60.0s  sample 2/5  v2 files $V2/cg  $HOSTNODE $KREL" "header line 1 in full: time, interval, mode, collector, root, host, kernel"
-check_line $B 2 "$(mem_line "$V2" 1)" "header line 2 in full: Mem/Swap from meminfo, system reclaim from vmstat, PSI"
+check_line $B 2 "$(MEM_LINE_W=120 mem_line "$V2" 1)" "header line 2 in full: Mem/Swap from meminfo, system reclaim from vmstat, PSI"
 SETS=(overview memory LRU reclaim events limits custom)
 TITLES=(
 "$TITLES_V2"
