@@ -36,11 +36,13 @@ chmod 755 "$T"
 mkdir "$T/empty" && chmod 755 "$T/empty"
 
 # run NAME ARGS...: make ARGS as the user, stdout, stderr and the status
-# kept in $T/NAME.{out,err,rc}.
+# kept in $T/NAME.{out,err,rc}; as a make of its own, also under make
+# check (whose MAKELEVEL would make the error line "make[1]: ...").
 run() {
 	local n=$1
 	shift
-	user env LC_ALL=C make --no-print-directory "$@" >"$T/$n.out" 2>"$T/$n.err"
+	user env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS LC_ALL=C \
+		make --no-print-directory "$@" >"$T/$n.out" 2>"$T/$n.err"
 	echo $? >"$T/$n.rc"
 }
 

@@ -174,7 +174,8 @@ if [ "$have_locale" = 1 ]; then
 	out=$(LOCPATH=$LOC LC_ALL=de_DE.UTF-8 "$MEMCGTOP" -b -F json -n 1 -d 0.25 "${FIX[@]}" 2>&1)
 	tout=$(LOCPATH=$LOC LC_ALL=de_DE.UTF-8 "$MEMCGTOP" -b -r -n 1 -d 0.25 "${FIX[@]}" 2>&1 | head -1)
 	if grep -qE '"interval_s":0\.[0-9]{3},' <<<"$out" &&
-		grep -qE '"pgscan_per_s":[0-9]+\.[0-9]{3},"pgsteal_per_s":[0-9]+\.[0-9]{3},"pgscan_kswapd_per_s":[0-9]+\.[0-9]{3},"pgscan_direct_per_s":[0-9]+\.[0-9]{3},"psi_some_avg10":[0-9]+\.[0-9]{2},' <<<"$out" &&
+		grep -qE '"pgscan_per_s":[0-9]+\.[0-9]{3},"pgsteal_per_s":[0-9]+\.[0-9]{3},"psi_some_avg10":[0-9]+\.[0-9]{2},' <<<"$out" &&
+		grep -qE '"pgscan_kswapd_per_s":[0-9]+\.[0-9]{3},"pgscan_direct_per_s":[0-9]+\.[0-9]{3},' <<<"$out" &&
 		grep -qE ' interval 0\.[0-9]{3}s ' <<<"$tout"; then
 		pass "batch JSON and text under de_DE.UTF-8 write numbers with a decimal point"
 	else

@@ -55,7 +55,7 @@ fieldset cgfs_free_fields(const struct cgfs *cg)
 {
 	/* A recording the pass made: what it carried, as it was live. */
 	if (cg->src->series && cg->replay_bpf)
-		return cgfs_pass_fields(cg->ver, ~0ULL);
+		return cgfs_pass_fields(cg->ver, ~(mr_set)0);
 	return cg->tree->ops->carried(cg->tree, cg->ver);
 }
 

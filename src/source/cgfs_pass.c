@@ -1001,7 +1001,7 @@ struct cgfs_tree *cgfs_pass_new(const struct cgfs_version *v, const char *root,
 	p->nodes_read = !(bpfcol_node_src(p->col) &
 			  (MR_NODE_NONE | MR_NODE_NO_HIER)) &&
 		bpfcol_nodes(p->col, 0, lists, NULL) >= 0;
-	describe(p, ~0ULL);
+	describe(p, ~(mr_set)0);
 	p->stat_ok = 0;
 	return &p->tree;
 }

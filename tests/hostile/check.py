@@ -340,7 +340,7 @@ def check_metrics(om):
         # System figures: no label, but the reclaim events' pages scanned
         # per priority (0 to 12), while they are loaded.
         if not m and not re.match(r"^memcgtop_system_[a-z0-9_]+ \S+$", l) and \
-                not re.match(r'^memcgtop_system_(?:subtree_)?scan_by_priority_total'
+                not re.match(r'^memcgtop_system_(?:subtree_|soft_)?scan_by_priority_total'
                              r'\{priority="(?:[0-9]|1[0-2])"\} \S+$', l):
             bad.append(l)
             continue

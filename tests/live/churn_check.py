@@ -231,8 +231,9 @@ def check_screen(screen, tname):
         probs.append("header line 1 %r" % (lines[0] if lines else ""))
     if len(lines) < 5:
         return (m.group(1) if m else None), probs + ["short screen"]
+    # Then who scanned, cut where the terminal ends.
     if not re.fullmatch(r"Mem \S+ avail \S+  Swap \S+  Scan \S+ Steal \S+ "
-                        r"PSI \S+( kswapd \S+ms/s)?", lines[1]):
+                        r"PSI \S+( kswapd \S+ms/s)?(  Scan: kswapd.*)?", lines[1]):
         probs.append("header line 2 %r" % lines[1])
     if not re.fullmatch(r"Columns: overview  Sort: usage desc  Groups: "
                         r"[0-9]+ shown of [0-9]+", lines[2]):

