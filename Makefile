@@ -105,7 +105,7 @@ $(BUILD)/bpf/memcg_iter_kf.debug.bpf.o: src/bpf/memcg_iter.bpf.c $(BPF_HEADERS) 
 	$(BPF_CLANG) -target bpf -Iinclude -O2 -g $(BPF_WARN) -DMEMCG_KFUNC -c -o $@ $<
 
 # With atomics (BPF ISA v3: compare-and-exchange, Linux 5.12+).
-$(BUILD)/bpf/reclaim.debug.bpf.o: src/bpf/reclaim.bpf.c $(BPF_HEADERS) src/bpf/reclaim_rec.h
+$(BUILD)/bpf/reclaim.debug.bpf.o: src/bpf/reclaim.bpf.c $(BPF_HEADERS) src/bpf/reclaim_rec.h src/bpf/reclaim_items.h
 	@mkdir -p $(@D)
 	$(BPF_CLANG) -target bpf -Iinclude -mcpu=v3 -O2 -g $(BPF_WARN) -c -o $@ $<
 

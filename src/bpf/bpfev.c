@@ -45,10 +45,11 @@
 #endif
 
 /* The kernel's names of enum bpfev_item, in its order. */
+#define ITEM_NAME(slot, name, kind) #name,
 static const char *const item_names[BPFEV_NITEMS] = {
-	"PGSCAN_KSWAPD", "PGSCAN_DIRECT", "PGSCAN_KHUGEPAGED", "PGSCAN_PROACTIVE",
-	"PGSTEAL_KSWAPD", "PGSTEAL_DIRECT", "PGSTEAL_KHUGEPAGED", "PGSTEAL_PROACTIVE",
+	RECLAIM_ITEMS(ITEM_NAME)
 };
+#undef ITEM_NAME
 
 /*
  * The tracepoints every kernel needs (6.13+), found by their BTF typedefs

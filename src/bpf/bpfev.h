@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reclaim_items.h"
+
 struct bpfev;
 
 /* Why the events are not available (struct bpfev_why.reason). */
@@ -42,18 +44,14 @@ struct bpfev_why {
 	char text[256];		/* one line, no "memcgtop: " prefix */
 };
 
-/* Index of the counts: the kernel's items of the same names. */
+/* Index of the counts: the kernel's items (reclaim_items.h), in the
+ * program's slot order. */
+#define BPFEV_ITEM(slot, name, kind) BPFEV_##slot,
 enum bpfev_item {
-	BPFEV_SCAN_KSWAPD,
-	BPFEV_SCAN_DIRECT,
-	BPFEV_SCAN_KHUGEPAGED,
-	BPFEV_SCAN_PROACTIVE,
-	BPFEV_STEAL_KSWAPD,
-	BPFEV_STEAL_DIRECT,
-	BPFEV_STEAL_KHUGEPAGED,
-	BPFEV_STEAL_PROACTIVE,
+	RECLAIM_ITEMS(BPFEV_ITEM)
 	BPFEV_NITEMS
 };
+#undef BPFEV_ITEM
 
 #define BPFEV_NPRIO	13	/* reclaim priorities 0 to 12 (DEF_PRIORITY) */
 /* ev[]: the items, then from BPFEV_SCANNED on the pages of the group's

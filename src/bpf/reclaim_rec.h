@@ -8,18 +8,16 @@
 #ifndef MEMCGTOP_RECLAIM_REC_H
 #define MEMCGTOP_RECLAIM_REC_H
 
-/* Slots of struct reclaim_val.ev[], one per counted enum vm_event_item. */
+#include "reclaim_items.h"
+
+/* Slots of struct reclaim_val.ev[], one per counted item
+ * (reclaim_items.h). */
+#define RE_SLOT(slot, name, kind) RE_##slot,
 enum re_slot {
-	RE_SCAN_KSWAPD,
-	RE_SCAN_DIRECT,
-	RE_SCAN_KHUGEPAGED,
-	RE_SCAN_PROACTIVE,
-	RE_STEAL_KSWAPD,
-	RE_STEAL_DIRECT,
-	RE_STEAL_KHUGEPAGED,
-	RE_STEAL_PROACTIVE,
+	RECLAIM_ITEMS(RE_SLOT)
 	RE_NSLOTS
 };
+#undef RE_SLOT
 
 #define RE_NPRIO	13	/* priorities 0..DEF_PRIORITY (12) */
 #define RE_MAX_GROUPS	65536	/* memcg ids are 16 bits */

@@ -292,22 +292,28 @@ static void track_tree(struct reclaim *rc, const struct snapshot *snap)
 	}
 }
 
+/* Which items a sum takes (reclaim_items.h). */
+#define ITEM_KIND(slot, name, kind) kind,
+static const enum reclaim_item_kind item_kind[BPFEV_NITEMS] = {
+	RECLAIM_ITEMS(ITEM_KIND)
+};
+#undef ITEM_KIND
+
 /* v1's pgscan and pgsteal, and their kswapd and direct parts, from a
  * group's counts with its descendants'. */
 static void set_scans(struct sample *s, const uint64_t *ev)
 {
+	uint64_t sum[2] = { 0, 0 };
+
 	sample_set(s, FLD_PGSCAN_KSWAPD, ev[BPFEV_SCAN_KSWAPD]);
 	sample_set(s, FLD_PGSCAN_DIRECT, ev[BPFEV_SCAN_DIRECT]);
 	sample_set(s, FLD_PGSTEAL_KSWAPD, ev[BPFEV_STEAL_KSWAPD]);
 	sample_set(s, FLD_PGSTEAL_DIRECT, ev[BPFEV_STEAL_DIRECT]);
-	/* As v2's pgscan: kswapd, direct, khugepaged and proactive
-	 * together. */
-	sample_set(s, FLD_PGSCAN, ev[BPFEV_SCAN_KSWAPD] +
-		   ev[BPFEV_SCAN_DIRECT] + ev[BPFEV_SCAN_KHUGEPAGED] +
-		   ev[BPFEV_SCAN_PROACTIVE]);
-	sample_set(s, FLD_PGSTEAL, ev[BPFEV_STEAL_KSWAPD] +
-		   ev[BPFEV_STEAL_DIRECT] + ev[BPFEV_STEAL_KHUGEPAGED] +
-		   ev[BPFEV_STEAL_PROACTIVE]);
+	/* As v2's pgscan: every reclaimer's items together. */
+	for (size_t k = 0; k < BPFEV_NITEMS; k++)
+		sum[item_kind[k]] += ev[k];
+	sample_set(s, FLD_PGSCAN, sum[RI_SCAN]);
+	sample_set(s, FLD_PGSTEAL, sum[RI_STEAL]);
 }
 
 /* The lowest priorities per reclaimer: a field each, where scanned. */
