@@ -158,17 +158,31 @@ void cgfs_set_kernfs(struct cgfs *cg, int kernfs);
 unsigned long cgfs_listings(const struct cgfs *cg);
 
 /*
- * Reads one refresh into snap (its buffers are reused).  Only the files
- * that the fields in `fields` (FBIT mask) need are read, and no group more
- * than maxdepth levels below the start (-1: no limit).  Returns 0,
- * -ENODATA at the end of a recorded series, or another negative errno
- * with a reason in err when the hierarchy itself cannot be read.
+ * One refresh into snap (its buffers are reused), in the steps the
+ * collector layer (src/collect/) puts its providers' work between:
+ *  cgfs_begin: the sample begins (a series: the next one), for the fields
+ *    in `fields` (FBIT mask), no group more than maxdepth levels below the
+ *    start (-1: no limit); snap's samples have room for those and for
+ *    snap->more_slots, which the caller sets before;
+ *  cgfs_read_system: the system figures (meminfo, vmstat, PSI) into
+ *    snap->sys, before the tree (which bounds v1's swap by SwapTotal);
+ *  cgfs_read_tree: the groups and their values (the walk or the BPF
+ *    pass; auto's failed pass gives way to the walk here);
+ *  cgfs_end: the sample ends (a recording writes it, with what the
+ *    caller added to snap since cgfs_begin).
+ * Each returns 0, or a negative errno with a reason in err when the
+ * hierarchy itself cannot be read (cgfs_begin: -ENODATA at the end of a
+ * recorded series); after a failure, cgfs_abort.  cgfs_refresh makes
+ * them all, for a caller with nothing to add (the unit tests).
  */
-/* fill(ctx, snap) is called at each refresh once the groups are read,
- * before the sample ends (a recording keeps what it added then). */
-void cgfs_set_fill(struct cgfs *cg, void (*fill)(void *ctx,
-						 struct snapshot *snap),
-		   void *ctx);
+int cgfs_begin(struct cgfs *cg, fieldset fields, int maxdepth,
+	       struct snapshot *snap, char *err, size_t errlen);
+void cgfs_read_system(struct cgfs *cg, struct snapshot *snap);
+int cgfs_read_tree(struct cgfs *cg, struct snapshot *snap, char *err,
+		   size_t errlen);
+int cgfs_end(struct cgfs *cg, struct snapshot *snap, char *err,
+	     size_t errlen);
+void cgfs_abort(struct cgfs *cg);
 int cgfs_refresh(struct cgfs *cg, fieldset fields, int maxdepth,
 		 struct snapshot *snap, char *err, size_t errlen);
 

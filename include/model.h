@@ -105,6 +105,9 @@ struct model {
 	/* The OOM kills seen (oomlog.h): model_update adds those the
 	 * groups' counters show, unless oom.from_events is set. */
 	struct oomlog oom;
+	/* Why a field read this refresh is blank, as the collector's
+	 * providers say (NULL: given); good until the next refresh. */
+	const char *blank[FLD_NR];
 	/* Scratch for them: a group's rise of its OOM kill counter. */
 	uint64_t *oom_rise;
 	size_t oom_rise_cap;

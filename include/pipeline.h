@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pipeline.h - one refresh, the same for every front end (batch, --output,
- * --record, the screen): what the views need, then the source (cgfs.h),
- * then the reclaim events, then the model.  A front end says what it shows
- * (struct pipeline_want) and reads the model; it assembles none of the
- * steps itself.
+ * --record, --listen, the screen): what the views need, asked of the
+ * collector layer's providers in order (src/collect/provider.h: the system
+ * figures, the tree, the reclaim events, the OOM kills), then the model.
+ * A front end says what it shows (struct pipeline_want) and reads the
+ * model; it assembles none of the steps itself.
  */
 #ifndef MEMCGTOP_PIPELINE_H
 #define MEMCGTOP_PIPELINE_H
@@ -18,6 +19,9 @@
 
 struct reclaim;
 struct bpfoom;
+struct provider;
+
+#define PIPELINE_MAX_PROVIDERS 8
 
 /* What the views need of the next refresh. */
 struct pipeline_want {
@@ -47,6 +51,8 @@ struct pipeline {
 	struct bpfoom *oom;
 	char oom_why[256];
 	int maxdepth;
+	struct provider *prov[PIPELINE_MAX_PROVIDERS];	/* in fill order */
+	size_t nprov;
 	struct snapshot snap;
 	struct model m;
 	fieldset fields;	/* what the last refresh was asked for */
@@ -63,14 +69,11 @@ void pipeline_free(struct pipeline *p);
 fieldset pipeline_fields(const struct pipeline *p,
 			 const struct pipeline_want *w);
 
-/* Whether w needs the reclaim events (a column or the sort gives them
- * from the events, or w->events). */
-int pipeline_events_wanted(const struct pipeline *p,
-			   const struct pipeline_want *w);
-
 /*
- * One refresh for w: the events loaded or unloaded as w needs them, the
- * tree read, the events' counts put into it, the model updated.  Returns
+ * One refresh for w: each provider asked (the events loaded or unloaded
+ * as w needs them), the sample read (the system figures, the tree, the
+ * events' counts put into it), the model updated, the OOM kills noted
+ * and, for each field read, why it is blank (model.blank).  Returns
  * 0, -ENODATA at the end of a recorded series, or another negative errno
  * with a reason in err.
  */

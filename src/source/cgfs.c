@@ -143,26 +143,14 @@ static void keep_events(struct cgfs *cg, const struct snapshot *snap)
 		cg->sink->ops->proc(cg->sink, CGFS_RECEV_FILE, buf, n);
 }
 
-void cgfs_set_fill(struct cgfs *cg, void (*fill)(void *ctx,
-						 struct snapshot *snap),
-		   void *ctx)
+/* The sample's slots, the root opened, the reader begun and the start
+ * group added: what a walk starts from (again, after a failed pass). */
+static int start_sample(struct cgfs *cg, struct snapshot *snap, char *err,
+			size_t errlen)
 {
-	cg->fill = fill;
-	cg->fill_ctx = ctx;
-}
+	struct cgfs_want *w = &cg->ask.want;
+	int r;
 
-static int refresh_once(struct cgfs *cg, fieldset fields, int maxdepth,
-			struct snapshot *snap, char *err, size_t errlen)
-{
-	const struct sysinfo *sys = &snap->sys;
-	struct cgfs_want w;
-	char dir[PATH_MAX];
-	int rootfd, depth, r;
-
-	r = cg->src->begin(cg, dir, sizeof(dir), snap);
-	if (r < 0)
-		return r;
-	cgfs_want_for(cg->ver, fields, &w);
 	snap->n = 0;
 	snap->paths_len = 0;
 	snap->numa_len = 0;
@@ -170,59 +158,89 @@ static int refresh_once(struct cgfs *cg, fieldset fields, int maxdepth,
 	 * the pass carries that were not asked for: it reads only those
 	 * asked (the mission view's samples had 24 slots where 11 are
 	 * asked: 3.4 MiB of the snapshot's 11 at 32,768 groups). */
-	snap->slots = fields | w.fields |
-		(cgfs_fields_of(cg->ver, w.files | w.root_files) &
+	snap->slots = cg->ask.fields | w->fields |
+		(cgfs_fields_of(cg->ver, w->files | w->root_files) &
 		 ~cgfs_free_fields(cg)) |
 		snap->more_slots;
 	snap->above_limit = VAL_MAX;
 	snap->recursiveprot = cg->recursiveprot;
-	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (rootfd < 0) {
+	cg->ask.rootfd = open(cg->ask.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cg->ask.rootfd < 0) {
 		r = -errno;
-		snprintf(err, errlen, "%s: %s", dir, strerror(-r));
+		snprintf(err, errlen, "%s: %s", cg->ask.dir, strerror(-r));
 		return r;
 	}
-	cg->rd->ops->begin(cg->rd, rootfd, cgfs_version_file(cg->ver));
+	cg->rd->ops->begin(cg->rd, cg->ask.rootfd, cgfs_version_file(cg->ver));
+	cgfs_add_group(snap, -1, cg->start, strlen(cg->start),
+		       start_depth(cg->start));
+	return 0;
+}
+
+void cgfs_abort(struct cgfs *cg)
+{
+	if (cg->ask.rootfd >= 0)
+		close(cg->ask.rootfd);
+	cg->ask.rootfd = -1;
+}
+
+int cgfs_begin(struct cgfs *cg, fieldset fields, int maxdepth,
+	       struct snapshot *snap, char *err, size_t errlen)
+{
+	int r;
+
+	cgfs_abort(cg);
+	r = cg->src->begin(cg, cg->ask.dir, sizeof(cg->ask.dir), snap);
+	if (r < 0)
+		return r;
+	cg->ask.fields = fields;
+	cg->ask.maxdepth = maxdepth;
+	cgfs_want_for(cg->ver, fields, &cg->ask.want);
+	snap->cut_depth1 = maxdepth >= 0 ?
+		start_depth(cg->start) + maxdepth + 1 : 0;
+	return start_sample(cg, snap, err, errlen);
+}
+
+void cgfs_read_system(struct cgfs *cg, struct snapshot *snap)
+{
+	const struct sysinfo *sys = &snap->sys;
+
 	sysinfo_want_zoneinfo(cg->sys, !cg->screen);
 	/* Whether the multi-gen LRU runs: for scan_prio (the own LRU lists)
 	 * and the soft-limit tree, which it does without. */
 	sysinfo_want_lru_gen(cg->sys,
-			     (fields & (FBIT(FLD_OWN_INACTIVE_FILE) |
-					FBIT(FLD_SOFT_TREE) |
-					FBIT(FLD_SOFT_RANK))) != 0);
+			     (cg->ask.fields & (FBIT(FLD_OWN_INACTIVE_FILE) |
+						FBIT(FLD_SOFT_TREE) |
+						FBIT(FLD_SOFT_RANK))) != 0);
 	sysinfo_read(cg->sys, cg->src->sys_slot(cg), &snap->sys);
 	if (cg->sys_is_trees && (sys->valid & SBIT(SYS_SWAP_TOTAL)))
-		w.swap_ceiling = sys->v[SYS_SWAP_TOTAL];
-	depth = start_depth(cg->start);
-	snap->cut_depth1 = maxdepth >= 0 ? depth + maxdepth + 1 : 0;
-	cgfs_add_group(snap, -1, cg->start, strlen(cg->start), depth);
-	r = cg->tree->ops->walk(cg->tree, cg, rootfd, &w, maxdepth, snap, err,
-				errlen);
-	if (r == 0 && *cg->start && (fields & FBIT(FLD_LIMIT)))
-		snap->above_limit = cgfs_limit_above(cg->ver, cg->rd, rootfd,
-						     cg->start);
-	close(rootfd);
-	if (r < 0)
-		return r;
-	if (cg->fill)
-		cg->fill(cg->fill_ctx, snap);
-	if (cg->sink)
-		keep_events(cg, snap);
-	return cg->rd->ops->end(cg->rd, snap, err, errlen);
+		cg->ask.want.swap_ceiling = sys->v[SYS_SWAP_TOTAL];
+}
+
+static int walk_once(struct cgfs *cg, struct snapshot *snap, char *err,
+		     size_t errlen)
+{
+	int r;
+
+	r = cg->tree->ops->walk(cg->tree, cg, cg->ask.rootfd, &cg->ask.want,
+				cg->ask.maxdepth, snap, err, errlen);
+	if (r == 0 && *cg->start && (cg->ask.fields & FBIT(FLD_LIMIT)))
+		snap->above_limit = cgfs_limit_above(cg->ver, cg->rd,
+						     cg->ask.rootfd, cg->start);
+	return r;
 }
 
 /*
  * auto is never worse than files: a BPF pass that fails for a reason of
- * its own gives way to the walk, for the rest of the run, and the refresh
- * is made again by it; the reason is said once (cgfs_take_note).
+ * its own gives way to the walk, for the rest of the run, and the tree
+ * is read again by it; the reason is said once (cgfs_take_note).
  */
-int cgfs_refresh(struct cgfs *cg, fieldset fields, int maxdepth,
-		 struct snapshot *snap, char *err, size_t errlen)
+int cgfs_read_tree(struct cgfs *cg, struct snapshot *snap, char *err,
+		   size_t errlen)
 {
 	int r;
 
 	cg->tree->failed[0] = '\0';
-	r = refresh_once(cg, fields, maxdepth, snap, err, errlen);
+	r = walk_once(cg, snap, err, errlen);
 	if (r >= 0 || !cg->tree->failed[0] ||
 	    cg->collector != CGFS_COLLECT_AUTO)
 		return r;
@@ -230,7 +248,34 @@ int cgfs_refresh(struct cgfs *cg, fieldset fields, int maxdepth,
 		 "collector from now on", cg->tree->failed);
 	cg->note_new = 1;
 	use_walk(cg, cg->tree->failed);
-	return refresh_once(cg, fields, maxdepth, snap, err, errlen);
+	cgfs_abort(cg);
+	r = start_sample(cg, snap, err, errlen);
+	return r < 0 ? r : walk_once(cg, snap, err, errlen);
+}
+
+int cgfs_end(struct cgfs *cg, struct snapshot *snap, char *err,
+	     size_t errlen)
+{
+	cgfs_abort(cg);
+	if (cg->sink)
+		keep_events(cg, snap);
+	return cg->rd->ops->end(cg->rd, snap, err, errlen);
+}
+
+int cgfs_refresh(struct cgfs *cg, fieldset fields, int maxdepth,
+		 struct snapshot *snap, char *err, size_t errlen)
+{
+	int r = cgfs_begin(cg, fields, maxdepth, snap, err, errlen);
+
+	if (r < 0)
+		return r;
+	cgfs_read_system(cg, snap);
+	r = cgfs_read_tree(cg, snap, err, errlen);
+	if (r < 0) {
+		cgfs_abort(cg);
+		return r;
+	}
+	return cgfs_end(cg, snap, err, errlen);
 }
 
 /* The directory walk in place of the BPF pass, saying why. */
@@ -371,6 +416,7 @@ int cgfs_open(const struct cgfs_opts *opts, struct cgfs **ret_cg,
 	struct cgfs *cg = xcalloc(1, sizeof(*cg));
 
 	cg->recursiveprot = -1;
+	cg->ask.rootfd = -1;
 	char path[PATH_MAX];
 	int r;
 
@@ -436,6 +482,7 @@ void cgfs_close(struct cgfs *cg)
 {
 	if (!cg)
 		return;
+	cgfs_abort(cg);
 	if (cg->tree)
 		cg->tree->ops->free(cg->tree);
 	if (cg->rd)

@@ -30,6 +30,7 @@
 #define MEMCGTOP_CGFS_INT_H
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -393,9 +394,15 @@ struct cgfs {
 	unsigned fd_keep;	/* cgfs_opts' */
 	char note[400];		/* said once: cgfs_take_note */
 	int note_new;
-	/* cgfs_set_fill's: called before a sample ends */
-	void (*fill)(void *ctx, struct snapshot *snap);
-	void *fill_ctx;
+	/* The refresh under way, from cgfs_begin to cgfs_end: what it was
+	 * asked for and the hierarchy root it reads below (-1: none). */
+	struct {
+		fieldset fields;
+		int maxdepth;
+		struct cgfs_want want;
+		char dir[PATH_MAX];
+		int rootfd;
+	} ask;
 	struct sink *sink;	/* --record's, or NULL */
 	int series_events;	/* a recording that kept the events' */
 };
