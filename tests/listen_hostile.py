@@ -402,15 +402,17 @@ LINES = [
 ]
 
 
-def send_slow(req):
+def exchange(req, slow):
     """(status line, every byte memcgtop sent until it closed or 2 s):
-    req a byte every 20 ms, until an answer starts."""
+    req whole, or (slow) a byte every 20 ms until an answer starts."""
     s = socket.create_connection(("127.0.0.1", PORT), ODD_TIMEOUT)
     sel = selectors.DefaultSelector()
     sel.register(s, selectors.EVENT_READ)
     data = b""
     try:
-        for b in req:
+        if not slow:
+            s.sendall(req)
+        for b in req if slow else b"":
             s.send(bytes([b]))
             if sel.select(0.02):
                 break
@@ -433,7 +435,7 @@ def lines():
     base = fds()
     for name, req, want_ in LINES:
         if isinstance(want_, bytes):
-            line, whole = send_whole(req)
+            line, whole = exchange(req, False)
             ok = whole == want_
         else:
             line, body, _, _ = request(req, ODD_TIMEOUT, True)
@@ -443,7 +445,7 @@ def lines():
             name, line, "" if ok else " (want %r, got %r)" % (
                 want_, whole[:200])))
     for name, req, want_ in [LINES[0], LINES[3], ("a scrape", SCRAPE, OK)]:
-        line, whole = send_slow(req)
+        line, whole = exchange(req, True)
         ok = whole == want_ if isinstance(want_, bytes) else line == want_
         say("PASS" if ok else "FAIL", "%s, a byte every 20 ms: '%s'%s" % (
             name, line, "" if ok else " (want %r, got %r)" % (
@@ -453,24 +455,6 @@ def lines():
         time.sleep(0.1)
     say("PASS" if fds() <= base else "FAIL", "after them memcgtop holds %d "
         "descriptors (before: %d)" % (fds(), base))
-
-
-def send_whole(req):
-    """(status line, every byte memcgtop sent until it closed)."""
-    s = socket.create_connection(("127.0.0.1", PORT), ODD_TIMEOUT)
-    data = b""
-    try:
-        s.sendall(req)
-        s.settimeout(ODD_TIMEOUT)
-        while True:
-            d = s.recv(65536)
-            if not d:
-                break
-            data += d
-    except OSError as e:
-        data += ("(%s)" % e).encode()
-    s.close()
-    return data.split(b"\r\n")[0].decode("latin-1"), data
 
 
 if MODE == "attack":

@@ -98,9 +98,11 @@ static void take_cid(struct part p, struct kubepath *k)
 	}
 }
 
-/* The systemd driver's parts from kubepods.slice's child on. */
-static void parse_systemd(const struct part *v, size_t n,
-			  struct kubepath *k)
+/* The parts from kubepods.slice's child on (sd: the systemd driver's
+ * names) or kubepods' (cgroupfs'): the QoS class's level if there is
+ * one, the pod's, the container's. */
+static void parse_pod(const struct part *v, size_t n, struct kubepath *k,
+		      int sd)
 {
 	struct part p;
 	const char *qos;
@@ -109,48 +111,18 @@ static void parse_systemd(const struct part *v, size_t n,
 	if (!n)
 		return;
 	p = v[0];
-	if (strip(&p, "kubepods-") && (qos = qos_of(&p)) && is(p, ".slice")) {
+	if ((!sd || strip(&p, "kubepods-")) && (qos = qos_of(&p)) &&
+	    (sd ? is(p, ".slice") : !p.n)) {
 		k->qos = qos;
 		i++;
 	}
 	if (i >= n)
 		return;
 	p = v[i];
-	if (!strip(&p, "kubepods-") ||
-	    (k->qos && (qos_of(&p) != k->qos || !strip(&p, "-"))) ||
-	    !strip(&p, "pod") || !strip_end(&p, ".slice") ||
-	    !take_uid(p, k->pod_uid))
+	if (sd && (!strip(&p, "kubepods-") ||
+		   (k->qos && (qos_of(&p) != k->qos || !strip(&p, "-"))) ||
+		   !strip_end(&p, ".slice")))
 		return;
-	if (!k->qos)
-		k->qos = "guaranteed";
-	if (++i >= n)
-		return;
-	p = v[i];
-	if (!strip_end(&p, ".scope") || strip(&p, "crio-conmon-"))
-		return;
-	if (strip(&p, "cri-containerd-") || strip(&p, "crio-") ||
-	    strip(&p, "docker-"))
-		take_cid(p, k);
-}
-
-/* The cgroupfs driver's parts from kubepods' child on. */
-static void parse_cgroupfs(const struct part *v, size_t n,
-			   struct kubepath *k)
-{
-	struct part p;
-	const char *qos;
-	size_t i = 0;
-
-	if (!n)
-		return;
-	p = v[0];
-	if ((qos = qos_of(&p)) && !p.n) {
-		k->qos = qos;
-		i++;
-	}
-	if (i >= n)
-		return;
-	p = v[i];
 	if (!strip(&p, "pod") || !take_uid(p, k->pod_uid))
 		return;
 	if (!k->qos)
@@ -158,9 +130,11 @@ static void parse_cgroupfs(const struct part *v, size_t n,
 	if (++i >= n)
 		return;
 	p = v[i];
-	if (!strip(&p, "crio-"))
-		strip(&p, "docker-");
-	take_cid(p, k);
+	if (sd && (!strip_end(&p, ".scope") || strip(&p, "crio-conmon-")))
+		return;
+	if (strip(&p, "cri-containerd-") || strip(&p, "crio-") ||
+	    strip(&p, "docker-") || !sd)
+		take_cid(p, k);
 }
 
 #define KUBEPATH_PARTS 16
@@ -195,12 +169,9 @@ void kubepath_parse(const char *path, size_t len, struct kubepath *k)
 		}
 	}
 	for (i = 0; i < n; i++) {
-		if (is(v[i], "kubepods.slice")) {
-			parse_systemd(v + i + 1, n - i - 1, k);
-			return;
-		}
-		if (is(v[i], "kubepods")) {
-			parse_cgroupfs(v + i + 1, n - i - 1, k);
+		if (is(v[i], "kubepods.slice") || is(v[i], "kubepods")) {
+			parse_pod(v + i + 1, n - i - 1, k,
+				  is(v[i], "kubepods.slice"));
 			return;
 		}
 	}
