@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/cadvisor-prom.sh - a real Prometheus (Debian's prometheus) scrapes
 # memcgtop --listen 127.0.0.1:PORT --compat cadvisor over the kube-v2
-# fixture (kubelet paths, tests/fixtures/README.md) every second; then, by
+# fixture (kubelet paths, tests/fixtures/README.md), its configuration
+# contrib/memcgtop-prometheus.yml as it is (promtool check config finds it
+# clean) and the target in memcgtop-targets.yml beside it; then, by
 # its HTTP API: every container_* series memcgtop's /metrics has is in
 # Prometheus with the same labels and value (a fixture: every scrape is
 # the same bytes), and selectors on the path's labels find what the paths
@@ -50,14 +52,13 @@ for i in $(seq 100); do
 	sleep 0.1
 done
 PP=$(free_port)
-cat >"$tmp/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-scrape_configs:
-  - job_name: memcgtop
-    static_configs:
-      - targets: ['127.0.0.1:$PORT']
-EOF
+cp "$here/../contrib/memcgtop-prometheus.yml" "$tmp/prometheus.yml"
+echo "- targets: ['127.0.0.1:$PORT']" >"$tmp/memcgtop-targets.yml"
+if command -v promtool >/dev/null; then
+	promtool check config "$tmp/prometheus.yml" >"$tmp/pc" 2>&1 &&
+		pass "promtool check config: contrib/memcgtop-prometheus.yml is clean" ||
+		fail "promtool check config: $(head -c 300 "$tmp/pc")"
+fi
 mkdir "$tmp/tsdb"
 prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/tsdb" \
 	--web.listen-address="127.0.0.1:$PP" --log.level=warn >"$tmp/prom.log" 2>&1 &
@@ -75,8 +76,9 @@ def query(q):
                          if k not in ("job", "instance"))): float(s["value"][1])
             for s in d["data"]["result"]}
 
-# the target up, and a scrape of it in the head
-end = time.monotonic() + 30
+# the target up, and a scrape of it in the head (the job's interval is
+# 15 s: the first scrape comes within it)
+end = time.monotonic() + 40
 while time.monotonic() < end:
     try:
         if query('up{job="memcgtop"} == 1') and \
