@@ -11,11 +11,15 @@
 #     opened again 1 s after memcgtop closes it; 12 scrapes during it,
 #     1 s apart, each 200 with the right bytes within 1 s (connection and
 #     whole answer); a request with 300 query parameters (200), a
-#     20,000-byte path (414) and 64 KiB of headers (431), each a status
-#     line within 2 s; memcgtop closes attack connections (rather than
+#     20,000-byte path (414), 64 KiB of headers (431), "GET" alone and a
+#     line without a space (400), each its exact status line within 2 s; memcgtop closes attack connections (rather than
 #     leave them queued) and holds at most 128 descriptors more than
 #     before (64 an address, 64 closing); after it, its descriptors are
-#     back and a scrape is 200;
+#     back and a scrape is 200; request lines without a space ("GET",
+#     bytes, a space first; whole, after empty lines, a byte at a time)
+#     each get memcgtop's 400, every byte of it, and a close; others
+#     libmicrohttpd's exact status line (400, 505, 414), a good request
+#     after empty lines or a byte at a time 200;
 #   - spread: started with RLIMIT_NOFILE 1024 (soft), memcgtop raises it
 #     to what 1,024 connections need beside a refresh's (at least 1232),
 #     and of 1,200 idle connections from 20 addresses (60 each, below the
@@ -160,6 +164,9 @@ if start_listen "$tmp/a.log"; then
 		pass "after the attack memcgtop is back to $now descriptors (before: $base)" ||
 		fail "after the attack memcgtop holds $now descriptors (before: $base)"
 	scrape "after the attack, a scrape"
+	python3 "$here/listen_hostile.py" lines "$PORT" "$MC" "$tmp/want" >"$tmp/lines" 2>&1
+	tally "$tmp/lines"
+	grep -q '^PASS: after them' "$tmp/lines" || fail "the request lines' client: $(tail -n 3 "$tmp/lines")"
 	WANT_ERR='' stop_listen "$tmp/a.log" "after the attack"
 else
 	fail "--listen on the tree did not start: $(head -c 300 "$tmp/a.log")"

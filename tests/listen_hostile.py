@@ -10,10 +10,15 @@
 # byte every 2 s), from 127.0.0.1 like the scrapes, each opened again
 # IDLE_REOPEN / TRICKLE_REOPEN s (default 1) after memcgtop closes it,
 # from a thread of their own; from the main one, while they are held,
-# SCRAPES scrapes (default 12) 1 s apart, and three odd requests (300
-# query parameters, a 20,000-byte path, 64 KiB of headers) with 2 s each
-# for a status line; memcgtop's descriptors (/proc/PID/fd) counted after
-# every scrape.
+# SCRAPES scrapes (default 12) 1 s apart, and five odd requests (300
+# query parameters, a 20,000-byte path, 64 KiB of headers, request lines
+# without a space) with 2 s each for their exact status line; memcgtop's
+# descriptors (/proc/PID/fd) counted after every scrape.
+#
+# lines: request lines libmicrohttpd 0.9.75 closes without a status (no
+# space, a space first) and others, sent whole and a byte at a time: each
+# its exact status line (memcgtop's 400 with its exact bytes), a good
+# request trickled or after empty lines 200.
 #
 # spread: 60 idle connections from each of 20 addresses (127.0.0.10 to
 # 127.0.0.29), 1,200, none above the per-address cap (64) but more than
@@ -231,17 +236,26 @@ class Attack(threading.Thread):
             self.gone(key.fileobj, key.data, False)
 
 
+OK = "HTTP/1.1 200 OK"
+BAD = "HTTP/1.1 400 Bad Request"
+# memcgtop's own answer to a line without a space, every byte
+BAD_LINE = (b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\n"
+            b"Content-Type: text/plain; charset=utf-8\r\n"
+            b"Content-Length: 56\r\n\r\n"
+            b"memcgtop: bad request line: want METHOD TARGET HTTP/1.x\n")
 ODD = [
     ("300 query parameters",
      b"GET /metrics?" + b"&".join(b"p%d=%d" % (i, i) for i in range(300)) +
-     b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", ("200",)),
+     b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", OK),
     ("a 20,000-byte path",
      b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
-     ("414",)),
+     "HTTP/1.1 414 URI Too Long"),
     ("64 KiB of headers",
      b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
      b"".join(b"X-H%d: %s\r\n" % (i, b"v" * 60) for i in range(1000)) +
-     b"\r\n", ("431",)),
+     b"\r\n", "HTTP/1.1 431 Request Header Fields Too Large"),
+    ("'GET' alone", b"GET\r\n\r\n", BAD),
+    ("a line without a space", b"\x16\x03\x01garbage\r\n", BAD),
 ]
 
 
@@ -266,16 +280,15 @@ def attack():
         if not scrape_ok(line, body):
             bad.append(scrape_bad(i, line, body, secs))
         most = max(most, fds())
-        if i % 3 == 1 and odd:
+        if i % 2 == 1 and odd:
             name, req, ok = odd.pop(0)
             line, _, secs, _ = request(req, ODD_TIMEOUT, False)
-            st = line.split(" ")[1] if line.startswith("HTTP/1.") else ""
-            if st in ok:
+            if line == ok:
                 say("PASS", "during the attack, %s: '%s' in %.2f s" %
                     (name, line, secs))
             else:
                 say("FAIL", "during the attack, %s: '%s' in %.2f s (want "
-                    "%s)" % (name, line, secs, " or ".join(ok)))
+                    "'%s')" % (name, line, secs, ok))
         time.sleep(max(0.0, t + 1.0 - time.monotonic()))
     with a.lock:
         held, closed, life = dict(a.held), dict(a.closed), dict(a.life)
@@ -373,8 +386,81 @@ def spread(cap):
         s.close()
 
 
+LINES = [
+    ("'GET' alone", b"GET\r\n\r\n", BAD_LINE),
+    ("'GET' alone, bare LFs", b"GET\n\n", BAD_LINE),
+    ("bytes without a space", b"\x16\x03\x01\x02\x00\x01\x00\r\n", BAD_LINE),
+    ("a space first", b" /metrics HTTP/1.1\r\n\r\n", BAD_LINE),
+    ("'GET' after two empty lines", b"\r\n\nGET\r\n\r\n", BAD_LINE),
+    ("a CR, then CRLF", b"\r\r\n\r\n", BAD_LINE),
+    ("no HTTP version (libmicrohttpd's)", b"GET /metrics\r\n\r\n", BAD),
+    ("HTTP/2.0 (libmicrohttpd's)", b"GET /metrics HTTP/2.0\r\n\r\n",
+     "HTTP/1.1 505 HTTP Version Not Supported"),
+    ("20,000 bytes, no space, no line end", b"a" * 20000,
+     "HTTP/1.1 414 URI Too Long"),
+    ("a scrape after two empty lines", b"\r\n\r\n" + SCRAPE, OK),
+]
+
+
+def exchange(req, slow):
+    """(status line, every byte memcgtop sent until it closed or 2 s):
+    req whole, or (slow) a byte every 20 ms until an answer starts."""
+    s = socket.create_connection(("127.0.0.1", PORT), ODD_TIMEOUT)
+    sel = selectors.DefaultSelector()
+    sel.register(s, selectors.EVENT_READ)
+    data = b""
+    try:
+        if not slow:
+            s.sendall(req)
+        for b in req if slow else b"":
+            s.send(bytes([b]))
+            if sel.select(0.02):
+                break
+        end = time.monotonic() + ODD_TIMEOUT
+        while time.monotonic() < end and sel.select(end - time.monotonic()):
+            d = s.recv(65536)
+            if not d:
+                break
+            data += d
+    except OSError as e:
+        data += ("(%s)" % e).encode()
+    sel.close()
+    s.close()
+    return data.split(b"\r\n")[0].decode("latin-1"), data
+
+
+def lines():
+    """Each of LINES sent whole (memcgtop's 400: every byte it sends until
+    it closes), three a byte at a time; then memcgtop's descriptors."""
+    base = fds()
+    for name, req, want_ in LINES:
+        if isinstance(want_, bytes):
+            line, whole = exchange(req, False)
+            ok = whole == want_
+        else:
+            line, body, _, _ = request(req, ODD_TIMEOUT, True)
+            ok = line == want_ and (want_ != OK or scrape_ok(line, body))
+            whole = body
+        say("PASS" if ok else "FAIL", "%s: '%s'%s" % (
+            name, line, "" if ok else " (want %r, got %r)" % (
+                want_, whole[:200])))
+    for name, req, want_ in [LINES[0], LINES[3], ("a scrape", SCRAPE, OK)]:
+        line, whole = exchange(req, True)
+        ok = whole == want_ if isinstance(want_, bytes) else line == want_
+        say("PASS" if ok else "FAIL", "%s, a byte every 20 ms: '%s'%s" % (
+            name, line, "" if ok else " (want %r, got %r)" % (
+                want_, whole[:200])))
+    t0 = time.monotonic()
+    while fds() > base and time.monotonic() - t0 < 5:
+        time.sleep(0.1)
+    say("PASS" if fds() <= base else "FAIL", "after them memcgtop holds %d "
+        "descriptors (before: %d)" % (fds(), base))
+
+
 if MODE == "attack":
     attack()
+elif MODE == "lines":
+    lines()
 elif MODE == "spread":
     spread(int(sys.argv[5]))
 else:

@@ -283,6 +283,8 @@ suite "golden output (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/golden
 suite "fixture columns" tests/fixture-columns.sh
 suite "cAdvisor names (--compat cadvisor)" tests/cadvisor.sh
 suite "cAdvisor names (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/cadvisor.sh
+suite "cAdvisor names and kubelet labels through a real Prometheus" tests/cadvisor-prom.sh
+suite "cAdvisor names through Prometheus (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/cadvisor-prom.sh
 suite "--listen, the Prometheus endpoint (fixture, live v1, prometheus)" tests/listen.sh
 suite "--listen (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/listen.sh
 suite "--listen beside 2,000 idle and 16 trickling sockets, and 1,200 from 20 addresses" tests/listen-hostile.sh

@@ -10,6 +10,15 @@
  * line and headers (larger: 414 or 431, connection closed); its query is
  * dropped unread (uri_seen).
  *
+ * The connections are accepted here (the main thread) and handed to
+ * libmicrohttpd once their first line has come whole and names a method
+ * and a target (first_line, by MSG_PEEK: the bytes stay for it to read).
+ * libmicrohttpd 0.9.75 closes a connection whose request line has no
+ * space, or starts with one, without a status (parse_initial_message_line
+ * returns MHD_NO before any response is queued, and no option of its
+ * changes that): such a line is answered 400 here, and closed.  A later
+ * request on a connection kept alive is libmicrohttpd's alone.
+ *
  * Which connections stay open is decided here, not by libmicrohttpd's
  * own limits (its per-address limit refuses the newest connection, which
  * on a shared address - the loopback, a NAT - is the scraper's as often
@@ -26,9 +35,9 @@
  * opened, or LISTEN_TIMEOUT seconds after its last answer, is closed (the
  * main thread's clock, sweep()), however it trickles; one silent for
  * LISTEN_TIMEOUT seconds is closed by libmicrohttpd (a reader that stops
- * reading an answer too).  The main thread waits for SIGINT, SIGTERM or
- * SIGHUP, blocked in every thread, then stops the daemon (a scrape under
- * way ends first) and returns 0.
+ * reading an answer too).  The main thread also takes SIGINT, SIGTERM or
+ * SIGHUP (a signalfd; blocked in every thread), then stops the daemon (a
+ * scrape under way ends first) and returns 0.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -41,7 +50,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -75,6 +86,7 @@ static struct {
 	__typeof__(&MHD_lookup_connection_value) lookup_value;
 	__typeof__(&MHD_get_connection_info) conn_info;
 	__typeof__(&MHD_is_feature_supported) has_feature;
+	__typeof__(&MHD_add_connection) add_connection;
 } mhd;
 
 /* Opens the library: 0, or -1 with the reason in err. */
@@ -107,6 +119,7 @@ static int mhd_open(char *err, size_t errlen)
 	SYM(lookup_value, "MHD_lookup_connection_value");
 	SYM(conn_info, "MHD_get_connection_info");
 	SYM(has_feature, "MHD_is_feature_supported");
+	SYM(add_connection, "MHD_add_connection");
 #undef SYM
 	return 0;
 }
@@ -119,7 +132,8 @@ static int mhd_open(char *err, size_t errlen)
 /* Accepted past LISTEN_CONNECTIONS while those closed for them go (at
  * most 10 an iteration of libmicrohttpd's loop, each closed in the next). */
 #define LISTEN_SLACK		64
-/* The listening socket, libmicrohttpd's epoll and wake-up descriptors. */
+/* The listening socket, the acceptor's epoll and signalfd,
+ * libmicrohttpd's epoll and wake-up descriptors. */
 #define LISTEN_OWN_FDS		16
 /* What a refresh opens beside the connections: the walk's reserve. */
 #define LISTEN_REFRESH_FDS	128
@@ -138,12 +152,16 @@ unsigned listen_fds(void)
 /*
  * The connections, as the guard sees them (struct conn, each
  * libmicrohttpd connection's socket context): waiting for a first request
- * head (fresh, in the order they came), for the next one (kept, in the
- * order of their last answers), being answered (busy), or closing (shut
- * down here, in no list, until libmicrohttpd closes it).  The lock is
- * taken by libmicrohttpd's thread (on_conn, handle, on_done) and by the
- * main thread's sweep; a descriptor is shut down only under it, while
- * its connection is in a list, so never after libmicrohttpd closed it
+ * head (fresh, in the order of their deadlines), for the next one (kept,
+ * in the order of their last answers), being answered (busy), or closing
+ * (shut down here, in no list, until libmicrohttpd closes it).  A fresh
+ * one is pending while its first line is awaited here (the acceptor owns
+ * its descriptor and closes it), and in no list while handed over, until
+ * libmicrohttpd starts it (on_conn finds it in slot[] by descriptor).
+ * The lock is taken by libmicrohttpd's thread (on_conn, handle, on_done)
+ * and by the main thread (accepting, handing over, sweep); a descriptor
+ * is shut down or closed only by the main thread and under it, while its
+ * connection is in a list, so never after libmicrohttpd closed it
  * (on_conn's CLOSED comes before the close).
  */
 enum { L_FRESH, L_KEPT, L_BUSY, L_NONE };
@@ -156,6 +174,10 @@ struct conn {
 	unsigned char addr[16];
 	double deadline;	/* CLOCK_MONOTONIC s: a whole head by then */
 	int sent;		/* has sent a byte (fresh: sent_any's) */
+	int pending;		/* the acceptor's, its first line awaited */
+	int handing;		/* handed to libmicrohttpd, not yet started */
+	struct sockaddr_storage sa;
+	socklen_t salen;
 };
 
 struct conn_list {
@@ -167,6 +189,8 @@ struct guard {
 	struct conn_list l[L_NONE];
 	unsigned open;		/* in a list */
 	unsigned limit, per_client;
+	struct conn **slot;	/* by descriptor: pending or handed over */
+	unsigned nslot;
 };
 
 static void list_del(struct guard *g, struct conn *c)
@@ -189,28 +213,43 @@ static void list_del(struct guard *g, struct conn *c)
 	g->open--;
 }
 
+/* In list, after the last one whose deadline is not later (appended,
+ * but for a connection libmicrohttpd starts after others came). */
 static void list_add(struct guard *g, struct conn *c, int list)
 {
 	struct conn_list *l = &g->l[list];
+	struct conn *after;
 
 	list_del(g, c);
+	for (after = l->tail; after && after->deadline > c->deadline;
+	     after = after->prev)
+		;
 	c->list = list;
-	c->prev = l->tail;
-	c->next = NULL;
-	if (l->tail)
-		l->tail->next = c;
+	c->prev = after;
+	c->next = after ? after->next : l->head;
+	if (c->next)
+		c->next->prev = c;
+	else
+		l->tail = c;
+	if (after)
+		after->next = c;
 	else
 		l->head = c;
-	l->tail = c;
 	g->open++;
 }
 
-/* Closed by its peer's view: shut down, libmicrohttpd then sees it end
- * and closes it. */
+/* Closed: a pending one here; another shut down, by its peer's view,
+ * libmicrohttpd then sees it end and closes it. */
 static void conn_drop(struct guard *g, struct conn *c)
 {
 	list_del(g, c);
-	shutdown(c->fd, SHUT_RDWR);
+	if (!c->pending) {
+		shutdown(c->fd, SHUT_RDWR);
+		return;
+	}
+	g->slot[c->fd] = NULL;
+	close(c->fd);		/* and out of the acceptor's epoll */
+	free(c);
 }
 
 static int same_addr(const struct conn *a, const struct conn *b)
@@ -272,8 +311,9 @@ static unsigned count_addr(struct guard *g, const struct conn *self)
 	return n;
 }
 
-/* A new connection: in, and one out if a limit is passed (under lock). */
-static void admit(struct guard *g, struct conn *c)
+/* A new connection, pending: in, and one out if a limit is passed (under
+ * lock); whether it is still open. */
+static int admit(struct guard *g, struct conn *c)
 {
 	struct conn *victim = NULL;
 
@@ -284,9 +324,10 @@ static void admit(struct guard *g, struct conn *c)
 	} else if (g->open > g->limit) {
 		victim = pick_victim(g, c, 0);
 	} else {
-		return;
+		return 1;
 	}
 	conn_drop(g, victim ? victim : c);
+	return victim != NULL;
 }
 
 /* Closes the connections past their deadline; the time of the next one
@@ -308,12 +349,14 @@ static double sweep(struct guard *g)
 	return next;
 }
 
+/* libmicrohttpd starts a connection handed to it (its record taken from
+ * slot[], fresh again) or ends one. */
 static void on_conn(void *cls, struct MHD_Connection *conn, void **ctx,
 		    enum MHD_ConnectionNotificationCode toe)
 {
 	struct guard *g = cls;
 	struct conn *c = *ctx;
-	const union MHD_ConnectionInfo *fd, *addr;
+	const union MHD_ConnectionInfo *fd;
 
 	if (toe != MHD_CONNECTION_NOTIFY_STARTED) {
 		if (c) {
@@ -326,32 +369,17 @@ static void on_conn(void *cls, struct MHD_Connection *conn, void **ctx,
 		return;
 	}
 	fd = mhd.conn_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-	if (!fd)
+	if (!fd || fd->connect_fd < 0)
 		return;
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		shutdown(fd->connect_fd, SHUT_RDWR);
-		return;
-	}
-	c->list = L_NONE;
-	c->fd = fd->connect_fd;
-	addr = mhd.conn_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	if (addr && addr->client_addr) {
-		const struct sockaddr *sa = addr->client_addr;
-
-		if (sa->sa_family == AF_INET) {
-			c->family = AF_INET;
-			memcpy(c->addr, &((const struct sockaddr_in *)
-					  (const void *)sa)->sin_addr, 4);
-		} else if (sa->sa_family == AF_INET6) {
-			c->family = AF_INET6;
-			memcpy(c->addr, &((const struct sockaddr_in6 *)
-					  (const void *)sa)->sin6_addr, 16);
-		}
-	}
-	*ctx = c;
 	pthread_mutex_lock(&g->lock);
-	admit(g, c);
+	c = (unsigned)fd->connect_fd < g->nslot ? g->slot[fd->connect_fd]
+						 : NULL;
+	if (c && c->handing) {
+		g->slot[c->fd] = NULL;
+		c->handing = 0;
+		list_add(g, c, L_FRESH);
+		*ctx = c;
+	}
 	pthread_mutex_unlock(&g->lock);
 }
 
@@ -549,12 +577,240 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 }
 
 /*
+ * What a request head's first line says, as far as it has come (n bytes
+ * at p, full: as many as are peeked): 0 more is needed, 1 libmicrohttpd
+ * parses it (a method, a space, more; too long a line is its 414), -1 it
+ * does not.  Lines as libmicrohttpd 0.9.75 cuts them (get_next_header_line:
+ * at CRLF or a bare LF), the empty ones before it skipped as it does (one
+ * whose first byte is NUL is empty to it too).
+ */
+static int first_line(const char *p, size_t n, int full)
+{
+	size_t i = 0;
+
+	for (;;) {
+		const char *lf = memchr(p + i, '\n', n - i);
+		size_t len;
+
+		if (!lf)
+			return full ? 1 : 0;
+		len = (size_t)(lf - p) - i;
+		if (len && p[i + len - 1] == '\r')
+			len--;
+		if (len && p[i])
+			return p[i] != ' ' && memchr(p + i, ' ', len) ? 1 : -1;
+		i = (size_t)(lf - p) + 1;
+	}
+}
+
+#define BAD_LINE_BODY	"memcgtop: bad request line: want METHOD TARGET " \
+			"HTTP/1.x\n"
+#define BAD_LINE	"HTTP/1.1 400 Bad Request\r\n"			\
+			"Connection: close\r\n"				\
+			"Content-Type: " CT_ERROR "\r\n"		\
+			"Content-Length: 56\r\n\r\n" BAD_LINE_BODY
+
+_Static_assert(sizeof(BAD_LINE_BODY) - 1 == 56, "Content-Length");
+
+/* The main thread's side: the listening socket, pending connections (edge
+ * triggered: a peek leaves the bytes, a new segment wakes it again), the
+ * stop signals; the daemon the good ones go to. */
+struct acceptor {
+	struct guard *g;
+	struct MHD_Daemon *d;
+	int lfd, ep, sfd;
+	double paused;		/* accept() out of descriptors: until then */
+	char buf[LISTEN_REQUEST_BYTES];
+};
+
+/* A pending connection, readable: handed over, answered 400, closed, or
+ * left to wait for more of its first line. */
+static void peek_conn(struct acceptor *a, int fd)
+{
+	struct guard *g = a->g;
+	struct conn *c;
+	ssize_t n;
+	int r = -1;
+
+	pthread_mutex_lock(&g->lock);
+	c = g->slot[fd];
+	pthread_mutex_unlock(&g->lock);
+	if (!c || !c->pending)
+		return;
+	n = recv(fd, a->buf, sizeof(a->buf), MSG_PEEK | MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n > 0)
+		r = first_line(a->buf, (size_t)n, (size_t)n == sizeof(a->buf));
+	if (!r)
+		return;
+	if (r > 0) {
+		epoll_ctl(a->ep, EPOLL_CTL_DEL, fd, NULL);
+		pthread_mutex_lock(&g->lock);
+		list_del(g, c);
+		c->pending = 0;
+		c->handing = 1;
+		pthread_mutex_unlock(&g->lock);
+		/* The descriptor is libmicrohttpd's now, closed by it even
+		 * when it fails (then its record is taken back). */
+		if (mhd.add_connection(a->d, fd, (struct sockaddr *)&c->sa,
+				       c->salen) != MHD_YES) {
+			pthread_mutex_lock(&g->lock);
+			g->slot[fd] = NULL;
+			pthread_mutex_unlock(&g->lock);
+			free(c);
+		}
+		return;
+	}
+	if (n > 0) {
+		/* Read what was peeked: closed with bytes unread, the
+		 * socket would be reset, the answer perhaps lost. */
+		if (recv(fd, a->buf, (size_t)n, MSG_DONTWAIT) > 0)
+			send(fd, BAD_LINE, sizeof(BAD_LINE) - 1,
+			     MSG_DONTWAIT | MSG_NOSIGNAL);
+		shutdown(fd, SHUT_WR);
+	}
+	pthread_mutex_lock(&g->lock);
+	conn_drop(g, c);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* One new connection: a pending record, admitted, watched. */
+static void take_conn(struct acceptor *a, int fd,
+		      const struct sockaddr_storage *sa, socklen_t salen)
+{
+	struct guard *g = a->g;
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET };
+	struct conn *c = NULL;
+
+	if ((unsigned)fd >= g->nslot || !(c = calloc(1, sizeof(*c)))) {
+		close(fd);
+		return;
+	}
+	c->list = L_NONE;
+	c->fd = fd;
+	c->pending = 1;
+	c->sa = *sa;
+	c->salen = salen;
+	if (sa->ss_family == AF_INET) {
+		c->family = AF_INET;
+		memcpy(c->addr, &((const struct sockaddr_in *)
+				  (const void *)sa)->sin_addr, 4);
+	} else if (sa->ss_family == AF_INET6) {
+		c->family = AF_INET6;
+		memcpy(c->addr, &((const struct sockaddr_in6 *)
+				  (const void *)sa)->sin6_addr, 16);
+	}
+	ev.data.fd = fd;
+	pthread_mutex_lock(&g->lock);
+	/* One handed over before, that libmicrohttpd closed without
+	 * starting it (out of memory): its record goes now. */
+	free(g->slot[fd]);
+	g->slot[fd] = c;
+	if (admit(g, c) && epoll_ctl(a->ep, EPOLL_CTL_ADD, fd, &ev) < 0)
+		conn_drop(g, c);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* The connections waiting in the listen queue, 64 at most a call; out of
+ * descriptors, accepting pauses for 0.1 s (the queue keeps them). */
+static void accept_some(struct acceptor *a)
+{
+	for (int i = 0; i < 64; i++) {
+		struct sockaddr_storage sa;
+		socklen_t salen = sizeof(sa);
+		int fd = accept4(a->lfd, (struct sockaddr *)&sa, &salen,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd >= 0) {
+			take_conn(a, fd, &sa, salen);
+			continue;
+		}
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM) {
+			epoll_ctl(a->ep, EPOLL_CTL_DEL, a->lfd, NULL);
+			a->paused = clock_mono() + 0.1;
+		}
+		return;
+	}
+}
+
+/* Until a stop signal: accepting, peeking, the guard's clock (each
+ * deadline kept within a millisecond). */
+static void accept_loop(struct acceptor *a)
+{
+	struct epoll_event ev[64];
+
+	for (;;) {
+		double wait = sweep(a->g) - clock_mono();
+		int n;
+
+		if (a->paused && a->paused <= clock_mono()) {
+			struct epoll_event l = { .events = EPOLLIN,
+						 .data.fd = a->lfd };
+
+			a->paused = 0;
+			epoll_ctl(a->ep, EPOLL_CTL_ADD, a->lfd, &l);
+		}
+		if (a->paused && a->paused - clock_mono() < wait)
+			wait = a->paused - clock_mono();
+		n = epoll_wait(a->ep, ev, 64,
+			       wait < 0.001 ? 1 : (int)(wait * 1000) + 1);
+		for (int i = 0; i < n; i++) {
+			if (ev[i].data.fd == a->sfd)
+				return;
+			if (ev[i].data.fd == a->lfd)
+				accept_some(a);
+			else
+				peek_conn(a, ev[i].data.fd);
+		}
+	}
+}
+
+/* The acceptor's descriptors (lfd its), 0; -1 with the reason said. */
+static int acceptor_open(struct acceptor *a, const sigset_t *stop)
+{
+	struct epoll_event l = { .events = EPOLLIN, .data.fd = a->lfd };
+	struct epoll_event s = { .events = EPOLLIN };
+
+	a->ep = epoll_create1(EPOLL_CLOEXEC);
+	a->sfd = signalfd(-1, stop, SFD_CLOEXEC | SFD_NONBLOCK);
+	s.data.fd = a->sfd;
+	if (a->ep < 0 || a->sfd < 0 ||
+	    epoll_ctl(a->ep, EPOLL_CTL_ADD, a->lfd, &l) < 0 ||
+	    epoll_ctl(a->ep, EPOLL_CTL_ADD, a->sfd, &s) < 0) {
+		msg_err("--listen: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* After the daemon stopped (its connections closed): the pending ones
+ * closed, every record freed, the acceptor's descriptors closed. */
+static void acceptor_close(struct acceptor *a)
+{
+	struct guard *g = a->g;
+
+	for (unsigned i = 0; g->slot && i < g->nslot; i++) {
+		if (g->slot[i] && g->slot[i]->pending)
+			close((int)i);
+		free(g->slot[i]);
+	}
+	free(g->slot);
+	g->slot = NULL;
+	if (a->sfd >= 0)
+		close(a->sfd);
+	if (a->ep >= 0)
+		close(a->ep);
+	close(a->lfd);
+}
+
+/*
  * The listening socket for "[ADDR:]PORT" (ADDR: a name or a number, an
  * IPv6 one in brackets; none: 127.0.0.1), bound and listening; -1 with the
  * reason in err.
  */
-static int open_socket(const char *spec, int *ret_family, char *err,
-		       size_t errlen)
+static int open_socket(const char *spec, char *err, size_t errlen)
 {
 	struct addrinfo hints, *ai = NULL;
 	const char *colon = strrchr(spec, ':');
@@ -586,7 +842,8 @@ static int open_socket(const char *spec, int *ret_family, char *err,
 			 gai_strerror(r));
 		return -1;
 	}
-	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		    0);
 	if (fd < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
 	    bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 ||
@@ -598,7 +855,6 @@ static int open_socket(const char *spec, int *ret_family, char *err,
 		freeaddrinfo(ai);
 		return -1;
 	}
-	*ret_family = ai->ai_family;
 	freeaddrinfo(ai);
 	return fd;
 }
@@ -638,17 +894,20 @@ static unsigned fit_connections(void)
 int listen_run(struct opts *o, struct cgfs *cg)
 {
 	struct server s;
+	struct acceptor a;
 	struct MHD_Daemon *d;
 	sigset_t stop, old;
 	char err[512];
-	int fd, family, sig, r;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD;
+	int fd, r;
+	long nofile;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD |
+			 MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
 
 	if (mhd_open(err, sizeof(err)) < 0) {
 		msg_err("%s", err);
 		return 1;
 	}
-	fd = open_socket(o->listen, &family, err, sizeof(err));
+	fd = open_socket(o->listen, err, sizeof(err));
 	if (fd < 0) {
 		msg_err("%s", err);
 		return 1;
@@ -658,6 +917,17 @@ int listen_run(struct opts *o, struct cgfs *cg)
 	s.g.limit = fit_connections();
 	s.g.per_client = s.g.limit / 4 < LISTEN_PER_CLIENT ?
 			 (s.g.limit / 4 ? s.g.limit / 4 : 1) : LISTEN_PER_CLIENT;
+	/* A slot for every descriptor the process may have. */
+	nofile = sysconf(_SC_OPEN_MAX);
+	s.g.nslot = nofile > 0 && nofile < (1L << 20) ? (unsigned)nofile
+						      : 1U << 20;
+	s.g.slot = calloc(s.g.nslot, sizeof(*s.g.slot));
+	if (!s.g.slot) {
+		msg_err("--listen: out of memory");
+		close(fd);
+		pthread_mutex_destroy(&s.g.lock);
+		return 1;
+	}
 	s.o = o;
 	s.cg = cg;
 	pipeline_init(&s.pl, cg, o->maxdepth, 0);
@@ -687,28 +957,27 @@ int listen_run(struct opts *o, struct cgfs *cg)
 		msg_err("%s", r == -ENODATA ? "the recorded series is empty"
 			: err);
 		close(fd);
+		free(s.g.slot);
 		pthread_mutex_destroy(&s.g.lock);
 		pipeline_free(&s.pl);
 		return 1;
 	}
 
 	/* Blocked here, the stop signals are blocked in the daemon's thread
-	 * too, which inherits the mask: only sigtimedwait below takes them. */
+	 * too, which inherits the mask: only the acceptor's signalfd takes
+	 * them. */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	signal(SIGPIPE, SIG_IGN);
-	if (family == AF_INET6)
-		flags |= MHD_USE_IPv6;
 	/* epoll where libmicrohttpd has it, else poll(): both past
 	 * FD_SETSIZE.  Its limit is the guard's and the slack: it never
-	 * stops accepting on its own. */
+	 * refuses a connection on its own. */
 	flags |= mhd.has_feature(MHD_FEATURE_EPOLL) == MHD_YES ?
 		 MHD_USE_EPOLL : MHD_USE_POLL;
 	d = mhd.start_daemon(flags, 0, NULL, NULL, handle, &s,
-			     MHD_OPTION_LISTEN_SOCKET, fd,
 			     MHD_OPTION_CONNECTION_LIMIT,
 			     s.g.limit + LISTEN_SLACK,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT,
@@ -719,32 +988,23 @@ int listen_run(struct opts *o, struct cgfs *cg)
 			     MHD_OPTION_NOTIFY_COMPLETED, on_done, &s.g,
 			     MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL,
 			     MHD_OPTION_END);
-	if (!d) {
+	memset(&a, 0, sizeof(a));
+	a.g = &s.g;
+	a.d = d;
+	a.lfd = fd;
+	a.ep = a.sfd = -1;
+	if (!d)
 		msg_err("--listen %s: libmicrohttpd could not start", o->listen);
-		close(fd);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		pthread_mutex_destroy(&s.g.lock);
-		pipeline_free(&s.pl);
-		batch_rows_free(&s.br);
-		return 1;
-	}
-	/* The guard's clock: each deadline is kept within a millisecond. */
-	for (;;) {
-		double wait = sweep(&s.g) - clock_mono();
-		struct timespec ts;
-
-		if (wait < 0.001)
-			wait = 0.001;
-		ts.tv_sec = (time_t)wait;
-		ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
-		sig = sigtimedwait(&stop, NULL, &ts);
-		if (sig > 0)
-			break;
-	}
+	if (d && acceptor_open(&a, &stop) == 0)
+		accept_loop(&a);
 	/* A second signal stays blocked: the stop under way ends. */
-	mhd.stop_daemon(d);	/* closes fd, and every connection */
+	if (d)
+		mhd.stop_daemon(d);	/* closes its connections */
+	acceptor_close(&a);
+	if (!d || a.ep < 0 || a.sfd < 0)
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_mutex_destroy(&s.g.lock);
 	batch_rows_free(&s.br);
 	pipeline_free(&s.pl);
-	return 0;
+	return d && a.ep >= 0 && a.sfd >= 0 ? 0 : 1;
 }
