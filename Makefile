@@ -54,7 +54,7 @@ BPF_CLANG ?= clang
 # Debian installs it in /usr/sbin, which a user's PATH may lack.
 BPFTOOL   ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 BPF_WARN  := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
-# memcg_iter: the BPF collector's cgroup iterator (src/bpf/bpfcol.c);
+# memcg_iter: the BPF collector's cgroup iterator (src/bpf/bpfcol_*.c);
 # reclaim: the reclaim events' tracepoint programs (src/bpf/bpfev.c);
 # oom: the OOM killer's victims (src/bpf/bpfoom.c); memcg_iter_kf: the
 # iterator again, built with the kernel's memcg kfuncs (Linux 7.0+), which
@@ -124,7 +124,10 @@ $(BPF_SKELS): $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 # The loaders include their skeletons: the pattern rule below compiles
 # them, after the headers are made.  The test tools (bpfdump, bpfevdump,
 # check_bpfev) include none: they wait for them through these objects.
-$(BUILD)/bpf/bpfcol.o: $(BUILD)/bpf/memcg_iter.skel.h $(BUILD)/bpf/memcg_iter_kf.skel.h \
+# The BPF collector's parts (src/bpf/bpfcol_*.c) share bpfcol_int.h,
+# which includes memcg_iter's skeleton; bpfcol_load.c memcg_iter_kf's too.
+BPFCOL_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(wildcard src/bpf/bpfcol_*.c))
+$(BPFCOL_OBJS): $(BUILD)/bpf/memcg_iter.skel.h $(BUILD)/bpf/memcg_iter_kf.skel.h \
 	$(BUILD)/bpf/memcg_iter_kf.same
 # The loader opens memcg_iter_kf's object through memcg_iter's skeleton:
 # their maps and data sections must be the same, member for member.
@@ -136,7 +139,7 @@ $(BUILD)/bpf/memcg_iter_kf.same: $(BUILD)/bpf/memcg_iter.skel.h $(BUILD)/bpf/mem
 	rm -f $@.a $@.b && touch $@
 $(BUILD)/bpf/bpfev.o: $(BUILD)/bpf/reclaim.skel.h
 $(BUILD)/bpf/bpfoom.o: $(BUILD)/bpf/oom.skel.h
-$(BUILD)/bpf/bpfcol.o $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpfoom.o: CPPFLAGS += -I$(BUILD)/bpf
+$(BPFCOL_OBJS) $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpfoom.o: CPPFLAGS += -I$(BUILD)/bpf
 
 # For tests/live/reclaim-v1.sh: prints the reclaim events' counters.
 $(BUILD)/bpfevdump: tests/bpf/bpfevdump.c $(BUILD)/bpf/bpfev.o $(BUILD)/bpf/bpflib.o $(BUILD)/util/xalloc.o $(HEADERS)
@@ -165,8 +168,8 @@ $(BUILD)/lockprobe: tests/bench/lockprobe.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lm
 
 # For tests/bpf/*.sh only: prints the BPF collector's records as lines.
-$(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BUILD)/bpf/bpfcol.o $(BUILD)/bpf/bpflib.o $(BUILD)/util/clock.o $(BUILD)/util/xalloc.o $(HEADERS)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/bpf/bpfcol.o \
+$(BUILD)/bpfdump: tests/bpf/bpfdump.c $(BPFCOL_OBJS) $(BUILD)/bpf/bpflib.o $(BUILD)/util/clock.o $(BUILD)/util/xalloc.o $(HEADERS)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BPFCOL_OBJS) \
 	  $(BUILD)/bpf/bpflib.o $(BUILD)/util/clock.o $(BUILD)/util/xalloc.o \
 	  $(PKG_LIBS)
 

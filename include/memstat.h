@@ -9,7 +9,7 @@
  * Everything else is made from the rows: the slot list, the kernel's enum
  * items the program names (bpf/kernel_types.h), the program's kfunc reads
  * and the slots they can give (memcg_iter.bpf.c), the loader's units
- * (bpfcol.c), the proof's units (cgfs_prove.c), the fields and the columns.
+ * (bpfcol_convert.c), the proof's units (cgfs_prove.c), the fields and the columns.
  * A value the kernel has in memory.stat is a row here and its tests.
  *
  * MEMSTATS(X, SIZE, COUNT, OWN) calls SIZE, COUNT or OWN for each row, by

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * memcg_rec.h - the records memcg_iter.bpf.c writes into its maps, shared
- * with the loader (src/bpf/bpfcol.c).  Uses __u64 and friends: the BPF side
+ * with the loader (src/bpf/bpfcol_*.c).  Uses __u64 and friends: the BPF side
  * gets them from kernel_types.h, user space from <linux/types.h>.
  *
  * A record is an array of values, one slot per value the program can

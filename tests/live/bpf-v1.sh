@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bpf-v1.sh - the BPF collector (src/bpf/bpfcol.c) against the cgroup v1 files
+# bpf-v1.sh - the BPF collector (src/bpf/bpfcol_*.c) against the cgroup v1 files
 # on the live host, through its test tool build/default/bpfdump.
 #
 # Usage (as root):  tests/live/bpf-v1.sh

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/vm/bpf-v2.sh - the BPF collector (src/bpf/bpfcol.c, through its test
+# tests/vm/bpf-v2.sh - the BPF collector (src/bpf/bpfcol_*.c, through its test
 # tool bpfdump) against the cgroup v2 files, in the test VM, on Debian 12's
 # 6.1 kernel or on a Debian 7.x one (VM_KERNEL=7): the same bpfdump binary,
 # with the same embedded BPF object, on both kernels (CO-RE).
