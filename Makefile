@@ -226,17 +226,20 @@ run: deps
 check: deps-test check-build
 	@BUILD=$(BUILD) SUITES='$(SUITES)' JOBS='$(JOBS)' tests/run-all.sh
 
+# The four builds, each with a job per CPU unless make was given -j (its
+# job server then shares them out).
+CHECK_J = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 check-build:
-	@$(MAKE) --no-print-directory memcgtop
-	@$(MAKE) --no-print-directory $(BUILD)/check_memcgtop $(BUILD)/bpfdump \
+	@$(MAKE) --no-print-directory $(CHECK_J) memcgtop
+	@$(MAKE) --no-print-directory $(CHECK_J) $(BUILD)/check_memcgtop $(BUILD)/bpfdump \
 	  $(BUILD)/bpfevdump $(BUILD)/check_bpfev
-	@$(MAKE) --no-print-directory BUILD=build/asan CC=gcc \
+	@$(MAKE) --no-print-directory $(CHECK_J) BUILD=build/asan CC=gcc \
 	  EXTRA_CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 	  build/asan/memcgtop build/asan/check_memcgtop build/asan/bpfdump \
 	  build/asan/bpfevdump build/asan/check_bpfev
-	@$(MAKE) --no-print-directory BUILD=build/clang CC=clang WERROR=1 \
+	@$(MAKE) --no-print-directory $(CHECK_J) BUILD=build/clang CC=clang WERROR=1 \
 	  build/clang/memcgtop build/clang/check_memcgtop
-	@$(MAKE) --no-print-directory BUILD=build/probe CC=clang WERROR=1 \
+	@$(MAKE) --no-print-directory $(CHECK_J) BUILD=build/probe CC=clang WERROR=1 \
 	  EXTRA_CFLAGS='-DFIELD_PROBE -Wimplicit-int-conversion' \
 	  build/probe/memcgtop build/probe/check_memcgtop
 

@@ -12,10 +12,17 @@
 #              (SUITES=tui,-asan).  Unset or empty: every suite.
 #   BUILD      the default build folder (build/default).
 #
-# A suite is one line:  suite [-x] [-l LANE] [-b SECS] [-t TAGS] NAME CMD...
+# A suite is one line:  suite [-x|-X] [-g] [-l LANE] [-b SECS] [-t TAGS] NAME CMD...
 #   -x       exclusive: it measures the host (perf, stats flushes,
-#            /proc/vmstat, the root group, global memory pressure, the
-#            host's OOM kills), so nothing else runs beside it
+#            /proc/vmstat, the host's OOM kills), so no other host suite
+#            runs beside it, only a guest's (-g)
+#   -X       alone: it puts the whole host under memory pressure or reads
+#            the root group's usage, so nothing runs beside it, not even
+#            a guest
+#   -g       a guest's: its work is a qemu guest's (tests/vm/), which
+#            touches no group, file or port of the host's suites and
+#            takes all its memory at boot (tests/vm/vm.sh), so it may run
+#            beside an exclusive suite
 #   -l LANE  the suites of a lane run one at a time, in their order here
 #            (they share something fixed: build/vm's shares, apt's lock,
 #            /dev/log, which set-v1 makes where there is none and hostile
@@ -30,8 +37,11 @@
 # unit for the Check binaries; asan, clang and probe for those builds;
 # files for MEMCGTOP_BPF_FAIL=perm; exclusive; fast (make check-fast).
 #
-# With JOBS above 1 the exclusive suites run first, one by one, and then
-# the others side by side, the longest budgets (a lane: its sum) first.
+# With JOBS above 1 the suites that run alone come first, one by one;
+# then the guests' lanes start and the exclusive suites run one by one
+# beside them; then the others, side by side, the longest budgets (a
+# lane: its sum) first.  JOBS bounds the suites at once, but an exclusive
+# suite starts beside guests however many they are.
 # Every suite writes to a file of its own, shown whole, in the order of
 # the lines below, once it and every suite above it have ended.  Then come
 # the table of wall times, the failures again and the summary line.
@@ -43,7 +53,7 @@ SUITES=${SUITES:-}
 case $JOBS in '' | *[!0-9]* | 0) echo "run-all.sh: JOBS=$JOBS is not a number above 0" >&2; exit 2 ;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/memcgtop-run-all.XXXXXX") || exit 1
 pass=0 fail=0 skip=0
-S_NAME=() S_CMD=() S_EX=() S_LANE=() S_BUDGET=() S_TAGS=() S_SCRIPT=()
+S_NAME=() S_CMD=() S_EX=() S_GUEST=() S_LANE=() S_BUDGET=() S_TAGS=() S_SCRIPT=()
 S_RC=() S_MS=() S_T0=()
 declare -A running=() lane_busy=()
 
@@ -110,13 +120,15 @@ selected() {
 	[ "$any" = 0 ] || [ "$hit" = 1 ]
 }
 
-# suite [-x] [-l LANE] [-b SECS] [-t TAGS] NAME COMMAND...: declares a
-# suite (run later, by run_suites).
+# suite [-x|-X] [-g] [-l LANE] [-b SECS] [-t TAGS] NAME COMMAND...:
+# declares a suite (run later, by run_suites).
 suite() {
-	local ex= lane= budget=300 tags opt_tags= n=${#S_NAME[@]}
+	local ex= guest= lane= budget=300 tags opt_tags= n=${#S_NAME[@]}
 	while :; do
 		case $1 in
 		-x) ex=1; opt_tags+=" exclusive"; shift ;;
+		-X) ex=2; opt_tags+=" exclusive alone"; shift ;;
+		-g) guest=1; shift ;;
 		-l) lane=$2; shift 2 ;;
 		-b) budget=$2; shift 2 ;;
 		-t) opt_tags+=" ${2//,/ }"; shift 2 ;;
@@ -129,9 +141,9 @@ suite() {
 	local script
 	tags_of "$@"
 	S_TAGS[n]="$tags$opt_tags" S_SCRIPT[n]=$script
-	S_EX[n]=$ex S_LANE[n]=$lane S_BUDGET[n]=$budget
+	S_EX[n]=$ex S_GUEST[n]=$guest S_LANE[n]=$lane S_BUDGET[n]=$budget
 	selected "$n" && return 0
-	unset 'S_NAME[n]' 'S_CMD[n]' 'S_TAGS[n]' 'S_SCRIPT[n]' 'S_EX[n]' 'S_LANE[n]' 'S_BUDGET[n]'
+	unset 'S_NAME[n]' 'S_CMD[n]' 'S_TAGS[n]' 'S_SCRIPT[n]' 'S_EX[n]' 'S_GUEST[n]' 'S_LANE[n]' 'S_BUDGET[n]'
 }
 
 now_us() { local t=$EPOCHREALTIME; echo "${t/[.,]/}"; }
@@ -148,22 +160,37 @@ start() {
 		</dev/null >"$work/$i.log" 2>&1 &
 	running[$!]=$i
 	[ -n "${S_LANE[i]}" ] && lane_busy[${S_LANE[i]}]=1
-	[ -n "${S_EX[i]}" ] && excl_running=1
+	[ -n "${S_EX[i]}" ] && excl_running=${S_EX[i]}
+	[ -n "${S_GUEST[i]}" ] && guests=$((guests + 1))
 	return 0
 }
 
-# pick: sets next to the first suite of the queue that may start now.  An
-# exclusive suite waits until nothing runs, and nothing passes it in the
-# queue (it would wait for ever); a suite whose lane is busy is passed.
+# pick: sets next to the first suite of the queue that may start now.  A
+# suite that runs alone waits until nothing runs, and nothing passes it
+# in the queue (it would wait for ever); an exclusive one waits until
+# only guests run, and only guests pass it; a suite whose lane is busy
+# is passed.
 pick() {
-	local k i
-	[ -z "$excl_running" ] || return 1
+	local k i held= busy=${#running[@]}
+	[ "$excl_running" = 2 ] && return 1
+	# JOBS=1: one after another; an exclusive suite takes no place
+	[ "$JOBS" = 1 ] && [ "$busy" -gt 0 ] && return 1
+	[ -n "$excl_running" ] && busy=$((busy - 1))
 	for k in "${!queue[@]}"; do
 		i=${queue[k]}
-		if [ -n "${S_EX[i]}" ]; then
-			[ "${#running[@]}" = 0 ] || return 1
-		elif [ -n "${S_LANE[i]}" ] && [ -n "${lane_busy[${S_LANE[i]}]:-}" ]; then
+		if [ -n "${S_LANE[i]}" ] && [ -n "${lane_busy[${S_LANE[i]}]:-}" ]; then
 			continue
+		elif [ "${S_EX[i]}" = 2 ]; then
+			[ "${#running[@]}" = 0 ] || return 1
+		elif [ -n "${S_EX[i]}" ]; then
+			if [ -n "$excl_running" ] || [ "${#running[@]}" != "$guests" ]; then
+				held=1
+				continue
+			fi
+		elif [ "$busy" -ge "$JOBS" ]; then
+			return 1
+		elif [ -z "${S_GUEST[i]}" ] && { [ -n "$held" ] || [ -n "$excl_running" ]; }; then
+			return 1
 		fi
 		next=$i
 		unset 'queue[k]'
@@ -210,7 +237,7 @@ show() {
 run_suites() {
 	local n=${#S_NAME[@]} i k pid rc t0 shown=0 nex=0 total=0
 	local -A lanesum=()
-	queue=() next= excl_running=
+	queue=() next= excl_running= guests=0
 	t0=$(now_us)
 	for i in "${!S_NAME[@]}"; do
 		[ -n "${S_EX[i]}" ] && nex=$((nex + 1))
@@ -220,20 +247,24 @@ run_suites() {
 	if [ "$JOBS" = 1 ]; then
 		queue=("${!S_NAME[@]}")
 	else
-		# Exclusive first (key 0: they start at once, alone), then by
-		# budget, a lane's suites by their lane's sum; sort -s keeps the
-		# order of the lines among equal keys.
+		# Alone first (key 0), then the guests' lanes, the exclusive
+		# suites, the others; among guests and others by budget, a
+		# lane's suites by their lane's sum; sort -s keeps the order of
+		# the lines among equal keys.
 		queue=($(for i in "${!S_NAME[@]}"; do
-			if [ -n "${S_EX[i]}" ]; then k=0
-			elif [ -n "${S_LANE[i]}" ]; then k=$((1000000 - lanesum[${S_LANE[i]}]))
-			else k=$((1000000 - S_BUDGET[i])); fi
+			k=${S_BUDGET[i]}
+			[ -n "${S_LANE[i]}" ] && k=${lanesum[${S_LANE[i]}]}
+			if [ "${S_EX[i]}" = 2 ]; then k=0
+			elif [ -n "${S_GUEST[i]}" ]; then k=$((1000000 - k))
+			elif [ -n "${S_EX[i]}" ]; then k=1000000
+			else k=$((2000000 - k)); fi
 			echo "$k $i"
 		done | sort -s -n -k1,1 | cut -d' ' -f2))
 	fi
 	echo "== $n suites, JOBS=$JOBS${SUITES:+, SUITES=$SUITES}, $nex exclusive"
 	local order=("${!S_NAME[@]}")
 	while [ "$shown" -lt "$n" ]; do
-		while [ "${#running[@]}" -lt "$JOBS" ] && pick; do
+		while pick; do
 			start "$next"
 		done
 		if [ "${#running[@]}" -gt 0 ]; then
@@ -245,6 +276,7 @@ run_suites() {
 			S_MS[i]=$((($(now_us) - S_T0[i]) / 1000))
 			[ -n "${S_LANE[i]}" ] && unset 'lane_busy[${S_LANE[i]}]'
 			[ -n "${S_EX[i]}" ] && excl_running=
+			[ -n "${S_GUEST[i]}" ] && guests=$((guests - 1))
 		fi
 		while [ "$shown" -lt "$n" ] && [ -n "${S_RC[${order[shown]}]:-}" ]; do
 			show "${order[shown]}"
@@ -333,8 +365,8 @@ suite "live unusable BTF (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop BPFEVDUM
 suite "live small memory cgroup (v1, 4 to 32 MiB)" tests/live/smallcg.sh
 suite -l oom "live new columns (v1)" tests/live/columns-v1.sh
 suite -l oom "live new columns (v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/columns-v1.sh
-suite -x "v1 swap and root usage (live v1)" tests/live/swap-v1.sh
-suite -x "v1 swap and root usage (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/swap-v1.sh
+suite -X "v1 swap and root usage (live v1)" tests/live/swap-v1.sh
+suite -X "v1 swap and root usage (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/swap-v1.sh
 suite -x "BPF collector against the files (live v1)" env BPFDUMP=$BUILD/bpfdump tests/live/bpf-v1.sh
 suite -x "BPF collector against the files (live v1, ASan+UBSan)" env BPFDUMP=build/asan/bpfdump tests/live/bpf-v1.sh
 suite "BPF collector's pass in chunks (live v1)" env BPFDUMP=$BUILD/bpfdump tests/live/chunks.sh
@@ -356,11 +388,11 @@ suite -x "reclaim stalls against perf (live v1)" tests/live/stall-v1.sh
 suite -x "reclaim stalls against perf (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/stall-v1.sh
 # Global pressure costs 1.5 minutes here (memory first touched is slow
 # on this machine kind): plain build only.
-suite -x "soft-limit tree and soft-limit reclaim against perf (live v1)" tests/live/soft-v1.sh
+suite -X "soft-limit tree and soft-limit reclaim against perf (live v1)" tests/live/soft-v1.sh
 suite -x "pending stats updates against memcg_flush_stats (live v1)" tests/live/pending-v1.sh
 suite -x "pending stats updates against memcg_flush_stats (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/pending-v1.sh
-suite -x "kswapd time (live)" tests/live/kswapd.sh
-suite -x "kswapd time (live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/kswapd.sh
+suite -X "kswapd time (live)" tests/live/kswapd.sh
+suite -X "kswapd time (live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/kswapd.sh
 suite -x "subtree scan by priority (live v1)" tests/live/subtree-prio.sh
 suite -x "subtree scan by priority (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/subtree-prio.sh
 suite -x "OOM kills: oom:mark_victim and the counters (live v1)" tests/live/oom-v1.sh
@@ -400,34 +432,35 @@ suite -l apt "Debian package (build, lintian, install, remove)" tests/deb/run.sh
 # The VM suites: one guest per kernel and boot configuration (the two
 # NUMA nodes of numa-v2 are one of their own), booted by the first suite
 # that needs it and shared while this script runs (tests/vm/session.sh);
-# the suites of one guest stand together.
-suite -l vm "live cgroup v2 (VM)" env VM_SESSION=$$ tests/vm/live-v2.sh
-suite -l vm "set v2 (--set in the VM)" env VM_SESSION=$$ tests/vm/set-v2.sh
+# the suites of one guest stand together.  The kernels' lanes (vm6, vm7:
+# build/vm, build/vm7) run side by side, and beside the exclusive suites.
+suite -g -l vm6 "live cgroup v2 (VM)" env VM_SESSION=$$ tests/vm/live-v2.sh
+suite -g -l vm6 "set v2 (--set in the VM)" env VM_SESSION=$$ tests/vm/set-v2.sh
 # tui-v2 boots a guest of its own: in a shared one the suite after it
 # (churn-v2, twice) hung in its first step, cpio in a soft lockup.
-suite -l vm "edit dialog v2 (tmux in the VM)" env VM_SESSION=off tests/vm/tui-v2.sh
-suite -l vm "live churn (v2, VM)" env VM_SESSION=$$ tests/vm/churn-v2.sh
-suite -l vm "live listing (v2, VM)" env VM_SESSION=$$ tests/vm/listing-v2.sh
-suite -l vm "events and recreated groups (v2, VM)" env VM_SESSION=$$ tests/vm/events-v2.sh
-suite -l vm "BPF collector against the files (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ BPFDUMP=$BUILD/bpfdump tests/vm/bpf-v2.sh
-suite -l vm "memory.stat in the BPF pass against the files (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/stat-v2.sh
-suite -l vm "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/record-v2.sh
-suite -l vm -b 600 "effective protection under global reclaim (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/protect-v2.sh
-suite -l vm "reclaim events: none before 6.13 (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ BPFEVDUMP=$BUILD/bpfevdump tests/vm/reclaim-v2.sh
-suite -l vm "live cgroup v2 (VM, ASan+UBSan)" env VM_SESSION=$$ MEMCGTOP=build/asan/memcgtop tests/vm/live-v2.sh
-suite -l vm "live churn (v2, VM, ASan+UBSan)" env VM_SESSION=$$ MEMCGTOP=build/asan/memcgtop tests/vm/churn-v2.sh
-suite -l vm "live listing (v2, VM, ASan+UBSan)" env VM_SESSION=$$ MEMCGTOP=build/asan/memcgtop tests/vm/listing-v2.sh
-suite -l vm "LRU lists per NUMA node in the BPF pass, two nodes (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/numa-v2.sh
-suite -l vm "LRU lists per NUMA node in the BPF pass (v2, VM, ASan+UBSan)" env VM_SESSION=$$ MEMCGTOP=build/asan/memcgtop tests/vm/numa-v2.sh
-suite -l vm "BPF collector against the files (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 BPFDUMP=$BUILD/bpfdump tests/vm/bpf-v2.sh
-suite -l vm "memory.stat in the BPF pass against the files (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/stat-v2.sh
-suite -l vm "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/record-v2.sh
-suite -l vm -b 600 "effective protection under global reclaim (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/protect-v2.sh
+suite -g -l vm6 "edit dialog v2 (tmux in the VM)" env VM_SESSION=off tests/vm/tui-v2.sh
+suite -g -l vm6 "live churn (v2, VM)" env VM_SESSION=$$ tests/vm/churn-v2.sh
+suite -g -l vm6 "live listing (v2, VM)" env VM_SESSION=$$ tests/vm/listing-v2.sh
+suite -g -l vm6 "events and recreated groups (v2, VM)" env VM_SESSION=$$ tests/vm/events-v2.sh
+suite -g -l vm6 "BPF collector against the files (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ BPFDUMP=$BUILD/bpfdump tests/vm/bpf-v2.sh
+suite -g -l vm6 "memory.stat in the BPF pass against the files (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/stat-v2.sh
+suite -g -l vm6 "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/record-v2.sh
+suite -g -l vm6 -b 600 "effective protection under global reclaim (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/protect-v2.sh
+suite -g -l vm6 "reclaim events: none before 6.13 (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ BPFEVDUMP=$BUILD/bpfevdump tests/vm/reclaim-v2.sh
+suite -g -l vm6 "live cgroup v2 (VM, ASan+UBSan)" env VM_SESSION=$$ MEMCGTOP=build/asan/memcgtop tests/vm/live-v2.sh
+suite -g -l vm6 "live churn (v2, VM, ASan+UBSan)" env VM_SESSION=$$ MEMCGTOP=build/asan/memcgtop tests/vm/churn-v2.sh
+suite -g -l vm6 "live listing (v2, VM, ASan+UBSan)" env VM_SESSION=$$ MEMCGTOP=build/asan/memcgtop tests/vm/listing-v2.sh
+suite -g -l vm6 "LRU lists per NUMA node in the BPF pass, two nodes (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/numa-v2.sh
+suite -g -l vm6 "LRU lists per NUMA node in the BPF pass (v2, VM, ASan+UBSan)" env VM_SESSION=$$ MEMCGTOP=build/asan/memcgtop tests/vm/numa-v2.sh
+suite -g -l vm7 "BPF collector against the files (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 BPFDUMP=$BUILD/bpfdump tests/vm/bpf-v2.sh
+suite -g -l vm7 "memory.stat in the BPF pass against the files (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/stat-v2.sh
+suite -g -l vm7 "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/record-v2.sh
+suite -g -l vm7 -b 600 "effective protection under global reclaim (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/protect-v2.sh
 # The seed's scenario needs kswapd to scan twenty small groups under the
 # whole guest's pressure: in a shared guest (after protect-v2) it waited
 # for that in vain, so it boots its own.
-suite -l vm "reclaim events against memory.stat, the seed's scenario (v2, VM, Debian 7.x)" env VM_SESSION=off VM_KERNEL=7 BPFEVDUMP=$BUILD/bpfevdump tests/vm/reclaim-v2.sh
-suite -l vm "LRU lists per NUMA node in the BPF pass, two nodes (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/numa-v2.sh
+suite -g -l vm7 "reclaim events against memory.stat, the seed's scenario (v2, VM, Debian 7.x)" env VM_SESSION=off VM_KERNEL=7 BPFEVDUMP=$BUILD/bpfevdump tests/vm/reclaim-v2.sh
+suite -g -l vm7 "LRU lists per NUMA node in the BPF pass, two nodes (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/numa-v2.sh
 
 run_suites
 [ "${#S_NAME[@]}" -gt 0 ] || echo "run-all.sh: SUITES=$SUITES selects no suite"

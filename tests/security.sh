@@ -72,7 +72,7 @@ summary() {
 }
 
 . "$top/tests/lib/tmux.sh"
-tmux_private security
+tmux_private -u security
 TMPD=
 cleanup() {
 	tmux_stop
@@ -309,24 +309,14 @@ else
 	fail "--readonly -b --audit-log FILE: memcgtop created FILE ($(stat -c '%s bytes, mode %a' "$TMPD/ro-audit.log")) although --readonly never writes and nothing can be audited"
 fi
 
-tm() { tmux -u -L "$SOCK" -f /dev/null "$@"; }
 SCREEN=
-wait_for() {
-	local i n=$(( ${3:-10} * 20 ))
-	for ((i = 0; i < n; i++)); do
-		SCREEN=$(tm capture-pane -p -t "$1" 2>/dev/null)
-		grep -qF -- "$2" <<<"$SCREEN" && return 0
-		sleep 0.05
-	done
-	return 1
-}
 mkdir -p "$TMPD/cfg" "$TMPD/home"
 cmd="env LANG=C.UTF-8 XDG_CONFIG_HOME=$TMPD/cfg HOME=$TMPD/home $(printf '%q ' "$MEMCGTOP" --readonly -d 0.3 --root "$R" --audit-log "$TMPD/ro-tui-audit.log"); echo EXIT=\$?; exec sleep 600"
 tm new-session -d -s ro -x 120 -y 30 "bash --norc --noprofile -c $(printf %q "$cmd")"
-if wait_for ro "Groups: 2 shown" 10; then
+if wait_text ro "Groups: 2 shown" 10; then
 	tm send-keys -t ro End
 	tm send-keys -t ro e
-	if wait_for ro "editing is disabled: --readonly" 5; then
+	if wait_text ro "editing is disabled: --readonly" 5; then
 		pass "--readonly screen: e says 'editing is disabled: --readonly'"
 	else
 		fail "--readonly screen: e does not say why editing is disabled: $(tail -n 1 <<<"$SCREEN")"
@@ -349,14 +339,14 @@ if wait_for ro "Groups: 2 shown" 10; then
 	sleep 0.3
 	tm send-keys -t ro w
 	sleep 0.5
-	wait_for ro "settings" 3
+	wait_text ro "settings" 3
 	if [ ! -e "$TMPD/cfg/memcgtop/memcgtoprc" ] && [ ! -e "$TMPD/cfg/memcgtop" ]; then
 		pass "--readonly screen: the setup screen's w writes no memcgtoprc"
 	else
 		fail "--readonly screen: the setup screen's w wrote $(find "$TMPD/cfg" -type f) ('$(tail -n 1 <<<"$SCREEN")') although --readonly is 'never write'"
 	fi
 	tm send-keys -t ro Escape q
-	if wait_for ro "EXIT=0" 10; then
+	if wait_text ro "EXIT=0" 10; then
 		pass "--readonly screen: q quits, exit 0"
 	else
 		fail "--readonly screen: no EXIT=0 after q"
@@ -618,9 +608,9 @@ if command -v tmux >/dev/null 2>&1; then
 	tm new-session -d -s esc -x 160 -y 30 "bash --norc --noprofile -c $(printf %q "$cmd")"
 	tm pipe-pane -o -t esc "cat >> $(printf %q "$TMPD/e.raw")"
 	touch "$TMPD/e.go"
-	if wait_for esc 'v1 files /x\x1B[2J\x1B]0;TITLE\x07\xC2\x9B ' 10; then
+	if wait_text esc 'v1 files /x\x1B[2J\x1B]0;TITLE\x07\xC2\x9B ' 10; then
 		tm send-keys -t esc q
-		wait_for esc EXIT=0 5
+		wait_text esc EXIT=0 5
 		# (curses writes escapes of its own: look for the info's)
 		if python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); sys.exit(b"\x1b]0;TITLE" in d or b"/x\x1b[2J" in d or b"\xc2\x9b" in d or b"\x07\xc2" in d)' "$TMPD/e.raw"; then
 			pass "escapes: a recording's info root in the screen's title: shown as /x\\x1B[2J\\x1B]0;TITLE\\x07\\xC2\\x9B, no OSC, BEL or C1 written"

@@ -4,23 +4,31 @@
 # or it is a file in the test's own folder), so that suites run side by
 # side never share a server; no configuration file is read.
 #
-#   tmux_private WORD     the server on socket memcgtop-WORD-PID (-L)
-#   tmux_private -S PATH  the server on the socket file PATH
+#   tmux_private [-u] WORD     the server on socket memcgtop-WORD-PID (-L);
+#                              -u: tmux -u (UTF-8 whatever the locale)
+#   tmux_private [-u] -S PATH  the server on the socket file PATH
 #   tm ARGS...            tmux ARGS on that server
 #   tmux_stop             kills the server and removes its socket file
 #                         (kill-server leaves it behind); for cleanup
+#   cap T, cap_e T        pane T's screen (cap_e: with its SGR sequences)
+#   keys T KEY...         sends the keys; lit T TEXT sends TEXT as it is
 #   screen_wait T RE [S]  polls pane T until a line matches the extended
 #                         regex RE (up to S seconds, default 10); SCREEN
 #                         holds the screen last read
+#   wait_for T RE [S]     the same, 5 s by default
+#   wait_text T TEXT [S]  until a line holds TEXT (a string, not a
+#                         pattern), 10 s by default
 . "$(dirname "${BASH_SOURCE[0]}")/wait.sh"
 
 tmux_private() {
+	TMUX_U=
+	[ "$1" = -u ] && { TMUX_U=-u; shift; }
 	if [ "$1" = -S ]; then
 		SOCK=$2
-		tm() { tmux -S "$SOCK" -f /dev/null "$@"; }
+		tm() { tmux $TMUX_U -S "$SOCK" -f /dev/null "$@"; }
 	else
 		SOCK=memcgtop-$1-$$
-		tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+		tm() { tmux $TMUX_U -L "$SOCK" -f /dev/null "$@"; }
 	fi
 }
 tmux_stop() {
@@ -32,10 +40,24 @@ tmux_stop() {
 	return 0
 }
 
+cap() { tm capture-pane -p -t "$1" 2>/dev/null; }
+cap_e() { tm capture-pane -p -e -t "$1" 2>/dev/null; }
+keys() { local s=$1; shift; tm send-keys -t "$s" "$@"; }
+lit() { tm send-keys -t "$1" -l -- "$2"; }
+
+# screen_has [-F] T RE: a line of pane T matches RE (-F: holds it)
 screen_has() {
-	SCREEN=$(tm capture-pane -p -t "$1" 2>/dev/null)
-	grep -qE -- "$2" <<<"$SCREEN"
+	local how=-qE
+	[ "$1" = -F ] && { how=-qF; shift; }
+	SCREEN=$(cap "$1")
+	grep "$how" -- "$2" <<<"$SCREEN"
 }
 screen_wait() {
 	wait_until "${3:-10}" screen_has "$1" "$2"
+}
+wait_for() {
+	wait_until "${3:-5}" screen_has "$1" "$2"
+}
+wait_text() {
+	wait_until "${3:-10}" screen_has -F "$1" "$2"
 }

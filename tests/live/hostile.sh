@@ -68,7 +68,7 @@ summary() {
 }
 
 . "$top/tests/lib/tmux.sh"
-tmux_private hostile
+tmux_private -u hostile
 TNAME=memcgtop-hostile-$$-$RANDOM
 TROOT=$CGM/$TNAME
 TMPD=
@@ -109,21 +109,7 @@ done
 TMPD=$(mktemp -d /tmp/memcgtop-hostile.XXXXXX) || abort "mktemp failed"
 chmod 755 "$TMPD"
 
-tm() { tmux -u -L "$SOCK" -f /dev/null "$@"; }
-cap() { tm capture-pane -p -t "$1" 2>/dev/null; }
-
-# wait_for SESSION FIXED-STRING [SECONDS]: polls the screen; SCREEN holds
-# the last capture.
 SCREEN=
-wait_for() {
-	local i n=$(( ${3:-10} * 20 ))
-	for ((i = 0; i < n; i++)); do
-		SCREEN=$(cap "$1")
-		grep -qF -- "$2" <<<"$SCREEN" && return 0
-		sleep 0.05
-	done
-	return 1
-}
 # box_prompt SESSION: the edit dialog's prompt, the line of its box after
 # the rule under the knob list
 box_prompt() { cap "$1" | sed -n '/^├/{n;p;q;}'; }
@@ -197,14 +183,14 @@ screen() {
 			{ fail "$s: tmux new-session failed"; continue; }
 		tm pipe-pane -o -t "$s" "cat >> $(printf %q "$raw")"
 		touch "$TMPD/$s.go"
-		if ! wait_for "$s" "Groups: $ngroups shown" 20; then
+		if ! wait_text "$s" "Groups: $ngroups shown" 20; then
 			fail "$s: the screen never showed 'Groups: $ngroups shown'"
 			printf '%s\n' "$SCREEN" | sed 's/^/    |/' | head -40
 			tm kill-session -t "$s"
 			continue
 		fi
 		sleep 0.6	# one more refresh: the rows of the second sample
-		wait_for "$s" "Groups: $ngroups shown" 5
+		wait_text "$s" "Groups: $ngroups shown" 5
 		cap "$s" >"$TMPD/$s.cap"
 		if [ "$mode" = utf8 ]; then
 			# detail pane of the OSC group, found by search
@@ -212,20 +198,20 @@ screen() {
 			tm send-keys -t "$s" -l pwned
 			tm send-keys -t "$s" Enter
 			tm send-keys -t "$s" d
-			if wait_for "$s" "Detail of $osc_esc" 5; then
+			if wait_text "$s" "Detail of $osc_esc" 5; then
 				pass "$s: the detail pane's title shows $osc_esc"
 			else
 				fail "$s: the detail pane's title is not 'Detail of $osc_esc': $(grep -a 'Detail of' <<<"$SCREEN")"
 			fi
 			tm send-keys -t "$s" d
 			tm send-keys -t "$s" e
-			if wait_for "$s" "┌ Edit $osc_esc  (" 5; then
+			if wait_text "$s" "┌ Edit $osc_esc  (" 5; then
 				pass "$s: the edit dialog's title shows $osc_esc"
 			else
 				fail "$s: the edit dialog's title is not 'Edit $osc_esc': $(head -n 1 <<<"$SCREEN")"
 			fi
 			tm send-keys -t "$s" Enter
-			wait_for "$s" "limit of /$t/" 5
+			wait_text "$s" "limit of /$t/" 5
 			l=$(box_prompt "$s")
 			if [ "${l#"│ limit of $osc_esc (now "}" != "$l" ] && [ "${l: -2}" = " │" ]; then
 				pass "$s: the edit prompt in the box shows $osc_esc"
@@ -240,9 +226,9 @@ screen() {
 			tm send-keys -t "$s" -l bad
 			tm send-keys -t "$s" Enter
 			tm send-keys -t "$s" e
-			wait_for "$s" "┌ Edit $bad_esc  (" 5
+			wait_text "$s" "┌ Edit $bad_esc  (" 5
 			tm send-keys -t "$s" Enter
-			wait_for "$s" "limit of /$t/" 5
+			wait_text "$s" "limit of /$t/" 5
 			l=$(box_prompt "$s")
 			if [ "${l#"│ limit of $bad_esc (now "}" != "$l" ] && [ "${l: -2}" = " │" ]; then
 				pass "$s: the edit prompt in the box shows $bad_esc"
@@ -255,7 +241,7 @@ screen() {
 			sleep 0.2
 		fi
 		tm send-keys -t "$s" q
-		if wait_for "$s" "EXIT=0" 10; then
+		if wait_text "$s" "EXIT=0" 10; then
 			pass "$s: q quits, exit 0"
 		else
 			fail "$s: no EXIT=0 after q: $(grep -a EXIT= <<<"$SCREEN")"

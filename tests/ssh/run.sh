@@ -223,16 +223,6 @@ tm new-session -d -s keeper -x 80 -y 24 'exec cat'
 tm new-session -d -s remote -x 100 -y 30 "exec $(printf '%q ' "${SSH[@]}" -tt) $(printf %q "$remote")"
 tm new-session -d -s local -x 100 -y 30 "bash --norc --noprofile -c $(printf %q "$local_cmd")"
 
-cap() { tm capture-pane -p -t "$1" 2>/dev/null; }
-wait_for() { # NAME REGEX SECONDS
-	local i
-	for ((i = 0; i < $3 * 20; i++)); do
-		SCREEN=$(cap "$1")
-		grep -qE -- "$2" <<<"$SCREEN" && return 0
-		sleep 0.05
-	done
-	return 1
-}
 # The series: sample 0 at the start, sample 1 within a second, then -d 60.
 T1=$(date -d "@$(sed -n 2p "$V2/cg/timestamps" | awk '{ print $2 }')" +%H:%M:%S)
 up=1

@@ -128,9 +128,6 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-cap() { tm capture-pane -p -t "$1" 2>/dev/null; }
-keys() { local s=$1; shift; tm send-keys -t "$s" "$@"; }
-lit() { tm send-keys -t "$1" -l "$2"; }
 
 # start NAME W H ARGS...: in a W x H window a shell runs memcgtop ARGS, then
 # prints EXIT=status, saves `stty -a` to $tmp/stty.NAME and gives a prompt.
@@ -146,17 +143,6 @@ start_on() {
 }
 start() { start_on "$SOCK" "$@"; }
 
-# wait_for NAME EXTENDED-REGEX [SECONDS]: polls the screen until a line
-# matches; SCREEN holds the last capture.
-wait_for() {
-	local i n=$(( ${3:-5} * 20 ))
-	for ((i = 0; i < n; i++)); do
-		SCREEN=$(cap "$1")
-		grep -qE -- "$2" <<<"$SCREEN" && return 0
-		sleep 0.05
-	done
-	return 1
-}
 check_has() { # NAME REGEX DESC [SECONDS]
 	if wait_for "$1" "$2" "${4:-5}"; then
 		pass "$3"

@@ -48,7 +48,7 @@ TMO=${NUMA_V2_TIMEOUT:-300}
 # reclaimed (c 13-16 MiB on node 1, d's cache 0), and the lists moved
 # while they were compared
 export VM_MEM=1024M VM_SMP=2
-export VM_QEMU_ARGS="-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,size=512M -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1"
+export VM_QEMU_ARGS="-object memory-backend-ram,id=m0,size=512M,prealloc=on -object memory-backend-ram,id=m1,size=512M,prealloc=on -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1"
 
 NAME="numa v2"
 . "$HERE/lib.sh"

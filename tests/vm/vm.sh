@@ -418,9 +418,13 @@ run() {
 	while :; do
 		set +e
 		# in the background, so that qemu.pid names the timeout that
-		# runs qemu (its TERM stops qemu: tests/vm/session.sh)
+		# runs qemu (its TERM stops qemu: tests/vm/session.sh); the
+		# guest's memory is taken at once, so that a running guest
+		# charges no more host memory (exclusive host suites measure
+		# beside it: tests/run-all.sh)
 		timeout -k 5 "$tmo" qemu-system-x86_64 \
 			-accel tcg,thread=multi -cpu max -m "${VM_MEM:-512M}" -smp "${VM_SMP:-2}" \
+			-mem-prealloc \
 			-nographic -nodefaults -no-reboot \
 			-serial "file:$rundir/console.log" \
 			-kernel "$BUILD/vmlinux" -initrd "$initrd" \
