@@ -138,7 +138,8 @@ static uint64_t page_up(double bytes)
 static void recommend(const struct model *m, struct mgroup *g)
 {
 	struct rs_track *t = g->rs;
-	double grow = 1.0 + m->rs_margin / 100.0;
+	/* (100 + margin) / 100 after the product: exact for whole pages. */
+	double grow = 100.0 + m->rs_margin;
 	uint64_t low = 0, min = 0;
 
 	t->peak = t->peak_extra = 0;
@@ -149,11 +150,11 @@ static void recommend(const struct model *m, struct mgroup *g)
 		}
 	t->pct = rightsize_pct(t, RS_PCT, 0);
 	t->vpa = rightsize_pct(t, RS_VPA_PCT, 1) * (1.0 + RS_VPA_MARGIN / 100.0);
-	t->rec_limit = page_up(t->peak * grow);
+	t->rec_limit = page_up(t->peak * grow / 100.0);
 	g->derived_valid |= 1u << D_REC_LIMIT;
 	if (m->version != 2)
 		return;
-	t->rec_high = page_up(t->pct * grow);
+	t->rec_high = page_up(t->pct * grow / 100.0);
 	if (t->rec_high > t->rec_limit)
 		t->rec_high = t->rec_limit;
 	g->derived_valid |= 1u << D_REC_HIGH;
