@@ -22,7 +22,8 @@
 #           rec_limit and the refault rate (memory.stat
 #           total_workingset_refault_file over 5 s) falls by 80% or more.
 # Each window is 8 refreshes a second apart (-n 8), the last iteration's
-# recommendation the whole run's; --rightsize prints one iteration.
+# recommendation the whole run's; --rightsize prints one iteration, and
+# over the window's recording (--record, --root) the same rec_limit.
 #
 # PASS:/FAIL: lines, then "rightsize-v1: N passed, M failed"; exit 1 on a
 # failure.  Not root or no writable v1 memory mount: "SKIP: ...", exit 77.
@@ -71,7 +72,7 @@ wait_ready() {
 # (the last rec_limit), vpa (p90 of usage by nearest rank + 15%), usage
 # (the last) and parts (anon + active_file + kernel, their largest).
 window() {
-	"$MEMCGTOP" -b -r -n 8 -d 1 -F csv -f "$TNAME/$1" \
+	"$MEMCGTOP" -b -r -n 8 -d 1 -F csv -f "$TNAME/$1" --record "$TMPD/$1.rec" \
 		-c usage,anon,shmem,active_file,kernel,rec_limit,path \
 		>"$TMPD/$1.csv" 2>"$TMPD/$1.err" || abort "$1: memcgtop: $(cat "$TMPD/$1.err")"
 	awk -F, -v p="/$TNAME/$1" '{ sub(/\r$/, "") } $NF == p { n++ } END { exit (n != 8) }' \
@@ -110,6 +111,12 @@ head=$(grep -c '^memcgtop - ' <<<"$out")
 [ "$n" = 1 ] && [ "$head" = 1 ] && grep -q ' RECLIM GROUP$' <<<"$out" &&
 	pass "--rightsize: one iteration, with RECLIM" ||
 	fail "--rightsize: $head iterations, $n rows: $out"
+
+# The recording of that window, replayed whole: the same recommendation.
+got=$("$MEMCGTOP" --rightsize -r -F csv -c rec_limit,path --root "$TMPD/steady.rec" 2>&1 |
+	awk -F, -v p="/$TNAME/steady" '{ sub(/\r$/, "") } $NF == p { n++; v = $3 } END { print n + 0, v }')
+[ "$got" = "1 $rec" ] && pass "--rightsize --root of the recording: one row, rec_limit $rec" ||
+	fail "--rightsize --root of the recording: rows and rec_limit '$got', live $rec"
 
 # ---- cache: 16M anon, one pass over a 400M file -----------------------------
 mkfile f400 400
