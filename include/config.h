@@ -16,6 +16,7 @@ struct config {
 	char custom[1024];	/* KEY,KEY,... */
 	char theme[256];
 	char collector[8];	/* auto, bpf or files (checked) */
+	int rec_margin;		/* percent, 0 to RS_MARGIN_MAX */
 	char **folded;		/* group paths shown folded */
 	size_t nfolded;
 	unsigned has;		/* CONFIG_HAS_* */
@@ -30,6 +31,7 @@ struct config {
 #define CONFIG_HAS_CUSTOM 8u
 #define CONFIG_HAS_THEME 16u
 #define CONFIG_HAS_COLLECTOR 32u
+#define CONFIG_HAS_REC_MARGIN 64u
 
 /* Parses a whole file; errors name the line ("line 3: ..."). */
 int config_parse(const char *buf, size_t len, struct config *ret, char *err,

@@ -15,6 +15,8 @@
 #include "oomlog.h"
 #include "sample.h"
 
+struct rs_track;
+
 enum derived {
 	D_EXCESS,
 	D_EFF_LIMIT,
@@ -26,6 +28,9 @@ enum derived {
 	D_EFF_LOW,
 	D_FAILCNT_TREE,
 	D_FAILCNT_TREE_RATE,
+	D_REC_LIMIT,
+	D_REC_HIGH,
+	D_REC_LOW,
 	D_NR
 };
 
@@ -69,6 +74,8 @@ struct mgroup {
 	 * child had them, and whether swap can take the group's pages. */
 	int kid_lru_ok, swap_ok;
 	uint64_t kid_lru[4];
+	/* Its right-size window (rightsize.h), once it had a need. */
+	struct rs_track *rs;
 	char path[];		/* NUL-terminated, in the same allocation */
 };
 
@@ -108,6 +115,11 @@ struct model {
 	/* Why a field read this refresh is blank, as the collector's
 	 * providers say (NULL: given); good until the next refresh. */
 	const char *blank[FLD_NR];
+
+	/* The right-size window (rightsize.h): seconds, 0 the whole run;
+	 * the margin in percent (model_init: RS_MARGIN_DEFAULT). */
+	double rs_window;
+	int rs_margin;
 	/* Scratch for them: a group's rise of its OOM kill counter. */
 	uint64_t *oom_rise;
 	size_t oom_rise_cap;

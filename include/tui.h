@@ -22,7 +22,9 @@ struct tui_opts {
 	int maxdepth;
 	const char *filter;
 	int ascii;		/* --ascii: no UTF-8 glyphs */
-	double history;		/* --history: seconds kept, 0 none */
+	double history;		/* --history: seconds kept, 0 none; the
+				 * right-size window too */
+	int rec_margin;		/* --rec-margin, or the settings file's */
 	int no_color;		/* --no-color or NO_COLOR */
 	const char *theme;	/* -t NAME|FILE, or NULL */
 	const char *set_name;	/* column set to start with, or NULL */

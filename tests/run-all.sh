@@ -392,6 +392,8 @@ suite -X "soft-limit tree and soft-limit reclaim against perf (live v1)" tests/l
 suite -x "pending stats updates against memcg_flush_stats (live v1)" tests/live/pending-v1.sh
 suite -x "pending stats updates against memcg_flush_stats (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/pending-v1.sh
 suite -X "kswapd time (live)" tests/live/kswapd.sh
+suite -x -b 360 "recommended limits of three loads (live v1)" tests/live/rightsize-v1.sh
+suite -x -b 600 "recommended limits of three loads (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/rightsize-v1.sh
 suite -X "kswapd time (live, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/kswapd.sh
 suite -x "subtree scan by priority (live v1)" tests/live/subtree-prio.sh
 suite -x "subtree scan by priority (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/subtree-prio.sh

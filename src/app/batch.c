@@ -18,6 +18,7 @@
 #include "out.h"
 #include "out/output.h"
 #include "pipeline.h"
+#include "rightsize.h"
 #include "reclaim.h"
 #include "stopsig.h"
 #include "xalloc.h"
@@ -32,18 +33,34 @@
 void batch_default_columns(struct opts *o, int version, int events,
 			   fieldset given)
 {
+	static const char *const rightsize[] = {
+		"usage", "limit", "rec_limit", "high", "rec_high", "low",
+		"rec_low", "path"
+	};
+
 	if (o->cols)
 		return;
 	o->cols = xcalloc(ncolumns, sizeof(*o->cols));
+	if (o->rightsize) {
+		o->ncols = 0;
+		for (size_t i = 0; i < sizeof(rightsize) / sizeof(*rightsize);
+		     i++)
+			if (col_on_version(col_find(rightsize[i]), version))
+				o->cols[o->ncols++] = col_find(rightsize[i]);
+		return;
+	}
 	if (o->fmt == FMT_TEXT) {
 		o->ncols = col_set_columns(CSET_OVERVIEW, version, given,
 					   o->cols, ncolumns);
 		return;
 	}
-	/* Every column but numa, which is asked for by name. */
+	/* Every column but numa, which is asked for by name, and the
+	 * recommendations, which rest on the run's window rather than on
+	 * the refresh (-c or --rightsize asks for them). */
 	o->ncols = 0;
 	for (size_t i = 0; i < ncolumns; i++)
 		if (columns[i].unit != U_NUMA &&
+		    (columns[i].fields & RS_FIELDS) != RS_FIELDS &&
 		    (events || (columns[i].field != FLD_PRIO_MIN &&
 				columns[i].field != FLD_PRIO_MIN_KSWAPD &&
 				columns[i].field != FLD_PRIO_MIN_DIRECT &&
@@ -152,6 +169,29 @@ int batch_stop_signal(void)
 	return stop_signal;
 }
 
+/* One iteration printed: to stdout, or replacing --output's file.
+ * Returns 0, or -1 when it could not be written (said on stderr). */
+static int print_iteration(const struct opts *o, struct batch_rows *br,
+			   struct out_ctx *out, const struct model *m, long it)
+{
+	char err[512];
+	size_t k = batch_rows(br, o, m);
+
+	out->rows = br->rows;
+	out->nrows = k;
+	out->start_depth = m->n ? m->groups[0]->depth : 0;
+	out->iteration = it ? (unsigned)it : 1;
+	if (o->output) {
+		if (output_write(out, o->output, err, sizeof(err)) < 0) {
+			msg_err("%s", err);
+			return -1;
+		}
+		return 0;
+	}
+	out_iteration(out);
+	return ferror(stdout) ? -1 : 0;
+}
+
 int batch_run(struct opts *o, struct cgfs *cg)
 {
 	struct pipeline pl;
@@ -162,9 +202,11 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	char err[512];
 	const char *note;
 	double next;
-	int r, status = 0;
+	int r, status = 0, pending = 0;
+	long last = 1;
 
 	pipeline_init(&pl, cg, o->maxdepth, o->record != NULL);
+	pl.m.rs_margin = o->rec_margin;
 	batch_default_columns(o, cgfs_version(cg),
 			reclaim_state(pl.rc, NULL, NULL) != RECLAIM_NONE ||
 			cgfs_series_events(cg),
@@ -194,11 +236,9 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	 * load before the first sample, whose counts are then the baseline
 	 * of the first printed interval. */
 	next = clock_mono();
-	if (o->output || o->record)
+	if (o->output || o->record || o->rightsize)
 		stopsig_catch(on_stop, 0, NULL);
 	for (long it = 0; o->iterations == 0 || it <= o->iterations; it++) {
-		size_t k;
-
 		if (it > 0 && !cgfs_is_series(cg)) {
 			next += o->delay;
 			/* After a stall (a stopped process, a refresh longer
@@ -238,23 +278,19 @@ int batch_run(struct opts *o, struct cgfs *cg)
 			if (!single_sample(cg))
 				continue;
 		}
-		k = batch_rows(&br, o, m);
-		out.rows = br.rows;
-		out.nrows = k;
-		out.start_depth = m->n ? m->groups[0]->depth : 0;
-		out.iteration = it ? (unsigned)it : 1;
-		if (o->output) {
-			if (output_write(&out, o->output, err, sizeof(err)) < 0) {
-				msg_err("%s", err);
-				status = 1;
-				break;
-			}
+		/* --rightsize: the window's end only, once. */
+		pending = o->rightsize;
+		last = it;
+		if (pending && (o->iterations == 0 || it < o->iterations))
 			continue;
-		}
-		out_iteration(&out);
-		if (ferror(stdout))
+		pending = 0;
+		if (print_iteration(o, &br, &out, m, it) < 0) {
+			status = 1;
 			break;
+		}
 	}
+	if (pending && !status && print_iteration(o, &br, &out, m, last) < 0)
+		status = 1;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "memcgtop: writing output: %s\n",
 			strerror(errno ? errno : EIO));

@@ -931,6 +931,7 @@ int listen_run(struct opts *o, struct cgfs *cg)
 	s.o = o;
 	s.cg = cg;
 	pipeline_init(&s.pl, cg, o->maxdepth, 0);
+	s.pl.m.rs_margin = o->rec_margin;
 	batch_default_columns(o, cgfs_version(cg),
 			      reclaim_state(s.pl.rc, NULL, NULL) != RECLAIM_NONE ||
 			      cgfs_series_events(cg),

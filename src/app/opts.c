@@ -14,6 +14,7 @@
 #include "cgfs.h"
 #include "columns.h"
 #include "history.h"
+#include "rightsize.h"
 #include "config.h"
 #include "out.h"
 #include "out/output.h"
@@ -47,6 +48,8 @@ enum {
 	OPT_COMPAT,
 	OPT_LISTEN,
 	OPT_HISTORY,
+	OPT_REC_MARGIN,
+	OPT_RIGHTSIZE,
 };
 
 static const struct option long_options[] = {
@@ -66,6 +69,8 @@ static const struct option long_options[] = {
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "history", required_argument, NULL, OPT_HISTORY },
+	{ "rec-margin", required_argument, NULL, OPT_REC_MARGIN },
+	{ "rightsize", no_argument, NULL, OPT_RIGHTSIZE },
 	{ "list-keys", no_argument, NULL, OPT_LIST_KEYS },
 	{ "readonly", no_argument, NULL, OPT_READONLY },
 	{ "set", required_argument, NULL, OPT_SET },
@@ -149,6 +154,14 @@ static const char usage_text[] =
 "                           0 none): 48 bytes a point, a point a second at\n"
 "                           most, 14,488 bytes a group at 300, for at most\n"
 "                           1024 groups\n"
+"      --rec-margin PCT     the margin rec_limit, rec_high and rec_low add to\n"
+"                           the need they rest on (default 10; settings\n"
+"                           file: rec_margin)\n"
+"      --rightsize          batch: the recommended limits (rec_limit, v2\n"
+"                           rec_high and rec_low) over the whole window,\n"
+"                           printed once at its end: -n N refreshes, a\n"
+"                           recording's whole series (--root DIR), or\n"
+"                           until interrupted (-n 0)\n"
 "  -h, --help               show this help\n"
 "  -V, --version            show the version (-VV: and which collector\n"
 "                           this host allows, or why not bpf, and how\n"
@@ -290,6 +303,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->delay = 1.0;
 	o->maxdepth = -1;
 	o->history = HISTORY_WINDOW_DEFAULT;
+	o->rec_margin = RS_MARGIN_DEFAULT;
 	o->fmt = FMT_TEXT;
 	o->cg.collector = CGFS_COLLECT_AUTO;
 	opterr = 0;
@@ -351,6 +365,15 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case OPT_HISTORY:
 			o->history = parse_long_arg("--history", optarg, 0,
 						    86400);
+			break;
+		case OPT_REC_MARGIN:
+			o->rec_margin = (int)parse_long_arg("--rec-margin",
+							    optarg, 0,
+							    RS_MARGIN_MAX);
+			o->rec_margin_given = 1;
+			break;
+		case OPT_RIGHTSIZE:
+			o->rightsize = 1;
 			break;
 		case OPT_READONLY:
 			o->readonly = 1;
@@ -477,6 +500,8 @@ int opts_apply_config(struct opts *o, struct config *cfg)
 	}
 	if ((cfg->has & CONFIG_HAS_DELAY) && !o->delay_given)
 		o->delay = cfg->delay;
+	if ((cfg->has & CONFIG_HAS_REC_MARGIN) && !o->rec_margin_given)
+		o->rec_margin = cfg->rec_margin;
 	if ((cfg->has & CONFIG_HAS_SORT) && !o->sort_given) {
 		const char *k;
 
@@ -563,6 +588,8 @@ static void listen_opts(struct opts *o)
 		bad = "-F text, csv or json";
 	else if (o->record)
 		bad = "--record";
+	else if (o->rightsize)
+		bad = "--rightsize";
 	else if (o->output)
 		bad = "--output";
 	else if (o->nsets)
@@ -600,6 +627,15 @@ void opts_parse(int argc, char **argv, struct opts *o)
 					  o->fmt != FMT_PROMETHEUS)))
 		die_usage("--compat cadvisor: only with -b -F openmetrics or "
 			  "-F prometheus");
+	if (o->rightsize) {
+		if (o->nsets)
+			die_usage("--rightsize: not with --set");
+		o->batch = 1;
+		/* A recording's whole series by default; live, -n says how
+		 * many refreshes the window is. */
+		if (o->iterations < 0 && o->cg.root)
+			o->iterations = 0;
+	}
 	if (o->flat && !o->batch)
 		die_usage("%s: batch mode only (-b); the screen's tree sorts "
 			  "within siblings", o->top ? "--top" : "--flat");

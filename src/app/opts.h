@@ -33,6 +33,9 @@ struct opts {
 	const char *theme;
 	int no_color, ascii;
 	long history;		/* --history: seconds of figures kept, 0 off */
+	int rec_margin;		/* --rec-margin: percent */
+	int rec_margin_given;
+	int rightsize;		/* --rightsize: only the window's last figures */
 	const char *cols_arg;
 	int delay_given, sort_given;
 	int readonly;

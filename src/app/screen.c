@@ -34,6 +34,7 @@ int screen_run(struct opts *o, struct cgfs *cg)
 		.ncustom = o->ncols, .maxdepth = o->maxdepth,
 		.filter = o->filter, .ascii = o->ascii,
 		.history = (double)o->history,
+		.rec_margin = o->rec_margin,
 		.no_color = o->no_color, .theme = o->theme,
 		.set_name = (cfg.has & CONFIG_HAS_SET) ? cfg.set : NULL,
 		.folded = cfg.folded, .nfolded = cfg.nfolded,

@@ -10,6 +10,7 @@
 #include "xalloc.h"
 #include "fmt.h"
 #include "parse.h"
+#include "rightsize.h"
 
 #define RAW(k, t, w, u, f, h) \
 	{ k, t, w, u, f, -1, FBIT(f), h, CK_VALUE }
@@ -141,6 +142,21 @@ const struct column columns[] = {
 	    FBIT(FLD_USAGE) | FBIT(FLD_INACTIVE_FILE),
 	    "working set as cadvisor and the kubelet define it: usage minus "
 	    "the inactive file list (v1 total_inactive_file), at least 0"),
+	DER("rec_limit", "RECLIM", 6, U_BYTES, D_REC_LIMIT, RS_FIELDS,
+	    "recommended hard limit (v1 memory.limit_in_bytes, v2 "
+	    "memory.max): the peak of the group's need over the window "
+	    "(anon + shmem + unreclaimable kernel memory + active file, and "
+	    "as much again of its page cache as its refaults say it lacked) "
+	    "plus the margin (--rec-margin); the window is the screen's "
+	    "history, a batch run's refreshes or a whole recording"),
+	DER("rec_high", "RECHIGH", 7, U_BYTES, D_REC_HIGH,
+	    RS_FIELDS | FBIT(FLD_HIGH),
+	    "v2: recommended memory.high: the 90th percentile of the need "
+	    "over the window plus the margin, at most rec_limit"),
+	DER("rec_low", "RECLOW", 6, U_BYTES, D_REC_LOW,
+	    RS_FIELDS | FBIT(FLD_HIGH),
+	    "v2: recommended memory.low, for a group whose memory.low or "
+	    "memory.min is set below its need: rec_high"),
 	RAW("zswap", "ZSWAP", 6, U_BYTES, FLD_ZSWAP,
 	    "compressed swap pool used: v2 memory.zswap.current"),
 	MEMSTAT_ZSWAP(_, COL_SIZE, COL_COUNT, COL_OWN)
@@ -303,7 +319,8 @@ int col_on_version(const struct column *c, int version)
 		return (kept & FBIT(c->field)) != 0;
 	/* Effective protection needs the protections (v2), not only the
 	 * usage every version has. */
-	if (c->derived == D_EFF_MIN || c->derived == D_EFF_LOW)
+	if (c->derived == D_EFF_MIN || c->derived == D_EFF_LOW ||
+	    c->derived == D_REC_HIGH || c->derived == D_REC_LOW)
 		return (kept & FBIT(FLD_LOW)) != 0;
 	return c->fields == 0 || (c->fields & kept) != 0;
 }
@@ -462,6 +479,15 @@ struct cval col_value(const struct column *c, const struct mgroup *g)
 			break;
 		case D_FAILCNT_TREE:
 			v.u = g->failcnt_tree;
+			break;
+		case D_REC_LIMIT:
+			v.u = g->rs->rec_limit;
+			break;
+		case D_REC_HIGH:
+			v.u = g->rs->rec_high;
+			break;
+		case D_REC_LOW:
+			v.u = g->rs->rec_low;
 			break;
 		case D_FAILCNT_TREE_RATE:
 			v.kind = CV_DBL;

@@ -8,6 +8,7 @@
 #include "model.h"
 #include "hash.h"
 #include "parse.h"
+#include "rightsize.h"
 #include "sysfig.h"
 #include "xalloc.h"
 
@@ -22,6 +23,7 @@ void model_init(struct model *m, int version)
 	m->version = version;
 	m->kept = cgfs_version_fields(version);
 	m->want = ~0u;
+	m->rs_margin = RS_MARGIN_DEFAULT;
 }
 
 static void group_free(struct mgroup *g)
@@ -29,6 +31,7 @@ static void group_free(struct mgroup *g)
 	if (!g)
 		return;
 	free(g->buf);
+	free(g->rs);
 	free(g);
 }
 
@@ -551,6 +554,13 @@ static void sys_rates(struct model *m)
 	}
 }
 
+/* The right-size windows, where the readers want them. */
+static void rightsize_all(struct model *m)
+{
+	if (m->want & (1u << D_REC_LIMIT | 1u << D_REC_HIGH | 1u << D_REC_LOW))
+		rightsize_update(m);
+}
+
 void model_replace(struct model *m, const struct snapshot *snap)
 {
 	if (!m->refreshes || snap->mono != m->mono || snap->n != m->n) {
@@ -584,6 +594,7 @@ void model_replace(struct model *m, const struct snapshot *snap)
 	scan_prio_all(m, snap);
 	protection_all(m, snap);
 	failcnt_tree_all(m, snap);
+	rightsize_all(m);
 }
 
 void model_update(struct model *m, const struct snapshot *snap)
@@ -681,6 +692,7 @@ void model_update(struct model *m, const struct snapshot *snap)
 	protection_all(m, snap);
 	failcnt_tree_all(m, snap);
 	oom_from_counters(m);
+	rightsize_all(m);
 
 	m->sys_prev = m->sys;
 	m->sys = snap->sys;

@@ -7,6 +7,7 @@
 
 #include "fmt.h"
 #include "parse.h"
+#include "rightsize.h"
 #include "verdict.h"
 
 struct vout {
@@ -566,6 +567,34 @@ static void oom(struct vout *o, const struct model *m,
 		    now, whose, g->have_before ? ", none in the interval" : "");
 }
 
+/* What its limit should be (rightsize.h), with what that rests on. */
+static void rightsize(struct vout *o, const struct model *m,
+		      const struct mgroup *g)
+{
+	const struct rs_track *t = g->rs;
+	char lim[16], peak[16], pct[16], anon[16], kern[16], act[16];
+	char extra[16], vpa[16];
+
+	/* One refresh has no rates: nothing says whether its pages came
+	 * back, and a window of one is no window. */
+	if (!t || t->n < 2 || !mgroup_derived(g, D_REC_LIMIT))
+		return;
+	fmt_bytes(lim, sizeof(lim), t->rec_limit);
+	fmt_bytes(peak, sizeof(peak), (uint64_t)t->peak);
+	fmt_bytes(pct, sizeof(pct), (uint64_t)t->pct);
+	fmt_bytes(anon, sizeof(anon), (uint64_t)t->last.anon);
+	fmt_bytes(kern, sizeof(kern), (uint64_t)t->last.kernel);
+	fmt_bytes(act, sizeof(act), (uint64_t)t->last.active);
+	fmt_bytes(extra, sizeof(extra), (uint64_t)t->peak_extra);
+	fmt_bytes(vpa, sizeof(vpa), (uint64_t)t->vpa);
+	say(o, "Right-size: limit %s, its need's peak %s over %u points "
+	    "(p%d %s) + %d%%; now anon+shmem %s, unreclaimable kernel %s, "
+	    "active file %s; refaults asked for %s more at the peak; "
+	    "usage-peak sizing (p%d of usage + %d%%) says %s.",
+	    lim, peak, t->n, RS_PCT, pct, m->rs_margin, anon, kern, act,
+	    extra, RS_VPA_PCT, RS_VPA_MARGIN, vpa);
+}
+
 int verdict(const struct model *m, const struct mgroup *g,
 	    const struct verdict_figs *f, verdict_line_fn line, void *ctx)
 {
@@ -580,5 +609,6 @@ int verdict(const struct model *m, const struct mgroup *g,
 	stalls(&o, f);
 	stops(&o, m, f);
 	oom(&o, m, f);
+	rightsize(&o, m, g);
 	return o.n;
 }

@@ -14,6 +14,7 @@
 #include "atomicfile.h"
 #include "fmt.h"
 #include "parse.h"
+#include "rightsize.h"
 #include "trust.h"
 #include "xalloc.h"
 
@@ -118,6 +119,26 @@ int config_parse(const char *buf, size_t len, struct config *ret, char *err,
 				return r;
 			}
 			c.has |= CONFIG_HAS_DELAY;
+		} else if (KEY("rec_margin")) {
+			char num[32];
+			uint64_t pct;
+
+			r = -EINVAL;
+			if (vl > 0 && vl < sizeof(num)) {
+				memcpy(num, v, vl);
+				num[vl] = '\0';
+				r = parse_count(num, 0, RS_MARGIN_MAX, &pct);
+			}
+			if (r < 0) {
+				fmt_escape(safe, sizeof(safe), v, vl);
+				snprintf(err, errlen, "line %u: rec_margin '%s' "
+					 "is not a percent from 0 to %d",
+					 lineno, safe, RS_MARGIN_MAX);
+				config_free(&c);
+				return -EINVAL;
+			}
+			c.rec_margin = (int)pct;
+			c.has |= CONFIG_HAS_REC_MARGIN;
 		} else if (KEY("sort")) {
 			r = set_str(c.sort, sizeof(c.sort), v, vl);
 			c.sort_line = lineno;
@@ -360,6 +381,8 @@ int config_save(const struct config *c, char *err, size_t errlen)
 		"# Command-line options override them.\n");
 	if (c->has & CONFIG_HAS_DELAY)
 		fprintf(f, "interval = %g\n", c->delay);
+	if (c->has & CONFIG_HAS_REC_MARGIN)
+		fprintf(f, "rec_margin = %d\n", c->rec_margin);
 	if (c->has & CONFIG_HAS_SORT)
 		fprintf(f, "sort = %s\n", c->sort);
 	if (c->has & CONFIG_HAS_SET)

@@ -82,12 +82,15 @@ static void save(struct tui *t)
 					 sizeof(*c.folded));
 		c.folded[c.nfolded++] = xstrdup(t->pl.m.groups[i]->path);
 	}
-	/* The collector is not set on the screen: the file's stays. */
+	/* The collector and the margin are not set on the screen: the
+	 * file's stay. */
 	if (config_load(&old, err, sizeof(err)) == 0) {
 		if (old.has & CONFIG_HAS_COLLECTOR) {
 			memcpy(c.collector, old.collector, sizeof(c.collector));
 			c.has |= CONFIG_HAS_COLLECTOR;
 		}
+		c.rec_margin = old.rec_margin;
+		c.has |= old.has & CONFIG_HAS_REC_MARGIN;
 		config_free(&old);
 	}
 	r = config_save(&c, err, sizeof(err));

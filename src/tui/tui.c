@@ -597,6 +597,8 @@ int tui_run(const struct tui_opts *o)
 	cgfs_for_screen(o->cg);
 	pipeline_init(&t.pl, o->cg, o->maxdepth, o->recording);
 	history_init(&t.hist, o->history, HISTORY_GROUPS_MAX);
+	t.pl.m.rs_window = o->history;
+	t.pl.m.rs_margin = o->rec_margin;
 	init_sets(&t);
 
 	if (o->no_color) {
