@@ -49,6 +49,7 @@ void pipeline_init(struct pipeline *p, struct cgfs *cg, int maxdepth,
 	cgfs_set_fill(cg, fill_events, p);
 	model_init(&p->m, cgfs_version(cg));
 	oom_open(p, recording);
+	model_source_fill(&p->m.src, cg, p->rc);
 }
 
 void pipeline_free(struct pipeline *p)
@@ -126,6 +127,7 @@ static int read_tree(struct pipeline *p, const struct pipeline_want *w,
 	 * so that a recording keeps them. */
 	r = cgfs_refresh(p->cg, p->fields, p->maxdepth, &p->snap, err,
 			 errlen);
+	model_source_fill(&p->m.src, p->cg, p->rc);
 	if (r < 0)
 		return r;
 	return 0;
