@@ -165,8 +165,8 @@ void tui_dialog_load(struct tui *t)
 
 		t->ed.why[i] = edit_disabled(t->cg, t->ed.paths[0], k);
 		t->ed.now_ok[i] = k->kind != KNOB_RECLAIM &&
-			cgfs_read_knob(t->cg, t->ed.paths[0], k->file,
-				       t->ed.now[i], sizeof(t->ed.now[i])) == 0;
+			edit_now(t->cg, t->ed.paths[0], k, t->ed.now[i],
+				 sizeof(t->ed.now[i])) == 0;
 		if (!t->ed.now_ok[i])
 			snprintf(t->ed.now[i], sizeof(t->ed.now[i]), "-");
 	}
