@@ -50,6 +50,10 @@ int edit_apply(struct cgfs *cg, const struct edit_plan *p,
 	       struct edit_result *ret);
 /* What the kernel's refusal (errno) means for this change in particular. */
 const char *edit_explain(const struct edit_plan *p, int err);
+/* The value knob k of the group at path holds now, trimmed into buf (what
+ * the dialog shows beside it).  Returns 0 or a negative errno. */
+int edit_now(struct cgfs *cg, const char *path, const struct knob *k,
+	     char *buf, size_t len);
 /* Why knob k cannot be changed on this group, or NULL if it can. */
 const char *edit_disabled(struct cgfs *cg, const char *path,
 			  const struct knob *k);

@@ -86,6 +86,43 @@ struct mgroup {
  * key to clear the marks): the name stays marked until then. */
 #define VIEW_OOM 4u
 
+/*
+ * What the source is and says, as the last refresh (or pipeline_init) saw
+ * it: the front ends read this, never the source (model_source.c fills
+ * it).  The strings are the source's, good while it is open.
+ */
+enum model_events {
+	MEV_NONE,		/* a copy, a recording, or --record */
+	MEV_IDLE,		/* not wanted: nothing loaded */
+	MEV_ON,			/* loaded and counting */
+	MEV_FAILED,		/* could not be loaded: see events_text */
+};
+
+struct model_source {
+	int version;		/* 1 or 2 */
+	const char *mode;	/* "v1" "v2" "hybrid" */
+	const char *root;	/* what is shown as root */
+	const char *collector;	/* "bpf" or "files" */
+	int live;		/* a mounted hierarchy of this host */
+	int readonly;		/* --readonly */
+	int series;		/* a recorded series */
+	size_t position, count;	/* a series: the sample shown, how many */
+	fieldset free_fields;	/* given without opening a file */
+	fieldset version_events;	/* what only the events give */
+	fieldset event_fields;	/* the reclaim events' fields */
+	fieldset event_slots;	/* those the events fill this refresh */
+	int events;		/* there are reclaim events at all */
+	enum model_events events_state;
+	const char *events_text;	/* why not loaded, or failed */
+	int64_t events_since;	/* MEV_ON: counting since (wall clock) */
+	const char *bpf_why;	/* why not bpf, "" when it is */
+	const char *paths;	/* where the values come from, "" files */
+	/* What the source said since the front end last cleared note_new
+	 * (the bpf collector failed and auto took the files). */
+	char note[512];
+	int note_new;
+};
+
 struct model {
 	int version;		/* 1 or 2 */
 	fieldset kept;		/* the fields it keeps (cgfs_version_fields) */
@@ -123,6 +160,7 @@ struct model {
 	/* Scratch for them: a group's rise of its OOM kill counter. */
 	uint64_t *oom_rise;
 	size_t oom_rise_cap;
+	struct model_source src;
 };
 
 /* Which fields are counters (rates are computed for those). */

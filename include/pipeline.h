@@ -85,4 +85,15 @@ int pipeline_refresh(struct pipeline *p, const struct pipeline_want *w,
 int pipeline_reread(struct pipeline *p, const struct pipeline_want *w,
 		    char *err, size_t errlen);
 
+/* The source's record in the model (model.src), filled at pipeline_init
+ * and after each read of the tree (model_source.c). */
+void model_source_fill(struct model_source *s, struct cgfs *cg,
+		       const struct reclaim *rc);
+
+/* A series: the next refresh reads sample index (model.src.position). */
+void pipeline_seek(struct pipeline *p, size_t index);
+
+/* The refreshes are for the screen (cgfs_for_screen). */
+void pipeline_for_screen(struct pipeline *p);
+
 #endif

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tui.h - the interactive ncurses console.
  *
- * It reads the model and the column table only; every file it shows comes
- * through cgfs.
+ * It reads the model (model.src: what the source is) and the column
+ * table, and asks through the pipeline; the source is an opaque handle
+ * here.
  */
 #ifndef MEMCGTOP_TUI_H
 #define MEMCGTOP_TUI_H
 
 #include <stdio.h>
 
-#include "cgfs.h"
 #include "columns.h"
+
+struct cgfs;
 
 struct tui_opts {
 	struct cgfs *cg;

@@ -200,7 +200,6 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	struct out_ctx out = { 0 };
 	struct batch_rows br = { 0 };
 	char err[512];
-	const char *note;
 	double next;
 	int r, status = 0, pending = 0;
 	long last = 1;
@@ -251,10 +250,10 @@ int batch_run(struct opts *o, struct cgfs *cg)
 		if (stop_signal)
 			break;
 		r = pipeline_refresh(&pl, &want, err, sizeof(err));
-		note = cgfs_take_note(cg);
-		if (note) {
-			msg_err("%s", note);
-			out.collector = cgfs_collector(cg);
+		if (pl.m.src.note_new) {
+			pl.m.src.note_new = 0;
+			msg_err("%s", pl.m.src.note);
+			out.collector = pl.m.src.collector;
 		}
 		if (r == -ENODATA)
 			break;	/* a recorded series ends here */

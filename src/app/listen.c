@@ -505,15 +505,14 @@ static enum MHD_Result scrape(struct server *s, struct MHD_Connection *conn)
 	int om = wants_openmetrics(conn);
 	char err[512], *body = NULL;
 	size_t len = 0;
-	const char *note;
 	FILE *f;
 	int r;
 
 	r = pipeline_refresh(&s->pl, &s->want, err, sizeof(err));
-	note = cgfs_take_note(s->cg);
-	if (note) {
-		msg_err("%s", note);
-		s->out.collector = cgfs_collector(s->cg);
+	if (s->pl.m.src.note_new) {
+		s->pl.m.src.note_new = 0;
+		msg_err("%s", s->pl.m.src.note);
+		s->out.collector = s->pl.m.src.collector;
 	}
 	if (r == -ENODATA)
 		return reply_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, NULL,

@@ -26,6 +26,7 @@ void pipeline_init(struct pipeline *p, struct cgfs *cg, int maxdepth,
 	p->prov[p->nprov++] = prov_oom_new(cg, recording, &p->oom,
 					   p->oom_why, sizeof(p->oom_why));
 	p->m.oom.from_events = p->oom != NULL;
+	model_source_fill(&p->m.src, cg, p->rc);
 }
 
 void pipeline_free(struct pipeline *p)
@@ -107,8 +108,8 @@ static void note_blanks(struct pipeline *p)
  * The providers asked, the sample begun, each provider's part filled in
  * order, the sample ended (a recording keeps all they filled).
  */
-static int read_sample(struct pipeline *p, const struct pipeline_want *w,
-		       char *err, size_t errlen)
+static int read_steps(struct pipeline *p, const struct pipeline_want *w,
+		      char *err, size_t errlen)
 {
 	struct collect_ask a;
 	fieldset more = 0;
@@ -137,6 +138,17 @@ static int read_sample(struct pipeline *p, const struct pipeline_want *w,
 		}
 	}
 	return cgfs_end(p->cg, &p->snap, err, errlen);
+}
+
+/* ... and the source's record in the model (its note, a series'
+ * position), whether the read went well or not. */
+static int read_sample(struct pipeline *p, const struct pipeline_want *w,
+		       char *err, size_t errlen)
+{
+	int r = read_steps(p, w, err, errlen);
+
+	model_source_fill(&p->m.src, p->cg, p->rc);
+	return r;
 }
 
 /* What the providers add to the model once it has the sample. */

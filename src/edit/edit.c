@@ -36,6 +36,12 @@ static void human(const char *text, char *buf, size_t len)
 	}
 }
 
+int edit_now(struct cgfs *cg, const char *path, const struct knob *k,
+	     char *buf, size_t len)
+{
+	return cgfs_read_knob(cg, path, k->file, buf, len);
+}
+
 const char *edit_disabled(struct cgfs *cg, const char *path,
 			  const struct knob *k)
 {

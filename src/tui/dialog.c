@@ -124,13 +124,13 @@ static int take_targets(struct tui *t)
 
 void tui_dialog_open(struct tui *t)
 {
-	int v = cgfs_version(t->cg);
+	int v = t->pl.m.src.version;
 
-	if (cgfs_readonly(t->cg)) {
+	if (t->pl.m.src.readonly) {
 		tui_message(t, 1, "editing is disabled: --readonly");
 		return;
 	}
-	if (cgfs_is_series(t->cg)) {
+	if (t->pl.m.src.series) {
 		tui_message(t, 1, "editing is disabled: a recording cannot be "
 			    "changed");
 		return;
@@ -165,8 +165,8 @@ void tui_dialog_load(struct tui *t)
 
 		t->ed.why[i] = edit_disabled(t->cg, t->ed.paths[0], k);
 		t->ed.now_ok[i] = k->kind != KNOB_RECLAIM &&
-			cgfs_read_knob(t->cg, t->ed.paths[0], k->file,
-				       t->ed.now[i], sizeof(t->ed.now[i])) == 0;
+			edit_now(t->cg, t->ed.paths[0], k, t->ed.now[i],
+				 sizeof(t->ed.now[i])) == 0;
 		if (!t->ed.now_ok[i])
 			snprintf(t->ed.now[i], sizeof(t->ed.now[i]), "-");
 	}
@@ -202,7 +202,7 @@ static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 		if (p->warn[0])
 			add_line(t, t->attr[TE_NEAR_LIMIT], "      %s", p->warn);
 	}
-	if (t->ed.nplans && cgfs_is_live(t->cg) && !audit_has_file() &&
+	if (t->ed.nplans && t->pl.m.src.live && !audit_has_file() &&
 	    !audit_syslog_listening())
 		add_line(t, t->attr[TE_NEAR_LIMIT], "No syslog is listening on "
 			 "%s: this change is recorded nowhere (--audit-log FILE "
@@ -287,7 +287,7 @@ void tui_undo(struct tui *t)
 		tui_message(t, 1, "nothing to undo");
 		return;
 	}
-	if (cgfs_readonly(t->cg))
+	if (t->pl.m.src.readonly)
 		return;
 	for (size_t i = 0; i < t->ed.npaths; i++)
 		free(t->ed.paths[i]);

@@ -195,7 +195,7 @@ static void draw_header(const struct tui *t)
 	/* What changes first, what is cut first last: at 80 columns the
 	 * host and kernel give way to the interval and the pause mark. */
 	{
-		size_t n, k = cgfs_position(t->cg, &n);
+		size_t n = t->pl.m.src.count, k = t->pl.m.src.position;
 		char pos[48] = "", root[300];
 
 		/* A recording shows where in it the screen is. */
@@ -203,13 +203,13 @@ static void draw_header(const struct tui *t)
 			snprintf(pos, sizeof(pos), "sample %zu/%zu  ", k + 1, n);
 		/* A path, encoded as the names are (a recording's info may
 		 * hold any byte); the line is cut at the screen's width. */
-		screen_name(t, cgfs_root(t->cg), root, sizeof(root));
+		screen_name(t, t->pl.m.src.root, root, sizeof(root));
 		/* 0.05 s is shown as such, not rounded to 0.1. */
 		snprintf(line, sizeof(line), "memcgtop %s  every %.*fs%s  %s%s "
 			 "%s %s  %s %s", clock, t->delay * 10 ==
 			 (double)(long)(t->delay * 10) ? 1 : 2, t->delay,
-			 t->paused ? " [paused]" : "", pos, cgfs_mode(t->cg),
-			 cgfs_collector(t->cg), root, u.nodename, u.release);
+			 t->paused ? " [paused]" : "", pos, t->pl.m.src.mode,
+			 t->pl.m.src.collector, root, u.nodename, u.release);
 	}
 	put(t, 0, &vx, line, t->attr[TE_HEADER], 0);
 	fill(0, vx, t->attr[TE_HEADER]);

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "parse.h"
-#include "reclaim.h"
 #include "tui_int.h"
 
 struct binding {
@@ -220,8 +219,9 @@ static void k_by_excess(struct tui *t) { sort_by(t, col_find("excess"), 1); }
  */
 static void k_by_scan(struct tui *t)
 {
-	fieldset has = ~cgfs_version_events(cgfs_version(t->cg)) |
-		cgfs_free_fields(t->cg) | reclaim_slots(t->pl.rc);
+	const struct model_source *src = &t->pl.m.src;
+	fieldset has = ~src->version_events | src->free_fields |
+		src->event_slots;
 
 	sort_by(t, col_find(has & FBIT(FLD_PGSCAN) ? "pgscan_per_s" :
 			    "failcnt_per_s"), 1);
@@ -384,7 +384,8 @@ static void k_undo(struct tui *t)
  */
 static void seek(struct tui *t, long k)
 {
-	size_t n, cur = cgfs_position(t->cg, &n);
+	size_t n = t->pl.m.src.count, cur = t->pl.m.src.position;
+
 	if (!n) {
 		tui_message(t, 1, "stepping needs a recording (--root DIR)");
 		return;
@@ -403,17 +404,17 @@ static void seek(struct tui *t, long k)
 
 		for (size_t i = from > cur ? from : cur + 1; i + 1 < (size_t)k;
 		     i++) {
-			cgfs_seek(t->cg, i);
+			pipeline_seek(&t->pl, i);
 			tui_refresh_now(t);
 		}
 	}
 	/* The sample before gives the rates; the first has none: they show
 	 * "-" (going back, the interval would be negative). */
 	if (k > 0) {
-		cgfs_seek(t->cg, (size_t)k - 1);
+		pipeline_seek(&t->pl, (size_t)k - 1);
 		tui_refresh_now(t);
 	}
-	cgfs_seek(t->cg, (size_t)k);
+	pipeline_seek(&t->pl, (size_t)k);
 	tui_refresh_now(t);
 	tui_message(t, 0, "sample %ld of %zu (paused; %st T step, { } first "
 		    "and last)", k + 1, n, k ? "" : "no rates: none before it; ");
@@ -421,14 +422,14 @@ static void seek(struct tui *t, long k)
 
 static void k_step_back(struct tui *t)
 {
-	size_t n, cur = cgfs_position(t->cg, &n);
+	size_t cur = t->pl.m.src.position;
 
 	seek(t, (long)cur - 1);
 }
 
 static void k_step_fwd(struct tui *t)
 {
-	size_t n, cur = cgfs_position(t->cg, &n);
+	size_t cur = t->pl.m.src.position;
 
 	seek(t, (long)cur + 1);
 }

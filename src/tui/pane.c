@@ -15,7 +15,6 @@
 #include "history.h"
 #include "parse.h"
 #include "procs.h"
-#include "reclaim.h"
 #include "tui_int.h"
 #include "verdict.h"
 #include "xalloc.h"
@@ -69,7 +68,7 @@ static const char *detail_text(const struct tui *t, const char *name)
  * start of a line ("max" is VAL_MAX). */
 static void verdict_files(struct tui *t)
 {
-	int v = cgfs_version(t->cg);
+	int v = t->pl.m.src.version;
 
 	t->vfile_cur.have = 0;
 	t->vfile_cur.mono = t->pl.m.mono;
@@ -203,7 +202,7 @@ void tui_pane_load(struct tui *t)
 		free(t->procs);
 		t->procs = NULL;
 		t->nprocs = 0;
-		if (cgfs_is_live(t->cg) &&
+		if (t->pl.m.src.live &&
 		    cgfs_pids(t->cg, g->path, &pids, &n) == 0)
 			procs_lookup(pids, n, &t->procs, &t->nprocs);
 		free(pids);
@@ -390,7 +389,7 @@ static void field_reason(struct tui *t, const struct mgroup *g,
 {
 	const char *names[4];
 	char val[64];
-	int root_lacks, v = cgfs_version(t->cg);
+	int root_lacks, v = t->pl.m.src.version;
 	size_t n = cgfs_field_files(t->cg, f, g->depth == 0, names, 4,
 				    &root_lacks);
 
@@ -409,7 +408,7 @@ static void field_reason(struct tui *t, const struct mgroup *g,
 
 		if (r == -ENOENT) {
 			snprintf(buf, len, "%s is absent %s", names[i],
-				 cgfs_is_live(t->cg) ? "on this kernel" :
+				 t->pl.m.src.live ? "on this kernel" :
 				 "from this copy");
 			return;
 		}
@@ -458,16 +457,13 @@ static int version_reads(const struct tui *t, enum field f)
 static int events_reason(struct tui *t, const struct mgroup *g,
 			 const struct column *c, char *buf, size_t len)
 {
-	fieldset ev = reclaim_fields(cgfs_version(t->cg));
-	enum reclaim_state st;
-	const char *text;
-	int64_t since;
+	const struct model_source *src = &t->pl.m.src;
+	fieldset ev = src->event_fields;
 
-	if (!(c->fields & ev) || !t->pl.rc || (c->field >= 0 &&
+	if (!(c->fields & ev) || !src->events || (c->field >= 0 &&
 	    !(FBIT(c->field) & ev)))
 		return 0;
-	st = reclaim_state(t->pl.rc, &text, &since);
-	if (st == RECLAIM_ON) {
+	if (src->events_state == MEV_ON) {
 		/* Every group the events were mapped to has its flushes:
 		 * then a blank PRIO means no scan of its own lists. */
 		if (c->field != FLD_PRIO_MIN ||
@@ -477,7 +473,7 @@ static int events_reason(struct tui *t, const struct mgroup *g,
 			 "interval");
 		return 1;
 	}
-	snprintf(buf, len, "reclaim events (BPF) %s", text);
+	snprintf(buf, len, "reclaim events (BPF) %s", src->events_text);
 	return 1;
 }
 
@@ -571,16 +567,16 @@ static void blank_reason(struct tui *t, const struct mgroup *g,
 				 "memcgtop starts at its root");
 			return;
 		}
-		if (!cgfs_is_live(t->cg) || cgfs_is_series(t->cg)) {
+		if (!t->pl.m.src.live || t->pl.m.src.series) {
 			snprintf(buf, len, "the BPF pass alone reads the "
 				 "kernel's soft-limit tree: not in this copy "
 				 "or recording");
 			return;
 		}
-		if (*cgfs_bpf_why(t->cg)) {
+		if (*t->pl.m.src.bpf_why) {
 			snprintf(buf, len, "the BPF pass alone reads the "
 				 "kernel's soft-limit tree: %s",
-				 cgfs_bpf_why(t->cg));
+				 t->pl.m.src.bpf_why);
 			return;
 		}
 	}
@@ -627,7 +623,7 @@ static void numa_table(struct pane_out *p, const struct cgfs_numa_view *nv,
 static void numa_lines(struct pane_out *p, const char *text)
 {
 	const struct cgfs_numa_view *nv =
-		cgfs_numa_view(cgfs_version(p->t->cg), CGFS_NUMA_PANE);
+		cgfs_numa_view(p->t->pl.m.src.version, CGFS_NUMA_PANE);
 	uint64_t unit = nv->pages ? (uint64_t)sysconf(_SC_PAGESIZE) : 1;
 	struct numa_stat *ns = xmalloc(sizeof(*ns));
 
@@ -693,7 +689,7 @@ static void numa_table(struct pane_out *p, const struct cgfs_numa_view *nv,
 static void events_lines(struct pane_out *p, const struct mgroup *g)
 {
 	struct tui *t = p->t;
-	enum reclaim_state st;
+	enum model_events st;
 	const char *text;
 	int64_t since;
 	char when[16], rate[32];
@@ -701,29 +697,31 @@ static void events_lines(struct pane_out *p, const struct mgroup *g)
 	time_t w;
 	/* pgscan and pgsteal come from memory.stat (v2), the kernel's
 	 * counters in the BPF pass (v1, once proven), else the events. */
-	int v1_scan = (cgfs_version_events(cgfs_version(t->cg)) &
+	int v1_scan = (t->pl.m.src.version_events &
 		       FBIT(FLD_PGSCAN)) != 0;
 	int ev_scan = v1_scan &&
-		!(cgfs_free_fields(t->cg) & FBIT(FLD_PGSCAN));
+		!(t->pl.m.src.free_fields & FBIT(FLD_PGSCAN));
 	const char *scan_from = v1_scan ?
 		"the kernel's counters (the BPF pass)" : "memory.stat";
 
-	if (!t->pl.rc)
+	if (!t->pl.m.src.events)
 		return;
-	st = reclaim_state(t->pl.rc, &text, &since);
+	st = t->pl.m.src.events_state;
+	text = t->pl.m.src.events_text;
+	since = t->pl.m.src.events_since;
 	/* A copy or a recording: nothing to say of this host's events. */
-	if (st == RECLAIM_NONE && !cgfs_is_live(t->cg))
+	if (st == MEV_NONE && !t->pl.m.src.live)
 		return;
-	if (st == RECLAIM_NONE) {
+	if (st == MEV_NONE) {
 		pline(p, A_BOLD, "Reclaim events (BPF): %s", text);
 		return;
 	}
-	if (st == RECLAIM_IDLE) {
+	if (st == MEV_IDLE) {
 		pline(p, A_BOLD, "Reclaim events (BPF): loaded at the next "
 		      "refresh");
 		return;
 	}
-	if (st == RECLAIM_FAILED) {
+	if (st == MEV_FAILED) {
 		pline(p, A_BOLD, "Reclaim events (BPF): %s", text);
 		if (ev_scan)
 			pline(p, A_NORMAL, "  v1 pgscan and pgsteal, PRIO and "
@@ -1063,8 +1061,8 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 	}
 	/* Where the table's values came from (the bpf collector's pass:
 	 * which memory.stat values, and how their words were proven). */
-	if (*cgfs_paths(t->cg))
-		pline(p, t->attr[TE_DIM], "Source: %s", cgfs_paths(t->cg));
+	if (*t->pl.m.src.paths)
+		pline(p, t->attr[TE_DIM], "Source: %s", t->pl.m.src.paths);
 }
 
 static void proc_lines(struct pane_out *p, const struct mgroup *g)
@@ -1073,7 +1071,7 @@ static void proc_lines(struct pane_out *p, const struct mgroup *g)
 	char *cut = NULL;
 	size_t ncut = 0;
 
-	if (!cgfs_is_live(t->cg)) {
+	if (!t->pl.m.src.live) {
 		ptitle(p, t->attr[TE_HEADER], "Processes of %s", g->path);
 		pline(p, A_NORMAL, "not shown: a copy or a recording; its pids "
 		      "are not this host's processes");

@@ -136,7 +136,7 @@ void tui_setup_key(struct tui *t, int ch)
 		move_col(t, c, 1);
 		break;
 	case 'w':
-		if (cgfs_readonly(t->cg))
+		if (t->pl.m.src.readonly)
 			tui_message(t, 1, "--readonly: settings not saved");
 		else
 			save(t);

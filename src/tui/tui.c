@@ -105,8 +105,8 @@ void tui_message_clear(struct tui *t)
 static void init_sets(struct tui *t)
 {
 	for (int s = 0; s < CSET_NR; s++)
-		t->setn[s] = col_set_columns(s, cgfs_version(t->cg),
-					     cgfs_free_fields(t->cg), t->set[s],
+		t->setn[s] = col_set_columns(s, t->pl.m.src.version,
+					     t->pl.m.src.free_fields, t->set[s],
 					     SET_MAX_COLS);
 	if (t->o->custom) {
 		size_t n = t->o->ncustom < SET_MAX_COLS ? t->o->ncustom :
@@ -162,7 +162,7 @@ void tui_set_changed(struct tui *t)
 		return;
 	if (!t->pl.m.refreshes) {
 		tui_refresh_now(t);
-	} else if (cgfs_is_series(t->cg)) {
+	} else if (t->pl.m.src.series) {
 		/* A recording: the same sample again, with the new fields. */
 		tui_reread(t);
 	} else if (t->paused) {
@@ -349,15 +349,15 @@ void tui_oom_seen(struct tui *t)
 void tui_refresh_now(struct tui *t)
 {
 	struct pipeline_want w;
-	const char *note;
 	char err[512];
 	int r;
 
 	tui_want(t, &w);
 	r = pipeline_refresh(&t->pl, &w, err, sizeof(err));
-	note = cgfs_take_note(t->cg);
-	if (note)
-		tui_message(t, 1, "%s", note);
+	if (t->pl.m.src.note_new) {
+		t->pl.m.src.note_new = 0;
+		tui_message(t, 1, "%s", t->pl.m.src.note);
+	}
 	if (r == -ENODATA) {
 		t->paused = 1;
 		tui_message(t, 0, "end of the recorded series");
@@ -594,8 +594,8 @@ int tui_run(const struct tui_opts *o)
 	t.sort_desc = o->sort_desc;
 	if (o->filter)
 		snprintf(t.filter, sizeof(t.filter), "%s", o->filter);
-	cgfs_for_screen(o->cg);
 	pipeline_init(&t.pl, o->cg, o->maxdepth, o->recording);
+	pipeline_for_screen(&t.pl);
 	history_init(&t.hist, o->history, HISTORY_GROUPS_MAX);
 	t.pl.m.rs_window = o->history;
 	t.pl.m.rs_margin = o->rec_margin;
