@@ -230,7 +230,7 @@ static int apply_one(struct cgfs *cg, const struct edit_plan *p,
 		status = 1;
 	msg_out("%s", res.msg);
 	fmt_escape(path, sizeof(path), p->path, strlen(p->path));
-	if (r < 0) {
+	if (r < 0 && follow) {
 		msg_out("%s: preview said %s: %s", path,
 			preview_word(pv->outcome),
 			edit_observed(p, res.err, NULL, NULL) ==
@@ -372,7 +372,8 @@ int setcmd_run(struct cgfs *cg, char *const *sets, size_t nsets,
 			"changes are recorded nowhere (give --audit-log FILE, "
 			"or start a syslog daemon)", audit_syslog_path());
 	for (size_t i = 0; i < nsets; i++) {
-		if (cgfs_is_live(cg))
+		/* --follow 0: the one result line, as before previews. */
+		if (cgfs_is_live(cg) && so->follow > 0)
 			print_preview(&plans[i], &pin[i], &pv[i], 0, i == 0);
 		if (apply_one(cg, &plans[i], &pv[i], so->follow))
 			status = 1;
