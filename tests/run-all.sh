@@ -371,6 +371,10 @@ suite -x "detail pane verdict (tmux, live v1)" tests/tui/verdict-live.sh
 suite -x "detail pane verdict (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/verdict-live.sh
 suite "edit dialog (tmux, live v1)" tests/tui/edit.sh
 suite "edit dialog (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/edit.sh
+suite "edit dialog's preview (tmux, live v1)" tests/tui/preview.sh
+suite "edit dialog's preview (tmux, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/preview.sh
+suite -x "preview and follow-up of --set (live v1)" tests/live/preview-v1.sh
+suite -x "preview and follow-up of --set (live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/live/preview-v1.sh
 suite "views read no file to draw (tmux, strace, live v1)" tests/tui/noread.sh
 suite "views read no file to draw (tmux, strace, live v1, ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/tui/noread.sh
 suite "the screen reads what batch reads (tmux, strace, live v1)" tests/tui/reads.sh
