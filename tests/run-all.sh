@@ -405,6 +405,8 @@ suite -l apt "Debian package (build, lintian, install, remove)" tests/deb/run.sh
 # the suites of one guest stand together.
 suite -l vm "live cgroup v2 (VM)" env VM_SESSION=$$ tests/vm/live-v2.sh
 suite -l vm "set v2 (--set in the VM)" env VM_SESSION=$$ tests/vm/set-v2.sh
+suite -l vm "preview and follow-up of --set (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/preview-v2.sh
+suite -l vm "preview and follow-up of --set (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/preview-v2.sh
 # tui-v2 boots a guest of its own: in a shared one the suite after it
 # (churn-v2, twice) hung in its first step, cpio in a soft lockup.
 suite -l vm "edit dialog v2 (tmux in the VM)" env VM_SESSION=off tests/vm/tui-v2.sh
