@@ -23,6 +23,10 @@ void audit_close(void);
 int audit_record(const char *path, const char *file, const char *old,
 		 const char *new_value, const char *result, const char *now,
 		 int fixture);
+/* A line more on a change just recorded: what followed it (key=value
+ * words in what).  Returns as audit_record. */
+int audit_note(const char *path, const char *file, const char *what,
+	       int fixture);
 const char *audit_error(void);
 /* The syslog socket: $MEMCGTOP_SYSLOG_SOCKET, else /dev/log. */
 const char *audit_syslog_path(void);

@@ -10,6 +10,7 @@ struct proc_row {
 	int pid;
 	char user[32];
 	uint64_t rss, swap;	/* bytes */
+	int oom_adj;		/* oom_score_adj */
 	char cmd[256];		/* command line, or the name in brackets */
 };
 

@@ -46,9 +46,13 @@ int main(int argc, char **argv)
 	}
 	if (o.readonly)
 		cgfs_set_readonly(cg);
-	if (o.nsets)
-		status = setcmd_run(cg, o.sets, o.nsets, o.audit_log);
-	else if (o.record && cgfs_record(cg, o.record, o.record_max, err,
+	if (o.nsets) {
+		struct setcmd_opts so = {
+			o.dry_run, o.fmt_given && o.fmt == FMT_JSON, o.follow
+		};
+
+		status = setcmd_run(cg, o.sets, o.nsets, o.audit_log, &so);
+	} else if (o.record && cgfs_record(cg, o.record, o.record_max, err,
 					 sizeof(err)) < 0) {
 		msg_err("%s", err);
 		status = 1;

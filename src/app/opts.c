@@ -50,6 +50,8 @@ enum {
 	OPT_HISTORY,
 	OPT_REC_MARGIN,
 	OPT_RIGHTSIZE,
+	OPT_DRY_RUN,
+	OPT_FOLLOW,
 };
 
 static const struct option long_options[] = {
@@ -75,6 +77,8 @@ static const struct option long_options[] = {
 	{ "readonly", no_argument, NULL, OPT_READONLY },
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "follow", required_argument, NULL, OPT_FOLLOW },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "record-max", required_argument, NULL, OPT_RECORD_MAX },
 	{ "flat", no_argument, NULL, OPT_FLAT },
@@ -130,7 +134,15 @@ static const char usage_text[] =
 "                           (repeatable; knobs: v1 limit soft memsw\n"
 "                           swappiness, v2 limit high low min swap.max\n"
 "                           oom.group reclaim); exit 1 if the kernel refused\n"
-"                           (PATH at most 4095 bytes)\n"
+"                           (PATH at most 4095 bytes); each change is\n"
+"                           previewed (need, reclaimable, short, outcome:\n"
+"                           fits ebusy oom throttle eagain nothing), then\n"
+"                           followed --follow seconds\n"
+"      --dry-run            --set: preview only, write nothing (-F json:\n"
+"                           one object)\n"
+"      --follow SECS        --set: watch the group SECS seconds after a\n"
+"                           change (default 5, 0 not at all): usage,\n"
+"                           reclaimed, OOM kills, refaults, stalls\n"
 "      --readonly           never write (no --set, no edit keys)\n"
 "      --audit-log FILE     also append each change's audit line to FILE\n"
 "                           (a regular file, else refused before any change)\n"
@@ -304,6 +316,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->maxdepth = -1;
 	o->history = HISTORY_WINDOW_DEFAULT;
 	o->rec_margin = RS_MARGIN_DEFAULT;
+	o->follow = 5;
 	o->fmt = FMT_TEXT;
 	o->cg.collector = CGFS_COLLECT_AUTO;
 	opterr = 0;
@@ -380,6 +393,12 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_AUDIT_LOG:
 			o->audit_log = optarg;
+			break;
+		case OPT_DRY_RUN:
+			o->dry_run = 1;
+			break;
+		case OPT_FOLLOW:
+			o->follow = parse_long_arg("--follow", optarg, 0, 3600);
 			break;
 		case OPT_RECORD:
 			o->record = optarg;
@@ -463,6 +482,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->cols_arg = cols;
 	if (o->readonly && o->nsets)
 		die_usage("--set: refused by --readonly");
+	if (o->dry_run && !o->nsets)
+		die_usage("--dry-run: only with --set");
+	if (o->nsets && o->fmt_given && o->fmt != FMT_TEXT &&
+	    (o->fmt != FMT_JSON || !o->dry_run))
+		die_usage("--set: -F json only with --dry-run (else text)");
 	if (o->record_max && !o->record)
 		die_usage("--record-max needs --record DIR");
 	if (o->output) {

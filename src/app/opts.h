@@ -47,6 +47,8 @@ struct opts {
 	int batch_given, fmt_given, no_color_given;
 	char **sets;
 	size_t nsets;
+	int dry_run;		/* --set --dry-run: preview, no write */
+	long follow;		/* --follow SECS after a change (default 5) */
 	int collector_given;
 	int version;		/* -V given: 1, -VV: 2 */
 	struct cgfs_opts cg;

@@ -145,6 +145,9 @@ void audit_close(void)
 	log_fd = -1;
 }
 
+/* One line to syslog (not a fixture's) and to the log file. */
+static int audit_line(char *line, int fixture);
+
 int audit_record(const char *path, const char *file, const char *old,
 		 const char *new_value, const char *result, const char *now,
 		 int fixture)
@@ -160,6 +163,24 @@ int audit_record(const char *path, const char *file, const char *old,
 		     fixture ? " fixture=yes" : "");
 	if (n < 0)
 		return -EINVAL;
+	return audit_line(line, fixture);
+}
+
+int audit_note(const char *path, const char *file, const char *what,
+	       int fixture)
+{
+	char safe[1024], line[1600];
+
+	fmt_escape(safe, sizeof(safe), path, strlen(path));
+	if (snprintf(line, sizeof(line), "uid=%u group=%s file=%s %s%s",
+		     (unsigned)getuid(), safe, file, what,
+		     fixture ? " fixture=yes" : "") < 0)
+		return -EINVAL;
+	return audit_line(line, fixture);
+}
+
+static int audit_line(char *line, int fixture)
+{
 	/* A fixture is no change to the system: not for the system log. */
 	if (!fixture)
 		syslog_send(line);

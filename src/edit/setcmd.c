@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* setcmd.c - --set PATH:KNOB=VALUE: every change checked, then written. */
 #include <errno.h>
+#include <time.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,9 @@
 #include "edit/setcmd.h"
 #include "fmt.h"
 #include "knob.h"
+#include "model.h"
 #include "parse.h"
+#include "preview.h"
 #include "xalloc.h"
 #include "msg.h"
 
@@ -157,11 +160,106 @@ static void order_memsw(struct edit_plan *plans, size_t n)
 	}
 }
 
+/* The hierarchy's tree, for the previews: siblings, descendants'
+ * protection, every group's soft-limit excess, the system's free swap.
+ * 0, or -1 when it cannot be read (the previews then use the group's own
+ * figures only). */
+static int read_tree(struct cgfs *cg, struct snapshot *snap,
+		     struct model *m)
+{
+	int v = cgfs_version(cg);
+	fieldset want = (FBIT(FLD_USAGE) | FBIT(FLD_LOW) | FBIT(FLD_MIN) |
+			 FBIT(FLD_SOFT) | FBIT(FLD_LIMIT)) &
+		cgfs_version_fields(v);
+	char err[512];
+
+	model_init(m, v);
+	if (cgfs_refresh(cg, want, -1, snap, err, sizeof(err)) < 0)
+		return -1;
+	model_update(m, snap);
+	return 0;
+}
+
+static void print_preview(const struct edit_plan *p,
+			  const struct preview_in *in,
+			  const struct preview *pv, int json, int first)
+{
+	char lines[8][PREVIEW_LINE], path[4096];
+	size_t n;
+
+	if (json) {
+		fputs(first ? "" : ",", stdout);
+		fputs("{\"path\":", stdout);
+		fmt_json_name(stdout, p->path, strlen(p->path));
+		printf(",\"knob\":\"%s\",\"file\":\"%s\",\"old\":\"%s\","
+		       "\"new\":\"%s\",\"preview\":", p->k->name, p->k->file,
+		       p->old, p->value);
+		edit_preview_json(stdout, in, pv);
+		fputc('}', stdout);
+		return;
+	}
+	fmt_escape(path, sizeof(path), p->path, strlen(p->path));
+	n = edit_preview_lines(in, pv, lines, 8);
+	for (size_t i = 0; i < n; i++)
+		printf("%s: %s%s\n", path, i ? "  " : "", lines[i]);
+}
+
+static void pause_seconds(long secs)
+{
+	struct timespec ts = { .tv_sec = secs, .tv_nsec = 0 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* One change written, and followed for secs seconds when it was done. */
+static int apply_one(struct cgfs *cg, const struct edit_plan *p,
+		     const struct preview *pv, long secs)
+{
+	struct edit_watch before, after;
+	struct edit_result res;
+	char line[1200], words[1200], path[4096];
+	int status = 0, r, follow = secs > 0 && cgfs_is_live(cg);
+
+	if (follow) {
+		edit_watch_read(cg, p->path, p->k->version, &before);
+		edit_watch_procs(&before);
+	}
+	r = edit_apply(cg, p, &res);
+	if (r < 0 || res.audit_failed)
+		status = 1;
+	msg_out("%s", res.msg);
+	fmt_escape(path, sizeof(path), p->path, strlen(p->path));
+	if (r < 0 && follow) {
+		msg_out("%s: preview said %s: %s", path,
+			preview_word(pv->outcome),
+			edit_observed(p, res.err, NULL, NULL) ==
+			pv->outcome ? "as predicted" : "not as predicted");
+	} else if (follow) {
+		fflush(stdout);
+		pause_seconds(secs);
+		edit_watch_read(cg, p->path, p->k->version, &after);
+		edit_follow_report(p, 0, secs, pv, &before, &after, line,
+				   sizeof(line), words, sizeof(words));
+		msg_out("%s: %s", path, line);
+		if (audit_note(p->path, p->k->file, words, 0) < 0)
+			status = 1;
+		edit_watch_free(&after);
+	}
+	if (follow)
+		edit_watch_free(&before);
+	return status;
+}
+
 /* Every change is checked before the first is written. */
 int setcmd_run(struct cgfs *cg, char *const *sets, size_t nsets,
-	       const char *audit_log)
+	       const char *audit_log, const struct setcmd_opts *so)
 {
 	struct edit_plan *plans = xcalloc(nsets, sizeof(*plans));
+	struct preview_in *pin;
+	struct preview *pv;
+	struct snapshot snap = { 0 };
+	struct model m;
 	int version = cgfs_version(cg), status = 0;
 	char err[600];
 
@@ -230,10 +328,42 @@ int setcmd_run(struct cgfs *cg, char *const *sets, size_t nsets,
 		}
 	}
 	order_memsw(plans, nsets);
+	/* Every preview before the first write: each says what its change
+	 * does to the hierarchy as it is. */
+	pin = xcalloc(nsets, sizeof(*pin));
+	pv = xcalloc(nsets, sizeof(*pv));
+	{
+		int tree = read_tree(cg, &snap, &m);
+
+		for (size_t i = 0; i < nsets; i++)
+			edit_preview(cg, tree == 0 ? &m : NULL, &plans[i],
+				     &pin[i], &pv[i]);
+	}
+	if (so->dry_run) {
+		if (so->json)
+			fputs("{\"dry_run\":true,\"changes\":[", stdout);
+		for (size_t i = 0; i < nsets; i++) {
+			char path[4096];
+
+			if (!so->json) {
+				fmt_escape(path, sizeof(path), plans[i].path,
+					   strlen(plans[i].path));
+				msg_out("%s: %s (%s): %s -> %s: dry run, not "
+					"written", path, plans[i].k->name,
+					plans[i].k->file, plans[i].old,
+					plans[i].value);
+			}
+			print_preview(&plans[i], &pin[i], &pv[i], so->json,
+				      i == 0);
+		}
+		if (so->json)
+			fputs("]}\n", stdout);
+		goto done;
+	}
 	if (audit_open(audit_log, err, sizeof(err)) < 0) {
 		msg_err("%s", err);
-		free(plans);
-		return 1;
+		status = 1;
+		goto done;
 	}
 	/* Said once, before the first write: the operator may rely on the
 	 * record.  A fixture's changes go to no syslog anyway. */
@@ -242,13 +372,18 @@ int setcmd_run(struct cgfs *cg, char *const *sets, size_t nsets,
 			"changes are recorded nowhere (give --audit-log FILE, "
 			"or start a syslog daemon)", audit_syslog_path());
 	for (size_t i = 0; i < nsets; i++) {
-		struct edit_result res;
-
-		if (edit_apply(cg, &plans[i], &res) < 0 || res.audit_failed)
+		/* --follow 0: the one result line, as before previews. */
+		if (cgfs_is_live(cg) && so->follow > 0)
+			print_preview(&plans[i], &pin[i], &pv[i], 0, i == 0);
+		if (apply_one(cg, &plans[i], &pv[i], so->follow))
 			status = 1;
-		msg_out("%s", res.msg);
 	}
 	audit_close();
+done:
+	model_free(&m);
+	snapshot_free(&snap);
+	free(pin);
+	free(pv);
 	free(plans);
 	if (fflush(stdout) != 0)
 		status = 1;

@@ -18,7 +18,13 @@
  * time (a change refused or not recorded, no permission, stdout lost), 2
  * for an argument that is wrong (nothing is written then).
  */
+struct setcmd_opts {
+	int dry_run;	/* --dry-run: the previews, nothing written */
+	int json;	/* -F json (with --dry-run): one object */
+	long follow;	/* --follow SECS after each change done (live) */
+};
+
 int setcmd_run(struct cgfs *cg, char *const *sets, size_t nsets,
-	       const char *audit_log);
+	       const char *audit_log, const struct setcmd_opts *so);
 
 #endif

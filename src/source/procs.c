@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* procs.c - pid, user, RSS, swap and command of given pids (libproc2). */
+/* procs.c - pid, user, RSS, swap, command and oom_score_adj of given pids
+ * (libproc2). */
 #include <errno.h>
 #include <libproc2/pids.h>
 #include <stdio.h>
@@ -9,7 +10,7 @@
 #include "procs.h"
 #include "xalloc.h"
 
-enum { I_PID, I_USER, I_RSS, I_SWAP, I_CMDLINE, I_CMD, I_NR };
+enum { I_PID, I_USER, I_RSS, I_SWAP, I_CMDLINE, I_CMD, I_OOM_ADJ, I_NR };
 
 static int by_rss(const void *a, const void *b)
 {
@@ -25,7 +26,7 @@ int procs_lookup(const int *pids, size_t n, struct proc_row **ret_rows,
 {
 	static enum pids_item items[I_NR] = {
 		PIDS_ID_PID, PIDS_ID_EUSER, PIDS_MEM_RES, PIDS_VM_SWAP,
-		PIDS_CMDLINE, PIDS_CMD,
+		PIDS_CMDLINE, PIDS_CMD, PIDS_OOM_ADJ,
 	};
 	struct pids_info *info = NULL;
 	struct proc_row *rows;
@@ -62,6 +63,7 @@ int procs_lookup(const int *pids, size_t n, struct proc_row **ret_rows,
 			r->rss = (uint64_t)PIDS_VAL(I_RSS, ul_int, s, info) * 1024;
 			r->swap = (uint64_t)PIDS_VAL(I_SWAP, ul_int, s, info) *
 				1024;
+			r->oom_adj = PIDS_VAL(I_OOM_ADJ, s_int, s, info);
 			/* Kernel threads have no command line: show the name
 			 * in brackets, as ps does. */
 			if (cl && *cl && strcmp(cl, "-") != 0)

@@ -201,6 +201,14 @@ static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 		add_line(t, A_NORMAL, "  %s: %s -> %s", p->path, old, new);
 		if (p->warn[0])
 			add_line(t, t->attr[TE_NEAR_LIMIT], "      %s", p->warn);
+		{
+			char pl[6][PREVIEW_LINE];
+			size_t n = tui_preview(t, p, pl, 6);
+
+			for (size_t j = 0; j < n; j++)
+				add_line(t, j ? A_NORMAL : A_BOLD, "      %s",
+					 pl[j]);
+		}
 	}
 	if (t->ed.nplans && t->pl.m.src.live && !audit_has_file() &&
 	    !audit_syslog_listening())

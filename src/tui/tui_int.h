@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cgfs.h"
+#include "edit.h"
 #include "columns.h"
 #include "history.h"
 #include "model.h"
@@ -193,6 +194,9 @@ void tui_dialog_open(struct tui *t);
 void tui_dialog_load(struct tui *t);
 void tui_dialog_key(struct tui *t, int ch);
 void tui_dialog_value(struct tui *t);
+/* The preview of plan p as lines (preview.c; PREVIEW_LINE, edit.h). */
+size_t tui_preview(struct tui *t, const struct edit_plan *p,
+		   char (*lines)[PREVIEW_LINE], size_t max);
 void tui_draw_dialog(struct tui *t);
 void tui_dialog_free(struct tui *t);
 void tui_undo(struct tui *t);

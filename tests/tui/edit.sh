@@ -248,9 +248,14 @@ clip() {
 	done
 }
 # body: the screen above the status line (line H), trailing empty lines
-# dropped
+# dropped; without the confirmation's preview lines, whose figures
+# tests/tui/preview.sh checks
 body() {
-	sed -n "1,$((H - 1))p" <<<"$SCREEN" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+	sed -n "1,$((H - 1))p" <<<"$SCREEN" |
+		awk '/^      preview: / { skip = 1; next }
+		     /^(Apply |No syslog|Nothing |  [^ ])/ { skip = 0 }
+		     !skip' |
+		sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
 }
 norm() { tr '\n' ' ' | tr -s ' \t' '  ' | sed 's/^ //; s/ $//'; }
 

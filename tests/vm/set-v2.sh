@@ -98,7 +98,8 @@ r() {
 	n=$1 g=$2 f=$3
 	shift 3
 	cat $S/$g/$f > $O/$n.before 2>&1
-	$MEMCGTOP "$@" --audit-log $O/audit.log > $O/$n.out 2> $O/$n.err
+	# --follow 0: the one result line this test checks
+	$MEMCGTOP --follow 0 "$@" --audit-log $O/audit.log > $O/$n.out 2> $O/$n.err
 	echo $? > $O/$n.rc
 	cat $S/$g/$f > $O/$n.after 2>&1
 }
