@@ -54,7 +54,7 @@ case $JOBS in '' | *[!0-9]* | 0) echo "run-all.sh: JOBS=$JOBS is not a number ab
 work=$(mktemp -d "${TMPDIR:-/tmp}/memcgtop-run-all.XXXXXX") || exit 1
 pass=0 fail=0 skip=0
 S_NAME=() S_CMD=() S_EX=() S_GUEST=() S_LANE=() S_BUDGET=() S_TAGS=() S_SCRIPT=()
-S_RC=() S_MS=() S_T0=()
+S_RC=() S_MS=() S_T0=() S_FIRST_MS=()
 declare -A running=() lane_busy=()
 
 # The suites still running are stopped (timeout passes the signal to
@@ -206,6 +206,11 @@ show() {
 	local i=$1 name=${S_NAME[$1]} rc=${S_RC[$1]} log=$work/$1.log
 	local n f e p s limit=$((S_BUDGET[$1] * 3)) over=
 	echo "== $name"
+	if [ -n "${S_FIRST_MS[$1]:-}" ]; then
+		echo "RERUN: $name: the first run ($(secs "${S_FIRST_MS[$1]}") s) failed, the second counts; the first run's failures:"
+		grep '^FAIL' "$work/$1.first.log" | sed 's/^FAIL/  first run: FAIL/'
+		S_MS[$1]=$((S_MS[$1] + S_FIRST_MS[$1]))
+	fi
 	cat "$log"
 	grep '^FAIL' "$log" | sed "s|^|$name: |" >>"$work/failed"
 	if grep -q 'Checks: [0-9]*, Failures' "$log"; then
@@ -272,11 +277,21 @@ run_suites() {
 			rc=$?
 			i=${running[$pid]}
 			unset 'running[$pid]'
-			S_RC[i]=$rc
 			S_MS[i]=$((($(now_us) - S_T0[i]) / 1000))
 			[ -n "${S_LANE[i]}" ] && unset 'lane_busy[${S_LANE[i]}]'
 			[ -n "${S_EX[i]}" ] && excl_running=
 			[ -n "${S_GUEST[i]}" ] && guests=$((guests - 1))
+			# A suite that measures the host and failed runs once
+			# more, first in the queue: its second run counts, and
+			# its log shows the first run's failures.
+			if [ -n "${S_EX[i]}" ] && [ "$rc" != 0 ] && [ "$rc" != 77 ] &&
+			   [ -z "${S_FIRST_MS[i]:-}" ]; then
+				S_FIRST_MS[i]=${S_MS[i]}
+				mv "$work/$i.log" "$work/$i.first.log"
+				queue=("$i" "${queue[@]}")
+				continue
+			fi
+			S_RC[i]=$rc
 		fi
 		while [ "$shown" -lt "$n" ] && [ -n "${S_RC[${order[shown]}]:-}" ]; do
 			show "${order[shown]}"
