@@ -444,7 +444,7 @@ def run_set():
                'mount --bind "$0" /dev/log && exec "$@"', wrap]
 
     def run(spec):
-        p = subprocess.run(pre + [mc] + extra + ["--set", spec, "--audit-log",
+        p = subprocess.run(pre + [mc] + extra + ["--follow", "0", "--set", spec, "--audit-log",
                                                  aud],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            stdin=subprocess.DEVNULL, timeout=60)

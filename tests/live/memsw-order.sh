@@ -33,7 +33,7 @@ echo 200M >"$MNT/$G/memory.memsw.limit_in_bytes"
 # --audit-log: without a syslog daemon --set would say on stderr that the
 # changes are recorded nowhere.
 # Raising both, limit named first: limit 300M > memsw 200M would be EINVAL.
-"$BIN" --set "/$G:limit=300M" --set "/$G:memsw=400M" --audit-log "$tmp/audit" >"$tmp/out" 2>"$tmp/err"; rc=$?
+"$BIN" --follow 0 --set "/$G:limit=300M" --set "/$G:memsw=400M" --audit-log "$tmp/audit" >"$tmp/out" 2>"$tmp/err"; rc=$?
 want="/$G: memsw is written before limit: the kernel keeps memsw at least limit
 /$G: memsw (memory.memsw.limit_in_bytes): 209715200 -> 419430400: done, the kernel holds 419430400 (400M)
 /$G: limit (memory.limit_in_bytes): 104857600 -> 314572800: done, the kernel holds 314572800 (300M)"
@@ -43,7 +43,7 @@ want="/$G: memsw is written before limit: the kernel keeps memsw at least limit
 	&& ok "raising limit and memsw: memsw first, both done" \
 	|| bad "raising both: rc $rc out '$(cat "$tmp/out")' err '$(cat "$tmp/err")'"
 # Lowering both, memsw named first: memsw 100M < limit 300M would be EINVAL.
-"$BIN" --set "/$G:memsw=100M" --set "/$G:limit=50M" --audit-log "$tmp/audit" >"$tmp/out" 2>"$tmp/err"; rc=$?
+"$BIN" --follow 0 --set "/$G:memsw=100M" --set "/$G:limit=50M" --audit-log "$tmp/audit" >"$tmp/out" 2>"$tmp/err"; rc=$?
 want="/$G: limit is written before memsw: the kernel keeps memsw at least limit
 /$G: limit (memory.limit_in_bytes): 314572800 -> 52428800: done, the kernel holds 52428800 (50.0M)
 /$G: memsw (memory.memsw.limit_in_bytes): 419430400 -> 104857600: done, the kernel holds 104857600 (100M)"
@@ -53,7 +53,7 @@ want="/$G: limit is written before memsw: the kernel keeps memsw at least limit
 	&& ok "lowering limit and memsw: limit first, both done" \
 	|| bad "lowering both: rc $rc out '$(cat "$tmp/out")' err '$(cat "$tmp/err")'"
 # The order the operator gave works as it is: no note.
-"$BIN" --set "/$G:memsw=300M" --set "/$G:limit=200M" >"$tmp/out" 2>&1; rc=$?
+"$BIN" --follow 0 --set "/$G:memsw=300M" --set "/$G:limit=200M" >"$tmp/out" 2>&1; rc=$?
 [ $rc = 0 ] && ! grep -q "is written before" "$tmp/out" && ok "an order that works is kept, without a note" \
 	|| bad "kept order: rc $rc '$(cat "$tmp/out")'"
 
