@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "fuzz.h"
+#include "rightsize.h"
 
 static void check_str(const char *s, size_t cap)
 {
@@ -46,6 +47,8 @@ static char *write_config(const struct config *c, size_t *ret_len)
 		fprintf(f, "theme= %s\n", c->theme);
 	if (c->has & CONFIG_HAS_COLLECTOR)
 		fprintf(f, "collector =%s\n", c->collector);
+	if (c->has & CONFIG_HAS_REC_MARGIN)
+		fprintf(f, "rec_margin= %d\n", c->rec_margin);
 	for (size_t i = 0; i < c->nfolded; i++)
 		fprintf(f, "folded = %s\n", c->folded[i]);
 	CHECK(fclose(f) == 0);
@@ -72,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *text, *copy;
 		size_t tl;
 
-		CHECK((c.has & ~63u) == 0);
+		CHECK((c.has & ~127u) == 0);
 		if (c.has & CONFIG_HAS_DELAY)
 			CHECK(isfinite(c.delay) && c.delay >= 0.05 &&
 			      c.delay <= 86400);
@@ -88,6 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(strcmp(c.collector, "auto") == 0 ||
 			      strcmp(c.collector, "bpf") == 0 ||
 			      strcmp(c.collector, "files") == 0);
+		if (c.has & CONFIG_HAS_REC_MARGIN)
+			CHECK(c.rec_margin >= 0 && c.rec_margin <= RS_MARGIN_MAX);
 		CHECK(c.nfolded <= lines);
 		CHECK(c.nfolded == 0 || c.folded != NULL);
 		for (size_t i = 0; i < c.nfolded; i++) {
@@ -114,6 +119,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(strcmp(c2.theme, c.theme) == 0);
 		if (c.has & CONFIG_HAS_COLLECTOR)
 			CHECK(strcmp(c2.collector, c.collector) == 0);
+		if (c.has & CONFIG_HAS_REC_MARGIN)
+			CHECK(c2.rec_margin == c.rec_margin);
 		CHECK(c2.nfolded == c.nfolded);
 		for (size_t i = 0; i < c.nfolded; i++)
 			CHECK(strcmp(c2.folded[i], c.folded[i]) == 0);
