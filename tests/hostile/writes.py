@@ -31,7 +31,7 @@ ALLOWED = {
     # The audit trail.
     ("edit/audit.c", "audit_open", "open"):
         "--audit-log FILE: O_WRONLY|O_APPEND|O_CREAT|O_NOFOLLOW|O_NONBLOCK, mode 0600, a regular file only",
-    ("edit/audit.c", "audit_record", "write"):
+    ("edit/audit.c", "audit_line", "write"):
         "appends one audit line to the --audit-log file",
     # A file replaced whole, for memcgtoprc and --output: the caller's
     # temporary file fsync'd and renamed over the file, removed on failure.
@@ -90,6 +90,14 @@ ALLOWED = {
     # --list-keys: opts.c calls tui_list_keys(stdout).
     ("tui/keys.c", "tui_list_keys", "fprintf"): "--list-keys to stdout",
     # Batch printers: o->f is stdout (batch.c sets out.f = stdout).
+    ("edit/preview_out.c", "edit_preview_json", "fprintf"): "--set --dry-run -F json: the preview to stdout",
+    ("edit/preview_out.c", "edit_preview_json", "fputc"): "--set --dry-run -F json: the preview to stdout",
+    ("edit/preview_out.c", "edit_preview_json", "fputs"): "--set --dry-run -F json: the preview to stdout",
+    ("out/out_openmetrics.c", "cadvisor_labels", "fprintf"): "OpenMetrics labels to the printer's FILE (stdout, --output's, --listen's buffer)",
+    ("out/out_openmetrics.c", "cadvisor_labels", "fputc"): "OpenMetrics labels to the printer's FILE (stdout, --output's, --listen's buffer)",
+    ("out/out_openmetrics.c", "cadvisor_labels", "fputs"): "OpenMetrics labels to the printer's FILE (stdout, --output's, --listen's buffer)",
+    ("out/out_openmetrics.c", "om_label", "fprintf"): "an OpenMetrics label to the printer's FILE",
+    ("out/out_openmetrics.c", "om_label", "fputc"): "an OpenMetrics label to the printer's FILE",
     ("out/out_csv.c", "out_csv_header", "fputs"): "CSV header to o->f (stdout)",
     ("out/out_csv.c", "out_csv_header", "fprintf"): "CSV header to o->f (stdout)",
     ("out/out_csv.c", "out_csv", "fprintf"): "CSV rows to o->f (stdout)",
