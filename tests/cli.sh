@@ -498,5 +498,25 @@ else
 	ok "no man page example redirects into a file"
 fi
 
+# -d is the least time between two samples: a batch stopped for 1 s in
+# its second interval prints that interval long and the next one full, not
+# short to catch up (the live host, as a recording keeps its own times).
+# shellcheck disable=SC2086
+"$BIN" --collector files --depth 0 -b -F json -n 3 -d 1 >"$tmp/iv" 2>"$tmp/iv.err" &
+ivpid=$!
+sleep 1.3
+kill -STOP "$ivpid"
+sleep 1
+kill -CONT "$ivpid"
+wait "$ivpid"
+ivrc=$?
+iv=$(grep -o '"interval_s":[0-9.]*' "$tmp/iv" | cut -d: -f2 | tr '\n' ' ')
+if [ "$ivrc" = 0 ] && [ "$(echo $iv | wc -w)" = 3 ] && \
+   python3 -c 'import sys; v=[float(x) for x in sys.argv[1:]]; sys.exit(min(v) < 0.999)' $iv; then
+	ok "-d 1, stopped 1 s: every interval at least 1 s ($iv)"
+else
+	bad "-d 1, stopped 1 s: exit $ivrc, intervals '$iv' (want 3, each at least 1 s)"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

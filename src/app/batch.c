@@ -238,15 +238,13 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	if (o->output || o->record || o->rightsize)
 		stopsig_catch(on_stop, 0, NULL);
 	for (long it = 0; o->iterations == 0 || it <= o->iterations; it++) {
-		if (it > 0 && !cgfs_is_series(cg)) {
-			next += o->delay;
-			/* After a stall (a stopped process, a refresh longer
-			 * than the interval), start afresh rather than catch
-			 * up with iterations milliseconds apart. */
-			if (next < clock_mono())
-				next = clock_mono() + o->delay;
-			sleep_until(next);
-		}
+		/* The next sample is taken -d after the last one was: a
+		 * late wake-up or a slow refresh (a stopped process, a
+		 * loaded machine) makes that interval longer, never the
+		 * next one shorter, so every printed rate spans at least
+		 * -d, as top's do. */
+		if (it > 0 && !cgfs_is_series(cg))
+			sleep_until(next + o->delay);
 		if (stop_signal)
 			break;
 		r = pipeline_refresh(&pl, &want, err, sizeof(err));
@@ -262,6 +260,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 			status = 1;
 			break;
 		}
+		next = pl.m.mono;
 		if (it == 0) {
 			/* The first interval starts when the baseline sample
 			 * has been taken, not before: that refresh may load
