@@ -459,8 +459,6 @@ suite -l apt "Debian package (build, lintian, install, remove)" tests/deb/run.sh
 suite -g -l vm6 "live cgroup v2 (VM)" env VM_SESSION=$$ tests/vm/live-v2.sh
 suite -g -l vm6 "set v2 (--set in the VM)" env VM_SESSION=$$ tests/vm/set-v2.sh
 suite -g -l vm6 "preview and follow-up of --set (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/preview-v2.sh
-# Not on 7.x yet: there the writes leave usage as it was (no OOM kill,
-# no high event) although the kernel holds the new values.
 # tui-v2 boots a guest of its own: in a shared one the suite after it
 # (churn-v2, twice) hung in its first step, cpio in a soft lockup.
 suite -g -l vm6 "edit dialog v2 (tmux in the VM)" env VM_SESSION=off tests/vm/tui-v2.sh
@@ -481,6 +479,7 @@ suite -g -l vm7 "BPF collector against the files (v2, VM, Debian 7.x)" env VM_SE
 suite -g -l vm7 "memory.stat in the BPF pass against the files (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/stat-v2.sh
 suite -g -l vm7 "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/record-v2.sh
 suite -g -l vm7 -b 600 "effective protection under global reclaim (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/protect-v2.sh
+suite -g -l vm7 "preview and follow-up of --set (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/preview-v2.sh
 # The seed's scenario needs kswapd to scan twenty small groups under the
 # whole guest's pressure: in a shared guest (after protect-v2) it waited
 # for that in vain, so it boots its own.

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cgfs_int.h"
@@ -105,8 +106,9 @@ int cgfs_write(struct cgfs *cg, const char *path, const char *file,
 {
 	char line[256];
 	size_t len;
+	struct stat st;
 	ssize_t n;
-	int dfd, fd, r = 0;
+	int dfd, fd, fl, r = 0;
 
 	if (cg->readonly)
 		return -EPERM;
@@ -121,12 +123,25 @@ int cgfs_write(struct cgfs *cg, const char *path, const char *file,
 		return dfd;
 	/* No O_CREAT: only a file the kernel (or the fixture) has.  O_TRUNC
 	 * is what a shell redirection does; cgroupfs ignores it, a fixture's
-	 * plain file needs it. */
+	 * plain file needs it.  Opened O_NONBLOCK, so that a FIFO planted in
+	 * a fixture does not hang the open; only a regular file (every
+	 * cgroupfs control file is one) is written, and in blocking mode:
+	 * since Linux 6.16 ("memcg: introduce non-blocking limit setting
+	 * option"), memory.max and memory.high written O_NONBLOCK take the
+	 * new value and skip the reclaim (and, for memory.max, the OOM
+	 * kill) that the write otherwise does before it returns
+	 * (memory_max_write, memory_high_write), as echo(1)'s does. */
 	fd = openat(dfd, file, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC |
 		    O_NONBLOCK);
 	close(dfd);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (fl = fcntl(fd, F_GETFL)) < 0 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		close(fd);
+		return -EINVAL;
+	}
 	/* cgroupfs takes the whole value in one write() and answers it with
 	 * the result of applying it. */
 	do {
