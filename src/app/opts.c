@@ -355,6 +355,14 @@ void opts_config_collector(struct opts *o)
 	config_free(&cfg);
 }
 
+/* The first option given of those that keep a series of refreshes
+ * (--record, --rightsize, --output), or NULL. */
+static const char *series_opt(const struct opts *o)
+{
+	return o->record ? "--record" : o->rightsize ? "--rightsize" :
+		o->output ? "--output" : NULL;
+}
+
 /* --probe writes: alone, in text or JSON. */
 static void probe_opts(struct opts *o)
 {
@@ -364,12 +372,8 @@ static void probe_opts(struct opts *o)
 		bad = "--set";
 	else if (o->readonly)
 		bad = "--readonly";
-	else if (o->record)
-		bad = "--record";
-	else if (o->rightsize)
-		bad = "--rightsize";
-	else if (o->output)
-		bad = "--output";
+	else if (series_opt(o))
+		bad = series_opt(o);
 	else if (o->listen)
 		bad = "--listen";
 	else if (o->iterations >= 0)
@@ -728,12 +732,8 @@ static void listen_opts(struct opts *o)
 	else if (o->fmt_given && o->fmt != FMT_OPENMETRICS &&
 		 o->fmt != FMT_PROMETHEUS)
 		bad = "-F text, csv or json";
-	else if (o->record)
-		bad = "--record";
-	else if (o->rightsize)
-		bad = "--rightsize";
-	else if (o->output)
-		bad = "--output";
+	else if (series_opt(o))
+		bad = series_opt(o);
 	else if (o->nsets)
 		bad = "--set";
 	else if (o->audit_log)
