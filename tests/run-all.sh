@@ -459,7 +459,8 @@ suite -l apt "Debian package (build, lintian, install, remove)" tests/deb/run.sh
 suite -g -l vm6 "live cgroup v2 (VM)" env VM_SESSION=$$ tests/vm/live-v2.sh
 suite -g -l vm6 "set v2 (--set in the VM)" env VM_SESSION=$$ tests/vm/set-v2.sh
 suite -g -l vm6 "preview and follow-up of --set (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/preview-v2.sh
-suite -g -l vm6 "--probe: the cold memory by memory.reclaim (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/probe-v2.sh
+suite -g -l vm6 "the cold memory probe, --probe (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/probe-v2.sh
+suite -g -l vm6 "the cold memory probe, --probe (v2, VM, ASan+UBSan)" env VM_SESSION=$$ MEMCGTOP=build/asan/memcgtop tests/vm/probe-v2.sh
 # Not on 7.x yet: there the writes leave usage as it was (no OOM kill,
 # no high event) although the kernel holds the new values.
 # tui-v2 boots a guest of its own: in a shared one the suite after it
