@@ -31,11 +31,11 @@
  * MAX_RECLAIM_RETRIES (16) tries (the last after draining the per-CPU LRU
  * caches), and when none are left the write fails with EAGAIN, whatever it
  * took before.  The write says nothing of how much it took: memory.stat's
- * pgsteal does (the group's and its descendants').  The stall of the
- * reclaim itself is the writer's (psi_memstall_enter around it in
- * try_to_free_mem_cgroup_pages), not the group's: the group's
- * memory.pressure grows only when its own tasks wait, on refaults of their
- * working set or in their own reclaim.
+ * pgsteal does (the group's and its descendants').  memory_reclaim()
+ * marks no memory stall around its calls (the charge path does, in
+ * try_charge_memcg, for the task that charges), and the writer is not in
+ * the group: the group's memory.pressure grows only when its own tasks
+ * wait, on refaults of their working set or in their own reclaim.
  */
 
 enum probe_stop probe_check(const struct probe_limits *l,
