@@ -81,9 +81,11 @@ size_t edit_preview_lines(const struct preview_in *in,
 /* The preview as one JSON object. */
 void edit_preview_json(FILE *f, const struct preview_in *in,
 		       const struct preview *pv);
-/* What a change did: the group's figures read before and after it. */
+/* What a change did: the group's figures read before and after it
+ * (W_STALL_US and W_AVG10: memory.pressure's some total, in microseconds,
+ * and avg10, in hundredths of a per cent). */
 enum { W_USAGE, W_PGSTEAL, W_OOM_KILL, W_REFAULT_FILE, W_REFAULT_ANON,
-       W_EV_HIGH, W_EV_MAX, W_FAILCNT, W_STALL_US, W_NR };
+       W_EV_HIGH, W_EV_MAX, W_FAILCNT, W_STALL_US, W_AVG10, W_NR };
 struct proc_row;
 struct edit_watch {
 	uint64_t v[W_NR];

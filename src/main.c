@@ -7,13 +7,14 @@
 #include "app/opts.h"
 #include "app/screen.h"
 #include "cgfs.h"
+#include "edit/probe.h"
 #include "edit/setcmd.h"
 #include "stopsig.h"
 #include "msg.h"
 
 /*
- * Four programs on one hierarchy, opened and closed here: --set (changes,
- * then exit), --listen (a Prometheus endpoint), batch (-b, a pipe,
+ * Five programs on one hierarchy, opened and closed here: --probe (a
+ * group's cold memory, then exit), --set (changes, then exit), --listen (a Prometheus endpoint), batch (-b, a pipe,
  * --output) and the screen.
  */
 int main(int argc, char **argv)
@@ -21,7 +22,7 @@ int main(int argc, char **argv)
 	struct opts o;
 	struct cgfs *cg = NULL;
 	char err[512];
-	int status;
+	int status, probe_sig = 0;
 
 	opts_parse(argc, argv, &o);
 	if (o.version) {
@@ -30,13 +31,13 @@ int main(int argc, char **argv)
 		status = opts_version_verbose(&o);
 		goto out;
 	}
-	if (!o.batch && !o.nsets && !o.listen)
+	if (!o.batch && !o.nsets && !o.listen && !o.probe)
 		opts_config_collector(&o);
 	/* --listen's connections have descriptors of their own. */
 	if (o.listen)
 		o.cg.fd_keep = listen_fds();
-	/* --set reads no values. */
-	if (o.nsets)
+	/* --set and --probe read only their group's files. */
+	if (o.nsets || o.probe)
 		o.cg.collector = CGFS_COLLECT_FILES;
 
 	if (cgfs_open(&o.cg, &cg, err, sizeof(err)) < 0) {
@@ -46,7 +47,10 @@ int main(int argc, char **argv)
 	}
 	if (o.readonly)
 		cgfs_set_readonly(cg);
-	if (o.nsets) {
+	if (o.probe) {
+		status = probe_run(cg, o.probe, o.audit_log, &o.probe_o,
+				   &probe_sig);
+	} else if (o.nsets) {
 		struct setcmd_opts so = {
 			o.dry_run, o.fmt_given && o.fmt == FMT_JSON, o.follow
 		};
@@ -68,5 +72,7 @@ out:
 	cgfs_close(cg);
 	/* A batch run stopped by a signal dies of it, its files whole. */
 	stopsig_die(batch_stop_signal());
+	/* A probe stopped by a signal reported, then dies of it. */
+	stopsig_die(probe_sig);
 	return status;
 }

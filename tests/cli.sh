@@ -48,6 +48,24 @@ expect 2 "memcgtop: --history: '86401' is not a whole number from 0 to 86400 (de
 expect 2 "memcgtop: --history: '-1' is not a whole number from 0 to 86400 (decimal digits only)" --history -1
 expect 2 "memcgtop: -F: unknown format 'xml' (text, csv, json, openmetrics or prometheus)" -F xml
 expect 2 "memcgtop: --collector: 'kernel' is not auto, bpf or files" --collector kernel
+# --probe: the refusal on v1 (the live host's hierarchy and a copy), on a
+# v2 copy, and its options' values.
+expect 2 "memcgtop: --probe: cgroup v1 has no memory.reclaim: the probe needs cgroup v2" --probe /
+expect 2 "memcgtop: --probe: cgroup v1 has no memory.reclaim: the probe needs cgroup v2" $V1 --probe /a -F json
+expect 2 "memcgtop: --probe: only on a live hierarchy (not a copy or a recording: --root)" --root $FIX/v2-live/cg --proc $FIX/v2-live/proc --probe /a
+expect 2 "memcgtop: --probe ../a: not a group path (no '.' or '..' components)" --probe ../a
+expect 2 "memcgtop: --probe-step: only with --probe PATH" --probe-step 8M
+expect 2 "memcgtop: --probe-time: only with --probe PATH" --probe-time 5
+expect 2 "memcgtop: --probe-step: '0' is not a size of at least 1 byte (e.g. 8M; K, M, G, T)" --probe / --probe-step 0
+expect 2 "memcgtop: --probe-step: '8Q' is not a size of at least 1 byte (e.g. 8M; K, M, G, T)" --probe / --probe-step 8Q
+expect 2 "memcgtop: --probe-max: '1.5' is not a size of at least 1 byte (e.g. 8M; K, M, G, T)" --probe / --probe-max 1.5
+expect 2 "memcgtop: --probe-refaults: '-1' is not a size of 0 or more (e.g. 8M; K, M, G, T)" --probe / --probe-refaults -1
+expect 2 "memcgtop: --probe-stall: 'x' is not a number of seconds from 0 to 3600 (decimal, e.g. 2 or 0.5)" --probe / --probe-stall x
+expect 2 "memcgtop: --probe-time: '0' is not a number of seconds from 0.05 to 86400 (decimal, e.g. 2 or 0.5)" --probe / --probe-time 0
+expect 2 "memcgtop: --probe: not with --set" --probe / --set /a:limit=1M
+expect 2 "memcgtop: --probe: not with --readonly" --probe / --readonly
+expect 2 "memcgtop: --probe: not with -n" --probe / -n 1
+expect 2 "memcgtop: --probe: not with -F csv, openmetrics or prometheus (text or json)" --probe / -F csv
 expect 2 "memcgtop: --top: '0' is not a whole number from 1 to 100000000 (decimal digits only)" -b --top 0
 expect 2 "memcgtop: --top: 'x' is not a whole number from 1 to 100000000 (decimal digits only)" -b --top x
 # One grammar for every number (parse.h, the man page's NUMBERS): the

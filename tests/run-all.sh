@@ -459,6 +459,8 @@ suite -l apt "Debian package (build, lintian, install, remove)" tests/deb/run.sh
 suite -g -l vm6 "live cgroup v2 (VM)" env VM_SESSION=$$ tests/vm/live-v2.sh
 suite -g -l vm6 "set v2 (--set in the VM)" env VM_SESSION=$$ tests/vm/set-v2.sh
 suite -g -l vm6 "preview and follow-up of --set (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/preview-v2.sh
+suite -g -l vm6 "the cold memory probe, --probe (v2, VM, Debian 12's 6.1)" env VM_SESSION=$$ tests/vm/probe-v2.sh
+suite -g -l vm6 "the cold memory probe, --probe (v2, VM, ASan+UBSan)" env VM_SESSION=$$ MEMCGTOP=build/asan/memcgtop tests/vm/probe-v2.sh
 # tui-v2 boots a guest of its own: in a shared one the suite after it
 # (churn-v2, twice) hung in its first step, cpio in a soft lockup.
 suite -g -l vm6 "edit dialog v2 (tmux in the VM)" env VM_SESSION=off tests/vm/tui-v2.sh

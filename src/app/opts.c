@@ -52,6 +52,12 @@ enum {
 	OPT_RIGHTSIZE,
 	OPT_DRY_RUN,
 	OPT_FOLLOW,
+	OPT_PROBE,
+	OPT_PROBE_STEP,
+	OPT_PROBE_MAX,
+	OPT_PROBE_REFAULTS,
+	OPT_PROBE_STALL,
+	OPT_PROBE_TIME,
 };
 
 static const struct option long_options[] = {
@@ -79,6 +85,12 @@ static const struct option long_options[] = {
 	{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "follow", required_argument, NULL, OPT_FOLLOW },
+	{ "probe", required_argument, NULL, OPT_PROBE },
+	{ "probe-step", required_argument, NULL, OPT_PROBE_STEP },
+	{ "probe-max", required_argument, NULL, OPT_PROBE_MAX },
+	{ "probe-refaults", required_argument, NULL, OPT_PROBE_REFAULTS },
+	{ "probe-stall", required_argument, NULL, OPT_PROBE_STALL },
+	{ "probe-time", required_argument, NULL, OPT_PROBE_TIME },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "record-max", required_argument, NULL, OPT_RECORD_MAX },
 	{ "flat", no_argument, NULL, OPT_FLAT },
@@ -143,7 +155,23 @@ static const char usage_text[] =
 "      --follow SECS        --set: watch the group SECS seconds after a\n"
 "                           change (default 5, 0 not at all): usage,\n"
 "                           reclaimed, OOM kills, refaults, stalls\n"
-"      --readonly           never write (no --set, no edit keys)\n"
+"      --probe PATH         v2: the group's cold memory, then exit: reclaims\n"
+"                           it in steps (memory.reclaim, audited), -d SECS\n"
+"                           apart, reading its refaults and stall after\n"
+"                           each; stops when they rise past the limits, at\n"
+"                           a cap, on EAGAIN or a signal; prints the cold\n"
+"                           part, the pressure caused, why it stopped\n"
+"                           (-F json: one object with each step)\n"
+"      --probe-step SIZE    --probe: bytes a step (default 1% of usage)\n"
+"      --probe-max SIZE     --probe: the most it reclaims (default 50% of\n"
+"                           usage)\n"
+"      --probe-refaults SIZE\n"
+"                           --probe: stop past this many bytes refaulted\n"
+"                           (default a step)\n"
+"      --probe-stall SECS   --probe: stop past this much of the group's\n"
+"                           stall time (memory.pressure some; default 0.1)\n"
+"      --probe-time SECS    --probe: the longest it runs (default 60)\n"
+"      --readonly           never write (no --set, --probe, edit keys)\n"
 "      --audit-log FILE     also append each change's audit line to FILE\n"
 "                           (a regular file, else refused before any change)\n"
 "      --record DIR         also write every refresh's files to DIR, a series\n"
@@ -204,6 +232,29 @@ static long parse_long_arg(const char *opt, const char *s, long min, long max)
 		die_usage("%s: '%s' is not a whole number from %ld to %ld ("
 			  COUNT_FORM ")", opt, s, min, max);
 	return (long)v;
+}
+
+/* A size (parse.h's grammar) of at least min bytes, or a usage error. */
+static uint64_t parse_size_arg(const char *opt, const char *s, uint64_t min)
+{
+	uint64_t v;
+
+	if (parse_size(s, strlen(s), &v) < 0 || v < min)
+		die_usage("%s: '%s' is not a size of %s (e.g. 8M; K, M, G, "
+			  "T)", opt, s, min ? "at least 1 byte" : "0 or more");
+	return v;
+}
+
+/* Seconds (parse.h's grammar) from min to max, or a usage error. */
+static double parse_secs_arg(const char *opt, const char *s, double min,
+			     double max)
+{
+	double v;
+
+	if (parse_seconds(s, min, max, &v) < 0)
+		die_usage("%s: '%s' is not a number of seconds from %g to %g ("
+			  SECONDS_FORM ")", opt, s, min, max);
+	return v;
 }
 
 static double parse_delay(const char *s)
@@ -304,9 +355,41 @@ void opts_config_collector(struct opts *o)
 	config_free(&cfg);
 }
 
+/* The first option given of those that keep a series of refreshes
+ * (--record, --rightsize, --output), or NULL. */
+static const char *series_opt(const struct opts *o)
+{
+	return o->record ? "--record" : o->rightsize ? "--rightsize" :
+		o->output ? "--output" : NULL;
+}
+
+/* --probe writes: alone, in text or JSON. */
+static void probe_opts(struct opts *o)
+{
+	const char *bad = NULL;
+
+	if (o->nsets)
+		bad = "--set";
+	else if (o->readonly)
+		bad = "--readonly";
+	else if (series_opt(o))
+		bad = series_opt(o);
+	else if (o->listen)
+		bad = "--listen";
+	else if (o->iterations >= 0)
+		bad = "-n";
+	else if (o->fmt_given && o->fmt != FMT_TEXT && o->fmt != FMT_JSON)
+		bad = "-F csv, openmetrics or prometheus (text or json)";
+	if (bad)
+		die_usage("--probe: not with %s", bad);
+	o->probe_o.json = o->fmt == FMT_JSON;
+	o->probe_o.pause = o->delay;
+}
+
 static void parse_args(int argc, char **argv, struct opts *o)
 {
 	const char *cols = NULL, *sort = "-usage";
+	char *probe_path = NULL;
 	char err[256];
 	int c;
 
@@ -317,6 +400,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->history = HISTORY_WINDOW_DEFAULT;
 	o->rec_margin = RS_MARGIN_DEFAULT;
 	o->follow = 5;
+	o->probe_o.stall = 0.1;
+	o->probe_o.secs = 60;
 	o->fmt = FMT_TEXT;
 	o->cg.collector = CGFS_COLLECT_AUTO;
 	opterr = 0;
@@ -399,6 +484,39 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_FOLLOW:
 			o->follow = parse_long_arg("--follow", optarg, 0, 3600);
+			break;
+		case OPT_PROBE:
+			if (!parse_clean_path(optarg))
+				die_usage("--probe %s: not a group path (no '.' "
+					  "or '..' components)", optarg);
+			free(probe_path);
+			o->probe = probe_path = xmalloc(strlen(optarg) + 2);
+			sprintf(probe_path, "/%s", optarg + (*optarg == '/'));
+			break;
+		case OPT_PROBE_STEP:
+			o->probe_o.step = parse_size_arg("--probe-step", optarg,
+							 1);
+			o->probe_opt = "--probe-step";
+			break;
+		case OPT_PROBE_MAX:
+			o->probe_o.max = parse_size_arg("--probe-max", optarg, 1);
+			o->probe_opt = "--probe-max";
+			break;
+		case OPT_PROBE_REFAULTS:
+			o->probe_o.refaults = parse_size_arg("--probe-refaults",
+							     optarg, 0);
+			o->probe_o.refaults_given = 1;
+			o->probe_opt = "--probe-refaults";
+			break;
+		case OPT_PROBE_STALL:
+			o->probe_o.stall = parse_secs_arg("--probe-stall", optarg,
+							  0, 3600);
+			o->probe_opt = "--probe-stall";
+			break;
+		case OPT_PROBE_TIME:
+			o->probe_o.secs = parse_secs_arg("--probe-time", optarg,
+							 0.05, 86400);
+			o->probe_opt = "--probe-time";
 			break;
 		case OPT_RECORD:
 			o->record = optarg;
@@ -484,6 +602,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		die_usage("--set: refused by --readonly");
 	if (o->dry_run && !o->nsets)
 		die_usage("--dry-run: only with --set");
+	if (o->probe_opt && !o->probe)
+		die_usage("%s: only with --probe PATH", o->probe_opt);
+	if (o->probe)
+		probe_opts(o);
 	if (o->nsets && o->fmt_given && o->fmt != FMT_TEXT &&
 	    (o->fmt != FMT_JSON || !o->dry_run))
 		die_usage("--set: -F json only with --dry-run (else text)");
@@ -610,12 +732,8 @@ static void listen_opts(struct opts *o)
 	else if (o->fmt_given && o->fmt != FMT_OPENMETRICS &&
 		 o->fmt != FMT_PROMETHEUS)
 		bad = "-F text, csv or json";
-	else if (o->record)
-		bad = "--record";
-	else if (o->rightsize)
-		bad = "--rightsize";
-	else if (o->output)
-		bad = "--output";
+	else if (series_opt(o))
+		bad = series_opt(o);
 	else if (o->nsets)
 		bad = "--set";
 	else if (o->audit_log)
@@ -670,5 +788,6 @@ void opts_parse(int argc, char **argv, struct opts *o)
 void opts_free(struct opts *o)
 {
 	free(o->sets);
+	free((char *)o->probe);
 	free(o->cols);
 }

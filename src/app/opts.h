@@ -13,6 +13,7 @@
 #include "cgfs.h"
 #include "columns.h"
 #include "config.h"
+#include "edit/probe.h"
 #include "out.h"
 
 struct opts {
@@ -49,6 +50,9 @@ struct opts {
 	size_t nsets;
 	int dry_run;		/* --set --dry-run: preview, no write */
 	long follow;		/* --follow SECS after a change (default 5) */
+	const char *probe;	/* --probe PATH, with "/" before it */
+	struct probe_opts probe_o;
+	const char *probe_opt;	/* a --probe-* option given, or NULL */
 	int collector_given;
 	int version;		/* -V given: 1, -VV: 2 */
 	struct cgfs_opts cg;

@@ -31,7 +31,7 @@ void edit_watch_read(struct cgfs *cg, const char *path, int version,
 
 	memset(w, 0, sizeof(*w));
 	for (int i = 0; i < W_NR; i++) {
-		if (i == W_STALL_US)
+		if (i == W_STALL_US || i == W_AVG10)
 			continue;
 		w->v[i] = edit_field(cg, path, version, f[i], &ok);
 		if (ok)
@@ -45,7 +45,8 @@ void edit_watch_read(struct cgfs *cg, const char *path, int version,
 		buf[n++] = '\n';
 		if (parse_psi(buf, n, &psi) == 0 && psi.has_some) {
 			w->v[W_STALL_US] = psi.some_total;
-			w->has |= 1u << W_STALL_US;
+			w->v[W_AVG10] = psi.some_avg10;
+			w->has |= 1u << W_STALL_US | 1u << W_AVG10;
 		}
 	}
 	if (cgfs_pids(cg, path, &w->pids, &w->npids) < 0) {

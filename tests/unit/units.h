@@ -26,6 +26,7 @@ Suite *history_suite(void);
 Suite *pipeline_suite(void);
 Suite *rightsize_suite(void);
 Suite *preview_suite(void);
+Suite *probe_suite(void);
 
 /* Two field sets (sample.h) equal, all 128 bits; both printed if not. */
 #define ck_assert_fields_eq(a, b) do {					\
