@@ -95,15 +95,6 @@ check_line() {
 	fi
 }
 
-# check_has NAME REGEX DESC [SECONDS]
-check_has() {
-	if wait_for "$1" "$2" "${4:-5}"; then
-		pass "$3"
-	else
-		fail "$3: nothing matches /$2/"
-	fi
-}
-
 # check_lines NAME FIRST EXPECTED-TEXT DESC [end]: screen lines FIRST...
 # equal the lines of EXPECTED-TEXT; with "end", the line after them is
 # empty too (no extra row).
