@@ -27,20 +27,9 @@ done
 TROOT=$CGM/$TNAME
 TMPD=
 pids=()
-cleaned=
 . "$top/tests/lib/tmux.sh"
-cleanup() {
-	[ -n "$cleaned" ] && return
-	cleaned=1
-	[ -n "$TMPD" ] && tmux_stop
-	stop_pids "${pids[@]}"
-	remove_tree "$TROOT"
-	[ -n "$TMPD" ] && rm -rf "$TMPD"
-}
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-trap 'cleanup; exit 129' HUP
+cleanup() { clean_up "$TROOT"; }
+trap_cleanup
 # A failure shows the screen last read, if any.
 SCREEN=""
 fail() {
