@@ -72,17 +72,11 @@ summary() {
 }
 
 . "$top/tests/lib/tmux.sh"
+. "$top/tests/lib/cleanup.sh"
 tmux_private -u security
 TMPD=
-cleanup() {
-	tmux_stop
-	[ -n "$TMPD" ] && rm -rf "$TMPD"
-	TMPD=
-}
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-trap 'cleanup; exit 129' HUP
+cleanup() { clean_up; }
+trap_cleanup
 
 abort() {
 	fail "setup: $*"

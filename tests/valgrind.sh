@@ -47,15 +47,13 @@ MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
 case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
 SUPP=$here/valgrind.supp
 CGM=/sys/fs/cgroup/memory
+. "$top/tests/lib/count.sh"
 . "$top/tests/lib/tmux.sh"
 . "$top/tests/lib/cleanup.sh"
 tmux_private vg
 cd "$top" || exit 1
 t_start=$SECONDS
 
-npass=0 nfail=0
-pass() { echo "PASS: $*"; npass=$((npass + 1)); }
-fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 summary() {
 	echo "time: $((SECONDS - t_start)) s"
 	echo "valgrind: $npass passed, $nfail failed"
@@ -91,10 +89,7 @@ mkdir -p "$tmp/config" "$tmp/home"
 TROOT='' SLEEPER=''
 cleanup() {
 	tmux_stop
-	if [ -n "$SLEEPER" ]; then
-		kill "$SLEEPER" 2>/dev/null
-		wait "$SLEEPER" 2>/dev/null
-	fi
+	stop_pids $SLEEPER
 	remove_tree "$TROOT"
 	rm -rf "$tmp"
 }
@@ -223,17 +218,6 @@ if ! command -v tmux >/dev/null 2>&1; then
 	cannot_run "interactive: tmux not installed"
 else
 	tm new-session -d -s keeper -x 80 -y 24 'exec cat'
-	cap() { tm capture-pane -p -t "$1" 2>/dev/null; }
-	cap_e() { tm capture-pane -p -e -t "$1" 2>/dev/null; }
-	# wait_re NAME REGEX SECONDS
-	wait_re() {
-		local i
-		for ((i = 0; i < $3 * 20; i++)); do
-			cap "$1" | grep -qE -- "$2" && return 0
-			sleep 0.05
-		done
-		return 1
-	}
 	# key NAME KEY DESC: send KEY once the screen is steady, then wait
 	# until the screen (with attributes) changes.
 	key() {
@@ -258,7 +242,7 @@ else
 		cmd="cd $(printf %q "$top") || exit; env -u LC_ALL -u LC_CTYPE TERM=xterm-256color LANG=C.UTF-8 XDG_CONFIG_HOME=$tmp/config HOME=$tmp/home $(printf '%q ' "${VG[@]}" --log-file="$log" "$MEMCGTOP" "$@")"
 		cmd+="; echo EXIT=\$?; exec cat"
 		tm new-session -d -s "$nm" -x 100 -y 30 "bash --norc --noprofile -c $(printf %q "$cmd")"
-		if ! wait_re "$nm" '^ .*GROUP$' 30 || ! wait_re "$nm" '^ +[0-9.]+[KMG]? ' 10; then
+		if ! wait_for "$nm" '^ .*GROUP$' 30 || ! wait_for "$nm" '^ +[0-9.]+[KMG]? ' 10; then
 			fail "$desc: the screen did not come up under valgrind: $(cap "$nm" | head -5 | tr '\n' '|')"
 			tm kill-session -t "$nm"
 			return
@@ -267,20 +251,20 @@ else
 		sleep 1.5
 		key "$nm" Down "$desc"
 		key "$nm" Tab "$desc"
-		wait_re "$nm" '^Columns: LRU' 5 || echo "NOTE: $desc: Tab did not show the LRU set"
+		wait_for "$nm" '^Columns: LRU' 5 || echo "NOTE: $desc: Tab did not show the LRU set"
 		key "$nm" d "$desc"
 		key "$nm" p "$desc"
-		if wait_re "$nm" "$pane" 10; then
+		if wait_for "$nm" "$pane" 10; then
 			pass "$desc: p shows the process pane ('$pane')"
 		else
 			fail "$desc: p: nothing matches /$pane/ within 10 s: $(cap "$nm" | grep -A3 '^Processes of' | tr '\n' '|')"
 		fi
 		key "$nm" / "$desc"
 		tm send-keys -t "$nm" -l "$search"
-		wait_re "$nm" "$search" 5
+		wait_for "$nm" "$search" 5
 		key "$nm" Enter "$desc"
 		tm send-keys -t "$nm" -l q
-		if ! wait_re "$nm" '^EXIT=' 60; then
+		if ! wait_for "$nm" '^EXIT=' 60; then
 			fail "$desc: no exit within 60 s after q: $(cap "$nm" | tail -3 | tr '\n' '|')"
 			tm kill-session -t "$nm"
 			return
@@ -300,12 +284,12 @@ else
 	cmd="cd $(printf %q "$top") || exit; env -u LC_ALL -u LC_CTYPE TERM=xterm-256color LANG=C.UTF-8 XDG_CONFIG_HOME=$tmp/config HOME=$tmp/home $(printf '%q ' "${VG[@]}" --log-file="$log" "$MEMCGTOP" -d 60 --root tests/fixtures/v2-live/cg --proc tests/fixtures/v2-live/proc)"
 	cmd+="; echo EXIT=\$?; exec cat"
 	tm new-session -d -s sigterm -x 100 -y 30 "bash --norc --noprofile -c $(printf %q "$cmd")"
-	if wait_re sigterm '^ .*GROUP$' 30 && wait_re sigterm '^ +[0-9.]+[KMG]? ' 10; then
+	if wait_for sigterm '^ .*GROUP$' 30 && wait_for sigterm '^ +[0-9.]+[KMG]? ' 10; then
 		sleep 1.5
 		key sigterm Tab "SIGTERM run"
 		vpid=$(pgrep -P "$(tm display -p -t sigterm '#{pane_pid}')")
 		kill -TERM "$vpid"
-		if wait_re sigterm '^EXIT=' 30; then
+		if wait_for sigterm '^EXIT=' 30; then
 			vg_verdict "$log" "$(cap sigterm | sed -n 's/^EXIT=//p' | head -1)" 143 \
 				"interactive v2-live ended by SIGTERM"
 		else

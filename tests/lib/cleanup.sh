@@ -2,8 +2,9 @@
 # tests/lib/cleanup.sh - what a test needs to leave the host as it found
 # it, sourced: names no other test (or a second copy of this one, as
 # tests/run-all.sh runs suites side by side) can take, and the stopping of
-# the processes and removal of the groups it made.  CGM, the v1 memory
-# mount, is read when remove_tree runs.
+# the processes and removal of the groups it made, and the usual end of a
+# test (clean_up, trap_cleanup).  CGM, the v1 memory mount, is read when
+# remove_tree runs.
 
 # unique_name WORD: memcgtop-WORD-PID-RANDOM, a group's or a file's name
 # that is this test's alone.
@@ -53,4 +54,30 @@ remove_tree() {
 		done
 	done < <(find "$1" -depth -type d -print0)
 	return 0
+}
+
+# clean_up TREE...: a test's end, once however often it is called (on
+# exit, and first on a signal): the private tmux server (tests/lib/tmux.sh)
+# if one was named, the processes in the array pids (stop_pids), each
+# group tree TREE (remove_tree) and the folder TMPD if set.
+clean_up() {
+	local t
+	[ -n "${clean_up_done:-}" ] && return 0
+	clean_up_done=1
+	[ -n "${SOCK:-}" ] && declare -F tmux_stop >/dev/null && tmux_stop
+	stop_pids ${pids[@]+"${pids[@]}"}
+	for t; do
+		remove_tree "$t"
+	done
+	[ -n "${TMPD:-}" ] && rm -rf "$TMPD"
+	return 0
+}
+
+# trap_cleanup: runs the test's cleanup on exit, and on INT, TERM or HUP
+# before exiting 130, 143 or 129.
+trap_cleanup() {
+	trap cleanup EXIT
+	trap 'cleanup; exit 130' INT
+	trap 'cleanup; exit 143' TERM
+	trap 'cleanup; exit 129' HUP
 }

@@ -18,6 +18,8 @@
 #   wait_for T RE [S]     the same, 5 s by default
 #   wait_text T TEXT [S]  until a line holds TEXT (a string, not a
 #                         pattern), 10 s by default
+#   check_has T RE DESC [S]  wait_for, then pass DESC or fail it
+#                         (tests/lib/count.sh's pass and fail)
 . "$(dirname "${BASH_SOURCE[0]}")/wait.sh"
 
 tmux_private() {
@@ -60,4 +62,11 @@ wait_for() {
 }
 wait_text() {
 	wait_until "${3:-10}" screen_has -F "$1" "$2"
+}
+check_has() {
+	if wait_for "$1" "$2" "${4:-5}"; then
+		pass "$3"
+	else
+		fail "$3: nothing matches /$2/"
+	fi
 }

@@ -58,17 +58,8 @@ command -v bpftool >/dev/null || cannot_run "no bpftool"
 T=memcgtop-bpfv1-$$-$RANDOM
 TMPD=
 pids=()
-cleaned=
-cleanup() {
-	[ -n "$cleaned" ] && return
-	cleaned=1
-	stop_pids "${pids[@]}"
-	remove_tree "$CGM/$T"
-	[ -n "$TMPD" ] && rm -rf "$TMPD"
-}
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
+cleanup() { clean_up "$CGM/$T"; }
+trap_cleanup
 abort() {
 	fail "setup: $*"
 	cleanup

@@ -78,22 +78,13 @@ TROOT=$CGM/$TNAME
 tmux_private churn
 TMPD=
 pids=()
-cleaned=
 
 
 cleanup() {
-	[ -n "$cleaned" ] && return
-	cleaned=1
 	[ -n "$TMPD" ] && : >"$TMPD/stop" 2>/dev/null
-	tmux_stop
-	stop_pids "${pids[@]}"
-	remove_tree "$TROOT"
-	[ -n "$TMPD" ] && rm -rf "$TMPD"
+	clean_up "$TROOT"
 }
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-trap 'cleanup; exit 129' HUP
+trap_cleanup
 
 abort() {
 	fail "setup: $*"

@@ -68,31 +68,17 @@ summary() {
 }
 
 . "$top/tests/lib/tmux.sh"
+. "$top/tests/lib/cleanup.sh"
 tmux_private -u hostile
 TNAME=memcgtop-hostile-$$-$RANDOM
 TROOT=$CGM/$TNAME
 TMPD=
 made_live=
-cleaned=
 cleanup() {
-	local d i
-	[ -n "$cleaned" ] && return
-	cleaned=1
-	tmux_stop
-	if [ -n "$made_live" ] && [ -d "$TROOT" ]; then
-		while IFS= read -r -d '' d; do
-			for i in 1 2 3 4 5 6 7 8 9 10; do
-				rmdir "$d" 2>/dev/null && break
-				sleep 0.2
-			done
-		done < <(find "$TROOT" -depth -type d -print0)
-	fi
-	[ -n "$TMPD" ] && rm -rf "$TMPD"
+	[ -n "$made_live" ] || TROOT=
+	clean_up "$TROOT"
 }
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-trap 'cleanup; exit 129' HUP
+trap_cleanup
 
 abort() {
 	fail "setup: $*"

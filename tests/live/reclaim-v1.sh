@@ -54,18 +54,11 @@ T=memcgtop-reclaim-$$-$RANDOM
 R=$CGM/$T
 TMPD=
 pids=()
-cleaned=
 cleanup() {
-	[ -n "$cleaned" ] && return
-	cleaned=1
 	exec 9>&- 2>/dev/null
-	stop_pids "${pids[@]}"
-	remove_tree "$R"
-	[ -n "$TMPD" ] && rm -rf "$TMPD"
+	clean_up "$R"
 }
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
+trap_cleanup
 abort() {
 	fail "setup: $*"
 	cleanup

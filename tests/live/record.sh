@@ -22,18 +22,10 @@ skip() {
 T=memcgtop-rec-$$-$RANDOM
 tmp=$(mktemp -d)
 pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	if [ -d "$MNT/$T" ]; then
-		find "$MNT/$T" -depth -type d | while read -r d; do
-			while read -r p; do echo "$p" >"$MNT/cgroup.procs"; done <"$d/cgroup.procs" 2>/dev/null
-			rmdir "$d" 2>/dev/null
-		done
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
+. "$(dirname "$0")/../lib/cleanup.sh"
+CGM=$MNT TMPD=$tmp
+cleanup() { clean_up "$MNT/$T"; }
+trap_cleanup
 
 mkdir -p "$MNT/$T/a/b" "$MNT/$T/c"
 echo 64M >"$MNT/$T/a/memory.limit_in_bytes"

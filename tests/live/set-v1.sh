@@ -73,23 +73,17 @@ TROOT=$CGM/$TNAME
 TMPD=
 pids=()
 devlog_ino=    # inode of /dev/log when this test made it
-cleaned=
 
 cleanup() {
-	[ -n "$cleaned" ] && return
-	cleaned=1
 	stop_pids "${pids[@]}"
 	# /dev/log only if it is still the socket this test bound there
 	if [ -n "$devlog_ino" ] && [ -S /dev/log ] && [ ! -L /dev/log ] &&
 		[ "$(stat -c %i /dev/log 2>/dev/null)" = "$devlog_ino" ]; then
 		rm -f /dev/log
 	fi
-	remove_tree "$TROOT"
-	[ -n "$TMPD" ] && rm -rf "$TMPD"
+	clean_up "$TROOT"
 }
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
+trap_cleanup
 
 abort() {
 	fail "setup: $*"

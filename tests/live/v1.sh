@@ -64,26 +64,19 @@ TNAME=memcgtop-live-$$-$RANDOM
 TROOT=$CGM/$TNAME
 TMPD=
 pids=()
-cleaned=
 
 # Kill what we started (by pid), move any task left in the test tree to the
 # hierarchy root, remove the groups deepest first, remove the temp dir.
 cleanup() {
 	local p
-	[ -n "$cleaned" ] && return
-	cleaned=1
 	if [ -n "$TMPD" ] && [ -f "$TMPD/pids" ]; then
 		while read -r p; do
 			[ -n "$p" ] && pids+=("$p")
 		done <"$TMPD/pids"
 	fi
-	stop_pids "${pids[@]}"
-	remove_tree "$TROOT"
-	[ -n "$TMPD" ] && rm -rf "$TMPD"
+	clean_up "$TROOT"
 }
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
+trap_cleanup
 
 abort() {
 	fail "setup: $*"

@@ -109,23 +109,11 @@ TROOT=$CGM/$TNAME
 T=/$TNAME
 TMPD=
 pids=()
-cleaned=
 
-# the tmux server's socket lives in TMPD, removed with it
-tm() { tmux -S "$TMPD/tmux.sock" -f /dev/null "$@"; }
+. "$top/tests/lib/tmux.sh"
 
-cleanup() {
-	[ -n "$cleaned" ] && return
-	cleaned=1
-	[ -n "$TMPD" ] && tm kill-server 2>/dev/null
-	stop_pids "${pids[@]}"
-	remove_tree "$TROOT"
-	[ -n "$TMPD" ] && rm -rf "$TMPD"
-}
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-trap 'cleanup; exit 129' HUP
+cleanup() { clean_up "$TROOT"; }
+trap_cleanup
 
 abort() {
 	SCREEN=''
@@ -137,6 +125,8 @@ abort() {
 
 TMPD=$(mktemp -d /tmp/memcgtop-edit.XXXXXX) || abort "mktemp failed"
 chmod 755 "$TMPD"
+# the tmux server's socket lives in TMPD, removed with it
+tmux_private -S "$TMPD/tmux.sock"
 mkdir -p "$TMPD/config" "$TMPD/home"
 chmod 755 "$TMPD/config" "$TMPD/home"
 
@@ -190,9 +180,6 @@ audit() {
 	audit_exp+=("uid=0 group=$1 file=$(file_of "$2") old=$3 new=$4 result=$5 now=$6")
 }
 
-cap() { tm capture-pane -p -t "$1" 2>/dev/null; }
-keys() { local s=$1; shift; tm send-keys -t "$s" "$@"; }
-lit() { tm send-keys -t "$1" -l -- "$2"; }
 width() { tm display -p -t "$1" '#{window_width}'; }
 
 # start NAME ENV-WORDS -- ARGS...: a W x H window running memcgtop ARGS
@@ -207,20 +194,6 @@ start() {
 	tm new-session -d -s "$name" -x "$W" -y "$H" "bash --norc --noprofile -c $(printf %q "$cmd")"
 }
 
-# wait_for NAME EXTENDED-REGEX [SECONDS]: polls until a screen line
-# matches; SCREEN holds the last capture.
-wait_for() {
-	local i n=$(( ${3:-5} * 20 ))
-	for ((i = 0; i < n; i++)); do
-		SCREEN=$(cap "$1")
-		grep -qE -- "$2" <<<"$SCREEN" && return 0
-		sleep 0.05
-	done
-	return 1
-}
-check_has() { # NAME REGEX DESC [SECONDS]
-	if wait_for "$1" "$2" "${4:-5}"; then pass "$3"; else fail "$3: nothing matches /$2/"; fi
-}
 # status_of: the status line (line H) of SCREEN
 # (capture-pane leaves out empty lines at the bottom: count from the top)
 status_of() { sed -n "${H}p" <<<"$SCREEN"; }

@@ -42,106 +42,27 @@
 # memory mount or tmux: "SKIP: tui events: REASON", exit 77 (CI=true:
 # FAIL).  The tmux server, the group and the temporary folder are removed on
 # exit; only the pids the test started are killed.
-set -u
-LC_ALL=C.UTF-8
-export -n LC_ALL
-export TZ=UTC
-unset TMUX TMUX_PANE
-
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
-case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
-CGM=/sys/fs/cgroup/memory
 # Tall enough for the detail pane's verdict and history graphs and the
 # reclaim events' lines below them.
 W=120 H=64
-
 NAME="tui events"
-. "$here/../live/lib.sh"
-v1_host_ready
-command -v tmux >/dev/null 2>&1 || cannot_run "tmux not installed"
-
 TNAME=memcgtop-tuiev-$$-$RANDOM
-TROOT=$CGM/$TNAME
-TMPD=
-cleaned=
-. "$here/../lib/tmux.sh"
-cleanup() {
-	[ -n "$cleaned" ] && return
-	cleaned=1
-	[ -n "$TMPD" ] && tmux_stop
-	remove_tree "$TROOT"
-	[ -n "$TMPD" ] && rm -rf "$TMPD"
-}
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-trap 'cleanup; exit 129' HUP
-SCREEN=""
-fail() {
-	echo "FAIL: $*"
-	nfail=$((nfail + 1))
-	[ -n "$SCREEN" ] && printf "%s\n" "$SCREEN" | sed "s/^/    |/"
-}
-abort() {
-	fail "setup: $*"
-	cleanup
-	summary
-	exit 1
-}
-
-TMPD=$(mktemp -d /tmp/memcgtop-tuiev.XXXXXX) || abort "mktemp failed"
-tmux_private -S "$TMPD/tmux.sock"
-mkdir -p "$TMPD/config" "$TMPD/home"
-[ -x "$MEMCGTOP" ] || abort "memcgtop binary $MEMCGTOP not found (run make)"
+. "$(dirname "$0")/live.sh"
 mkdir "$TROOT" "$TROOT/a" || abort "mkdir in $TROOT"
 
-cap() { tm capture-pane -p -t s 2>/dev/null; }
-# wait_for EXTENDED-REGEX: polls up to 10 s until a screen line matches
-wait_for() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		SCREEN=$(cap)
-		grep -qE -- "$1" <<<"$SCREEN" && return 0
-		sleep 0.05
-	done
-	return 1
-}
-# has DESC REGEX: a screen line matches (waiting up to 10 s)
-has() {
-	if wait_for "$2"; then
-		pass "$1"
-	else
-		fail "$1: no line matches /$2/"
-	fi
-}
-# start ENV: memcgtop -d 1 /TREE with ENV (VAR=VALUE or nothing)
-start() {
-	tm kill-server 2>/dev/null
-	tm new-session -d -s s -x "$W" -y "$H" "bash --norc --noprofile -c $(printf %q "cd / && exec env $1 XDG_CONFIG_HOME=$TMPD/config HOME=$TMPD/home TERM=xterm-256color LANG=C.UTF-8 $(printf %q "$MEMCGTOP") -d 1 /$TNAME 2>$TMPD/err; exec cat")" ||
-		abort "tmux new-session"
-	wait_for "/$TNAME" || abort "memcgtop did not start"
-	# a, below the start
+# run ENV: memcgtop -d 1 /TREE with ENV (VAR=VALUE or nothing), a (below
+# the start) selected
+run() {
+	start "$W" "$H" "$1" -- -d 1 "/$TNAME"
+	screen_wait s "/$TNAME" || abort "memcgtop did not start"
 	tm send-keys -t s Down
-}
-# quit DESC: q ends memcgtop, which wrote nothing to standard error
-quit() {
-	tm send-keys -t s q
-	wait_for '^$' >/dev/null
-	sleep 0.2
-	if [ -s "$TMPD/err" ]; then
-		fail "$1: standard error: $(head -c 300 "$TMPD/err")"
-	else
-		pass "$1: nothing on standard error"
-	fi
 }
 
 PERM='not available: not permitted: needs root \(CAP_BPF and CAP_PERFMON\)'
 # v1 pgscan and pgsteal from the pass (the kernel's counters, their words
 # proven against the hierarchy root's memory.stat: the start group never
 # faulted): not blank without the events.
-start MEMCGTOP_BPFEV_FAIL=perm
+run MEMCGTOP_BPFEV_FAIL=perm
 tm send-keys -t s d
 has "perm: the detail pane says why the reclaim events are not there" \
 	"^Reclaim events \(BPF\): $PERM\$"
@@ -152,7 +73,7 @@ has "perm: the split scan and steal rates of a are the pass's 0.0" '^ +0\.0 +0\.
 quit perm
 
 # Neither the pass's words nor the events: v1 pgscan has no source.
-start "MEMCGTOP_BPFEV_FAIL=perm MEMCGTOP_BPF_FAIL=unproven"
+run "MEMCGTOP_BPFEV_FAIL=perm MEMCGTOP_BPF_FAIL=unproven"
 tm send-keys -t s d
 has "perm, unproven: and what stays blank" "^  v1 pgscan and pgsteal, PRIO and flushes stay blank\$"
 tm send-keys -t s Tab Tab Tab
@@ -160,7 +81,7 @@ has "perm: the reclaim set's columns (v1 mirrors v2's kswapd/direct split)" '^ +
 has "perm, unproven: the split scan and steal rates of a are -" '^ +- +- +- +- +- +- +[0-9.]+[kM]? .* a$'
 has "perm, unproven: the blank line of pgscan_kswapd_per_s gives the reason" \
 	"^  pgscan_kswapd_per_s +reclaim events \(BPF\) $PERM\$"
-SCREEN=$(cap)
+SCREEN=$(cap s)
 if grep -q '^Scan by priority' <<<"$SCREEN"; then
 	fail "perm, unproven: a header line of the events"
 else
@@ -168,7 +89,7 @@ else
 fi
 quit "perm, unproven"
 
-start MEMCGTOP_BPFEV_FAIL=old
+run MEMCGTOP_BPFEV_FAIL=old
 tm send-keys -t s d
 has "old: the detail pane says the kernel is too old" \
 	'^Reclaim events \(BPF\): not available: the kernel has no count_memcg_events tracepoint \(Linux 6\.13 or later\)$'
@@ -180,10 +101,10 @@ if ! grep -qa btf_trace_count_memcg_events /sys/kernel/btf/vmlinux 2>/dev/null; 
 	summary
 	exit
 fi
-start ""
-wait_for "^Columns: overview" >/dev/null
+run ""
+screen_wait s "^Columns: overview" >/dev/null
 sleep 1.5	# a refresh or more
-SCREEN=$(cap)
+SCREEN=$(cap s)
 if grep -q '^Scan by priority' <<<"$SCREEN"; then
 	fail "overview: the events are loaded"
 else
@@ -196,7 +117,7 @@ has "reclaim set: the split scan and steal rates of a are 0.0, not -" '^ +0\.0 +
 tm send-keys -t s d
 has "loaded: the detail pane says since when they count" \
 	'^Reclaim events \(BPF\), counting since [0-2][0-9]:[0-5][0-9]:[0-5][0-9]$'
-SCREEN=$(cap)
+SCREEN=$(cap s)
 if grep -q "pages since then" <<<"$SCREEN"; then
 	fail "loaded: the pane says v1 pgscan counts since the events loaded; the pass gives the kernel's counters"
 else
@@ -210,7 +131,7 @@ has "loaded: a's statistics updates pending a flush, and the threshold" \
 quit loaded
 
 # Without the pass's words, the events count v1 pgscan from their load.
-start MEMCGTOP_BPF_FAIL=unproven
+run MEMCGTOP_BPF_FAIL=unproven
 tm send-keys -t s Tab Tab Tab d
 has "loaded, unproven: v1 pgscan and pgsteal count since then, hierarchically" \
 	"^  v1 pgscan and pgsteal: pages since then, the group's and its descendants'\$"

@@ -35,6 +35,7 @@
 # killed.
 NAME="tui noread"
 TNAME=memcgtop-noread-$$-$RANDOM
+TOOLS=strace
 . "$(dirname "$0")/live.sh"
 W=100 H=30
 
@@ -43,12 +44,12 @@ sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 600' sh "$TROOT/a" &
 pids+=("$!")
 
 start "$W" "$H" -- -d 60 "/$TNAME"
-wait_for "/$TNAME" || abort "memcgtop did not start"
+screen_wait s "/$TNAME" || abort "memcgtop did not start"
 [ "$(readlink "/proc/$MPID/exe")" = "$(readlink -f "$MEMCGTOP")" ] ||
 	abort "pid $MPID is not memcgtop"
 # The second refresh, a second after the start (rates need two), is
 # the last before the minute's: the keys below must not meet it.
-wait_for "^Mem .* Scan [0-9][0-9.]*[kMG]?/s Steal" ||
+screen_wait s "^Mem .* Scan [0-9][0-9.]*[kMG]?/s Steal" ||
 	abort "no second refresh (the host's scan rate never shown)"
 # select a, below the start
 tm send-keys -t s Down
@@ -58,7 +59,7 @@ tm send-keys -t s Down
 quiet() {
 	local desc=$1 shown=$2 done=$3 n
 	shift 3
-	wait_for "$shown" || { fail "$desc: the view did not open (/$shown/)"; return; }
+	screen_wait s "$shown" || { fail "$desc: the view did not open (/$shown/)"; return; }
 	trace_start "$TMPD/trace" open,openat,openat2,statfs || return
 	for k in "$@"; do
 		case $k in
@@ -67,7 +68,7 @@ quiet() {
 		esac
 	done
 	# The keys are taken in order: once the last one shows, all were.
-	wait_for "$done" || fail "$desc: the keys had no effect (/$done/)"
+	screen_wait s "$done" || fail "$desc: the keys had no effect (/$done/)"
 	trace_stop
 	n=$(grep -cE '(open(at2?)?|statfs)\(' "$TMPD/trace")
 	if [ "$n" = 0 ]; then
@@ -83,7 +84,7 @@ quiet "edit dialog: Down Down Up, Enter, typing the value" \
 	"^┌ Edit /$TNAME/a " "^│ soft of /$TNAME/a \(now [^)]*\): 12M +│\$" \
 	Down Down Up Enter lit:1 lit:2 lit:M BSpace lit:M
 tm send-keys -t s Escape
-wait_for "^cancelled" || fail "the edit dialog did not close"
+screen_wait s "^cancelled" || fail "the edit dialog did not close"
 # In a pane a search for what no group holds ends the keys: its line shows
 # that they were all taken, and it moves no selection.
 tm send-keys -t s d

@@ -28,60 +28,11 @@
 # mount, python3 or tmux: "SKIP: tui oom: REASON", exit 77 (CI=true: FAIL).
 # The tmux server, the groups and the temporary folder are removed on exit;
 # only the pids the test started are killed.
-set -u
-LC_ALL=C.UTF-8
-export -n LC_ALL
-export TZ=UTC
-unset TMUX TMUX_PANE
-
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
-case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
-CGM=/sys/fs/cgroup/memory
 W=120 H=30
-
 NAME="tui oom"
-. "$here/../live/lib.sh"
-v1_host_ready
-command -v tmux >/dev/null 2>&1 || cannot_run "tmux not installed"
-command -v python3 >/dev/null 2>&1 || cannot_run "no python3"
-
 TNAME=memcgtop-tuioom-$$-$RANDOM
-TROOT=$CGM/$TNAME
-TMPD=
-cleaned=
-pids=()
-. "$here/../lib/tmux.sh"
-cleanup() {
-	[ -n "$cleaned" ] && return
-	cleaned=1
-	stop_pids "${pids[@]}"
-	[ -n "$TMPD" ] && tmux_stop
-	remove_tree "$TROOT"
-	[ -n "$TMPD" ] && rm -rf "$TMPD"
-}
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-trap 'cleanup; exit 129' HUP
-SCREEN=""
-fail() {
-	echo "FAIL: $*"
-	nfail=$((nfail + 1))
-	[ -n "$SCREEN" ] && printf "%s\n" "$SCREEN" | sed "s/^/    |/"
-}
-abort() {
-	fail "setup: $*"
-	cleanup
-	summary
-	exit 1
-}
-
-TMPD=$(mktemp -d /tmp/memcgtop-tuioom.XXXXXX) || abort "mktemp failed"
-tmux_private -S "$TMPD/tmux.sock"
-mkdir -p "$TMPD/config" "$TMPD/home"
-[ -x "$MEMCGTOP" ] || abort "memcgtop binary $MEMCGTOP not found (run make)"
+TOOLS=python3
+. "$(dirname "$0")/live.sh"
 for g in victim victim2 victim3; do
 	mkdir -p "$TROOT/$g" || abort "mkdir $TROOT/$g"
 	echo 32M >"$TROOT/$g/memory.limit_in_bytes" || abort "$g's limit"
@@ -89,46 +40,26 @@ for g in victim victim2 victim3; do
 done
 mkdir -p "$TROOT/bystander" || abort "mkdir $TROOT/bystander"
 
-cap() { tm capture-pane -p -t s 2>/dev/null; }
-# The screen with its colours (SGR sequences).
-capc() { tm capture-pane -p -e -t s 2>/dev/null; }
-wait_for() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		SCREEN=$(cap)
-		grep -qE -- "$1" <<<"$SCREEN" && return 0
-		sleep 0.05
-	done
-	return 1
-}
-has() {
-	if wait_for "$2"; then
-		pass "$1"
-	else
-		fail "$1: no line matches /$2/"
-	fi
-}
 # marked NAME: the row of NAME draws it on a red background (SGR 41, the
 # oom element of the default theme) right before the name.
 marked() {
-	capc | grep -aqE $'\e\\[41m'"$1"$'(\e\\[[0-9;]*m)*$'
+	cap_e s | grep -aqE $'\e\\[41m'"$1"$'(\e\\[[0-9;]*m)*$'
 }
 # mark DESC NAME yes|no
 mark() {
 	local got=no
 	marked "$2" && got=yes
-	SCREEN=$(cap)
+	SCREEN=$(cap s)
 	if [ "$got" = "$3" ]; then
 		pass "$1"
 	else
 		fail "$1: $2 marked: $got, want $3"
 	fi
 }
-start() {
-	tm kill-server 2>/dev/null
-	tm new-session -d -s s -x "$W" -y "$H" "bash --norc --noprofile -c $(printf %q "cd / && exec env $1 XDG_CONFIG_HOME=$TMPD/config HOME=$TMPD/home TERM=xterm-256color LANG=C.UTF-8 $(printf %q "$MEMCGTOP") -d 0.5 /$TNAME 2>$TMPD/err; exec cat")" ||
-		abort "tmux new-session"
-	wait_for "/$TNAME" || abort "memcgtop did not start"
+# run ENV: memcgtop -d 0.5 /TREE with ENV (VAR=VALUE or nothing)
+run() {
+	start "$W" "$H" "$1" -- -d 0.5 "/$TNAME"
+	screen_wait s "/$TNAME" || abort "memcgtop did not start"
 	sleep 1	# a refresh or two before the kill
 }
 # kill_in GROUP: python3 in GROUP allocates 60 MiB and is killed; sets vp.
@@ -140,18 +71,8 @@ kill_in() {
 	wait "$vp" 2>/dev/null
 	[ $? = 137 ] || abort "python3 in $1 was not killed"
 }
-quit() {
-	tm send-keys -t s q
-	wait_for '^$' >/dev/null
-	sleep 0.2
-	if [ -s "$TMPD/err" ]; then
-		fail "$1: standard error: $(head -c 300 "$TMPD/err")"
-	else
-		pass "$1: nothing on standard error"
-	fi
-}
 
-start ""
+run ""
 kill_in victim
 sleep 1
 mark "bpf: victim's name is marked after the kill" victim yes
@@ -166,7 +87,7 @@ has "bpf: the kill: time, python3's pid, python3, its size, the limit, the group
 has "bpf: the source is the tracepoint" "^Source: the kernel's oom:mark_victim tracepoint \\(BPF\\)"
 mark "bpf: the pane open, the mark is gone (seen)" victim no
 tm send-keys -t s o
-wait_for '^OOM kills seen' && fail "bpf: o does not close the pane" || pass "bpf: o closes the pane"
+screen_wait s '^OOM kills seen' && fail "bpf: o does not close the pane" || pass "bpf: o closes the pane"
 sleep 1
 mark "bpf: closed, the mark stays gone" victim no
 kill_in victim3
@@ -178,7 +99,7 @@ sleep 0.6
 mark "bpf: O cleared victim3's mark" victim3 no
 tm send-keys -t s o
 has "bpf: the pane has both kills, newest first" "^OOM kills seen: 2 "
-SCREEN=$(cap)
+SCREEN=$(cap s)
 if grep -A1 '^TIME' <<<"$SCREEN" | tail -1 | grep -q "/$TNAME/victim3\$"; then
 	pass "bpf: victim3's kill first"
 else
@@ -186,7 +107,7 @@ else
 fi
 quit bpf
 
-start MEMCGTOP_BPF_FAIL=perm
+run MEMCGTOP_BPF_FAIL=perm
 kill_in victim2
 sleep 1
 mark "files: victim2's name is marked after the kill" victim2 yes

@@ -36,6 +36,7 @@
 # the test started are killed.
 NAME="tui reads"
 TNAME=memcgtop-reads-$$-$RANDOM
+TOOLS=strace
 . "$(dirname "$0")/live.sh"
 W=120 H=40
 
@@ -87,10 +88,10 @@ for lab in default files; do
 	want=$(names "$TMPD/batch")
 
 	start "$W" "$H" "${env[@]}" -- -d 0.3 "/$TNAME"
-	wait_for "g7" || { fail "$lab: memcgtop did not start"; continue; }
+	screen_wait s "g7" || { fail "$lab: memcgtop did not start"; continue; }
 	[ "$(readlink "/proc/$MPID/exe")" = "$(readlink -f "$MEMCGTOP")" ] ||
 		abort "pid $MPID is not memcgtop"
-	wait_for "^Columns: overview" || fail "$lab: not on the overview"
+	screen_wait s "^Columns: overview" || fail "$lab: not on the overview"
 	trace_for 1.5 "$TMPD/t1" && same "the overview" "$TMPD/t1"
 	# The watermarks are the text header's, not the screen's: batch reads
 	# /proc/zoneinfo each refresh, the screen never.
@@ -103,10 +104,10 @@ for lab in default files; do
 	fi
 
 	tm send-keys -t s Tab Tab
-	if wait_for "^Columns: LRU"; then
+	if screen_wait s "^Columns: LRU"; then
 		sleep 0.8
 		tm send-keys -t s BTab BTab
-		wait_for "^Columns: overview" || fail "$lab: not back on the overview"
+		screen_wait s "^Columns: overview" || fail "$lab: not back on the overview"
 		# The refresh the keys asked for goes first.
 		sleep 0.6
 		if trace_for 1.5 "$TMPD/t2"; then
@@ -123,11 +124,11 @@ for lab in default files; do
 	fi
 
 	tm send-keys -t s Down d
-	if wait_for "Detail of /$TNAME/"; then
+	if screen_wait s "Detail of /$TNAME/"; then
 		sleep 0.6
 		tm send-keys -t s d
 		for ((i = 0; i < 200; i++)); do
-			SCREEN=$(cap)
+			SCREEN=$(cap s)
 			grep -q "Detail of" <<<"$SCREEN" || break
 			sleep 0.05
 		done

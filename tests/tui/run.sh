@@ -33,7 +33,10 @@ cd "$top" || exit 1
 
 V2=tests/fixtures/v2-live
 V1=tests/fixtures/v1-live
-SOCK=memcgtop-test-$$
+. tests/lib/count.sh
+. tests/lib/cleanup.sh
+. tests/lib/tmux.sh
+tmux_private test
 PROMPT='tui-test$ '
 PROMPT_RE='^tui-test\$ ?$'
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/memcgtop-tui.XXXXXX")
@@ -41,19 +44,9 @@ mkdir -p "$tmp/config" "$tmp/home"
 LIVE_CG='' LIVE_PID='' LIVE_PID2=''
 
 cleanup() {
-	tmux -L "$SOCK" -f /dev/null kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
-	for p in $LIVE_PID $LIVE_PID2; do
-		kill "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	if [ -n "$LIVE_CG" ] && [ -d "$LIVE_CG" ]; then
-		# The sleep's exit leaves the group empty; retry briefly.
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			rmdir "$LIVE_CG" 2>/dev/null && break
-			sleep 0.1
-		done
-	fi
+	tmux_stop
+	stop_pids $LIVE_PID $LIVE_PID2
+	remove_tree "$LIVE_CG"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -61,9 +54,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-npass=0 nfail=0
 SCREEN=''
-pass() { echo "PASS: $*"; npass=$((npass + 1)); }
 fail() {
 	echo "FAIL: $*"
 	nfail=$((nfail + 1))
@@ -72,12 +63,6 @@ fail() {
 		printf '%s\n' "$SCREEN" | sed 's/^/    |/'
 	fi
 }
-
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cap() { tm capture-pane -p -t "$1" 2>/dev/null; }
-cap_e() { tm capture-pane -p -e -t "$1" 2>/dev/null; }
-keys() { local s=$1; shift; tm send-keys -t "$s" "$@"; }
-lit() { tm send-keys -t "$1" -l "$2"; }
 
 # start NAME W H 'ENV=... ...' ARGS...: a shell in a W x H window runs
 # memcgtop ARGS with the environment ENV, then prints EXIT=status, saves
@@ -88,18 +73,6 @@ start() {
 	cmd="cd $(printf %q "$top") || exit; env -u LC_ALL -u LC_CTYPE XDG_CONFIG_HOME=$tmp/config HOME=$tmp/home $envs $(printf '%q ' "$MEMCGTOP" "$@")"
 	cmd+="; echo EXIT=\$?; stty -a > $tmp/stty.$name; exec env PS1=$(printf %q "$PROMPT") bash --norc --noprofile -i"
 	tm new-session -d -s "$name" -x "$w" -y "$h" "bash --norc --noprofile -c $(printf %q "$cmd")"
-}
-
-# wait_for NAME EXTENDED-REGEX [SECONDS]: polls the screen until a line
-# matches; SCREEN holds the last capture.
-wait_for() {
-	local i n=$(( ${3:-5} * 20 ))
-	for ((i = 0; i < n; i++)); do
-		SCREEN=$(cap "$1")
-		grep -qE -- "$2" <<<"$SCREEN" && return 0
-		sleep 0.05
-	done
-	return 1
 }
 
 # wait_line NAME N TEXT: polls until screen line N is exactly TEXT.
@@ -119,15 +92,6 @@ check_line() {
 		pass "$4"
 	else
 		fail "$4: line $2 is not '$3'"
-	fi
-}
-
-# check_has NAME REGEX DESC [SECONDS]
-check_has() {
-	if wait_for "$1" "$2" "${4:-5}"; then
-		pass "$3"
-	else
-		fail "$3: nothing matches /$2/"
 	fi
 }
 
@@ -1078,12 +1042,15 @@ else
 	fail "v1 80x24: header line 1 lacks 'memcgtop $T1', 'v1 files $V1/cg' or 'every 30.0s'"
 fi
 check_line $C 4 '  ▼USAGE  LIMIT   SOFT EXCESS  USE%   SWAP  FAIL/s OOMKILL GROUP' "v1: column titles (SOFT in place of LOW; FAIL/s and OOMKILL, as v1 has no pgscan or pgsteal)"
-# frontend: soft limit, excess = usage - soft, eff limit from the stat file;
-# failcnt and file refaults per second from samples 0 and 1, the OOM kills.
+# v1_row DIR K PATH [scan]: the v1 overview row of PATH in sample K of
+# the series DIR: soft limit, excess = usage - soft, eff limit from the
+# stat file, failcnt (and with "scan", total_pgscan) per second from
+# samples K-1 and K, the OOM kills.
 v1_row() {
-	local p=$1 d=$V1/cg/1$1 u l s x e pct sw ms dt fr ok
-	dt=$(awk -v a="$(mono "$V1" 0)" -v b="$(mono "$V1" 1)" 'BEGIN { printf "%.9f", b - a }')
-	fr=$(awk -v a="$(readv "$V1/cg/0$p/memory.failcnt")" -v b="$(readv "$d/memory.failcnt")" -v t="$dt" 'BEGIN { print (b - a) / t }')
+	local dir=$1 k=$2 p=$3 d=$1/cg/$2$3 q=$1/cg/$(($2 - 1))$3 u l s x e pct sw ms dt fr sc='' ok glyph='  '
+	dt=$(awk -v a="$(mono "$dir" $((k - 1)))" -v b="$(mono "$dir" "$k")" 'BEGIN { printf "%.9f", b - a }')
+	fr=$(awk -v a="$(readv "$q/memory.failcnt")" -v b="$(readv "$d/memory.failcnt")" -v t="$dt" 'BEGIN { print (b - a) / t }')
+	[ "${4:-}" = scan ] && sc=$(printf ' %7s' "$(human_rate "$(rate total_pgscan "$q" "$d" "$dt")")")
 	u=$(readv "$d/memory.usage_in_bytes")
 	l=$(readv "$d/memory.limit_in_bytes"); [ "$l" -ge 9223372036854771712 ] && l=max
 	s=$(readv "$d/memory.soft_limit_in_bytes"); [ "$s" -ge 9223372036854771712 ] && s=max
@@ -1094,12 +1061,13 @@ v1_row() {
 	ms=$(readv "$d/memory.memsw.usage_in_bytes")
 	sw=$(( ms > u ? ms - u : 0 ))
 	ok=$(awk '$1 == "oom_kill" { print $2; exit }' "$d/memory.oom_control")
-	printf '  %6s %6s %6s %6s %5s %6s %7s %7s %*s%s\n' "$(human "$u")" "$(human "$l")" \
-		"$(human "$s")" "$(human "$x")" "$pct" "$(human "$sw")" "$(human_rate "$fr")" \
-		"$ok" $((2 * $(tr -cd / <<<"$p" | wc -c) + 2)) '' "${p##*/}"
+	[ -n "$(find "$d" -mindepth 1 -maxdepth 1 -type d ! -name 'memory.*' -print -quit)" ] && glyph='▾ '
+	printf '  %6s %6s %6s %6s %5s %6s%s %7s %7s %*s%s%s\n' "$(human "$u")" "$(human "$l")" \
+		"$(human "$s")" "$(human "$x")" "$pct" "$(human "$sw")" "$sc" \
+		"$(human_rate "$fr")" "$ok" $((2 * $(tr -cd / <<<"$p" | wc -c))) '' "$glyph" "${p##*/}"
 }
 for g in /fixture/web/frontend /fixture/web/backend /fixture/batch/hog /fixture/batch/cache; do
-	want=$(v1_row $g)
+	want=$(v1_row "$V1" 1 $g)
 	check_has $C "^$(sed 's/[].()[*^$]/\\&/g' <<<"$want")\$" "v1: row of $g"
 done
 V1_TITLES=(
@@ -1141,28 +1109,6 @@ for k in 0 1 2 3 4; do
 		echo "total_pgscan $((k * SCANW[$g]))" >>"$VB/cg/$k$g/memory.stat"
 	done
 done
-# v1b_row K PATH: the overview row of sample K with SCAN/s (rates from
-# sample K-1); 100 columns show every name whole.
-v1b_row() {
-	local k=$1 p=$2 d=$VB/cg/$1$2 q=$VB/cg/$(($1 - 1))$2 u l s x e pct sw ms dt fr sc ok glyph
-	dt=$(awk -v a="$(mono "$VB" $((k - 1)))" -v b="$(mono "$VB" "$k")" 'BEGIN { printf "%.9f", b - a }')
-	fr=$(awk -v a="$(readv "$q/memory.failcnt")" -v b="$(readv "$d/memory.failcnt")" -v t="$dt" 'BEGIN { print (b - a) / t }')
-	sc=$(rate total_pgscan "$q" "$d" "$dt")
-	u=$(readv "$d/memory.usage_in_bytes")
-	l=$(readv "$d/memory.limit_in_bytes"); [ "$l" -ge 9223372036854771712 ] && l=max
-	s=$(readv "$d/memory.soft_limit_in_bytes"); [ "$s" -ge 9223372036854771712 ] && s=max
-	if [ "$s" = max ]; then x=0; else x=$(( u > s ? u - s : 0 )); fi
-	e=$(statkey "$d" hierarchical_memory_limit)
-	if [ "$e" -ge 9223372036854771712 ]; then pct=-; else
-		pct=$(awk -v u="$u" -v e="$e" 'BEGIN { printf "%.1f", 100 * u / e }'); fi
-	ms=$(readv "$d/memory.memsw.usage_in_bytes")
-	sw=$(( ms > u ? ms - u : 0 ))
-	ok=$(awk '$1 == "oom_kill" { print $2; exit }' "$d/memory.oom_control")
-	if haskids "$p"; then glyph='▾ '; else glyph='  '; fi
-	printf '  %6s %6s %6s %6s %5s %6s %7s %7s %7s %*s%s%s\n' "$(human "$u")" "$(human "$l")" \
-		"$(human "$s")" "$(human "$x")" "$pct" "$(human "$sw")" "$(human_rate "$sc")" \
-		"$(human_rate "$fr")" "$ok" $((2 * DEPTH[$p])) '' "$glyph" "${p##*/}"
-}
 declare -A VSCAN=() VFAIL=()
 DEPTH=()
 while IFS=$'\t' read -r path dep; do
@@ -1181,7 +1127,7 @@ fi
 # may show (the root's usage is not its usage file's: left out).
 declare -A VROWS=()
 for k in 1 2 3 4; do
-	VROWS[$k]=$(for p in $by_scan; do [ "$p" = / ] || v1b_row "$k" "$p"; done)
+	VROWS[$k]=$(for p in $by_scan; do [ "$p" = / ] || v1_row "$VB" "$k" "$p" scan; done)
 done
 VBS=v1bpf
 start $VBS 100 24 "TERM=screen-256color LANG=C.UTF-8" -d 30 --root "$VB/cg" --proc "$VB/proc"

@@ -143,13 +143,6 @@ start_on() {
 }
 start() { start_on "$SOCK" "$@"; }
 
-check_has() { # NAME REGEX DESC [SECONDS]
-	if wait_for "$1" "$2" "${4:-5}"; then
-		pass "$3"
-	else
-		fail "$3: nothing matches /$2/"
-	fi
-}
 # pid_of TOKEN: the one memcgtop process whose command line holds TOKEN
 # (its command line starts with the binary; the wrapping shell's and tmux's
 # hold the command too, but not at the start).

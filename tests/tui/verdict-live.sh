@@ -16,54 +16,17 @@
 # failed"; without root, a writable v1 memory mount or tmux: SKIP, exit 77
 # (CI=true: FAIL).  The tmux server, the load (by pid), the group and the
 # temporary folder are removed on exit.
-set -u
-LC_ALL=C.UTF-8
-export -n LC_ALL
-unset TMUX TMUX_PANE
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
-case $MEMCGTOP in /*) ;; *) MEMCGTOP=$top/$MEMCGTOP ;; esac
-CGM=/sys/fs/cgroup/memory
-
 NAME="tui verdict live"
-. "$here/../live/lib.sh"
-v1_host_ready
-command -v tmux >/dev/null 2>&1 || cannot_run "tmux not installed"
-
 TNAME=memcgtop-verdict-$$-$RANDOM
-TROOT=$CGM/$TNAME
-TMPD=
-pids=()
-cleaned=
-. "$here/../lib/tmux.sh"
-cleanup() {
-	[ -n "$cleaned" ] && return
-	cleaned=1
-	[ -n "$TMPD" ] && tmux_stop
-	stop_pids "${pids[@]}"
-	remove_tree "$TROOT"
-	[ -n "$TMPD" ] && rm -rf "$TMPD"
-}
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-SCREEN=""
+# on disk: the load's file is written with O_DIRECT
+TMPBASE=/var/tmp
+. "$(dirname "$0")/live.sh"
+# A failure shows the detail pane of the screen last read.
 fail() {
 	echo "FAIL: $*"
 	nfail=$((nfail + 1))
 	[ -n "$SCREEN" ] && sed -n '/^Detail of/,$p' <<<"$SCREEN" | head -12 | sed "s/^/    |/"
 }
-abort() {
-	fail "setup: $*"
-	cleanup
-	summary
-	exit 1
-}
-
-TMPD=$(mktemp -d /var/tmp/memcgtop-verdict.XXXXXX) || abort "mktemp failed"
-tmux_private -S "$TMPD/tmux.sock"
-[ -x "$MEMCGTOP" ] || abort "memcgtop binary $MEMCGTOP not found (run make)"
 mkdir "$TROOT" "$TROOT/hot" "$TROOT/idle" || abort "mkdir in $TROOT"
 echo $((32 << 20)) >"$TROOT/hot/memory.limit_in_bytes" || abort "limit"
 echo $((32 << 20)) >"$TROOT/hot/memory.memsw.limit_in_bytes" 2>/dev/null
@@ -75,7 +38,6 @@ sh -c 'echo $$ >"$1/cgroup.procs" && while :; do cat "$2" >/dev/null; done' \
 	sh "$TROOT/hot" "$TMPD/big" &
 pids+=($!)
 
-cap() { tm capture-pane -p -t s 2>/dev/null; }
 # pane NAME: the detail pane of group NAME, once its reclaim line has a
 # rate (two refreshes with the pane open)
 pane() {
@@ -84,7 +46,7 @@ pane() {
 	tm send-keys -t s Enter
 	tm send-keys -t s -l d
 	for ((i = 0; i < 200; i++)); do
-		SCREEN=$(cap)
+		SCREEN=$(cap s)
 		grep -qx "Detail of /$TNAME/$1  (J/K scroll, d closes)" <<<"$SCREEN" &&
 			grep -qE '^  (Reclaimed,|Not reclaimed)' <<<"$SCREEN" && break
 		sleep 0.05
@@ -92,11 +54,11 @@ pane() {
 	# one more refresh: the figures the pane added (the kswapd/direct
 	# split) have their rates from the second refresh with it open
 	sleep 1.5
-	SCREEN=$(cap)
+	SCREEN=$(cap s)
 	grep -qE '^  (Reclaimed,|Not reclaimed)' <<<"$SCREEN"
 }
-# has DESC REGEX: a line of the screen matches
-has() {
+# pane_has DESC REGEX: a line of the screen last read matches
+pane_has() {
 	if grep -qE -- "$2" <<<"$SCREEN"; then
 		pass "$1"
 	else
@@ -104,35 +66,35 @@ has() {
 	fi
 }
 
-tm new-session -d -s s -x 200 -y 60 "env XDG_CONFIG_HOME=$TMPD HOME=$TMPD TERM=xterm-256color LANG=C.UTF-8 $(printf %q "$MEMCGTOP") -d 1 /$TNAME 2>$TMPD/err; sleep 600"
+start 200 60 -- -d 1 "/$TNAME"
 sleep 3	# the load reaches the limit
 pane hot || fail "hot: no verdict with a reclaim line in 10 s"
 N='[0-9.]+[kM]?'
 # limit reclaim takes it a little below its limit between two readings
-has "hot: at or close to its limit of 32.0M" \
+pane_has "hot: at or close to its limit of 32.0M" \
 	"^  (At|Close to) its limit: usage [0-9.]+M of 32\.0M \((9[0-9]\.[0-9]|100\.0)%\)\.$"
-has "hot: reclaimed by its tasks, not kswapd" \
+pane_has "hot: reclaimed by its tasks, not kswapd" \
 	"^  Reclaimed, it and its descendants: $N pages/s scanned, $N/s taken \([0-9]+%\); kswapd scanned 0\.0/s, allocating tasks \(direct\) $N/s\.$"
 # memory+swap 32M is reached before memory 32M: memory.failcnt stays 0,
 # and the verdict shows no hit rate of 0; the host does no global direct
 # reclaim (/proc/vmstat pgscan_direct), so the tasks' scans are memcg
 # reclaim, by its limit
-has "hot: by its own limit" "^  Reclaimed by: its own limit\.$"
+pane_has "hot: by its own limit" "^  Reclaimed by: its own limit\.$"
 # the scan rate is not 0
 grep -qE "^  Reclaimed, it and its descendants: 0\.0 pages" <<<"$SCREEN" &&
 	fail "hot: 0 pages scanned while reclaimed"
 # the history's graphs below: the file read again and again refaults, and
 # the refault row has it (the pane asks for the refaults while open)
-has "hot: the history's refault/s row has a rate above 0" \
+pane_has "hot: the history's refault/s row has a rate above 0" \
 	"^refault/s +[ ▁▂▃▄▅▆▇█]*[▁▂▃▄▅▆▇█] +[1-9][0-9.]*[kM]?$"
 tm send-keys -t s -l d
 sleep 0.3
 pane idle || fail "idle: no verdict with a reclaim line in 10 s"
-has "idle: no limit on its path" \
+pane_has "idle: no limit on its path" \
 	"^  No limit on its path: only the host's memory bounds it \(usage [0-9.]+[KM]?\)\.$"
-has "idle: not reclaimed" \
+pane_has "idle: not reclaimed" \
 	"^  Not reclaimed in the interval: 0 pages scanned, it and its descendants\.$"
-has "idle: no limit hits claimed" "^  Not reclaimed"
+pane_has "idle: no limit hits claimed" "^  Not reclaimed"
 grep -q "^  Reclaimed by" <<<"$(sed -n '/^Verdict/,/^[^ ]/p' <<<"$SCREEN")" &&
 	fail "idle: a reclaimer named"
 [ -s "$TMPD/err" ] && fail "standard error: $(head -c 300 "$TMPD/err")"
