@@ -260,6 +260,7 @@ bench: deps-bench memcgtop
 	MEMCGTOP=./memcgtop BUILD=$(BUILD) tests/bench/run.sh
 	MEMCGTOP=./memcgtop tests/bench/screen.sh 512
 	MEMCGTOP=./memcgtop tests/bench/views.sh 8192 32768
+	MEMCGTOP=./memcgtop tests/bench/mem.sh 8192 32768
 	MEMCGTOP=./memcgtop tests/bench/views-v2.sh
 	MEMCGTOP=./memcgtop BUILD=$(BUILD) BPFDUMP=$(BUILD)/bpfdump tests/bench/lock.sh
 

@@ -26,9 +26,8 @@
 # per COUNT, view and collector, with perf
 # (when present): the kernel's stats flush calls memcgtop made per
 # refresh (memcg:memcg_flush_stats events of its pid, (n12 - n2) / 10),
-# and whether it attached any tracepoint program (the reclaim events);
-# and at the largest COUNT the peak RSS of the bpf mission and default
-# views and of the files collector's default view.
+# and whether it attached any tracepoint program (the reclaim events).
+# (Peak RSS: tests/bench/mem.sh.)
 # It prints each figure and the ratios the README's table gives:
 #   view(bpf) / view(files)     the pass against the files, same view
 #   view(bpf) / default(bpf)    a view against the default view's cost
@@ -184,13 +183,3 @@ if len(counts) > 1:
 for count in counts:
     flushes(count)
 EOF
-# Peak RSS at the last COUNT: the mission and default views with the
-# pass, and the files collector's default view as the baseline.
-LAST=${COUNTS##* }
-rss() { /usr/bin/time -f %M "$BIN" --collector "$1" -b -n 12 -d 0.05 "${@:2}" "/$NAME-$LAST" 2>&1 >/dev/null | tail -1; }
-mission=$(rss bpf -c path,usage,soft,excess,active_anon,inactive_anon,active_file,inactive_file,pgscan_per_s,pgsteal_per_s)
-default=$(rss bpf)
-files=$(rss files)
-awk -v n="$LAST" -v m="$mission" -v d="$default" -v f="$files" 'BEGIN {
-	printf "peak RSS at %d groups: bpf mission %.1f MiB, bpf default %.1f MiB, files default %.1f MiB; mission(bpf)/default(files) %.2f\n",
-	       n, m / 1024, d / 1024, f / 1024, m / f }'
