@@ -482,6 +482,7 @@ suite -g -l vm7 "memory.stat in the BPF pass against the files (v2, VM, Debian 7
 suite -g -l vm7 "--record with the BPF collector, replayed byte for byte (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/record-v2.sh
 suite -g -l vm7 -b 600 "effective protection under global reclaim (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/protect-v2.sh
 suite -g -l vm7 "preview and follow-up of --set (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/preview-v2.sh
+suite -g -l vm7 "the cold memory probe, --probe (v2, VM, Debian 7.x)" env VM_SESSION=$$ VM_KERNEL=7 tests/vm/probe-v2.sh
 # The seed's scenario needs kswapd to scan twenty small groups under the
 # whole guest's pressure: in a shared guest (after protect-v2) it waited
 # for that in vain, so it boots its own.
