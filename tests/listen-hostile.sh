@@ -19,11 +19,17 @@
 #     bytes, a space first; whole, after empty lines, a byte at a time)
 #     each get memcgtop's 400, every byte of it, and a close; others
 #     libmicrohttpd's exact status line (400, 505, 414), a good request
-#     after empty lines or a byte at a time 200;
+#     after empty lines or a byte at a time 200; a scrape's answer says
+#     "Connection: close" and memcgtop closes the connection with it,
+#     alone or with "GET" sent behind it (so no later line without a
+#     space reaches libmicrohttpd to be closed unanswered);
 #   - spread: started with RLIMIT_NOFILE 1024 (soft), memcgtop raises it
 #     to what 1,024 connections need beside a refresh's (at least 1232),
 #     and of 1,200 idle connections from 20 addresses (60 each, below the
-#     cap an address) holds 1,024 and closes the rest; scrapes from
+#     cap an address) holds 1,024 and closes the rest (waited for, 10 s
+#     at most: connects the full listen queue dropped while memcgtop did
+#     not run come again 1 s later, and were not counted closed within
+#     a 1 s window on a loaded machine); scrapes from
 #     127.0.0.1 are 200 within 1 s; on a recorded series (whose walk
 #     keeps no descriptor and raises no limit) it raises it to 1232;
 #   - with RLIMIT_NOFILE 512 (hard) it says so in one line ("at most 304

@@ -16,8 +16,11 @@
  * libmicrohttpd 0.9.75 closes a connection whose request line has no
  * space, or starts with one, without a status (parse_initial_message_line
  * returns MHD_NO before any response is queued, and no option of its
- * changes that): such a line is answered 400 here, and closed.  A later
- * request on a connection kept alive is libmicrohttpd's alone.
+ * changes that): such a line is answered 400 here, and closed.  So that
+ * every request line is seen here first, a connection serves one request:
+ * every answer says "Connection: close" and libmicrohttpd closes the
+ * connection after it (no keep-alive: a scraper opens a connection a
+ * scrape, as Prometheus does when an answer says so).
  *
  * Which connections stay open is decided here, not by libmicrohttpd's
  * own limits (its per-address limit refuses the newest connection, which
@@ -26,16 +29,14 @@
  * the listen queue): every connection is accepted at once, and one past
  * LISTEN_PER_CLIENT from its address, or past LISTEN_CONNECTIONS in all,
  * closes another of that address (of all) that waits for a request -
- * the oldest that has sent nothing, else the one kept alive longest
- * after its answer, else the oldest with half a request - or, none
- * waiting, itself (pick_victim).  A scraper's connection, whose request
+ * the oldest that has sent nothing, else the oldest with half a request -
+ * or, none waiting, itself (pick_victim).  A scraper's connection, whose request
  * comes at once, is served long before it is the oldest; a request being
  * read is not cut short for an idle connection.  A connection that has
  * not sent a whole request head LISTEN_HEAD_TIMEOUT seconds after it was
- * opened, or LISTEN_TIMEOUT seconds after its last answer, is closed (the
- * main thread's clock, sweep()), however it trickles; one silent for
- * LISTEN_TIMEOUT seconds is closed by libmicrohttpd (a reader that stops
- * reading an answer too).  The main thread also takes SIGINT, SIGTERM or
+ * opened is closed (the main thread's clock, sweep()), however it
+ * trickles; one silent for LISTEN_TIMEOUT seconds is closed by
+ * libmicrohttpd (a reader that stops reading an answer too).  The main thread also takes SIGINT, SIGTERM or
  * SIGHUP (a signalfd; blocked in every thread), then stops the daemon (a
  * scrape under way ends first) and returns 0.
  */
@@ -127,7 +128,7 @@ static int mhd_open(char *err, size_t errlen)
 #define LISTEN_CONNECTIONS	1024	/* open at once */
 #define LISTEN_PER_CLIENT	64	/* open at once from one address */
 #define LISTEN_HEAD_TIMEOUT	5	/* s: from the connect to a request head */
-#define LISTEN_TIMEOUT		10	/* s: silence; an answer to the next head */
+#define LISTEN_TIMEOUT		10	/* s: silence */
 #define LISTEN_REQUEST_BYTES	(16 * 1024)
 /* Accepted past LISTEN_CONNECTIONS while those closed for them go (at
  * most 10 an iteration of libmicrohttpd's loop, each closed in the next). */
@@ -151,10 +152,10 @@ unsigned listen_fds(void)
 
 /*
  * The connections, as the guard sees them (struct conn, each
- * libmicrohttpd connection's socket context): waiting for a first request
- * head (fresh, in the order of their deadlines), for the next one (kept,
- * in the order of their last answers), being answered (busy), or closing
- * (shut down here, in no list, until libmicrohttpd closes it).  A fresh
+ * libmicrohttpd connection's socket context): waiting for its request
+ * head (fresh, in the order of their deadlines), being answered (busy),
+ * or closing (answered, or shut down here: in no list, until
+ * libmicrohttpd closes it).  A fresh
  * one is pending while its first line is awaited here (the acceptor owns
  * its descriptor and closes it), and in no list while handed over, until
  * libmicrohttpd starts it (on_conn finds it in slot[] by descriptor).
@@ -164,7 +165,7 @@ unsigned listen_fds(void)
  * connection is in a list, so never after libmicrohttpd closed it
  * (on_conn's CLOSED comes before the close).
  */
-enum { L_FRESH, L_KEPT, L_BUSY, L_NONE };
+enum { L_FRESH, L_BUSY, L_NONE };
 
 struct conn {
 	struct conn *prev, *next;
@@ -278,9 +279,8 @@ static int sent_any(struct conn *c)
 
 /*
  * The connection to close for a new one (self), from self's address if
- * by_addr: the oldest waiting one that has sent nothing, else the one
- * kept longest after its answer (its client opens another), else the
- * oldest with half a request; NULL if none but self waits.
+ * by_addr: the oldest waiting one that has sent nothing, else the oldest
+ * with half a request; NULL if none but self waits.
  */
 static struct conn *pick_victim(struct guard *g, struct conn *self,
 				int by_addr)
@@ -295,9 +295,6 @@ static struct conn *pick_victim(struct guard *g, struct conn *self,
 		if (!part)
 			part = c;
 	}
-	for (c = g->l[L_KEPT].head; c; c = c->next)
-		if (!by_addr || same_addr(c, self))
-			return c;
 	return part;
 }
 
@@ -335,16 +332,13 @@ static int admit(struct guard *g, struct conn *c)
 static double sweep(struct guard *g)
 {
 	double now = clock_mono(), next = now + LISTEN_HEAD_TIMEOUT;
+	struct conn *c;
 
 	pthread_mutex_lock(&g->lock);
-	for (int l = L_FRESH; l <= L_KEPT; l++) {
-		struct conn *c;
-
-		while ((c = g->l[l].head) && c->deadline <= now)
-			conn_drop(g, c);
-		if (c && c->deadline < next)
-			next = c->deadline;
-	}
+	while ((c = g->l[L_FRESH].head) && c->deadline <= now)
+		conn_drop(g, c);
+	if (c && c->deadline < next)
+		next = c->deadline;
 	pthread_mutex_unlock(&g->lock);
 	return next;
 }
@@ -403,7 +397,7 @@ static void conn_busy(struct guard *g, struct MHD_Connection *conn)
 	pthread_mutex_unlock(&g->lock);
 }
 
-/* A request is over: the connection waits for the next one's head. */
+/* A request is over: its connection is closing ("Connection: close"). */
 static void on_done(void *cls, struct MHD_Connection *conn, void **con_cls,
 		    enum MHD_RequestTerminationCode toe)
 {
@@ -413,10 +407,8 @@ static void on_done(void *cls, struct MHD_Connection *conn, void **con_cls,
 	(void)con_cls;
 	(void)toe;
 	pthread_mutex_lock(&g->lock);
-	if (c && c->list != L_NONE) {
-		c->deadline = clock_mono() + LISTEN_TIMEOUT;
-		list_add(g, c, L_KEPT);
-	}
+	if (c)
+		list_del(g, c);
 	pthread_mutex_unlock(&g->lock);
 }
 
@@ -449,8 +441,8 @@ struct server {
 	struct out_ctx out;
 };
 
-/* A response from a buffer of malloc's, which it frees; ctype and, if not
- * NULL, Allow. */
+/* A response from a buffer of malloc's, which it frees; ctype, if not
+ * NULL Allow, and "Connection: close" (the connection's last). */
 static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status,
 			     char *body, size_t len, const char *ctype,
 			     const char *allow)
@@ -463,7 +455,9 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned status,
 		free(body);
 		return MHD_NO;
 	}
-	if (mhd.add_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE,
+	if (mhd.add_header(resp, MHD_HTTP_HEADER_CONNECTION,
+			   "close") != MHD_YES ||
+	    mhd.add_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE,
 				    ctype) != MHD_YES ||
 	    (allow && mhd.add_header(resp, MHD_HTTP_HEADER_ALLOW,
 					      allow) != MHD_YES)) {
@@ -559,8 +553,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 		return reply_error(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
 				   "GET, HEAD", "only GET and HEAD");
 	/* GET and HEAD on the call after the whole request is read (a body
-	 * is dropped): answered before, the connection could not be kept
-	 * for the next scrape. */
+	 * is read and dropped): closed with bytes unread, the connection
+	 * would be reset, the answer perhaps lost. */
 	if (!*con_cls) {
 		*con_cls = &seen;
 		return MHD_YES;
