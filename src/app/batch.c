@@ -141,7 +141,7 @@ static int single_sample(const struct cgfs *cg)
 {
 	size_t n = 0;
 
-	if (!cgfs_is_series(cg))
+	if (!cg || !cgfs_is_series(cg))
 		return 0;
 	cgfs_position(cg, &n);
 	return n == 1;
@@ -152,7 +152,8 @@ int batch_stop_signal(void)
 	return stop_signal;
 }
 
-int batch_run(struct opts *o, struct cgfs *cg)
+int batch_run(struct opts *o, struct cgfs *cg, struct provider *tree,
+	      int version)
 {
 	struct pipeline pl;
 	struct pipeline_want want = { 0 };
@@ -164,11 +165,17 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	double next;
 	int r, status = 0;
 
-	pipeline_init(&pl, cg, o->maxdepth, o->record != NULL);
-	batch_default_columns(o, cgfs_version(cg),
+	if (tree) {
+		pipeline_init_tree(&pl, tree, version, o->maxdepth);
+		batch_default_columns(o, version, 0, 0);
+	} else {
+		pipeline_init(&pl, cg, o->maxdepth, o->record != NULL);
+		version = cgfs_version(cg);
+		batch_default_columns(o, version,
 			reclaim_state(pl.rc, NULL, NULL) != RECLAIM_NONE ||
 			cgfs_series_events(cg),
 			cgfs_free_fields(cg));
+	}
 	want.cols = o->cols;
 	want.ncols = o->ncols;
 	want.sort = o->sort;
@@ -179,10 +186,10 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	out.cols = o->cols;
 	out.ncols = o->ncols;
 	out.human = !o->raw;
-	out.mode = cgfs_mode(cg);
-	out.root = cgfs_root(cg);
-	out.collector = cgfs_collector(cg);
-	out.version = cgfs_version(cg);
+	out.mode = cg ? cgfs_mode(cg) : "prometheus";
+	out.root = cg ? cgfs_root(cg) : o->prometheus;
+	out.collector = cg ? cgfs_collector(cg) : "prometheus";
+	out.version = version;
 	out.m = m;
 	out.flat = o->flat;
 	out.cadvisor = o->cadvisor;
@@ -199,7 +206,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	for (long it = 0; o->iterations == 0 || it <= o->iterations; it++) {
 		size_t k;
 
-		if (it > 0 && !cgfs_is_series(cg)) {
+		if (it > 0 && !(cg && cgfs_is_series(cg))) {
 			next += o->delay;
 			/* After a stall (a stopped process, a refresh longer
 			 * than the interval), start afresh rather than catch
@@ -211,7 +218,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 		if (stop_signal)
 			break;
 		r = pipeline_refresh(&pl, &want, err, sizeof(err));
-		note = cgfs_take_note(cg);
+		note = cg ? cgfs_take_note(cg) : NULL;
 		if (note) {
 			msg_err("%s", note);
 			out.collector = cgfs_collector(cg);
