@@ -167,7 +167,7 @@ int batch_run(struct opts *o, struct cgfs *cg, struct provider *tree,
 
 	if (tree) {
 		pipeline_init_tree(&pl, tree, version, o->maxdepth);
-		batch_default_columns(o, version, 0, 0);
+		batch_default_columns(o, version, 1, 0);	/* its series carry them */
 	} else {
 		pipeline_init(&pl, cg, o->maxdepth, o->record != NULL);
 		version = cgfs_version(cg);
