@@ -42,10 +42,7 @@ CGM=/sys/fs/cgroup/memory
 FIX=$top/tests/fixtures
 NAME=prometheus-source
 
-npass=0
-nfail=0
-pass() { echo "PASS: $*"; npass=$((npass + 1)); }
-fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+. "$top/tests/lib/count.sh"
 summary() {
 	echo "$NAME: $npass passed, $nfail failed"
 	[ "$nfail" -eq 0 ]
@@ -236,9 +233,7 @@ if d is not None:
 sys.exit(0 if ok else 1)
 PY
 rc=$?
-cat "$TMPD/values.txt"
-npass=$((npass + $(grep -c '^PASS' "$TMPD/values.txt")))
-nfail=$((nfail + $(grep -c '^FAIL' "$TMPD/values.txt")))
+tally "$TMPD/values.txt"
 [ $rc = 0 ] || grep -q '^FAIL' "$TMPD/values.txt" ||
 	fail "the values' check failed: $(tail -3 "$TMPD/values.txt")"
 
