@@ -65,7 +65,8 @@ BPF_SKELS := $(BPF_NAMES:%=$(BUILD)/bpf/%.skel.h)
 
 # Debian packages: building, testing (unit, TUI, golden, live, VM).
 BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev \
-              clang libbpf-dev bpftool libmicrohttpd-dev
+              clang libbpf-dev bpftool libmicrohttpd-dev \
+              libcurl4-openssl-dev libjson-c-dev
 TEST_DEBS  := $(BUILD_DEBS) libclang-rt-14-dev check tmux python3 util-linux \
               qemu-system-x86 busybox-static cpio xz-utils prometheus \
               prometheus-node-exporter curl dpkg-dev debhelper lintian \

@@ -7,6 +7,7 @@
 #include "app/opts.h"
 #include "app/screen.h"
 #include "cgfs.h"
+#include "collect/provider.h"
 #include "edit/setcmd.h"
 #include "stopsig.h"
 #include "msg.h"
@@ -35,6 +36,20 @@ int main(int argc, char **argv)
 	/* --listen's connections have descriptors of their own. */
 	if (o.listen)
 		o.cg.fd_keep = listen_fds();
+	if (o.prometheus) {
+		struct provider *tree;
+		int version = 0;
+
+		tree = prov_prom_new(o.prometheus, o.match, o.host_label,
+				     &version, err, sizeof(err));
+		if (!tree) {
+			msg_err("%s", err);
+			status = 1;
+			goto out;
+		}
+		status = batch_run(&o, NULL, tree, version);
+		goto out;
+	}
 	/* --set reads no values. */
 	if (o.nsets)
 		o.cg.collector = CGFS_COLLECT_FILES;
@@ -59,7 +74,7 @@ int main(int argc, char **argv)
 	} else if (o.listen) {
 		status = listen_run(&o, cg);
 	} else if (o.batch) {
-		status = batch_run(&o, cg);
+		status = batch_run(&o, cg, NULL, 0);
 	} else {
 		status = screen_run(&o, cg);
 	}
