@@ -31,8 +31,9 @@
 # PASS:/FAIL: lines, "prometheus-source: N passed, M failed", exit 1 on a
 # failure; SKIP (exit 77; CI=true: FAIL) when the host cannot run it (not
 # root, no v1 memory mount, no prometheus, libcurl or json-c).  Ports from
-# 19700 to 19799.  Every process it starts is killed by its pid; the group
-# and the temporary directory are removed on exit, also on failure.
+# PORT_BASE (default 19700) to PORT_BASE + 99.  Every process it starts is
+# killed by its pid; the group and the temporary directory are removed on
+# exit, also on failure.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -87,7 +88,9 @@ mkdir "$CGM/$G" || cannot_run "cannot create $CGM/$G"
 echo 64M >"$CGM/$G/memory.limit_in_bytes"
 echo 32M >"$CGM/$G/memory.soft_limit_in_bytes"
 
-P_A=19701 P_B=19702 P_C=19703 P_PROM=19710 P_FAKE=19720 P_NONE=19799
+B=${PORT_BASE:-19700}
+P_A=$((B + 1)) P_B=$((B + 2)) P_C=$((B + 3)) P_PROM=$((B + 10)) P_FAKE=$((B + 20))
+P_NONE=$((B + 99))
 HA=127.0.0.1:$P_A HB=127.0.0.1:$P_B HC=127.0.0.1:$P_C
 API=http://127.0.0.1:$P_PROM
 
