@@ -70,7 +70,7 @@ BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev \
 TEST_DEBS  := $(BUILD_DEBS) libclang-rt-14-dev check tmux python3 util-linux \
               qemu-system-x86 busybox-static cpio xz-utils prometheus \
               prometheus-node-exporter curl dpkg-dev debhelper lintian \
-              openssh-server openssh-client valgrind linux-perf
+              openssh-server openssh-client valgrind linux-perf python3-yaml
 BENCH_DEBS := $(BUILD_DEBS) python3 tmux systemd strace liburing-dev linux-perf
 
 # The build's packages checked first (one dpkg-query, a few milliseconds
