@@ -41,22 +41,8 @@ top=$(cd "$here/../.." && pwd)
 MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
 CGM=/sys/fs/cgroup/memory
 FIX=$top/tests/fixtures
-NAME=prometheus-source
-
-. "$top/tests/lib/count.sh"
-summary() {
-	echo "$NAME: $npass passed, $nfail failed"
-	[ "$nfail" -eq 0 ]
-}
-cannot_run() {
-	if [ "${CI:-}" = true ]; then
-		fail "$1 (CI=true: not skipping)"
-		summary
-		exit 1
-	fi
-	echo "SKIP: $NAME: $1"
-	exit 77
-}
+NAME="prometheus source"	# summary, cannot_run: tests/live/lib.sh
+. "$top/tests/live/lib.sh"
 
 [ "$(id -u)" = 0 ] || cannot_run "not root"
 [ -f "$CGM/memory.usage_in_bytes" ] && [ -w "$CGM" ] ||
