@@ -9,8 +9,8 @@
 #   PORT_BASE  its ports: PORT_BASE + 1 and + 2 (default 19800)
 #   CI=true    a host that cannot run the test is a failure, not a skip
 #
-# The live v1 run: /memcgtop-alerts-PID-N with thrash (limit 32M, soft 8M,
-# rereads a 128 MiB file from the second scrape on: at its limit,
+# The live v1 run: /memcgtop-alerts-PID-N with thrash (limit 16M, soft 8M,
+# rereads a 128 MiB file from 3 s before the first scrape: at its limit,
 # refaulting, stalling in reclaim, over its soft limit), hog (limit 24M,
 # asks for 64M of anonymous memory after the tenth scrape: OOM-killed) and
 # idle; memcgtop --listen on it, /metrics scraped 18 times 5 s apart.  The
@@ -27,33 +27,12 @@
 # are removed on exit, also on failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
-CGM=/sys/fs/cgroup/memory
-NAME="prometheus alerts"
-. "$top/tests/live/lib.sh"
+NAME="prometheus alerts" DEFAULT_PORT_BASE=19800
+. "$here/lib.sh"
 RULES=$top/contrib/memcgtop-alerts.yml
-
-v1_host_ready
-[ -x "$MEMCGTOP" ] || cannot_run "$MEMCGTOP not found (run make)"
-for tool in promtool python3 curl cc; do
-	command -v "$tool" >/dev/null 2>&1 ||
-		cannot_run "$tool not installed (make deps installs it)"
-done
+prom_start alerts promtool python3 curl cc
 python3 -c 'import yaml' 2>/dev/null || cannot_run "python3-yaml not installed"
-
-B=${PORT_BASE:-19800}
 P1=$((B + 1)) P2=$((B + 2))
-TMPD=$(mktemp -d /tmp/memcgtop-alerts.XXXXXX)
-G=$(unique_name alerts)
-pids=()
-cleanup() {
-	stop_pids "${pids[@]}"
-	remove_tree "$CGM/$G"
-	rm -rf "$TMPD"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 out=$(promtool check rules "$RULES" 2>&1)
 rc=$?
@@ -68,7 +47,7 @@ dd if=/dev/urandom of="$TMPD/file" bs=1M count=128 oflag=direct status=none ||
 	cannot_run "cannot write $TMPD/file"
 mkdir "$CGM/$G" "$CGM/$G/thrash" "$CGM/$G/hog" "$CGM/$G/idle" ||
 	cannot_run "cannot create $CGM/$G"
-echo 32M >"$CGM/$G/thrash/memory.limit_in_bytes"
+echo 16M >"$CGM/$G/thrash/memory.limit_in_bytes"
 echo 8M >"$CGM/$G/thrash/memory.soft_limit_in_bytes"
 echo 24M >"$CGM/$G/hog/memory.limit_in_bytes"
 
@@ -79,15 +58,17 @@ for i in $(seq 100); do
 	sleep 0.1
 done
 mkdir "$TMPD/v1" "$TMPD/v2" "$TMPD/tests"
+# thrash at its limit before the first scrape: every alert's condition
+# then holds from the first rate on, so that one held for its "for".
+sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" file "$3" 150' sh \
+	"$CGM/$G/thrash" "$TMPD/memload" "$TMPD/file" >"$TMPD/thrash.out" 2>&1 &
+pids+=($!)
+sleep 3
 for i in $(seq 0 17); do
 	[ "$i" = 0 ] || sleep 5
 	curl -sf "http://127.0.0.1:$P1/metrics" >"$TMPD/v1/$i" ||
 		fail "scrape $i of http://127.0.0.1:$P1/metrics: $(tail -1 "$TMPD/listen.log")"
-	if [ "$i" = 1 ]; then
-		sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" file "$3" 120' sh \
-			"$CGM/$G/thrash" "$TMPD/memload" "$TMPD/file" >"$TMPD/thrash.out" 2>&1 &
-		pids+=($!)
-	elif [ "$i" = 9 ]; then
+	if [ "$i" = 9 ]; then
 		sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" anon 64' sh \
 			"$CGM/$G/hog" "$TMPD/memload" >"$TMPD/hog.out" 2>&1 &
 		pids+=($!)

@@ -21,33 +21,12 @@
 # directory are removed on exit, also on failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-MEMCGTOP=${MEMCGTOP:-$top/memcgtop}
-CGM=/sys/fs/cgroup/memory
-NAME="prometheus dashboard"
-. "$top/tests/live/lib.sh"
+NAME="prometheus dashboard" DEFAULT_PORT_BASE=19900
+. "$here/lib.sh"
 DASH=$top/contrib/memcgtop-dashboard.json
-
-v1_host_ready
-[ -x "$MEMCGTOP" ] || cannot_run "$MEMCGTOP not found (run make)"
-for tool in prometheus python3 curl; do
-	command -v "$tool" >/dev/null 2>&1 ||
-		cannot_run "$tool not installed (make deps installs it)"
-done
-
-B=${PORT_BASE:-19900}
+prom_start dash prometheus python3 curl
 P_LIVE=$((B + 1)) P_FIX=$((B + 2)) P_PROM=$((B + 3))
 API=http://127.0.0.1:$P_PROM/api/v1
-TMPD=$(mktemp -d /tmp/memcgtop-dash.XXXXXX)
-G=$(unique_name dash)
-pids=()
-cleanup() {
-	stop_pids "${pids[@]}"
-	remove_tree "$CGM/$G"
-	rm -rf "$TMPD"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 mkdir "$CGM/$G" || cannot_run "cannot create $CGM/$G"
 echo 64M >"$CGM/$G/memory.limit_in_bytes"
