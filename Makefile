@@ -65,11 +65,12 @@ BPF_SKELS := $(BPF_NAMES:%=$(BUILD)/bpf/%.skel.h)
 
 # Debian packages: building, testing (unit, TUI, golden, live, VM).
 BUILD_DEBS := gcc make pkg-config libncurses-dev libcgroup-dev libproc2-dev \
-              clang libbpf-dev bpftool libmicrohttpd-dev
+              clang libbpf-dev bpftool libmicrohttpd-dev \
+              libcurl4-openssl-dev libjson-c-dev
 TEST_DEBS  := $(BUILD_DEBS) libclang-rt-14-dev check tmux python3 util-linux \
               qemu-system-x86 busybox-static cpio xz-utils prometheus \
               prometheus-node-exporter curl dpkg-dev debhelper lintian \
-              openssh-server openssh-client valgrind linux-perf
+              openssh-server openssh-client valgrind linux-perf python3-yaml
 BENCH_DEBS := $(BUILD_DEBS) python3 tmux systemd strace liburing-dev linux-perf
 
 # The build's packages checked first (one dpkg-query, a few milliseconds

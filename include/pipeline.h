@@ -43,7 +43,7 @@ struct pipeline_want {
 };
 
 struct pipeline {
-	struct cgfs *cg;
+	struct cgfs *cg;	/* NULL: pipeline_init_tree */
 	struct reclaim *rc;	/* the reclaim events (reclaim.h) */
 	/* The OOM killer's victims (bpfoom.h), where the BPF collector
 	 * runs; NULL: the counters tell of the kills (oomlog.h), and
@@ -52,6 +52,8 @@ struct pipeline {
 	char oom_why[256];
 	int maxdepth;
 	struct provider *prov[PIPELINE_MAX_PROVIDERS];	/* in fill order */
+	struct provider *tree;	/* of them, the one that begins and ends
+				 * the sample (provider.h) */
 	size_t nprov;
 	struct snapshot snap;
 	struct model m;
@@ -63,6 +65,11 @@ struct pipeline {
  * program, for the same reason). */
 void pipeline_init(struct pipeline *p, struct cgfs *cg, int maxdepth,
 		   int recording);
+/* A source that is not a host's hierarchy (--prometheus): its tree
+ * provider alone, which the pipeline owns from now on; cg is NULL, no
+ * reclaim events, no OOM tracepoint. */
+void pipeline_init_tree(struct pipeline *p, struct provider *tree,
+			int version, int maxdepth);
 void pipeline_free(struct pipeline *p);
 
 /* The fields a refresh for w reads. */

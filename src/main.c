@@ -8,6 +8,7 @@
 #include "app/screen.h"
 #include "cgfs.h"
 #include "edit/probe.h"
+#include "collect/provider.h"
 #include "edit/setcmd.h"
 #include "stopsig.h"
 #include "msg.h"
@@ -36,6 +37,20 @@ int main(int argc, char **argv)
 	/* --listen's connections have descriptors of their own. */
 	if (o.listen)
 		o.cg.fd_keep = listen_fds();
+	if (o.prometheus) {
+		struct provider *tree;
+		int version = 0;
+
+		tree = prov_prom_new(o.prometheus, o.match, o.host_label,
+				     &version, err, sizeof(err));
+		if (!tree) {
+			msg_err("%s", err);
+			status = 1;
+			goto out;
+		}
+		status = batch_run(&o, NULL, tree, version);
+		goto out;
+	}
 	/* --set and --probe read only their group's files. */
 	if (o.nsets || o.probe)
 		o.cg.collector = CGFS_COLLECT_FILES;
@@ -63,7 +78,7 @@ int main(int argc, char **argv)
 	} else if (o.listen) {
 		status = listen_run(&o, cg);
 	} else if (o.batch) {
-		status = batch_run(&o, cg);
+		status = batch_run(&o, cg, NULL, 0);
 	} else {
 		status = screen_run(&o, cg);
 	}

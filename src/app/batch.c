@@ -158,7 +158,7 @@ static int single_sample(const struct cgfs *cg)
 {
 	size_t n = 0;
 
-	if (!cgfs_is_series(cg))
+	if (!cg || !cgfs_is_series(cg))
 		return 0;
 	cgfs_position(cg, &n);
 	return n == 1;
@@ -192,7 +192,8 @@ static int print_iteration(const struct opts *o, struct batch_rows *br,
 	return ferror(stdout) ? -1 : 0;
 }
 
-int batch_run(struct opts *o, struct cgfs *cg)
+int batch_run(struct opts *o, struct cgfs *cg, struct provider *tree,
+	      int version)
 {
 	struct pipeline pl;
 	struct pipeline_want want = { 0 };
@@ -204,12 +205,18 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	int r, status = 0, pending = 0;
 	long last = 1;
 
-	pipeline_init(&pl, cg, o->maxdepth, o->record != NULL);
-	pl.m.rs_margin = o->rec_margin;
-	batch_default_columns(o, cgfs_version(cg),
+	if (tree) {
+		pipeline_init_tree(&pl, tree, version, o->maxdepth);
+		batch_default_columns(o, version, 1, 0);	/* its series carry them */
+	} else {
+		pipeline_init(&pl, cg, o->maxdepth, o->record != NULL);
+		version = cgfs_version(cg);
+		batch_default_columns(o, version,
 			reclaim_state(pl.rc, NULL, NULL) != RECLAIM_NONE ||
 			cgfs_series_events(cg),
 			cgfs_free_fields(cg));
+	}
+	pl.m.rs_margin = o->rec_margin;
 	want.cols = o->cols;
 	want.ncols = o->ncols;
 	want.sort = o->sort;
@@ -220,10 +227,10 @@ int batch_run(struct opts *o, struct cgfs *cg)
 	out.cols = o->cols;
 	out.ncols = o->ncols;
 	out.human = !o->raw;
-	out.mode = cgfs_mode(cg);
-	out.root = cgfs_root(cg);
-	out.collector = cgfs_collector(cg);
-	out.version = cgfs_version(cg);
+	out.mode = cg ? cgfs_mode(cg) : "prometheus";
+	out.root = cg ? cgfs_root(cg) : o->prometheus;
+	out.collector = cg ? cgfs_collector(cg) : "prometheus";
+	out.version = version;
 	out.m = m;
 	out.flat = o->flat;
 	out.cadvisor = o->cadvisor;
@@ -243,7 +250,7 @@ int batch_run(struct opts *o, struct cgfs *cg)
 		 * loaded machine) makes that interval longer, never the
 		 * next one shorter, so every printed rate spans at least
 		 * -d, as top's do. */
-		if (it > 0 && !cgfs_is_series(cg))
+		if (it > 0 && !(cg && cgfs_is_series(cg)))
 			sleep_until(next + o->delay);
 		if (stop_signal)
 			break;
@@ -260,7 +267,9 @@ int batch_run(struct opts *o, struct cgfs *cg)
 			status = 1;
 			break;
 		}
-		next = pl.m.mono;
+		/* A source with no clock of its own (a Prometheus server's
+		 * values are as of its scrapes: mono 0) is sampled now. */
+		next = pl.m.mono > 0 ? pl.m.mono : clock_mono();
 		if (it == 0) {
 			/* The first interval starts when the baseline sample
 			 * has been taken, not before: that refresh may load

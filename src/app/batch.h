@@ -10,9 +10,14 @@
 #include "cgfs.h"
 #include "model.h"
 
+struct provider;
+
 /* Batch: o->iterations samples printed (0: until stopped), each with
- * rates over the interval before it. */
-int batch_run(struct opts *o, struct cgfs *cg);
+ * rates over the interval before it.  Over the hierarchy cg, or (cg NULL)
+ * over tree, a source that is not a host's (--prometheus: of cgroup
+ * version), which it frees. */
+int batch_run(struct opts *o, struct cgfs *cg, struct provider *tree,
+	      int version);
 
 /* The data formats' default columns (every one but numa; the reclaim
  * events' only where events can be loaded), or text's overview for

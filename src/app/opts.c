@@ -58,6 +58,9 @@ enum {
 	OPT_PROBE_REFAULTS,
 	OPT_PROBE_STALL,
 	OPT_PROBE_TIME,
+	OPT_PROMETHEUS,
+	OPT_MATCH,
+	OPT_HOST_LABEL,
 };
 
 static const struct option long_options[] = {
@@ -98,6 +101,9 @@ static const struct option long_options[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
+	{ "match", required_argument, NULL, OPT_MATCH },
+	{ "host-label", required_argument, NULL, OPT_HOST_LABEL },
 	{ "collector", required_argument, NULL, OPT_COLLECTOR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -185,6 +191,14 @@ static const char usage_text[] =
 "                           OpenMetrics or the text format (by Accept),\n"
 "                           computed at each scrape; read-only; without ADDR\n"
 "                           on 127.0.0.1 only\n"
+"      --prometheus URL     batch: every host's groups from a Prometheus\n"
+"                           server that scrapes memcgtop --listen (one query\n"
+"                           a refresh; hosts at the top of the tree; no\n"
+"                           rates; read-only: --set prints the ssh line)\n"
+"      --match {SELECTOR}   --prometheus: only the series with these labels,\n"
+"                           e.g. '{job=\"memcgtop\"}'\n"
+"      --host-label NAME    --prometheus: the label naming the host (default\n"
+"                           instance)\n"
 "  -t, --theme NAME|FILE    colours of the interactive screen (default,\n"
 "                           light, mono, high-contrast, or a theme file)\n"
 "      --no-color           attributes only, no colours (also: NO_COLOR set)\n"
@@ -547,6 +561,15 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case OPT_LISTEN:
 			o->listen = optarg;
 			break;
+		case OPT_PROMETHEUS:
+			o->prometheus = optarg;
+			break;
+		case OPT_MATCH:
+			o->match = optarg;
+			break;
+		case OPT_HOST_LABEL:
+			o->host_label = optarg;
+			break;
 		case OPT_OUTPUT:
 			o->output = optarg;
 			o->batch = 1;
@@ -751,9 +774,108 @@ static void listen_opts(struct opts *o)
 	o->fmt = FMT_OPENMETRICS;	/* the data formats' columns */
 }
 
+/* s quoted for a shell (in '', each ' as '\'') into buf, after what it
+ * holds: buf has room for 4 bytes a byte of s and 3. */
+static void shell_quote(char *buf, const char *s)
+{
+	char *p = buf + strlen(buf);
+
+	*p++ = '\'';
+	for (; *s; s++)
+		if (*s == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = *s;
+		}
+	*p++ = '\'';
+	*p = '\0';
+}
+
+/*
+ * --prometheus is read-only: each --set PATH:KNOB=VALUE, PATH being
+ * /HOST/GROUP as the tree shows it, is the line to run on HOST (its name
+ * without a :PORT), and the run is a usage error, as --readonly's.
+ */
+static void __attribute__((noreturn)) prometheus_sets(const struct opts *o)
+{
+	for (size_t i = 0; i < o->nsets; i++) {
+		const char *spec = o->sets[i], *h = spec + (*spec == '/');
+		const char *rest = strchr(h, '/'), *hend, *port;
+		char *arg, *q;
+
+		if (!rest)	/* the host's root: /HOST:KNOB=VALUE */
+			rest = strrchr(h, ':');
+		if (!rest || rest == h)
+			die_usage("--set %s: not /HOST/GROUP:KNOB=VALUE "
+				  "(--prometheus)", spec);
+		hend = rest;
+		port = memrchr(h, ':', (size_t)(hend - h));
+		if (port && port + 1 < hend &&
+		    strspn(port + 1, "0123456789") >= (size_t)(hend - port - 1))
+			hend = port;
+		arg = xmalloc(strlen(rest) + 2);
+		strcpy(arg, *rest == '/' ? "" : "/");
+		strcat(arg, rest);
+		q = xmalloc(4 * strlen(arg) + 3);
+		q[0] = '\0';
+		shell_quote(q, arg);
+		msg_err("--set: --prometheus is read-only; on %.*s run: ssh "
+			"%.*s memcgtop --set %s", (int)(rest - h), h,
+			(int)(hend - h), h, q);
+		free(q);
+		free(arg);
+	}
+	exit(2);
+}
+
+/* --prometheus reads a server, not this host: its options and the
+ * batch formats, nothing that reads or changes a hierarchy. */
+static void prometheus_opts(struct opts *o)
+{
+	const char *bad = NULL;
+	size_t n = o->match ? strlen(o->match) : 0;
+
+	if (o->match && (n < 2 || o->match[0] != '{' || o->match[n - 1] != '}'))
+		die_usage("--match '%s': not a label selector {NAME=\"VALUE\",...}",
+			  o->match);
+	if (o->host_label && (!*o->host_label ||
+	    strspn(o->host_label, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+		   "OPQRSTUVWXYZ0123456789_") != strlen(o->host_label)))
+		die_usage("--host-label '%s': not a label name",
+			  o->host_label);
+	if (!o->host_label)
+		o->host_label = "instance";
+	if (o->nsets)
+		prometheus_sets(o);
+	if (o->listen)
+		bad = "--listen";
+	else if (o->cg.root || o->cg.proc)
+		bad = "--root or --proc";
+	else if (o->cg.start)
+		bad = "a CGROUP (use -f)";
+	else if (o->record)
+		bad = "--record";
+	else if (o->collector_given)
+		bad = "--collector";
+	else if (o->audit_log)
+		bad = "--audit-log (--prometheus is read-only)";
+	else if (!o->batch && isatty(STDOUT_FILENO))
+		bad = "the screen (batch output only: -b)";
+	if (bad)
+		die_usage("--prometheus: not with %s", bad);
+	o->readonly = 1;
+	o->batch = 1;
+}
+
 void opts_parse(int argc, char **argv, struct opts *o)
 {
 	parse_args(argc, argv, o);
+	if (o->prometheus)
+		prometheus_opts(o);
+	else if (o->match || o->host_label)
+		die_usage("%s: only with --prometheus URL",
+			  o->match ? "--match" : "--host-label");
 	if (o->listen) {
 		listen_opts(o);
 		return;

@@ -45,6 +45,9 @@ struct opts {
 	long record_max;
 	const char *output;
 	const char *listen;	/* --listen [ADDR:]PORT */
+	const char *prometheus;	/* --prometheus URL */
+	const char *match;	/* --match {SELECTOR}, or NULL */
+	const char *host_label;	/* --host-label (default instance) */
 	int batch_given, fmt_given, no_color_given;
 	char **sets;
 	size_t nsets;

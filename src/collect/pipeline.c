@@ -21,12 +21,27 @@ void pipeline_init(struct pipeline *p, struct cgfs *cg, int maxdepth,
 	/* In the order they fill a sample: the system figures bound the
 	 * tree's v1 swap; the events' counts go into the groups read. */
 	p->prov[p->nprov++] = prov_system_new(cg);
-	p->prov[p->nprov++] = prov_tree_new(cg);
+	p->tree = prov_tree_new(cg);
+	p->prov[p->nprov++] = p->tree;
 	p->prov[p->nprov++] = prov_events_new(cg, p->rc);
 	p->prov[p->nprov++] = prov_oom_new(cg, recording, &p->oom,
 					   p->oom_why, sizeof(p->oom_why));
 	p->m.oom.from_events = p->oom != NULL;
 	model_source_fill(&p->m.src, cg, p->rc);
+}
+
+void pipeline_init_tree(struct pipeline *p, struct provider *tree,
+			int version, int maxdepth)
+{
+	memset(p, 0, sizeof(*p));
+	p->maxdepth = maxdepth;
+	model_init(&p->m, version);
+	p->tree = tree;
+	p->prov[p->nprov++] = tree;
+	snprintf(p->oom_why, sizeof(p->oom_why), "the source is not a host");
+	p->m.src.version = version;
+	p->m.src.readonly = 1;
+	p->m.src.events_text = p->m.src.bpf_why = p->m.src.paths = "";
 }
 
 void pipeline_free(struct pipeline *p)
@@ -63,7 +78,7 @@ fieldset pipeline_fields(const struct pipeline *p,
 	 * have theirs). */
 	if (w->oom && !p->oom)
 		f |= FBIT(FLD_EV_OOM_KILL) | FBIT(FLD_LIMIT);
-	return f | (w->if_free & cgfs_free_fields(p->cg));
+	return f | (p->cg ? w->if_free & cgfs_free_fields(p->cg) : 0);
 }
 
 /* The derived values the model makes this refresh (model.want). */
@@ -125,7 +140,8 @@ static int read_steps(struct pipeline *p, const struct pipeline_want *w,
 	for (size_t i = 0; i < p->nprov; i++)
 		more |= p->prov[i]->ops->ask(p->prov[i], &a);
 	p->snap.more_slots = more;
-	r = cgfs_begin(p->cg, p->fields, p->maxdepth, &p->snap, err, errlen);
+	r = p->tree->ops->begin(p->tree, p->fields, p->maxdepth, &p->snap,
+				err, errlen);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < p->nprov; i++) {
@@ -133,11 +149,11 @@ static int read_steps(struct pipeline *p, const struct pipeline_want *w,
 			continue;
 		r = p->prov[i]->ops->fill(p->prov[i], &p->snap, err, errlen);
 		if (r < 0) {
-			cgfs_abort(p->cg);
+			p->tree->ops->abort(p->tree);
 			return r;
 		}
 	}
-	return cgfs_end(p->cg, &p->snap, err, errlen);
+	return p->tree->ops->end(p->tree, &p->snap, err, errlen);
 }
 
 /* ... and the source's record in the model (its note, a series'
@@ -147,7 +163,8 @@ static int read_sample(struct pipeline *p, const struct pipeline_want *w,
 {
 	int r = read_steps(p, w, err, errlen);
 
-	model_source_fill(&p->m.src, p->cg, p->rc);
+	if (p->cg)	/* pipeline_init_tree's record stays as it set it */
+		model_source_fill(&p->m.src, p->cg, p->rc);
 	return r;
 }
 
@@ -178,7 +195,8 @@ int pipeline_reread(struct pipeline *p, const struct pipeline_want *w,
 {
 	int r;
 
-	cgfs_reread(p->cg);
+	if (p->cg)
+		cgfs_reread(p->cg);
 	r = read_sample(p, w, err, errlen);
 	if (r < 0)
 		return r;

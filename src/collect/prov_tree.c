@@ -32,6 +32,24 @@ static fieldset tree_ask(struct provider *p, const struct collect_ask *a)
 	return 0;	/* its slots are the sample's own (cgfs_begin) */
 }
 
+static int tree_begin(struct provider *p, fieldset fields, int maxdepth,
+		      struct snapshot *snap, char *err, size_t errlen)
+{
+	return cgfs_begin(((struct prov_tree *)p)->cg, fields, maxdepth, snap,
+			  err, errlen);
+}
+
+static int tree_end(struct provider *p, struct snapshot *snap, char *err,
+		    size_t errlen)
+{
+	return cgfs_end(((struct prov_tree *)p)->cg, snap, err, errlen);
+}
+
+static void tree_abort(struct provider *p)
+{
+	cgfs_abort(((struct prov_tree *)p)->cg);
+}
+
 static int tree_fill(struct provider *p, struct snapshot *snap, char *err,
 		     size_t errlen)
 {
@@ -58,7 +76,10 @@ static const struct provider_ops tree_ops = {
 	.name = "tree",
 	.gives = tree_gives,
 	.ask = tree_ask,
+	.begin = tree_begin,
 	.fill = tree_fill,
+	.end = tree_end,
+	.abort = tree_abort,
 	.why = tree_why,
 	.free = tree_free,
 };

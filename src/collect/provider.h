@@ -6,7 +6,8 @@
  *
  *   system  the host's figures (meminfo, vmstat, PSI, zoneinfo)
  *   tree    the groups and their values: the cgroup files by a walk, the
- *           BPF pass, or a recorded series (cgfs.h chooses once)
+ *           BPF pass, or a recorded series (cgfs.h chooses once); or,
+ *           alone, a Prometheus server's (prov_prom.c)
  *   events  the reclaim events' counts (reclaim.h)
  *   oom     the OOM killer's victims (bpfoom.h), into the model's log
  *
@@ -44,7 +45,16 @@ struct provider_ops {
 	/* This refresh's ask: loads or unloads what it needs; returns the
 	 * fields it adds to the groups' samples (snapshot.more_slots). */
 	fieldset (*ask)(struct provider *p, const struct collect_ask *a);
-	/* Fills the sample between cgfs_begin and cgfs_end: 0, or a
+	/* The tree provider's alone (the pipeline's first, p->tree): the
+	 * sample begins (snap emptied, room for fields and
+	 * snap->more_slots), ends (a recording writes it), or is given up.
+	 * The others' are NULL. */
+	int (*begin)(struct provider *p, fieldset fields, int maxdepth,
+		     struct snapshot *snap, char *err, size_t errlen);
+	int (*end)(struct provider *p, struct snapshot *snap, char *err,
+		   size_t errlen);
+	void (*abort)(struct provider *p);
+	/* Fills the sample between begin and end: 0, or a
 	 * negative errno with a one-line reason in err.  May be NULL. */
 	int (*fill)(struct provider *p, struct snapshot *snap, char *err,
 		    size_t errlen);
@@ -66,6 +76,13 @@ struct bpfoom;
 
 struct provider *prov_system_new(struct cgfs *cg);
 struct provider *prov_tree_new(struct cgfs *cg);
+/* --prometheus URL [--match {SELECTOR}] [--host-label NAME]: a tree over
+ * a Prometheus server's series of memcgtop --listen (prov_prom.c), its
+ * first query made (which series it has: *ret_version, 2 where a field
+ * only v2 keeps has one); NULL with a one-line reason in err. */
+struct provider *prov_prom_new(const char *url, const char *match,
+			       const char *host_label, int *ret_version,
+			       char *err, size_t errlen);
 /* Over the pipeline's reclaim handle (it stays the pipeline's). */
 struct provider *prov_events_new(struct cgfs *cg, struct reclaim *rc);
 /* The OOM tracepoint's program where the BPF collector reads a live tree
