@@ -21,16 +21,12 @@
 
 void tui_pane_free(struct tui *t)
 {
-	cgfs_detail_free(&t->detail);
 	free(t->detail_path);
 	free(t->stat_cur);
 	free(t->stat_prev);
-	free(t->procs);
 	t->detail_path = NULL;
 	t->stat_cur = t->stat_prev = NULL;
 	t->nstat_cur = t->nstat_prev = 0;
-	t->procs = NULL;
-	t->nprocs = 0;
 }
 
 struct kvbuild {
@@ -57,9 +53,11 @@ static void kv_add(const char *k, size_t kl, uint64_t v, void *ctx)
 /* The text of detail file name, or NULL. */
 static const char *detail_text(const struct tui *t, const char *name)
 {
-	for (size_t i = 0; i < t->detail.n; i++)
-		if (!strcmp(t->detail.file[i].name, name))
-			return t->detail.file[i].text;
+	const struct model_focus *fo = &t->pl.m.focus;
+
+	for (size_t i = 0; i < fo->nfiles; i++)
+		if (!strcmp(fo->file[i].name, name))
+			return fo->file[i].text;
 	return NULL;
 }
 
@@ -68,18 +66,15 @@ static const char *detail_text(const struct tui *t, const char *name)
  * start of a line ("max" is VAL_MAX). */
 static void verdict_files(struct tui *t)
 {
-	int v = t->pl.m.src.version;
-
 	t->vfile_cur.have = 0;
 	t->vfile_cur.mono = t->pl.m.mono;
 	for (int f = 0; f < FLD_NR; f++) {
-		const char *file, *key, *text, *s;
+		const char *key = t->pl.m.src.files[f].key, *text, *s;
 		size_t kl;
 		uint64_t val;
 
-		if (!(VERDICT_FIELDS & FBIT(f)) ||
-		    !cgfs_field_source(v, (enum field)f, &file, &key) ||
-		    !(text = detail_text(t, file)))
+		if (!(VERDICT_FIELDS & FBIT(f)) || !t->pl.m.src.files[f].file ||
+		    !(text = detail_text(t, t->pl.m.src.files[f].file)))
 			continue;
 		s = text;
 		if (key) {
@@ -170,59 +165,45 @@ static void history_files(struct tui *t, const struct mgroup *g)
 	history_feed(&t->hist, g->hash, t->pl.m.mono, v);
 }
 
-/* Reads the selected group's files when the pane opens, when the
- * selection changes and once per refresh; drawing reads what is kept. */
+/* Has the collector read what the pane shows of the selected group when
+ * the pane opens, when the selection changes and once per refresh
+ * (model.focus); drawing reads what is kept. */
 void tui_pane_load(struct tui *t)
 {
 	const struct mgroup *g = tui_selected(t);
-	int same;
+	const struct model_focus *fo = &t->pl.m.focus;
+	int same, r;
 
 	/* The OOM pane shows the model's log: nothing to read. */
 	if (t->pane == PANE_NONE || t->pane == PANE_OOM || !g)
 		return;
-	same = t->detail_path && strcmp(t->detail_path, g->path) == 0;
-
+	r = pipeline_focus(&t->pl, g->path, g->depth == 0,
+			   t->pane == PANE_PROCS ? FOCUS_PROCS : FOCUS_DETAIL);
 	/* What is loaded depends on the group, the refresh and the pane. */
-	if (same && t->detail_refresh == t->pl.m.refreshes &&
-	    t->detail_pane == t->pane)
+	if (r == 0)
 		return;
-	t->detail_pane = t->pane;
-	cgfs_detail_free(&t->detail);
+	same = t->detail_path && strcmp(t->detail_path, g->path) == 0;
 	if (!same) {
 		free(t->detail_path);
 		t->detail_path = xstrdup(g->path);
 		t->nstat_cur = 0;
 		t->detail_top = 0;
 	}
-	t->detail_refresh = t->pl.m.refreshes;
-	if (t->pane == PANE_PROCS) {
-		int *pids = NULL;
-		size_t n = 0;
-
-		free(t->procs);
-		t->procs = NULL;
-		t->nprocs = 0;
-		if (t->pl.m.src.live &&
-		    cgfs_pids(t->cg, g->path, &pids, &n) == 0)
-			procs_lookup(pids, n, &t->procs, &t->nprocs);
-		free(pids);
-		return;
-	}
-	if (cgfs_detail(t->cg, g->path, &t->detail) < 0)
+	if (t->pane == PANE_PROCS || r < 0)
 		return;
 	t->vfile_prev = t->vfile_cur;
 	if (!same)
 		t->vfile_prev.have = 0;
 	verdict_files(t);
 	history_files(t, g);
-	for (size_t i = 0; i < t->detail.n; i++) {
+	for (size_t i = 0; i < fo->nfiles; i++) {
 		struct kvbuild b = { 0 };
 
-		if (strcmp(t->detail.file[i].name, "memory.stat") ||
-		    !t->detail.file[i].text)
+		if (strcmp(fo->file[i].name, "memory.stat") ||
+		    !fo->file[i].text)
 			continue;
-		parse_keyvals(t->detail.file[i].text,
-			      strlen(t->detail.file[i].text), kv_add, &b);
+		parse_keyvals(fo->file[i].text, strlen(fo->file[i].text),
+			      kv_add, &b);
 		free(t->stat_prev);
 		t->stat_prev = same ? t->stat_cur : NULL;
 		t->nstat_prev = same ? t->nstat_cur : 0;
@@ -383,17 +364,28 @@ static void stat_lines(struct pane_out *p)
 	}
 }
 
+/* How the collector's read of file name of the pane's group went: 0 or
+ * a negative errno (model.focus). */
+static int knob_read(const struct tui *t, const char *name)
+{
+	const struct model_focus *fo = &t->pl.m.focus;
+
+	for (size_t i = 0; i < fo->nknobs; i++)
+		if (!strcmp(fo->knob[i].name, name))
+			return fo->knob[i].r;
+	return fo->err < 0 ? fo->err : -ENOENT;
+}
+
 /* Why raw field f of group g is not available. */
 static void field_reason(struct tui *t, const struct mgroup *g,
 			 enum field f, char *buf, size_t len)
 {
-	const char *names[4];
-	char val[64];
-	int root_lacks, v = t->pl.m.src.version;
-	size_t n = cgfs_field_files(t->cg, f, g->depth == 0, names, 4,
-				    &root_lacks);
+	const struct model_field_files *ff = &t->pl.m.src.files[f];
+	int root = g->depth == 0, v = t->pl.m.src.version;
+	const char *const *names = root ? ff->root_name : ff->name;
+	size_t n = root ? ff->root_n : ff->n;
 
-	if (root_lacks) {
+	if (root && ff->root_lacks) {
 		snprintf(buf, len, "the v%d root has no such file", v);
 		return;
 	}
@@ -403,8 +395,7 @@ static void field_reason(struct tui *t, const struct mgroup *g,
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		int r = cgfs_read_knob(t->cg, g->path, names[i], val,
-				       sizeof(val));
+		int r = knob_read(t, names[i]);
 
 		if (r == -ENOENT) {
 			snprintf(buf, len, "%s is absent %s", names[i],
@@ -446,10 +437,7 @@ static const char *rate_reason(const struct tui *t, const struct mgroup *g,
 /* Whether this hierarchy's version has a file for field f. */
 static int version_reads(const struct tui *t, enum field f)
 {
-	const char *name;
-	int root_lacks;
-
-	return cgfs_field_files(t->cg, f, 0, &name, 1, &root_lacks) > 0;
+	return t->pl.m.src.files[f].n > 0;
 }
 
 /* Why column c of group g is blank when the reclaim events give it;
@@ -616,14 +604,13 @@ static void blank_lines(struct pane_out *p, const struct mgroup *g)
  * memory.numa_stat as a table of the LRU lists per node: v2's in bytes,
  * v1's (the group's own and the hierarchical ones) in pages.
  */
-static void numa_table(struct pane_out *p, const struct cgfs_numa_view *nv,
+static void numa_table(struct pane_out *p, const struct numa_view *nv,
 		       const struct numa_stat *ns, uint64_t unit, size_t k0,
 		       size_t k1);
 
 static void numa_lines(struct pane_out *p, const char *text)
 {
-	const struct cgfs_numa_view *nv =
-		cgfs_numa_view(p->t->pl.m.src.version, CGFS_NUMA_PANE);
+	const struct numa_view *nv = p->t->pl.m.src.numa_pane;
 	uint64_t unit = nv->pages ? (uint64_t)sysconf(_SC_PAGESIZE) : 1;
 	struct numa_stat *ns = xmalloc(sizeof(*ns));
 
@@ -656,7 +643,7 @@ static void numa_lines(struct pane_out *p, const char *text)
 }
 
 /* Keys k0 .. k1 - 1 of the view, one row per node. */
-static void numa_table(struct pane_out *p, const struct cgfs_numa_view *nv,
+static void numa_table(struct pane_out *p, const struct numa_view *nv,
 		       const struct numa_stat *ns, uint64_t unit, size_t k0,
 		       size_t k1)
 {
@@ -1012,13 +999,13 @@ static void detail_lines(struct pane_out *p, const struct mgroup *g)
 	blank_lines(p, g);
 	protection_lines(p, g);
 	events_lines(p, g);
-	for (size_t i = 0; i < t->detail.n; i++) {
-		const char *name = t->detail.file[i].name;
-		const char *text = t->detail.file[i].text;
+	for (size_t i = 0; i < t->pl.m.focus.nfiles; i++) {
+		const char *name = t->pl.m.focus.file[i].name;
+		const char *text = t->pl.m.focus.file[i].text;
 
 		if (!text) {
 			pline(p, t->attr[TE_DIM], "%-24s not available: %s", name,
-			      strerror(t->detail.file[i].err));
+			      strerror(t->pl.m.focus.file[i].err));
 			continue;
 		}
 		if (!strcmp(name, "memory.stat")) {
@@ -1078,12 +1065,12 @@ static void proc_lines(struct pane_out *p, const struct mgroup *g)
 		return;
 	}
 	ptitle(p, t->attr[TE_HEADER], "Processes of %s: %zu  (by RSS; J/K "
-	       "scroll, p closes)", g->path, t->nprocs);
+	       "scroll, p closes)", g->path, t->pl.m.focus.nprocs);
 	ptitle(p, A_BOLD, "%8s %-12s %8s %8s %s", "PID", "USER", "RSS", "SWAP",
 	       "COMMAND");
-	cut = xcalloc(t->nprocs, 1);
-	for (size_t i = 0; i < t->nprocs; i++) {
-		const struct proc_row *r = &t->procs[i];
+	cut = xcalloc(t->pl.m.focus.nprocs, 1);
+	for (size_t i = 0; i < t->pl.m.focus.nprocs; i++) {
+		const struct proc_row *r = &t->pl.m.focus.procs[i];
 		char rss[16], swp[16];
 
 		fmt_bytes(rss, sizeof(rss), r->rss);
@@ -1101,8 +1088,8 @@ static void proc_lines(struct pane_out *p, const struct mgroup *g)
 	/* Rows cut at the screen's edge: their whole command lines below
 	 * the table, one process each, wrapped. */
 	pline(p, A_BOLD, "Command lines cut above");
-	for (size_t i = 0; i < t->nprocs; i++) {
-		const struct proc_row *r = &t->procs[i];
+	for (size_t i = 0; i < t->pl.m.focus.nprocs; i++) {
+		const struct proc_row *r = &t->pl.m.focus.procs[i];
 
 		if (cut[i])
 			pline(p, A_NORMAL, "%8d %s", r->pid, r->cmd);
