@@ -176,11 +176,12 @@ void tui_oom_seen(struct tui *t);
 void tui_history_update(struct tui *t);
 const struct mgroup *tui_selected(const struct tui *t);
 
-/* pane.c */
+/* pane.c (each pane's lines: pane.h) */
 void tui_pane_load(struct tui *t);
 void tui_draw_pane(struct tui *t, int y0, int rows);
-const char *tui_graph_glyph(const struct tui *t, double v, double top);
 void tui_pane_free(struct tui *t);
+/* pane_detail.c: the history graphs' glyphs, the H column's too */
+const char *tui_graph_glyph(const struct tui *t, double v, double top);
 
 /* dialog.c */
 void tui_dialog_open(struct tui *t);
