@@ -12,8 +12,8 @@
  *
  * It is the seam between the kernel and the rest: the model, the columns
  * and the views see only snapshots (cgfs_refresh, for the fields asked),
- * a group's detail and pids (cgfs_detail, cgfs_pids: asked when a pane
- * opens, the selection changes or a refresh comes), and the knobs
+ * a group's detail and pids (cgfs_detail, cgfs_pids: asked by the
+ * collector for the screen's panes, src/collect/focus.c), and the knobs
  * (cgfs_read_knob; cgfs_write, the only write, under cgfs_lock_group).
  *
  * Behind it (src/source/, whose parts src/source/cgfs_int.h lists), three
@@ -248,31 +248,14 @@ size_t cgfs_field_files(const struct cgfs *cg, enum field f, int root,
  * version: unlimited; fields.h FF_MAX). */
 int cgfs_field_may_be_max(enum field f);
 
-/*
- * How memory.numa_stat reads on a version (FLD_NUMA keeps its text): the
- * lists per node to show, the keys that give them, and whether their
- * values are pages (v1) or bytes (v2).  One view for the JSON numa object
- * (names are its keys), one for the detail pane (names are its titles;
- * note follows its title).
- */
-struct cgfs_numa_view {
-	const char *const *keys;
-	const char *const *names;
-	size_t n;
-	int pages;
-	const char *note;
-	/* JSON: the first two names are anon and file, each the sum of two
-	 * keys' lists (active + inactive), then the keys from the third */
-	int lru_sums;
-	/* pane: keys from split on are a second table, the group's own
-	 * lists (v2, from the BPF pass); 0: one table */
-	size_t split;
-};
+/* How memory.numa_stat reads on a version (parse.h struct numa_view): one
+ * view for the JSON numa object, one for the detail pane. */
+struct numa_view;
 
 enum cgfs_numa_for { CGFS_NUMA_JSON, CGFS_NUMA_PANE };
 
-const struct cgfs_numa_view *cgfs_numa_view(int version,
-					     enum cgfs_numa_for what);
+const struct numa_view *cgfs_numa_view(int version,
+				       enum cgfs_numa_for what);
 
 /* Where version (1 or 2) keeps field f when one control file gives it
  * (fields.h IN or PASS): the file's name and its key (NULL: the whole

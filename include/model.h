@@ -98,6 +98,21 @@ enum model_events {
 	MEV_FAILED,		/* could not be loaded: see events_text */
 };
 
+/* What field f is read from on this hierarchy (model_source.files[f]):
+ * the control files of a group below the root (name, n) and of the root
+ * (root_name, root_n; root_lacks: the v2 root has none of them), and the
+ * one file and key that give it where one does (file NULL: none; key
+ * NULL: the whole file). */
+#define MODEL_FIELD_FILES 4
+struct model_field_files {
+	const char *name[MODEL_FIELD_FILES];
+	const char *root_name[MODEL_FIELD_FILES];
+	const char *file, *key;
+	unsigned char n, root_n, root_lacks;
+};
+
+struct numa_view;
+
 struct model_source {
 	int version;		/* 1 or 2 */
 	const char *mode;	/* "v1" "v2" "hybrid" */
@@ -117,10 +132,55 @@ struct model_source {
 	int64_t events_since;	/* MEV_ON: counting since (wall clock) */
 	const char *bpf_why;	/* why not bpf, "" when it is */
 	const char *paths;	/* where the values come from, "" files */
+	/* Filled once, at pipeline_init: each field's files, and how the
+	 * detail pane reads memory.numa_stat (parse.h). */
+	struct model_field_files files[FLD_NR];
+	const struct numa_view *numa_pane;
 	/* What the source said since the front end last cleared note_new
 	 * (the bpf collector failed and auto took the files). */
 	char note[512];
 	int note_new;
+};
+
+/*
+ * The group a pane of the screen shows and what the pane needs of it,
+ * read by the collector when the screen asks (pipeline_focus): never
+ * while drawing.  The pipeline owns the memory.
+ */
+enum model_focus_what { FOCUS_NONE, FOCUS_DETAIL, FOCUS_PROCS };
+
+#define FOCUS_MAX_FILES 20
+#define FOCUS_MAX_KNOBS 48
+
+struct proc_row;
+
+struct model_focus {
+	char *path;		/* the group ("/a/b"), NULL: none yet */
+	enum model_focus_what what;
+	unsigned refresh;	/* model.refreshes when read */
+	int err;		/* 0, or the negative errno: the group could
+				 * not be read (nothing below is) */
+	/* FOCUS_DETAIL: its whole detail files (text NULL: err, the read's
+	 * errno; the files it lacks are left out) ... */
+	size_t nfiles;
+	struct {
+		const char *name;
+		char *text;
+		int err;
+	} file[FOCUS_MAX_FILES];
+	/* ... and every file its fields are read from (files[].name or
+	 * root_name), read as a knob: 0 and its trimmed value, or the
+	 * negative errno. */
+	size_t nknobs;
+	struct {
+		const char *name;
+		int r;
+		char val[64];
+	} knob[FOCUS_MAX_KNOBS];
+	/* FOCUS_PROCS, on a live hierarchy: its processes (procs.h),
+	 * largest RSS first. */
+	struct proc_row *procs;
+	size_t nprocs;
 };
 
 struct model {
@@ -161,6 +221,7 @@ struct model {
 	uint64_t *oom_rise;
 	size_t oom_rise_cap;
 	struct model_source src;
+	struct model_focus focus;
 };
 
 /* Which fields are counters (rates are computed for those). */

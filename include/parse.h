@@ -136,6 +136,27 @@ struct numa_stat {
 void parse_numa_stat(const char *buf, size_t len, const char *const *keys,
 		     size_t nkeys, struct numa_stat *ret);
 
+/*
+ * How memory.numa_stat reads on a version (FLD_NUMA keeps its text): the
+ * lists per node to show, the keys that give them, and whether their
+ * values are pages (v1) or bytes (v2).  One view for the JSON numa object
+ * (names are its keys), one for the detail pane (names are its titles;
+ * note follows its title).
+ */
+struct numa_view {
+	const char *const *keys;
+	const char *const *names;
+	size_t n;
+	int pages;
+	const char *note;
+	/* JSON: the first two names are anon and file, each the sum of two
+	 * keys' lists (active + inactive), then the keys from the third */
+	int lru_sums;
+	/* pane: keys from split on are a second table, the group's own
+	 * lists (v2, from the BPF pass); 0: one table */
+	size_t split;
+};
+
 /* Count of non-empty lines (cgroup.procs). */
 uint64_t parse_count_lines(const char *buf, size_t len);
 

@@ -97,6 +97,20 @@ int pipeline_reread(struct pipeline *p, const struct pipeline_want *w,
 void model_source_fill(struct model_source *s, struct cgfs *cg,
 		       const struct reclaim *rc);
 
+/* Each field's files and the detail pane's NUMA view (model.src.files,
+ * numa_pane), once, at pipeline_init (model_source.c). */
+void model_source_files(struct model_source *s, const struct cgfs *cg);
+
+/*
+ * The group a pane of the screen shows (path as shown; root: it is the
+ * hierarchy's root) and what the pane needs of it (model.focus): read
+ * now, unless model.focus already holds it for this group, pane and
+ * refresh.  Returns 1 when read, 0 when kept, or the negative errno of a
+ * group that cannot be read (focus.c).
+ */
+int pipeline_focus(struct pipeline *p, const char *path, int root,
+		   enum model_focus_what what);
+
 /* A series: the next refresh reads sample index (model.src.position). */
 void pipeline_seek(struct pipeline *p, size_t index);
 

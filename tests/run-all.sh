@@ -324,7 +324,7 @@ suite "unit tests (fields past bit 63)" build/probe/check_memcgtop
 suite "golden output (fields past bit 63)" env MEMCGTOP=build/probe/memcgtop tests/golden/run.sh
 suite "fuzz (libFuzzer, 3 s per target)" tests/fuzz/run.sh
 suite -t fast "command line" tests/cli.sh
-suite -t fast "header layers: src/tui includes no source or BPF header" tests/layers.sh
+suite -t fast "header layers: src/tui includes no source or BPF header, calls no cgfs_" tests/layers.sh
 suite "command line (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/cli.sh
 suite -t fast "golden output" tests/golden/run.sh
 suite "golden output (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/golden/run.sh

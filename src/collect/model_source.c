@@ -45,6 +45,28 @@ void model_source_fill(struct model_source *s, struct cgfs *cg,
 	}
 }
 
+void model_source_files(struct model_source *s, const struct cgfs *cg)
+{
+	for (int f = 0; f < FLD_NR; f++) {
+		struct model_field_files *ff = &s->files[f];
+		int lacks;
+
+		ff->n = (unsigned char)cgfs_field_files(cg, (enum field)f, 0,
+							 ff->name,
+							 MODEL_FIELD_FILES,
+							 &lacks);
+		ff->root_n = (unsigned char)cgfs_field_files(cg, (enum field)f,
+							      1, ff->root_name,
+							      MODEL_FIELD_FILES,
+							      &lacks);
+		ff->root_lacks = (unsigned char)lacks;
+		if (!cgfs_field_source(cgfs_version(cg), (enum field)f,
+				       &ff->file, &ff->key))
+			ff->file = ff->key = NULL;
+	}
+	s->numa_pane = cgfs_numa_view(cgfs_version(cg), CGFS_NUMA_PANE);
+}
+
 void pipeline_seek(struct pipeline *p, size_t index)
 {
 	cgfs_seek(p->cg, index);

@@ -28,6 +28,7 @@ void pipeline_init(struct pipeline *p, struct cgfs *cg, int maxdepth,
 					   p->oom_why, sizeof(p->oom_why));
 	p->m.oom.from_events = p->oom != NULL;
 	model_source_fill(&p->m.src, cg, p->rc);
+	model_source_files(&p->m.src, cg);
 }
 
 void pipeline_init_tree(struct pipeline *p, struct provider *tree,
@@ -53,6 +54,7 @@ void pipeline_free(struct pipeline *p)
 	p->nprov = 0;
 	bpfoom_close(p->oom);
 	p->oom = NULL;
+	focus_free(&p->m.focus);
 	model_free(&p->m);
 	snapshot_free(&p->snap);
 	reclaim_free(p->rc);

@@ -92,4 +92,7 @@ struct provider *prov_oom_new(struct cgfs *cg, int recording,
 			      struct bpfoom **ret_oom, char *why,
 			      size_t whylen);
 
+/* The screen's pane's records (model.focus, focus.c) freed. */
+void focus_free(struct model_focus *f);
+
 #endif

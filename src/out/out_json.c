@@ -96,8 +96,8 @@ static void sys_object(FILE *f, const struct model *m)
 static void numa_object(FILE *f, const struct model *m,
 			const struct mgroup *g)
 {
-	const struct cgfs_numa_view *nv = cgfs_numa_view(m->version,
-							 CGFS_NUMA_JSON);
+	const struct numa_view *nv = cgfs_numa_view(m->version,
+						    CGFS_NUMA_JSON);
 	static struct numa_stat ns;
 	uint64_t unit = nv->pages ? (uint64_t)sysconf(_SC_PAGESIZE) : 1;
 	const char *text;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgfs_group.c - one shown group of whatever source: its directory in the
  * sample last read (the source's tree op), its detail files and its pids,
- * asked by the panes when they open, when the selection changes and at
- * each refresh (never while drawing). */
+ * asked for the screen's panes (src/collect/focus.c) when they open, when
+ * the selection changes and at each refresh (never while drawing). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

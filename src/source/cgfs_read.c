@@ -120,7 +120,7 @@ struct cgfs_version {
 	const char *const *detail;
 	const char *version_file;
 	int renames;		/* a group can be renamed (v1's rename(2)) */
-	struct cgfs_numa_view numa[2];	/* by enum cgfs_numa_for */
+	struct numa_view numa[2];	/* by enum cgfs_numa_for */
 
 	/* Derived from the above once (version_derive()). */
 	int ready;
@@ -1172,8 +1172,8 @@ fieldset cgfs_version_fields(int version)
 	return fields;
 }
 
-const struct cgfs_numa_view *cgfs_numa_view(int version,
-					     enum cgfs_numa_for what)
+const struct numa_view *cgfs_numa_view(int version,
+				       enum cgfs_numa_for what)
 {
 	return &cgfs_version_of(version)->numa[what];
 }

@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cgfs.h"
 #include "edit.h"
 #include "columns.h"
 #include "history.h"
@@ -84,8 +83,6 @@ struct statkv {
 	uint64_t val;
 };
 
-struct proc_row;
-
 struct tui {
 	const struct tui_opts *o;
 	struct cgfs *cg;
@@ -127,12 +124,10 @@ struct tui {
 	int detail_top, detail_max_top;
 	unsigned oom_marked;	/* the OOM kills (model.oom.seen) marked */
 
-	/* The detail pane's data: re-read each refresh, rates between the
-	 * last two reads of the same group's memory.stat. */
-	struct cg_detail detail;
+	/* The detail pane's data (the collector's read: model.focus): the
+	 * group it is for, rates between the last two reads of the same
+	 * group's memory.stat. */
 	char *detail_path;
-	unsigned detail_refresh;
-	enum pane detail_pane;	/* the pane the loaded data is for */
 	struct statkv *stat_cur, *stat_prev;
 	size_t nstat_cur, nstat_prev;
 	double stat_cur_mono, stat_prev_mono;
@@ -143,8 +138,6 @@ struct tui {
 		uint64_t v[FLD_NR];
 		double mono;
 	} vfile_cur, vfile_prev;
-	struct proc_row *procs;
-	size_t nprocs;
 	char *kids;		/* by group index: it has children */
 
 	struct dialog ed;
@@ -183,11 +176,12 @@ void tui_oom_seen(struct tui *t);
 void tui_history_update(struct tui *t);
 const struct mgroup *tui_selected(const struct tui *t);
 
-/* pane.c */
+/* pane.c (each pane's lines: pane.h) */
 void tui_pane_load(struct tui *t);
 void tui_draw_pane(struct tui *t, int y0, int rows);
-const char *tui_graph_glyph(const struct tui *t, double v, double top);
 void tui_pane_free(struct tui *t);
+/* pane_detail.c: the history graphs' glyphs, the H column's too */
+const char *tui_graph_glyph(const struct tui *t, double v, double top);
 
 /* dialog.c */
 void tui_dialog_open(struct tui *t);
