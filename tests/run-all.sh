@@ -451,7 +451,7 @@ suite "bash completion" tests/completion.sh
 suite -l apt "build packages: plain make checks them (not root)" tests/build-deps.sh
 suite -l apt "Prometheus (node_exporter textfile, prometheus; live v1)" tests/prometheus/run.sh
 suite "--prometheus URL, a Prometheus server over three --listen (fixtures + live v1)" tests/prometheus/source.sh
-suite "--prometheus URL (ASan+UBSan)" env MEMCGTOP=build/asan/memcgtop tests/prometheus/source.sh
+suite "--prometheus URL (ASan+UBSan)" env PORT_BASE=20100 MEMCGTOP=build/asan/memcgtop tests/prometheus/source.sh
 suite "contrib/memcgtop-alerts.yml: promtool check and test rules on series of real --listen runs (live v1, v2 fixture)" tests/prometheus/alerts.sh
 suite "contrib/memcgtop-dashboard.json: every panel query on a real Prometheus over two --listen (live v1, fixture)" tests/prometheus/dashboard.sh
 suite -l apt "Debian package (build, lintian, install, remove)" tests/deb/run.sh

@@ -506,7 +506,13 @@ for how in kill-server sigkill setsid; do
 		kill -KILL "$sp"
 	fi
 	gone_check "$pid" "terminal gone ($how)"
-	left=$(pgrep -f -- "/u/$nm/")
+	# The pane's shell, which runs memcgtop, may take a moment longer
+	# than memcgtop to notice: none with its arguments within 3 s.
+	for ((i = 0; i < 60; i++)); do
+		left=$(pgrep -f -- "/u/$nm/")
+		[ -z "$left" ] && break
+		sleep 0.05
+	done
 	if [ -z "$left" ]; then
 		pass "terminal gone ($how): no process with its arguments left"
 	else
