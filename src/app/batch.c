@@ -27,8 +27,8 @@
 /* The default columns: the overview for text (columns.c: this version's),
  * all of them for the data formats; prio_min (and its kswapd, direct,
  * proactive and soft-limit parts), the reclaim stalls and soft-limit
- * reclaim's scans and steals only where the reclaim events can be (events): live, or
- * a recording made with them, which kept what they gave (its replay
+ * reclaim's scans and steals only where the reclaim events can be (events):
+ * live, or a recording made with them, which kept what they gave (its replay
  * prints what the live run printed); a copy has none. */
 void batch_default_columns(struct opts *o, int version, int events,
 			   fieldset given)

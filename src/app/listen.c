@@ -31,15 +31,14 @@
  * closes another of that address (of all) that waits for a request -
  * the oldest that has sent nothing, else the oldest with half a request -
  * or, none waiting, itself (pick_victim).  A scraper's connection, whose
- * request comes at once, is served long before it is the oldest; a
- * request being read is not cut short for an idle connection.  A connection that has
+ * request comes at once, is served long before it is the oldest; a request
+ * being read is not cut short for an idle connection.  A connection that has
  * not sent a whole request head LISTEN_HEAD_TIMEOUT seconds after it was
- * opened is closed (the main thread's clock, sweep()), however it
- * trickles; one silent for LISTEN_TIMEOUT seconds is closed by
- * libmicrohttpd (a reader that stops reading an answer too).  The main
- * thread also takes SIGINT, SIGTERM or SIGHUP (a signalfd; blocked in
- * every thread), then stops the daemon (a scrape under way ends first)
- * and returns 0.
+ * opened is closed (the main thread's clock, sweep()), however it trickles;
+ * one silent for LISTEN_TIMEOUT seconds is closed by libmicrohttpd (a reader
+ * that stops reading an answer too).  The main thread also takes SIGINT,
+ * SIGTERM or SIGHUP (a signalfd; blocked in every thread), then stops the
+ * daemon (a scrape under way ends first) and returns 0.
  */
 #include <dlfcn.h>
 #include <errno.h>
