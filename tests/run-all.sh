@@ -54,7 +54,7 @@ case $JOBS in '' | *[!0-9]* | 0) echo "run-all.sh: JOBS=$JOBS is not a number ab
 work=$(mktemp -d "${TMPDIR:-/tmp}/memcgtop-run-all.XXXXXX") || exit 1
 pass=0 fail=0 skip=0
 S_NAME=() S_CMD=() S_EX=() S_GUEST=() S_LANE=() S_BUDGET=() S_TAGS=() S_SCRIPT=()
-S_RC=() S_MS=() S_T0=() S_FIRST_MS=()
+S_RC=() S_MS=() S_T0=() S_FIRST_MS=() S_CPU=()
 declare -A running=() lane_busy=()
 
 # The suites still running are stopped (timeout passes the signal to
@@ -156,13 +156,47 @@ secs() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
 start() {
 	local i=$1
 	S_T0[i]=$(now_us)
-	( eval "exec timeout -k 30 $((S_BUDGET[i] * 3)) ${S_CMD[i]}" ) \
-		</dev/null >"$work/$i.log" 2>&1 &
+	( suite_proc "$i" ) </dev/null >"$work/$i.log" 2>&1 &
 	running[$!]=$i
 	[ -n "${S_LANE[i]}" ] && lane_busy[${S_LANE[i]}]=1
 	[ -n "${S_EX[i]}" ] && excl_running=${S_EX[i]}
 	[ -n "${S_GUEST[i]}" ] && guests=$((guests + 1))
 	return 0
+}
+
+# suite_proc I: the process of suite I: its command under timeout, a
+# signal passed on to it, and then the CPU time of the suite's processes
+# (those it waited for: a daemon it left running is not counted) in
+# $work/I.cpu, in milliseconds.
+suite_proc() {
+	local child rc u s
+	eval "timeout -k 30 $((S_BUDGET[$1] * 3)) ${S_CMD[$1]}" &
+	child=$!
+	trap 'kill -TERM $child 2>/dev/null' TERM
+	wait "$child"
+	rc=$?
+	# a signal ends a wait early: wait again until the child has ended
+	while kill -0 "$child" 2>/dev/null; do
+		wait "$child"
+		rc=$?
+	done
+	# times itself, not in a subshell: a subshell's children are not ours
+	times >"$work/$1.times"
+	{ read -r _; read -r u s; } <"$work/$1.times"
+	echo $(( $(cpu_ms "$u") + $(cpu_ms "$s") )) >"$work/$1.cpu"
+	exit "$rc"
+}
+# cpu_ms 1m2.345s: milliseconds, 62345.
+cpu_ms() {
+	local t=${1%s} m
+	m=${t%%m*} t=${t#*m}
+	echo $(( m * 60000 + 10#${t%.*} * 1000 + 10#${t#*.} ))
+}
+# host_cpu: the host's busy and total CPU ticks since boot, "BUSY TOTAL".
+host_cpu() {
+	local _c us ni sy id io irq sirq st
+	read -r _c us ni sy id io irq sirq st _ </proc/stat
+	echo "$((us + ni + sy + irq + sirq + st)) $((us + ni + sy + id + io + irq + sirq + st))"
 }
 
 # pick: sets next to the first suite of the queue that may start now.  A
@@ -240,10 +274,12 @@ show() {
 # run_suites: runs the declared suites, JOBS at a time, and shows each as
 # soon as it and those above it are done.
 run_suites() {
-	local n=${#S_NAME[@]} i k pid rc t0 shown=0 nex=0 total=0
+	local n=${#S_NAME[@]} i k c pid rc t0 shown=0 nex=0 total=0 cpu=0
 	local -A lanesum=()
+	local busy0 all0 busy1 all1
 	queue=() next= excl_running= guests=0
 	t0=$(now_us)
+	read -r busy0 all0 < <(host_cpu)
 	for i in "${!S_NAME[@]}"; do
 		[ -n "${S_EX[i]}" ] && nex=$((nex + 1))
 		[ -n "${S_LANE[i]}" ] &&
@@ -288,6 +324,7 @@ run_suites() {
 			   [ -z "${S_FIRST_MS[i]:-}" ]; then
 				S_FIRST_MS[i]=${S_MS[i]}
 				mv "$work/$i.log" "$work/$i.first.log"
+				mv "$work/$i.cpu" "$work/$i.first.cpu" 2>/dev/null
 				queue=("$i" "${queue[@]}")
 				continue
 			fi
@@ -298,20 +335,29 @@ run_suites() {
 			shown=$((shown + 1))
 		done
 	done
-	# The table: slowest first.
+	read -r busy1 all1 < <(host_cpu)
+	# The table: slowest first.  CPU is the time the suite's processes
+	# ran (a suite far below its wall time mostly waits).
 	echo "== wall time of each suite, slowest first (a budget is what a suite should take: past it, a note, not a failure)"
-	printf '%8s %6s  %s\n' seconds budget suite
+	printf '%8s %8s %6s  %s\n' seconds cpu budget suite
 	for i in "${order[@]}"; do
-		total=$((total + S_MS[i]))
+		c=$(cat "$work/$i.cpu" "$work/$i.first.cpu" 2>/dev/null | awk '{ t += $1 } END { print t + 0 }')
+		S_CPU[i]=$c
+		total=$((total + S_MS[i])) cpu=$((cpu + c))
 	done
 	for i in "${order[@]}"; do
 		k=
 		[ "${S_MS[i]}" -gt $((S_BUDGET[i] * 1000)) ] && k="  over budget"
-		printf '%d\t%8s %6s  %s%s\n' "${S_MS[i]}" "$(secs "${S_MS[i]}")" \
-			"${S_BUDGET[i]}" "${S_NAME[i]}" "$k"
+		printf '%d\t%8s %8s %6s  %s%s\n' "${S_MS[i]}" "$(secs "${S_MS[i]}")" \
+			"$(secs "${S_CPU[i]}")" "${S_BUDGET[i]}" "${S_NAME[i]}" "$k"
 	done | sort -s -t"$(printf '\t')" -k1,1nr | cut -f2-
-	printf '%8s %6s  %s\n' "$(secs "$total")" "" "total of the suites" \
-		"$(secs $((($(now_us) - t0) / 1000)))" "" "wall time of the run (JOBS=$JOBS)"
+	printf '%8s %8s %6s  %s\n' "$(secs "$total")" "$(secs "$cpu")" "" "total of the suites" \
+		"$(secs $((($(now_us) - t0) / 1000)))" "" "" "wall time of the run (JOBS=$JOBS)"
+	# The whole host's share of busy CPU over the run (a guest's qemu
+	# and what runs beside the suites too): the room for more at once.
+	[ "$all1" -gt "$all0" ] &&
+		echo "host CPU busy $(( (busy1 - busy0) * 100 / (all1 - all0) ))% of $(nproc 2>/dev/null || echo 1) CPUs over the run"
+	return 0
 }
 
 suite -t fast "unit tests" "$BUILD/check_memcgtop"
