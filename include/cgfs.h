@@ -102,6 +102,15 @@ struct snapshot {
 				 * were not read (maxdepth); 0: none */
 	int recursiveprot;	/* cgfs_recursiveprot_of at the refresh */
 	struct sysinfo sys;
+	/* A source that gives the counters' rates itself (a Prometheus
+	 * server's rate() over rate_window seconds): rates holds, a group
+	 * after another, a double for each counter of slots (in slot
+	 * order), NaN for none, and the model takes them in place of its
+	 * own.  rates_given 0: the model's, from two refreshes. */
+	int rates_given;
+	double rate_window;
+	double *rates;
+	size_t rates_cap;
 };
 
 static inline const char *snap_path(const struct snapshot *s,

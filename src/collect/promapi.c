@@ -2,7 +2,8 @@
 /* promapi.c - instant queries to a Prometheus HTTP API server: see
  * promapi.h.  The query is POSTed as a form (no URL length limit); the
  * answer is {"status":"success","data":{"resultType":"vector",
- * "result":[{"metric":{...},"value":[time,"text"]},...]}}. */
+ * "result":[{"metric":{...},"value":[time,"text"]},...]}}, or for a range
+ * vector "matrix", each series with "values":[[time,"text"],...]. */
 #define CURL_DISABLE_TYPECHECK
 #include <curl/curl.h>
 #include <dlfcn.h>
@@ -36,6 +37,7 @@ static struct {
 	__typeof__(&json_object_get_string) string;
 	__typeof__(&json_object_array_length) len;
 	__typeof__(&json_object_array_get_idx) idx;
+	__typeof__(&json_object_get_double) dbl;
 } js;
 
 struct promapi {
@@ -86,7 +88,7 @@ static int libs_open(char *err, size_t errlen)
 		"json_tokener_parse", "json_object_put",
 		"json_object_object_get_ex", "json_object_get_type",
 		"json_object_get_string", "json_object_array_length",
-		"json_object_array_get_idx",
+		"json_object_array_get_idx", "json_object_get_double",
 	};
 	_Static_assert(sizeof(cu) == sizeof(cnames), "curl's table");
 	_Static_assert(sizeof(js) == sizeof(jnames), "json-c's table");
@@ -187,12 +189,47 @@ static const char *member(json_object *o, const char *key)
 	return js.string(v);
 }
 
-/* The vector's series into a->s: 0, or -1 when the answer is not one. */
-static int take_vector(struct promapi *a, char *err, size_t errlen)
+/* Room in a->s for n more samples. */
+static struct prom_sample *room(struct promapi *a, size_t n)
+{
+	if (a->n + n > a->scap) {
+		a->scap = (a->n + n) * 2;
+		a->s = xreallocarray(a->s, a->scap, sizeof(*a->s));
+	}
+	return &a->s[a->n];
+}
+
+/* A point [time, "text"] of series i (labels m) into a->s: 0, or -1. */
+static int take_point(struct promapi *a, json_object *m, json_object *v,
+		      size_t i)
+{
+	struct prom_sample *s = room(a, 1);
+	json_object *t, *x;
+	const char *name;
+
+	if (js.type(v) != json_type_array || js.len(v) != 2 ||
+	    !(t = js.idx(v, 0)) || (js.type(t) != json_type_double &&
+				    js.type(t) != json_type_int) ||
+	    !(x = js.idx(v, 1)) || js.type(x) != json_type_string)
+		return -1;
+	name = member(m, PROMAPI_RATE_LABEL);
+	s->name = name ? name : member(m, "__name__");
+	s->host = member(m, a->host_label);
+	s->path = member(m, "cgroup");
+	s->value = js.string(x);
+	s->t = js.dbl(t);
+	s->series = i;
+	a->n++;
+	return 0;
+}
+
+/* The vector's series, or the matrix's points, into a->s: 0, or -1 when
+ * the answer is not one. */
+static int take_result(struct promapi *a, char *err, size_t errlen)
 {
 	json_object *data, *res;
-	const char *st, *e;
-	size_t n;
+	const char *st, *e, *type;
+	int matrix;
 
 	st = member(a->root, "status");
 	if (!st) {
@@ -213,33 +250,29 @@ static int take_vector(struct promapi *a, char *err, size_t errlen)
 			 "answer (no data.result)", a->url);
 		return -1;
 	}
-	n = js.len(res);
-	if (n > a->scap) {
-		a->scap = n;
-		a->s = xreallocarray(a->s, n, sizeof(*a->s));
-	}
-	for (size_t i = 0; i < n; i++) {
-		json_object *it = js.idx(res, i), *m, *v, *t;
-		struct prom_sample *s = &a->s[a->n];
+	type = member(data, "resultType");
+	matrix = type && !strcmp(type, "matrix");
+	for (size_t i = 0; i < js.len(res); i++) {
+		json_object *it = js.idx(res, i), *m, *v;
+		int bad = !js.get(it, "metric", &m) ||
+			!js.get(it, matrix ? "values" : "value", &v);
 
-		if (!js.get(it, "metric", &m) || !js.get(it, "value", &v) ||
-		    js.type(v) != json_type_array || js.len(v) != 2 ||
-		    !(t = js.idx(v, 1)) || js.type(t) != json_type_string) {
+		if (!bad && matrix && js.type(v) == json_type_array)
+			for (size_t k = 0; k < js.len(v) && !bad; k++)
+				bad = take_point(a, m, js.idx(v, k), i) < 0;
+		else
+			bad = bad || take_point(a, m, v, i) < 0;
+		if (bad) {
 			snprintf(err, errlen, "--prometheus %s: not a "
 				 "Prometheus API answer (a series without "
 				 "metric or value)", a->url);
 			return -1;
 		}
-		s->name = member(m, "__name__");
-		s->host = member(m, a->host_label);
-		s->path = member(m, "cgroup");
-		s->value = js.string(t);
-		a->n++;
 	}
 	return 0;
 }
 
-int promapi_query(struct promapi *a, const char *query,
+int promapi_query(struct promapi *a, const char *query, long long at,
 		  const struct prom_sample **ret, size_t *ret_n, char *err,
 		  size_t errlen)
 {
@@ -252,9 +285,8 @@ int promapi_query(struct promapi *a, const char *query,
 		snprintf(err, errlen, "--prometheus: out of memory");
 		return -1;
 	}
-	form = xmalloc(strlen(q) + sizeof("query="));
-	strcpy(form, "query=");
-	strcat(form, q);
+	form = xmalloc(strlen(q) + sizeof("query=&time=") + 24);
+	sprintf(form, "query=%s&time=%lld", q, at);
 	cu.free(q);
 	a->errbuf[0] = '\0';
 	cu.setopt(a->h, CURLOPT_POSTFIELDS, form);
@@ -287,7 +319,7 @@ int promapi_query(struct promapi *a, const char *query,
 			 a->url);
 		return -1;
 	}
-	if (take_vector(a, err, errlen) < 0)
+	if (take_result(a, err, errlen) < 0)
 		return -1;
 	*ret = a->s;
 	*ret_n = a->n;

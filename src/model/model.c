@@ -69,14 +69,49 @@ double model_rate(uint64_t prev, uint64_t cur, double dt)
 	return (double)(cur - prev) / dt;
 }
 
+/* Reclaim efficiency, stolen / scanned over the interval; capped: the
+ * kernel counts pgscan when it isolates a batch and pgsteal after
+ * reclaiming it, so an interval can end between the two and see more
+ * stolen than scanned (by one batch, measured on 6.1). */
+static void set_eff(struct mgroup *g, double stolen, double scanned)
+{
+	g->reclaim_eff = stolen / scanned;
+	if (g->reclaim_eff > 1.0)
+		g->reclaim_eff = 1.0;
+	g->derived_valid |= 1u << D_RECLAIM_EFF;
+}
+
+/* The rates a source gave for g (snapshot.rates: NaN none), in place of
+ * the model's own; its reclaim efficiency, their ratio. */
+static void given_rates(struct mgroup *g, const double *given)
+{
+	fieldset c = g->cur.slots & FIELDS_COUNTER, both = FBIT(FLD_PGSCAN) |
+		FBIT(FLD_PGSTEAL);
+
+	for (fieldset k = c & g->cur.valid; k; k &= k - 1) {
+		enum field f = (enum field)fieldset_first(k);
+		double r = given[sample_slot(c, f)];
+
+		if (r >= 0) {	/* not NaN */
+			g->rate[sample_slot(c, f)] = r;
+			g->rate_valid |= FBIT(f);
+		}
+	}
+	if ((g->rate_valid & both) == both && mgroup_rate(g, FLD_PGSCAN) > 0)
+		set_eff(g, mgroup_rate(g, FLD_PGSTEAL),
+			mgroup_rate(g, FLD_PGSCAN));
+}
+
 static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
-		   uint64_t above_limit)
+		   uint64_t above_limit, const double *given)
 {
 	const struct sample *s = &g->cur;
 
 	g->rate_valid = 0;
 	g->derived_valid = 0;
-	if (g->has_prev && m->dt > 0) {
+	if (given) {
+		given_rates(g, given);
+	} else if (g->has_prev && m->dt > 0) {
 		fieldset both = s->valid & g->prev.valid & FIELDS_COUNTER;
 
 		for (; both; both &= both - 1) {
@@ -93,20 +128,11 @@ static void derive(struct model *m, struct mgroup *g, const struct mgroup *p,
 		if ((g->rate_valid & FBIT(FLD_PGSCAN)) &&
 		    (g->rate_valid & FBIT(FLD_PGSTEAL)) &&
 		    sample_get(s, FLD_PGSCAN) >
-		    sample_get(&g->prev, FLD_PGSCAN)) {
-			/* The kernel counts pgscan when it isolates a batch
-			 * and pgsteal after reclaiming it, so an interval can
-			 * end between the two and see more stolen than
-			 * scanned (by one batch, measured on 6.1): capped. */
-			g->reclaim_eff =
-				(double)(sample_get(s, FLD_PGSTEAL) -
-					 sample_get(&g->prev, FLD_PGSTEAL)) /
+		    sample_get(&g->prev, FLD_PGSCAN))
+			set_eff(g, (double)(sample_get(s, FLD_PGSTEAL) -
+					    sample_get(&g->prev, FLD_PGSTEAL)),
 				(double)(sample_get(s, FLD_PGSCAN) -
-					 sample_get(&g->prev, FLD_PGSCAN));
-			if (g->reclaim_eff > 1.0)
-				g->reclaim_eff = 1.0;
-			g->derived_valid |= 1u << D_RECLAIM_EFF;
-		}
+					 sample_get(&g->prev, FLD_PGSCAN)));
 	}
 
 	/* excess: over the soft limit where the version has one (v1:
@@ -561,6 +587,22 @@ static void rightsize_all(struct model *m)
 		rightsize_update(m);
 }
 
+/* Group i's rates in snap, where the source gives them (snapshot.rates). */
+static const double *given_of(const struct snapshot *snap, size_t i)
+{
+	if (!snap->rates_given)
+		return NULL;
+	return snap->rates + i * sample_nslots(snap->slots & FIELDS_COUNTER);
+}
+
+/* The interval of the rates: the source's window, or since the last. */
+static double interval_of(const struct model *m, const struct snapshot *snap)
+{
+	if (snap->rates_given)
+		return snap->rate_window;
+	return m->refreshes ? snap->mono - m->mono : 0;
+}
+
 void model_replace(struct model *m, const struct snapshot *snap)
 {
 	if (!m->refreshes || snap->mono != m->mono || snap->n != m->n) {
@@ -589,7 +631,7 @@ void model_replace(struct model *m, const struct snapshot *snap)
 		struct mgroup *g = m->groups[i];
 
 		derive(m, g, g->parent >= 0 ? m->groups[g->parent] : NULL,
-		       snap->above_limit);
+		       snap->above_limit, given_of(snap, i));
 	}
 	scan_prio_all(m, snap);
 	protection_all(m, snap);
@@ -611,7 +653,7 @@ void model_update(struct model *m, const struct snapshot *snap)
 		m->cap = snap->n;
 	}
 
-	m->dt = m->refreshes ? snap->mono - m->mono : 0;
+	m->dt = interval_of(m, snap);
 	m->mono = snap->mono;
 	m->wall = snap->wall;
 
@@ -686,7 +728,7 @@ void model_update(struct model *m, const struct snapshot *snap)
 		struct mgroup *g = m->groups[i];
 
 		derive(m, g, g->parent >= 0 ? m->groups[g->parent] : NULL,
-		       snap->above_limit);
+		       snap->above_limit, given_of(snap, i));
 	}
 	scan_prio_all(m, snap);
 	protection_all(m, snap);

@@ -94,6 +94,7 @@ void snapshot_free(struct snapshot *snap)
 	free(snap->paths);
 	free(snap->vals);
 	free(snap->numa_text);
+	free(snap->rates);
 	memset(snap, 0, sizeof(*snap));
 }
 

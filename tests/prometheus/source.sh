@@ -22,6 +22,11 @@
 #   - -f cache: the groups whose path holds "cache" and their ancestors
 #   - --match '{job="fix"}': only the fixture hosts; --host-label job: the
 #     hosts are "fix" and "live"
+#   - the rates: with a process forking every 20 ms in a subgroup of the
+#     live group (after the checks above), interval_s is 4 scrape
+#     intervals and every rate of -F json equals, to its 3 decimals, the
+#     server's own rate(memcgtop_X_total[interval_s]) at the JSON's time,
+#     the same groups having one; the load's pgfault_per_s is above 0
 #   - --set /HOST/GROUP:KNOB=VALUE: exit 2 and the ssh line to run
 #   - the server stopped, answering 500, garbage, JSON that is not the
 #     API's, the API's error, nothing for 30 s (libcurl's 10 s timeout),
@@ -61,10 +66,9 @@ TMPD=$(mktemp -d /tmp/memcgtop-promsrc.XXXXXX)
 G=memcgtop-promsrc-$$
 pids=()
 cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	rmdir "$CGM/$G" 2>/dev/null
+	[ -n "${SOCK:-}" ] && tmux_stop
+	stop_pids "${pids[@]}"
+	remove_tree "$CGM/$G"
 	rm -rf "$TMPD"
 }
 trap cleanup EXIT
@@ -231,6 +235,70 @@ grep -q " 64.0M .* $G\$" "$TMPD/text.out" &&
 	[ "$(cat "$TMPD/text.rc")" = 0 ] &&
 	pass "text: the live host's group (limit 64.0M)" ||
 	fail "text: no row '... 64.0M ... $G': $(head -c 600 "$TMPD/text.out")"
+
+# ---- rates ------------------------------------------------------------------------------
+# A subgroup of the live host's group that forks a process every 20 ms
+# (its page faults count up); once the server has 6 s of it (more than
+# the window), every rate of the JSON equals, to its 3 decimals, the
+# server's rate(memcgtop_X_total[W]) at the JSON's time, W its interval_s.
+mkdir "$CGM/$G/load" || fail "cannot create $CGM/$G/load"
+sh -c 'echo $$ >"$1/cgroup.procs" && while :; do /bin/true; sleep 0.02; done' \
+	sh "$CGM/$G/load" >/dev/null 2>&1 &
+loadpid=$!
+pids+=($loadpid)
+sleep 6
+run rates --prometheus "$API" -b -d 0.1 -F json
+python3 - "$TMPD" "$API" >"$TMPD/rates.txt" 2>&1 <<'PY'
+import datetime, json, sys, urllib.parse, urllib.request
+tmpd, api = sys.argv[1:]
+ok = True
+def check(cond, what):
+    global ok
+    print(("PASS: " if cond else "FAIL: ") + what)
+    ok = ok and cond
+rc = open(f"{tmpd}/rates.rc").read().strip()
+err = open(f"{tmpd}/rates.err").read()
+if rc != "0" or err:
+    check(False, f"rates: exit {rc}, stderr {err[:200]!r}")
+    sys.exit(1)
+d = json.loads(open(f"{tmpd}/rates.out").read())
+at = int(datetime.datetime.strptime(d["time"], "%Y-%m-%dT%H:%M:%SZ")
+         .replace(tzinfo=datetime.timezone.utc).timestamp())
+w = d["interval_s"]
+check(w is not None and 3.9 <= w <= 4.1,
+      f"rates: interval_s {w}: 4 scrape intervals of 1 s")
+wms = round((w or 0) * 1000)
+# the counters' rate columns (failcnt_tree_per_s sums the group's)
+keys = sorted({k for g in d["groups"] for k in g
+               if k.endswith("_per_s") and k != "failcnt_tree_per_s"})
+got, want = {}, {}
+for g in d["groups"]:
+    for k in keys:
+        if g.get(k) is not None:
+            got[(g["path"], k)] = "%.3f" % g[k]
+for k in keys:
+    q = f"rate(memcgtop_{k[:-len('_per_s')]}_total[{wms}ms])"
+    body = urllib.parse.urlencode({"query": q, "time": at}).encode()
+    r = json.load(urllib.request.urlopen(api + "/api/v1/query", body))
+    for s in r["data"]["result"]:
+        m = s["metric"]
+        path = "/" + m["instance"] + ("" if m["cgroup"] == "/" else m["cgroup"])
+        want[(path, k)] = "%.3f" % float(s["value"][1])
+diff = sorted(set(got.items()) ^ set(want.items()))
+check(not diff and len(want) > 100,
+      f"rates: each of the {len(want)} rates of {len(keys)} counters equals "
+      f"the server's rate() at {at} over [{wms}ms]: {len(diff)} differ "
+      f"{diff[:4]}")
+live = [p for p, k in got if p.endswith("/load") and k == "pgfault_per_s"]
+check(bool(live) and float(got[(live[0], "pgfault_per_s")]) > 0,
+      f"rates: the load's pgfault_per_s {[got[(p, 'pgfault_per_s')] for p in live]} > 0")
+sys.exit(0 if ok else 1)
+PY
+rc=$?
+tally "$TMPD/rates.txt"
+[ $rc = 0 ] || grep -q '^FAIL' "$TMPD/rates.txt" ||
+	fail "the rates' check failed: $(tail -3 "$TMPD/rates.txt")"
+stop_pids "$loadpid"
 
 # ---- read-only -------------------------------------------------------------------------
 run set --prometheus "$API" --set "/$HA/fixture/web:limit=1G" --set "/$HC:soft=16M"
