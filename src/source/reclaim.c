@@ -29,14 +29,14 @@
 _Static_assert(SYS_NPRIO == BPFEV_NPRIO, "reclaim priorities differ");
 
 /*
- * The groups of a refresh are bpfev's nodes (bpfev.h): for the tree kept
- * from one refresh to the next (now, prev) ev holds what the group's
- * removed descendants left ("carry"); for the sums (nodes), its own counts
- * with that, then with its descendants'.
+ * The tree kept from one refresh to the next (now, prev) is of rc_nodes;
+ * the sums (nodes) are bpfev's (bpfev.h): a group's own counts with its
+ * carry, then with its descendants'.
  */
 
 /* A group of the tree kept from one refresh to the next, and what its
- * removed descendants left: NULL while they left nothing (mostly). */
+ * removed descendants left ("carry"): NULL while they left nothing, as
+ * most groups. */
 struct rc_node {
 	uint64_t id, parent_id;
 	uint64_t *carry;	/* BPFEV_NSUM counts */
