@@ -157,10 +157,12 @@ static int start_sample(struct cgfs *cg, struct snapshot *snap, char *err,
 	/* Room for every field of the files read, but not for the fields
 	 * the pass carries that were not asked for: it reads only those
 	 * asked (the mission view's samples had 24 slots where 11 are
-	 * asked: 3.4 MiB of the snapshot's 11 at 32,768 groups). */
-	snap->slots = cg->ask.fields | w->fields |
-		(cgfs_fields_of(cg->ver, w->files | w->root_files) &
-		 ~cgfs_free_fields(cg)) |
+	 * asked: 3.4 MiB of the snapshot's 11 at 32,768 groups), nor for
+	 * those the version keeps nowhere (v2's on v1: -F json's every
+	 * column asks for them). */
+	snap->slots = ((cg->ask.fields | w->fields |
+			(cgfs_fields_of(cg->ver, w->files | w->root_files) &
+			 ~cgfs_free_fields(cg))) & cgfs_kept_fields(cg->ver)) |
 		snap->more_slots;
 	snap->above_limit = VAL_MAX;
 	snap->recursiveprot = cg->recursiveprot;

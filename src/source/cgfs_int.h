@@ -216,6 +216,10 @@ unsigned cgfs_pass_files(const struct cgfs_version *v);
  * when those slots are read (memory.stat's: once proven). */
 fieldset cgfs_pass_fields(const struct cgfs_version *v, mr_set slots);
 
+/* The fields version v keeps somewhere (a file, the pass, the events):
+ * the others are never read, and a sample has no room for them. */
+fieldset cgfs_kept_fields(const struct cgfs_version *v);
+
 /* A memory.stat value the pass can carry: its slot, its key in the
  * version's memory.stat (NULL: none, v1 pgscan), and the field. */
 struct cgfs_stat_row {

@@ -1161,15 +1161,19 @@ fieldset cgfs_version_events(int version)
 	return fields;
 }
 
-fieldset cgfs_version_fields(int version)
+fieldset cgfs_kept_fields(const struct cgfs_version *v)
 {
-	const struct cgfs_version *v = cgfs_version_of(version);
 	fieldset fields = 0;
 
 	for (int f = 0; f < FLD_NR; f++)
 		if (v->src[f].kind != SRC_NONE)
 			fields |= FBIT(f);
 	return fields;
+}
+
+fieldset cgfs_version_fields(int version)
+{
+	return cgfs_kept_fields(cgfs_version_of(version));
 }
 
 const struct numa_view *cgfs_numa_view(int version,

@@ -29,11 +29,18 @@
 _Static_assert(SYS_NPRIO == BPFEV_NPRIO, "reclaim priorities differ");
 
 /*
- * The groups of a refresh are bpfev's nodes (bpfev.h): for the tree kept
- * from one refresh to the next (now, prev) ev holds what the group's
- * removed descendants left ("carry"); for the sums (nodes), its own counts
- * with that, then with its descendants'.
+ * The tree kept from one refresh to the next (now, prev) is of rc_nodes;
+ * the sums (nodes) are bpfev's (bpfev.h): a group's own counts with its
+ * carry, then with its descendants'.
  */
+
+/* A group of the tree kept from one refresh to the next, and what its
+ * removed descendants left ("carry"): NULL while they left nothing, as
+ * most groups. */
+struct rc_node {
+	uint64_t id, parent_id;
+	uint64_t *carry;	/* BPFEV_NSUM counts */
+};
 
 /* A group that left the tree: where its later counts go. */
 struct rc_gone {
@@ -56,7 +63,7 @@ struct reclaim {
 	char text[320];
 	int64_t since;		/* wall clock of the load */
 	unsigned long gen;
-	struct bpfev_node *now, *prev;
+	struct rc_node *now, *prev;
 	size_t nnow, nprev, capnow, capprev;
 	struct rc_gone *gone;
 	size_t ngone, capgone;
@@ -113,8 +120,16 @@ struct reclaim *reclaim_new(const struct cgfs *cg)
 	return rc;
 }
 
+static void free_carry(struct rc_node *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].carry);
+}
+
 static void forget_tree(struct reclaim *rc)
 {
+	free_carry(rc->now, rc->nnow);
+	free_carry(rc->prev, rc->nprev);
 	rc->nnow = rc->nprev = rc->ngone = 0;
 }
 
@@ -123,6 +138,7 @@ void reclaim_free(struct reclaim *rc)
 	if (!rc)
 		return;
 	bpfev_close(rc->ev);
+	forget_tree(rc);
 	free(rc->now);
 	free(rc->prev);
 	free(rc->gone);
@@ -157,7 +173,7 @@ enum reclaim_state reclaim_want(struct reclaim *rc, int want)
 
 static int by_node_id(const void *a, const void *b)
 {
-	const struct bpfev_node *x = a, *y = b;
+	const struct rc_node *x = a, *y = b;
 
 	return x->id < y->id ? -1 : x->id > y->id;
 }
@@ -183,9 +199,9 @@ static int by_group_id(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static struct bpfev_node *find_node(struct bpfev_node *v, size_t n, uint64_t id)
+static struct rc_node *find_node(struct rc_node *v, size_t n, uint64_t id)
 {
-	struct bpfev_node key = { .id = id };
+	struct rc_node key = { .id = id };
 
 	return n ? bsearch(&key, v, n, sizeof(*v), by_node_id) : NULL;
 }
@@ -204,12 +220,14 @@ static void lift(struct reclaim *rc, uint64_t parent, const uint64_t *ev)
 {
 	/* A chain of removed groups is at most as long as their list. */
 	for (size_t steps = 0; parent && steps <= rc->ngone; steps++) {
-		struct bpfev_node *n = find_node(rc->now, rc->nnow, parent);
+		struct rc_node *n = find_node(rc->now, rc->nnow, parent);
 		struct rc_gone *g;
 
 		if (n) {
+			if (!n->carry)
+				n->carry = xcalloc(BPFEV_NSUM, sizeof(*n->carry));
 			for (int k = 0; k < BPFEV_NSUM; k++)
-				n->ev[k] += ev[k];
+				n->carry[k] += ev[k];
 			return;
 		}
 		g = find_gone(rc, parent);
@@ -219,18 +237,10 @@ static void lift(struct reclaim *rc, uint64_t parent, const uint64_t *ev)
 	}
 }
 
-static int any(const uint64_t *ev)
-{
-	for (int k = 0; k < BPFEV_NSUM; k++)
-		if (ev[k])
-			return 1;
-	return 0;
-}
-
 /* The tree of this refresh by id; the removed groups and their carry. */
 static void track_tree(struct reclaim *rc, const struct snapshot *snap)
 {
-	struct bpfev_node *t;
+	struct rc_node *t;
 	size_t t_cap, ngone0;
 
 	/* The last refresh's tree becomes prev; now is built anew. */
@@ -248,23 +258,22 @@ static void track_tree(struct reclaim *rc, const struct snapshot *snap)
 	}
 	for (size_t i = 0; i < snap->n; i++) {
 		const struct snap_group *g = &snap->groups[i];
-		struct bpfev_node *n;
 
 		if (!g->ino)
 			continue;
-		n = &rc->now[rc->nnow++];
-		memset(n, 0, sizeof(*n));
-		n->id = g->ino;
-		n->parent_id = g->parent >= 0 ? snap->groups[g->parent].ino : 0;
+		rc->now[rc->nnow++] = (struct rc_node){ g->ino,
+			g->parent >= 0 ? snap->groups[g->parent].ino : 0, NULL };
 	}
 	qsort(rc->now, rc->nnow, sizeof(*rc->now), by_node_id);
 	ngone0 = rc->ngone;
 	for (size_t i = 0; i < rc->nprev; i++) {
-		const struct bpfev_node *p = &rc->prev[i];
-		struct bpfev_node *n = find_node(rc->now, rc->nnow, p->id);
+		struct rc_node *p = &rc->prev[i];
+		struct rc_node *n = find_node(rc->now, rc->nnow, p->id);
 
 		if (n) {
-			memcpy(n->ev, p->ev, sizeof(n->ev));
+			/* Still there: its carry goes with it. */
+			n->carry = p->carry;
+			p->carry = NULL;
 			continue;
 		}
 		if (rc->ngone == rc->capgone) {
@@ -276,7 +285,7 @@ static void track_tree(struct reclaim *rc, const struct snapshot *snap)
 							  rc->gen };
 	}
 	if (rc->ngone == ngone0)
-		return;
+		return;	/* every carry went with its group */
 	if (rc->ngone > GONE_MAX) {
 		/* The oldest removals go first. */
 		qsort(rc->gone, rc->ngone, sizeof(*rc->gone), by_gone_gen_desc);
@@ -285,10 +294,12 @@ static void track_tree(struct reclaim *rc, const struct snapshot *snap)
 	qsort(rc->gone, rc->ngone, sizeof(*rc->gone), by_gone_id);
 	/* What the removed groups held for their removed descendants. */
 	for (size_t i = 0; i < rc->nprev; i++) {
-		const struct bpfev_node *p = &rc->prev[i];
+		struct rc_node *p = &rc->prev[i];
 
-		if (any(p->ev) && !find_node(rc->now, rc->nnow, p->id))
-			lift(rc, p->parent_id, p->ev);
+		if (p->carry)
+			lift(rc, p->parent_id, p->carry);
+		free(p->carry);
+		p->carry = NULL;
 	}
 }
 
@@ -388,7 +399,8 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		rc->nodes[i].id = rc->now[i].id;
 		rc->nodes[i].parent_id = rc->now[i].parent_id;
 		for (int k = 0; k < BPFEV_NSUM; k++)
-			rc->nodes[i].ev[k] = rc->now[i].ev[k] +
+			rc->nodes[i].ev[k] = (rc->now[i].carry ?
+					      rc->now[i].carry[k] : 0) +
 				(own ? own->ev[k] : 0);
 	}
 	/* Ids are the kernel's and unique: -EINVAL cannot come from them. */
@@ -396,7 +408,7 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		return;
 	rc->start = -1;
 	for (size_t i = 0; i < snap->n; i++) {
-		struct bpfev_node *n;
+		struct rc_node *n;
 
 		if (snap->groups[i].parent < 0 && snap->groups[i].ino &&
 		    (n = find_node(rc->now, rc->nnow, snap->groups[i].ino)))
@@ -409,7 +421,7 @@ void reclaim_fill_from(struct reclaim *rc, struct snapshot *snap,
 		struct bpfev_count key = { .id = g->ino };
 		const struct bpfev_count *own;
 		const uint64_t *ev;
-		struct bpfev_node *n;
+		struct rc_node *n;
 
 		if (!g->ino || !(n = find_node(rc->now, rc->nnow, g->ino)))
 			continue;

@@ -196,12 +196,14 @@ compare "hostile start" "$TNAME/lim/${HOSTILE[0]}"
 # The other formats, columns that do not move, sorted by path (usage,
 # the default sort, moves between two runs): byte for byte, but for the
 # time and the system figures.
+# The text header's Mem and Reclaim lines are the host's, which moves
+# between the two runs (any group's reclaim counts in /proc/vmstat's
+# pgsteal): once cut at their first comma they read " N available, N
+# free ..." and " pgsteal N/s  Pressure ...".
 same_lines() {
-	# (the text header's Mem line is " N available, N free ..." once cut
-	# at its first comma)
 	cut -d, -f2- "$1" | grep -av -e '^memcgtop ' -e '^memcgtop_system' \
 		-e '^[0-9:-]*T[0-9:]*Z' -e '^Mem: .* available, .* free ' \
-		-e '^ [0-9.]*[KMGT]* available, .* free '
+		-e '^ [0-9.]*[KMGT]* available, .* free ' -e '^ pgsteal [0-9.]*[kMGT]*/s'
 }
 for fmt in csv text openmetrics; do
 	run bpf "$TMPD/b.$fmt" -F "$fmt" -r -o +path -c limit,soft,swappiness,eff_limit,path "/$TNAME"
