@@ -22,6 +22,9 @@
 #   wait_for T RE [S]     the same, 5 s by default
 #   wait_text T TEXT [S]  until a line holds TEXT (a string, not a
 #                         pattern), 10 s by default
+#   screen_settle T       polls pane T until it stops changing (two reads
+#                         0.15 s apart the same, 6 s at most); SCREEN
+#                         holds it
 #   check_has T RE DESC [S]  wait_for, then pass DESC or fail it
 #                         (tests/lib/count.sh's pass and fail)
 . "$(dirname "${BASH_SOURCE[0]}")/wait.sh"
@@ -91,6 +94,15 @@ wait_for() {
 }
 wait_text() {
 	wait_until "${3:-10}" screen_has -F "$1" "$2"
+}
+screen_settle() {
+	local i prev
+	for ((i = 0; i < 40; i++)); do
+		prev=${SCREEN:-}
+		sleep 0.15
+		SCREEN=$(cap "$1")
+		[ "$SCREEN" = "$prev" ] && break
+	done
 }
 check_has() {
 	if wait_for "$1" "$2" "${4:-5}"; then
