@@ -12,46 +12,33 @@
 # container by container_id, a unit by name.  The binary is $MEMCGTOP
 # (default ./memcgtop); ports are free ones picked at run time; both
 # servers are started here and killed by pid.
-set -u
 here=$(cd "$(dirname "$0")" && pwd)
-MEMCGTOP=${MEMCGTOP:-$here/../memcgtop}
-MEMCGTOP=$(cd "$(dirname "$MEMCGTOP")" && pwd)/$(basename "$MEMCGTOP")
-. "$here/count.sh"
+. "$here/lib/test.sh"
+. "$here/lib/cleanup.sh"
+. "$here/lib/ports.sh"
+test_begin cadvisor-prom
 KUBE=$here/fixtures/kube-v2/cg/0
 PROC=$here/fixtures/v2-live/proc/0
-tmp=$(mktemp -d)
+TMPD=$(mktemp -d)
+tmp=$TMPD
 pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
+cleanup() { clean_up; }
+trap_cleanup
 
 for tool in prometheus curl python3; do
 	command -v "$tool" >/dev/null || {
 		fail "$tool not installed (make deps-test installs what the tests need)"
-		echo "cadvisor-prom: $npass passed, $nfail failed"
+		summary
 		exit 1
 	}
 done
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
-PORT=$(free_port)
+read -r PORT PP < <(free_ports 2)
 "$MEMCGTOP" --listen "127.0.0.1:$PORT" --compat cadvisor --root "$KUBE" \
 	--proc "$PROC" >"$tmp/mc.log" 2>&1 &
 MC=$!
 pids+=("$MC")
-for i in $(seq 100); do
-	curl -sf -o "$tmp/metrics" "http://127.0.0.1:$PORT/metrics" && break
-	sleep 0.1
-done
-PP=$(free_port)
+wait_url 10 "http://127.0.0.1:$PORT/metrics" "$tmp/metrics" "$MC"
 cp "$here/../contrib/memcgtop-prometheus.yml" "$tmp/prometheus.yml"
 echo "- targets: ['127.0.0.1:$PORT']" >"$tmp/memcgtop-targets.yml"
 if command -v promtool >/dev/null; then
@@ -135,5 +122,4 @@ PY
 tally "$tmp/r"
 grep -q '^PASS: Prometheus has' "$tmp/r" || grep -q '^FAIL' "$tmp/r" ||
 	fail "the queries: $(tail -n 3 "$tmp/r")"
-echo "cadvisor-prom: $npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+summary

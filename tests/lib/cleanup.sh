@@ -57,15 +57,19 @@ remove_tree() {
 }
 
 # clean_up TREE...: a test's end, once however often it is called (on
-# exit, and first on a signal): the private tmux server (tests/lib/tmux.sh)
-# if one was named, the processes in the array pids (stop_pids), each
-# group tree TREE (remove_tree) and the folder TMPD if set.
+# exit, and first on a signal), never from a subshell: the private tmux
+# server (tests/lib/tmux.sh) if one was named, the processes in the array
+# pids (stop_pids), then the test's own function cleanup_more if it has
+# one (what is the test's alone: a mount, a file), each group tree TREE
+# (remove_tree) and the folder TMPD if set.
 clean_up() {
 	local t
+	[ "$BASHPID" = "$$" ] || return 0
 	[ -n "${clean_up_done:-}" ] && return 0
 	clean_up_done=1
 	[ -n "${SOCK:-}" ] && declare -F tmux_stop >/dev/null && tmux_stop
 	stop_pids ${pids[@]+"${pids[@]}"}
+	declare -F cleanup_more >/dev/null && cleanup_more
 	for t; do
 		remove_tree "$t"
 	done

@@ -33,12 +33,8 @@ live_tree_setup incident
 pids=()
 . "$(dirname "$0")/../lib/tmux.sh"
 tmux_private -S "$TMPD/tmux.sock"
-cleanup() {
-	stop_pids "${pids[@]}"
-	tmux_stop
-	live_tree_cleanup
-}
-trap cleanup EXIT
+cleanup() { clean_up "$CGM/$TNAME"; }
+trap_cleanup
 abort() {
 	fail "setup: $*"
 	cleanup
@@ -98,21 +94,10 @@ n=$(wc -l <"$rec/timestamps")
 [ "$n" -ge 8 ] && pass "recorded $n samples" || abort "only $n samples recorded"
 
 SCREEN=
-settle() {
-	local i prev
-	for ((i = 0; i < 40; i++)); do
-		prev=$SCREEN
-		sleep 0.15
-		SCREEN=$(tm capture-pane -p -t s)
-		[ "$SCREEN" = "$prev" ] && break
-	done
-}
+settle() { screen_settle s; }
 tm new-session -d -s s -x 140 -y 40 "cd $(printf %q "$TMPD") && env XDG_CONFIG_HOME=$TMPD/c HOME=$TMPD/h TERM=xterm-256color LANG=C.UTF-8 $(printf %q "$MEMCGTOP") --root $(printf %q "$rec") 2>$TMPD/err; exec cat" ||
 	abort "tmux new-session"
-for ((i = 0; i < 200; i++)); do
-	tm capture-pane -p -t s | grep -q "  sample [12]/$n " && break
-	sleep 0.05
-done
+wait_for s "  sample [12]/$n " 10
 settle
 grep -q 'leaky' <<<"$SCREEN" && fail "leaky is on the first screen (the test's premise)" ||
 	pass "leaky is not on the first screen"

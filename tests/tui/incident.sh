@@ -51,20 +51,9 @@ for k in $(seq 0 11); do
 done
 
 SCREEN=
-settle() {
-	local i prev
-	for ((i = 0; i < 40; i++)); do
-		prev=$SCREEN
-		sleep 0.15
-		SCREEN=$(tm capture-pane -p -t s)
-		[ "$SCREEN" = "$prev" ] && break
-	done
-}
+settle() { screen_settle s; }
 tm new-session -d -s s -x 100 -y 40 "cd $(printf %q "$tmp") && env -u LC_ALL XDG_CONFIG_HOME=$tmp/c HOME=$tmp/h TERM=xterm-256color LANG=C.UTF-8 TZ=UTC $(printf %q "$MEMCGTOP") --root $(printf %q "$rec") 2>$tmp/err; sleep 60"
-for ((i = 0; i < 200; i++)); do
-	tm capture-pane -p -t s | grep -q '  sample [12]/12 ' && break
-	sleep 0.05
-done
+wait_for s '  sample [12]/12 ' 10
 settle
 if grep -q 'leaky' <<<"$SCREEN"; then
 	fail "leaky is not on the first screen (the test's premise)"
