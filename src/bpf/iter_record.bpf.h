@@ -88,59 +88,8 @@ __attribute__((noinline)) int record(__u64 cg, __u32 level, __u32 idx,
 	r->flags |= MR_MEMCG;
 	memcg = (void *)css - bpf_core_field_offset(struct mem_cgroup, css);
 
-	if (read_counter(&memcg->memory) == 0) {
-		put(r, MR_USAGE, PC_FIELD(usage));
-		put(r, MR_MAX, PC_FIELD(max));
-		put(r, MR_PEAK, PC_FIELD(watermark));
-		/* page_counter.high: 5.8+ (memory.high was in struct
-		 * mem_cgroup); min and low: the v2 protections. */
-		if (cfg.v2 && bpf_core_field_exists(memcg->memory.high))
-			put(r, MR_HIGH, PC_FIELD(high));
-		if (cfg.v2 && bpf_core_field_exists(memcg->memory.min)) {
-			put(r, MR_MIN, PC_FIELD(min));
-			put(r, MR_LOW, PC_FIELD(low));
-		}
-		/* Not the root's: reclaim computes no protection of it. */
-		if (cfg.v2 && level > 0 &&
-		    (w & (MR_BIT(EMIN) | MR_BIT(ELOW))) &&
-		    bpf_core_field_exists(memcg->memory.emin) &&
-		    bpf_core_field_exists(memcg->memory.elow)) {
-			put(r, MR_EMIN, PC_FIELD(emin));
-			put(r, MR_ELOW, PC_FIELD(elow));
-		}
-		/*
-		 * v1 memory.failcnt shows the field as it is.  Since 6.12 it
-		 * counts only where track_failcnt is set (v1 groups; not the
-		 * root, whose file stays 0); v2 has no file.
-		 */
-		if (!cfg.v2)
-			put(r, MR_FAILCNT, PC_FIELD(failcnt));
-	}
-	/* swap (v2) and memsw (v1) share a union since 5.x: the whole
-	 * counter for its limit, high or peak, else one cache line of its
-	 * three for the usage alone. */
-	if (w & (MR_BIT(SWAP_MAX) | MR_BIT(SWAP_HIGH) | MR_BIT(SWAP_PEAK))) {
-		struct page_counter *pc = 0;
-
-		if (bpf_core_field_exists(memcg->memsw))
-			pc = &memcg->memsw;
-		else if (bpf_core_field_exists(memcg->swap))
-			pc = &memcg->swap;
-		if (pc && read_counter(pc) == 0) {
-			put(r, MR_SWAP_USAGE, PC_FIELD(usage));
-			put(r, MR_SWAP_MAX, PC_FIELD(max));
-			put(r, MR_SWAP_PEAK, PC_FIELD(watermark));
-			if (cfg.v2 && bpf_core_field_exists(memcg->memory.high))
-				put(r, MR_SWAP_HIGH, PC_FIELD(high));
-		}
-	} else if (w & MR_BIT(SWAP_USAGE)) {
-		if (bpf_core_field_exists(memcg->memsw))
-			put(r, MR_SWAP_USAGE,
-			    BPF_CORE_READ(memcg, memsw.usage.counter));
-		else if (bpf_core_field_exists(memcg->swap))
-			put(r, MR_SWAP_USAGE,
-			    BPF_CORE_READ(memcg, swap.usage.counter));
-	}
+	read_memory(r, memcg, w, level);
+	read_swap(r, memcg, w);
 	if (ws)
 		read_stats(r, memcg, idx);
 	if (w & MR_BIT(STATS_PENDING))
