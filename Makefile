@@ -96,12 +96,14 @@ $(BUILD)/check_memcgtop: $(LIB_OBJS) $(UNIT_OBJS)
 # memstat.h, the memory.stat rows, is include/'s: kernel_types.h and
 # memcg_rec.h are made of it.
 BPF_HEADERS := src/bpf/kernel_types.h include/memstat.h
+# memcg_iter's parts, by what they read (src/bpf/iter_*.bpf.h).
+ITER_PARTS  := $(wildcard src/bpf/iter_*.bpf.h)
 
-$(BUILD)/bpf/memcg_iter.debug.bpf.o: src/bpf/memcg_iter.bpf.c $(BPF_HEADERS) src/bpf/memcg_rec.h
+$(BUILD)/bpf/memcg_iter.debug.bpf.o: src/bpf/memcg_iter.bpf.c $(BPF_HEADERS) src/bpf/memcg_rec.h $(ITER_PARTS)
 	@mkdir -p $(@D)
 	$(BPF_CLANG) -target bpf -Iinclude -O2 -g $(BPF_WARN) -c -o $@ $<
 
-$(BUILD)/bpf/memcg_iter_kf.debug.bpf.o: src/bpf/memcg_iter.bpf.c $(BPF_HEADERS) src/bpf/memcg_rec.h
+$(BUILD)/bpf/memcg_iter_kf.debug.bpf.o: src/bpf/memcg_iter.bpf.c $(BPF_HEADERS) src/bpf/memcg_rec.h $(ITER_PARTS)
 	@mkdir -p $(@D)
 	$(BPF_CLANG) -target bpf -Iinclude -O2 -g $(BPF_WARN) -DMEMCG_KFUNC -c -o $@ $<
 

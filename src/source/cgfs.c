@@ -385,7 +385,7 @@ int cgfs_record(struct cgfs *cg, const char *dir, long max, char *err,
 	if (r < 0)
 		return r;
 	/* A recording keeps the files' bytes as read, and what the BPF
-	 * pass gave in their place as their text (cgfs_read.c). */
+	 * pass gave in their place as their text (cgfs_keep.c). */
 	sink = record_sink(rec);
 	cg->rd = cgfs_tee_reader(cg->rd, sink);
 	cg->sink = sink;

@@ -7,9 +7,15 @@
  *                          buffer, opening without links, the plain
  *                          reader and the recording one (a sink's tee);
  * src/source/cgfs_snap.c   a snapshot being built: groups, paths, values;
- * src/source/cgfs_read.c   the values of a group: each version's control
- *                          files and keys (from include/fields.h), the
- *                          reads they drive, what a version makes of them;
+ * src/source/cgfs_v1.c,    each version's control files and keys, its
+ *   cgfs_v2.c              root's, what it makes of them;
+ * src/source/cgfs_version.c where each version keeps each field (from
+ *                          include/fields.h), the maps that implies, what
+ *                          it says of files, fields and the pass's slots
+ *                          (cgfs_version.h: what these four share);
+ * src/source/cgfs_keep.c   what a recording keeps of the pass's values;
+ * src/source/cgfs_read.c   the values of a group: the reads its version
+ *                          drives, or the pass's record in their place;
  * src/source/cgfs_find.c   finding the hierarchy: the live host's memory
  *                          mount or a --root copy, its version, the mode;
  * src/source/cgfs_walk.c   the tree by a directory walk, with the
@@ -41,7 +47,7 @@
 #include "source.h"
 
 /* The control files a group may be read from; each version names its
- * own (cgfs_read.c), or has none. */
+ * own (cgfs_v1.c, cgfs_v2.c), or has none. */
 enum cgfile {
 	CF_USAGE,
 	CF_LIMIT,
@@ -161,7 +167,7 @@ void cgfs_drop_last(struct snapshot *snap);
  * arrays grown to it at once. */
 void cgfs_reserve(struct snapshot *snap, size_t groups);
 
-/* ---- cgfs_read.c ---- */
+/* ---- cgfs_version.c, cgfs_read.c, cgfs_keep.c ---- */
 
 /* The descriptor of cgroup version n (1 or 2). */
 const struct cgfs_version *cgfs_version_of(int n);

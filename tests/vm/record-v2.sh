@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/vm/record-v2.sh - --record with the BPF collector on cgroup v2: the
-# pass's values kept as their files' text (src/source/cgfs_read.c
-# keep_pass, keep_stat), DIR/info's "collector bpf", and the replay
+# pass's values kept as their files' text (src/source/cgfs_keep.c
+# cgfs_keep_pass, cgfs_keep_stat), DIR/info's "collector bpf", and the replay
 # (--root DIR) printing what the live run printed, in the test VM, on
 # Debian 12's 6.1 kernel or on a Debian 7.x one (VM_KERNEL=7).  The v2
 # counterpart of the BPF section of tests/live/record.sh (v1, host).
@@ -27,7 +27,7 @@
 #   2  the same for the default view (-b -n 2 -d 0.3, text, no -c).
 #   3  the same from the hierarchy root (/) with -c path,usage,active_file,
 #      anon: the root's usage (v2: memory.stat anon + file + kernel + sock,
-#      src/source/cgfs_read.c v2_finish) a number in every live and
+#      src/source/cgfs_v2.c v2_finish) a number in every live and
 #      replayed sample, within 10% of what --collector files gives just
 #      before and after.  The same (a number, byte for byte) with -c
 #      path,usage (no memory.stat column asked) and for the default view
