@@ -33,6 +33,7 @@ struct tui_opts {
 	char *const *folded;	/* group paths to start folded */
 	size_t nfolded;
 	int recording;		/* --record: a failed sample fails the run */
+	long follow;		/* --follow: seconds a change is followed */
 };
 
 /* Whether name is a column set of the screen ("overview", "LRU", ...). */

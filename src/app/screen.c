@@ -38,7 +38,7 @@ int screen_run(struct opts *o, struct cgfs *cg)
 		.no_color = o->no_color, .theme = o->theme,
 		.set_name = (cfg.has & CONFIG_HAS_SET) ? cfg.set : NULL,
 		.folded = cfg.folded, .nfolded = cfg.nfolded,
-		.recording = o->record != NULL,
+		.recording = o->record != NULL, .follow = o->follow,
 	};
 	status = tui_run(&to);
 	config_free(&cfg);

@@ -182,7 +182,10 @@ void edit_follow_report(const struct edit_plan *p, int err, long secs,
 		reclaimed = a->v[W_USAGE] - b->v[W_USAGE];
 	}
 	fmt_bytes(rc, sizeof(rc), reclaimed);
-	fmt_bytes(nd, sizeof(nd), pv->need);
+	/* What reclaim was to take: need, or all it can when that is less
+	 * (v1's EBUSY loop, v2's memory.max before the kill). */
+	fmt_bytes(nd, sizeof(nd), pv->reclaimable < pv->need ?
+		  pv->reclaimable : pv->need);
 	gone(a, b, victims, sizeof(victims));
 	for (int i = W_REFAULT_FILE; i <= W_REFAULT_ANON; i++)
 		if (both(a, b, i))

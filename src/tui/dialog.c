@@ -21,7 +21,9 @@
 static void clear_plans(struct tui *t)
 {
 	free(t->ed.plans);
+	free(t->ed.pvs);
 	t->ed.plans = NULL;
+	t->ed.pvs = NULL;
 	t->ed.nplans = 0;
 	t->ed.nlines = 0;
 }
@@ -181,6 +183,7 @@ static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 
 	clear_plans(t);
 	t->ed.plans = xcalloc(t->ed.npaths, sizeof(*t->ed.plans));
+	t->ed.pvs = xcalloc(t->ed.npaths, sizeof(*t->ed.pvs));
 	add_line(t, t->attr[TE_HEADER], "Change %s (%s)%s", k->name, k->file,
 		 t->ed.undo ? ": undo" : "");
 	for (size_t i = 0; i < t->ed.npaths; i++) {
@@ -203,7 +206,9 @@ static void plan_all(struct tui *t, const struct knob *k, const char **texts)
 			add_line(t, t->attr[TE_NEAR_LIMIT], "      %s", p->warn);
 		{
 			char pl[6][PREVIEW_LINE];
-			size_t n = tui_preview(t, p, pl, 6);
+			size_t n = tui_preview(t, p,
+					       &t->ed.pvs[t->ed.nplans - 1],
+					       pl, 6);
 
 			for (size_t j = 0; j < n; j++)
 				add_line(t, j ? A_NORMAL : A_BOLD, "      %s",
@@ -233,11 +238,12 @@ static void apply_all(struct tui *t)
 	add_line(t, t->attr[TE_HEADER], "Changed %s (%s)", t->ed.k->name,
 		 t->ed.k->file);
 	u = xcalloc(t->ed.nplans, sizeof(*u));
+	tui_follow_begin(t, t->ed.k, t->ed.nplans);
 	for (size_t i = 0; i < t->ed.nplans; i++) {
 		struct edit_plan *p = &t->ed.plans[i];
 		struct edit_result r;
 
-		if (edit_apply(t->cg, p, &r) == 0) {
+		if (tui_follow_write(t, p, &t->ed.pvs[i], &r) == 0) {
 			done++;
 			/* memory.reclaim holds no value to show. */
 			add_line(t, A_NORMAL, "  %s: done%s%s%s", p->path,
@@ -616,6 +622,30 @@ static void draw_box(struct tui *t)
 		box_rule(t, f, y, f->bl, NULL, f->br);
 }
 
+/* A line of the confirmation or the result from line y, wrapped: a
+ * refusal's meaning is read to its end.  Returns the line after it. */
+static int result_line(int y, const char *text, int attr)
+{
+	char safe[4200];
+	const char *c;
+
+	if (y >= LINES - 1)
+		return y;
+	fmt_escape(safe, sizeof(safe), text, strlen(text));
+	attrset(attr);
+	for (c = safe; y < LINES - 1;) {
+		const char *next, *end = tui_wrap(c, COLS, &next);
+
+		mvhline(y, 0, ' ', COLS);
+		mvaddnstr(y++, 0, c, (int)(end - c));
+		if (!*next)
+			break;
+		c = next;
+	}
+	attrset(A_NORMAL);
+	return y;
+}
+
 void tui_draw_dialog(struct tui *t)
 {
 	int y = 0;
@@ -624,23 +654,14 @@ void tui_draw_dialog(struct tui *t)
 		draw_box(t);
 		return;
 	}
-	for (size_t i = 0; i < t->ed.nlines && y < LINES - 1; i++) {
-		char safe[1200];
-		const char *c;
+	for (size_t i = 0; i < t->ed.nlines; i++)
+		y = result_line(y, t->ed.lines[i].text, t->ed.lines[i].attr);
+	/* Under them, the follow-up of the change they report. */
+	if (t->ed.stage == ED_RESULT) {
+		const char *l;
+		int attr;
 
-		fmt_escape(safe, sizeof(safe), t->ed.lines[i].text,
-			   strlen(t->ed.lines[i].text));
-		attrset(t->ed.lines[i].attr);
-		/* Long lines wrap: a refusal's meaning is read to its end. */
-		for (c = safe; y < LINES - 1;) {
-			const char *next, *end = tui_wrap(c, COLS, &next);
-
-			mvhline(y, 0, ' ', COLS);
-			mvaddnstr(y++, 0, c, (int)(end - c));
-			if (!*next)
-				break;
-			c = next;
-		}
-		attrset(A_NORMAL);
+		for (size_t i = 0; (l = tui_follow_line(t, i, &attr)); i++)
+			y = result_line(y, l, attr);
 	}
 }

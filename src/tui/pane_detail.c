@@ -850,6 +850,7 @@ void detail_lines(struct pane_out *p, const struct mgroup *g)
 
 	ptitle(p, t->attr[TE_HEADER], "Detail of %s  (J/K scroll, d closes)",
 	       g->path);
+	tui_follow_pane(p, g);
 	pline(p, A_BOLD, "Verdict%s", t->pl.m.dt > 0 ? "" :
 	      "  (rates after the next refresh)");
 	verdict_figs_pane(t, g, &f);

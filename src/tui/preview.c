@@ -6,11 +6,11 @@
 #include "tui_int.h"
 
 size_t tui_preview(struct tui *t, const struct edit_plan *p,
-		   char (*lines)[PREVIEW_LINE], size_t max)
+		   struct preview *ret, char (*lines)[PREVIEW_LINE],
+		   size_t max)
 {
 	struct preview_in in;
-	struct preview pv;
 
-	edit_preview(t->cg, &t->pl.m, p, &in, &pv);
-	return edit_preview_lines(&in, &pv, lines, max);
+	edit_preview(t->cg, &t->pl.m, p, &in, ret);
+	return edit_preview_lines(&in, ret, lines, max);
 }

@@ -535,6 +535,9 @@ static int wait_input(struct tui *t, const sigset_t *waitmask,
 	if (t->status[0] && t->status_mono + STATUS_SECONDS - clock_mono() <
 	    wait)
 		wait = t->status_mono + STATUS_SECONDS - clock_mono();
+	/* A change followed is read again on time, keys or not. */
+	if (tui_follow_wait(t) < wait)
+		wait = tui_follow_wait(t);
 	if (wait < 0)
 		wait = 0;
 	pfd.fd = STDIN_FILENO;
@@ -639,6 +642,8 @@ int tui_run(const struct tui_opts *o)
 			if (t.next_refresh < now)
 				t.next_refresh = now + t.delay;
 		}
+		/* The change followed: its time up, its report now. */
+		tui_follow_tick(&t);
 		/* A message goes after a few seconds, if no key took it. */
 		if (t.status[0] && now - t.status_mono >= STATUS_SECONDS)
 			tui_message_clear(&t);
@@ -651,6 +656,9 @@ int tui_run(const struct tui_opts *o)
 			break;
 	}
 	sig = got_signal;
+	/* A change still followed is reported (the audit log's line) at
+	 * the time it had. */
+	tui_follow_end(&t);
 	term_teardown(scr, &waitmask, sig);
 	frames_write();
 	free(t.order);
@@ -659,6 +667,7 @@ int tui_run(const struct tui_opts *o)
 	free(t.kids);
 	tui_pane_free(&t);
 	tui_dialog_free(&t);
+	tui_follow_free(&t);
 	free(t.sel_path);
 	history_free(&t.hist);
 	pipeline_free(&t.pl);

@@ -55,6 +55,7 @@ struct dialog {
 	int sel;
 	const struct knob *k;
 	struct edit_plan *plans;
+	struct preview *pvs;	/* each plan's preview, as confirmed */
 	size_t nplans;
 	struct dialog_line *lines;
 	size_t nlines, caplines;
@@ -77,6 +78,27 @@ struct dialog {
 	int cur_y, cur_x;	/* where the typed text ends, for the cursor */
 };
 enum pane { PANE_NONE, PANE_DETAIL, PANE_PROCS, PANE_OOM };
+
+/* One group of the change being followed (follow.c). */
+struct follow_item {
+	struct edit_plan plan;		/* as written, with its preview */
+	struct preview pv;
+	struct edit_watch before;
+	int err;			/* the write's errno, or 0 */
+	char now[64];			/* the value the kernel held after it */
+	char line[1400];		/* the report, "" while following */
+};
+
+/* The last change made on the screen, followed --follow seconds: read
+ * before each write, again when the time is up (tui_follow_tick), then
+ * its report shown until the next change replaces it. */
+struct follow {
+	struct follow_item *items;
+	size_t n;
+	const struct knob *k;
+	double start, due;		/* clock_mono(); due 0: not following */
+	long secs;			/* how long it was followed, once done */
+};
 
 struct statkv {
 	char key[48];
@@ -141,6 +163,7 @@ struct tui {
 	char *kids;		/* by group index: it has children */
 
 	struct dialog ed;
+	struct follow fw;
 	struct undo *undo;
 	size_t nundo;
 
@@ -188,12 +211,35 @@ void tui_dialog_open(struct tui *t);
 void tui_dialog_load(struct tui *t);
 void tui_dialog_key(struct tui *t, int ch);
 void tui_dialog_value(struct tui *t);
-/* The preview of plan p as lines (preview.c; PREVIEW_LINE, edit.h). */
+/* The preview of plan p (in ret) as lines (preview.c; PREVIEW_LINE,
+ * edit.h). */
 size_t tui_preview(struct tui *t, const struct edit_plan *p,
-		   char (*lines)[PREVIEW_LINE], size_t max);
+		   struct preview *ret, char (*lines)[PREVIEW_LINE],
+		   size_t max);
 void tui_draw_dialog(struct tui *t);
 void tui_dialog_free(struct tui *t);
 void tui_undo(struct tui *t);
+
+/* follow.c: a change followed after it is written.  tui_follow_begin
+ * ends the one before (its report then, at the time it had) and takes n
+ * groups; tui_follow_write reads a group, writes plan p and says what
+ * the kernel did in ret (edit_apply). */
+void tui_follow_begin(struct tui *t, const struct knob *k, size_t n);
+int tui_follow_write(struct tui *t, const struct edit_plan *p,
+		     const struct preview *pv, struct edit_result *ret);
+/* The time up: the groups read again, the report made and recorded. */
+void tui_follow_tick(struct tui *t);
+/* Seconds until the time is up (a large number when nothing is
+ * followed), for the wait for keys. */
+double tui_follow_wait(const struct tui *t);
+/* Ends it now (quitting): the report at the time it had. */
+void tui_follow_end(struct tui *t);
+void tui_follow_free(struct tui *t);
+/* The report's lines: the result screen's, under its own (i from 0,
+ * NULL past the last), and the detail pane's of group g. */
+const char *tui_follow_line(const struct tui *t, size_t i, int *attr);
+struct pane_out;
+void tui_follow_pane(struct pane_out *p, const struct mgroup *g);
 
 /* setup.c */
 void tui_setup_key(struct tui *t, int ch);

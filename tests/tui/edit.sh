@@ -10,9 +10,11 @@
 # Builds a uniquely named tree /sys/fs/cgroup/memory/memcgtop-edit-$$-$RANDOM
 # with idle1, idle2, idle3 (empty) and load (memload anon 64: 64 MiB of
 # anonymous memory that cannot be reclaimed without swap), starts
-# "memcgtop --audit-log FILE -d 60 /TREE" at 100x30 in a private tmux
-# server (its socket in the temporary folder), selects groups by search
-# (/name Enter) and checks, after every step, the screen lines (the man
+# "memcgtop --audit-log FILE --follow 0 -d 60 /TREE" at 100x30 in a
+# private tmux server (its socket in the temporary folder; no follow-up of
+# the changes but the no-syslog session's, whose result says it follows
+# the default 5 s: tests/tui/preview.sh checks the reports), selects
+# groups by search (/name Enter) and checks, after every step, the screen lines (the man
 # page's EDITING formats and the dialog's texts) and the kernel's files:
 #
 #   pick     a box from line 1, the full width of the screen:
@@ -430,7 +432,7 @@ tree_shown() { wait_for "$1" '^  ▼USAGE  LIMIT   SOFT ' "${2:-5}"; }
 
 # ---- the main session ----------------------------------------------------------
 S=main
-start $S "" --audit-log "$AUD" -d 60 "$T" ||
+start $S "" --audit-log "$AUD" --follow 0 -d 60 "$T" ||
 	abort "cannot start tmux"
 check_has $S "^ .* ▾ $T\$" "start: memcgtop shows $T at ${W}x$H"
 check_has $S '^ .*     load$' "start: the tree shows load"
@@ -914,7 +916,8 @@ touch "$TMPD/release"
 wait "$holder"
 check_dialog $S "Changed limit (memory.limit_in_bytes)
   $T/idle1: done, the kernel holds 20971520
-1 done, 0 refused; any key returns (u undoes)" "lock released: the change is made"
+1 done, 0 refused; any key returns (u undoes)
+Following the change 5s: the report comes here and in the detail pane (d)" "lock released: the change is made, followed 5 s (the default --follow)"
 check_file "$T/idle1" limit 20971520 "lock released"
 keys $S Escape
 lit $S q
