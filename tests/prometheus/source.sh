@@ -127,6 +127,9 @@ if [ "$up" != 3 ]; then
 	summary
 	exit 1
 fi
+# memcgtop asks at the refresh's whole second: a second on, that is
+# after the first scrape the loop above saw.
+sleep 1
 for h in $HA $HB $HC; do
 	curl -sf "http://$h/metrics" >"$TMPD/metrics-$h" || fail "GET http://$h/metrics"
 done
